@@ -1,0 +1,171 @@
+package contract
+
+import (
+	"fmt"
+	"time"
+)
+
+// Defaults for AgentConfig fields left zero.
+const (
+	DefaultMaxTurns        = 64
+	MaxMaxTurns            = 100_000
+	DefaultToolConcurrency = 8
+	DefaultToolTimeout     = 2 * time.Minute
+	DefaultLoopWarn        = 3
+	DefaultLoopCritical    = 5
+	DefaultTriggerRatio    = 0.8
+	DefaultKeepRecent      = 8
+	DefaultContextWindow   = 128_000
+	DefaultMaxOutputTokens = 4096
+)
+
+// ThinkingLevel asks the model for more or less reasoning.
+type ThinkingLevel string
+
+const (
+	ThinkingOff    ThinkingLevel = ""
+	ThinkingLow    ThinkingLevel = "low"
+	ThinkingMedium ThinkingLevel = "medium"
+	ThinkingHigh   ThinkingLevel = "high"
+)
+
+// CompactionPolicy says when and how history is condensed.
+type CompactionPolicy struct {
+	// Disabled turns compaction off; the run then faults when the model
+	// reports the context is full.
+	Disabled bool `json:"disabled,omitempty"`
+	// TriggerRatio of ContextWindow at which compaction starts (0..1].
+	TriggerRatio float64 `json:"trigger_ratio,omitempty"`
+	// KeepRecent newest turns are always kept verbatim.
+	KeepRecent int `json:"keep_recent,omitempty"`
+	// ContextWindow is the model's context size in tokens.
+	ContextWindow int `json:"context_window,omitempty"`
+}
+
+// LoopGuard thresholds count repeats of one call (same tool, same
+// arguments) or of a two-call alternation.
+type LoopGuard struct {
+	Warn     int `json:"warn,omitempty"`
+	Critical int `json:"critical,omitempty"`
+}
+
+// AgentConfig is everything a run's rules depend on.
+type AgentConfig struct {
+	Model           string           `json:"model"`
+	System          string           `json:"system,omitempty"`
+	Tools           []ToolDescriptor `json:"tools,omitempty"`
+	MaxOutputTokens int              `json:"max_output_tokens,omitempty"`
+	Thinking        ThinkingLevel    `json:"thinking,omitempty"`
+	Compaction      CompactionPolicy `json:"compaction,omitzero"`
+	// MaxTurns caps model calls per run. Zero means DefaultMaxTurns; the
+	// cap cannot be switched off.
+	MaxTurns  int       `json:"max_turns,omitempty"`
+	LoopGuard LoopGuard `json:"loop_guard,omitzero"`
+	// ToolConcurrency bounds tools running at once.
+	ToolConcurrency int `json:"tool_concurrency,omitempty"`
+	// ToolTimeout is the default per-call timeout.
+	ToolTimeout time.Duration `json:"tool_timeout,omitempty"`
+}
+
+// WithDefaults returns the config with zero fields set to their defaults.
+func (c AgentConfig) WithDefaults() AgentConfig {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.MaxTurns, DefaultMaxTurns)
+	def(&c.MaxOutputTokens, DefaultMaxOutputTokens)
+	def(&c.ToolConcurrency, DefaultToolConcurrency)
+	def(&c.LoopGuard.Warn, DefaultLoopWarn)
+	def(&c.LoopGuard.Critical, DefaultLoopCritical)
+	def(&c.Compaction.KeepRecent, DefaultKeepRecent)
+	def(&c.Compaction.ContextWindow, DefaultContextWindow)
+	if c.Compaction.TriggerRatio == 0 {
+		c.Compaction.TriggerRatio = DefaultTriggerRatio
+	}
+	if c.ToolTimeout == 0 {
+		c.ToolTimeout = DefaultToolTimeout
+	}
+	return c
+}
+
+// Validate checks the config after defaults are applied and returns a
+// RunError of kind config naming every bad field, or nil.
+func (c AgentConfig) Validate() error {
+	c = c.WithDefaults()
+	var bad []FieldError
+	add := func(field, format string, args ...any) {
+		bad = append(bad, FieldError{Field: field, Reason: fmt.Sprintf(format, args...)})
+	}
+	if c.Model == "" {
+		add("Model", "is empty")
+	}
+	if c.MaxTurns < 1 || c.MaxTurns > MaxMaxTurns {
+		add("MaxTurns", "must be in 1..%d, got %d", MaxMaxTurns, c.MaxTurns)
+	}
+	if c.MaxOutputTokens < 1 {
+		add("MaxOutputTokens", "must be positive, got %d", c.MaxOutputTokens)
+	}
+	switch c.Thinking {
+	case ThinkingOff, ThinkingLow, ThinkingMedium, ThinkingHigh:
+	default:
+		add("Thinking", "must be one of low, medium, high or empty, got %q", c.Thinking)
+	}
+	if c.ToolConcurrency < 1 {
+		add("ToolConcurrency", "must be positive, got %d", c.ToolConcurrency)
+	}
+	if c.ToolTimeout < 0 {
+		add("ToolTimeout", "must not be negative, got %s", c.ToolTimeout)
+	}
+	if c.LoopGuard.Warn < 1 {
+		add("LoopGuard.Warn", "must be positive, got %d", c.LoopGuard.Warn)
+	}
+	if c.LoopGuard.Critical <= c.LoopGuard.Warn {
+		add("LoopGuard.Critical", "must exceed LoopGuard.Warn (%d), got %d", c.LoopGuard.Warn, c.LoopGuard.Critical)
+	}
+	p := c.Compaction
+	if p.TriggerRatio <= 0 || p.TriggerRatio > 1 {
+		add("Compaction.TriggerRatio", "must be in (0, 1], got %g", p.TriggerRatio)
+	}
+	if p.KeepRecent < 1 {
+		add("Compaction.KeepRecent", "must be positive, got %d", p.KeepRecent)
+	}
+	if p.ContextWindow < 1 {
+		add("Compaction.ContextWindow", "must be positive, got %d", p.ContextWindow)
+	}
+	seen := map[string]bool{}
+	for i, t := range c.Tools {
+		field := fmt.Sprintf("Tools[%d]", i)
+		switch {
+		case t.Name == "":
+			add(field+".Name", "is empty")
+		case !ValidToolName(t.Name):
+			add(field+".Name", "%q must match [A-Za-z0-9_-]{1,64}", t.Name)
+		case seen[t.Name]:
+			add(field+".Name", "%q is registered twice", t.Name)
+		}
+		seen[t.Name] = true
+		if t.Timeout < 0 {
+			add(field+".Timeout", "must not be negative, got %s", t.Timeout)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return &RunError{Kind: KindConfig, Message: "invalid agent config", Fields: bad}
+}
+
+// ValidToolName reports whether name is a tool name every provider accepts.
+func ValidToolName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for _, r := range name {
+		ok := r == '_' || r == '-' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

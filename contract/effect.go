@@ -1,0 +1,85 @@
+package contract
+
+// EffectKind names an effect type.
+type EffectKind string
+
+const (
+	EffInvokeModel     EffectKind = "invoke_model"
+	EffRunTool         EffectKind = "run_tool"
+	EffRequestApproval EffectKind = "request_approval"
+	EffCompact         EffectKind = "compact"
+	EffCancelInFlight  EffectKind = "cancel_in_flight"
+	EffPersist         EffectKind = "persist"
+	EffPublish         EffectKind = "publish"
+)
+
+// Effect is a command a step hands to the conductor. A step's effects are
+// performed in order: its Persist is durable before any Publish after it
+// is delivered.
+type Effect interface{ EffectKind() EffectKind }
+
+// ModelRequest is what the model is asked.
+type ModelRequest struct {
+	Model  string `json:"model"`
+	System string `json:"system,omitempty"`
+	// History is the conversation as the model should see it; it shares
+	// structure with the snapshot's history, so building a request copies
+	// nothing.
+	History         History          `json:"history"`
+	Tools           []ToolDescriptor `json:"tools,omitempty"`
+	MaxOutputTokens int              `json:"max_output_tokens,omitempty"`
+	Thinking        ThinkingLevel    `json:"thinking,omitempty"`
+	// Turn is the 1-based number of this model call in its run.
+	Turn int `json:"turn"`
+}
+
+// InvokeModel asks for one assistant turn.
+type InvokeModel struct{ Request ModelRequest }
+
+// RunTool asks for one call to run.
+type RunTool struct {
+	Call ToolCall
+	Tool ToolDescriptor
+}
+
+// RequestApproval asks the host whether a call may run.
+type RequestApproval struct {
+	Call ToolCall
+	Tool ToolDescriptor
+}
+
+// Compact asks for a summary of Turns, which are history[:Cut].
+type Compact struct {
+	Turns []Turn
+	Cut   int
+}
+
+// CancelInFlight stops work already started: the model stream when Model
+// is set, and the named tool calls.
+type CancelInFlight struct {
+	Model   bool
+	CallIDs []string
+}
+
+// Persist appends one committed record to the session.
+type Persist struct{ Record Record }
+
+// Publish delivers an event to subscribers.
+type Publish struct{ Event RunEvent }
+
+func (InvokeModel) EffectKind() EffectKind     { return EffInvokeModel }
+func (RunTool) EffectKind() EffectKind         { return EffRunTool }
+func (RequestApproval) EffectKind() EffectKind { return EffRequestApproval }
+func (Compact) EffectKind() EffectKind         { return EffCompact }
+func (CancelInFlight) EffectKind() EffectKind  { return EffCancelInFlight }
+func (Persist) EffectKind() EffectKind         { return EffPersist }
+func (Publish) EffectKind() EffectKind         { return EffPublish }
+
+// Record is what a session stores per committed signal: the signal, its
+// 1-based step number, and a stable one-line summary of the effects the
+// step produced, which replay compares to catch nondeterminism.
+type Record struct {
+	Step    uint64 `json:"step"`
+	Signal  Signal `json:"-"`
+	Effects string `json:"effects"`
+}

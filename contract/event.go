@@ -1,0 +1,64 @@
+package contract
+
+// EventKind names an event type.
+type EventKind string
+
+const (
+	EvRunStarted        EventKind = "run_started"
+	EvTextDelta         EventKind = "text_delta"
+	EvThinkingDelta     EventKind = "thinking_delta"
+	EvToolCallDelta     EventKind = "tool_call_delta"
+	EvToolCall          EventKind = "tool_call"
+	EvToolStarted       EventKind = "tool_started"
+	EvToolResult        EventKind = "tool_result"
+	EvApprovalRequested EventKind = "approval_requested"
+	EvApprovalResolved  EventKind = "approval_resolved"
+	EvSteeringApplied   EventKind = "steering_applied"
+	EvFollowUpApplied   EventKind = "follow_up_applied"
+	EvLoopWarning       EventKind = "loop_warning"
+	EvCompaction        EventKind = "compaction"
+	EvModelRetry        EventKind = "model_retry"
+	EvTurnCompleted     EventKind = "turn_completed"
+	EvRunSettled        EventKind = "run_settled"
+	EvRunFaulted        EventKind = "run_faulted"
+	// EvSignalRejected reports a signal that did not fit the run's state;
+	// it changes nothing, so it carries Seq 0 and is not part of the
+	// ordered stream.
+	EvSignalRejected EventKind = "signal_rejected"
+	// EvLag tells a subscriber how many events it missed.
+	EvLag EventKind = "lag"
+)
+
+// RunEvent is what subscribers see. Committed events carry a strictly
+// increasing Seq from the reducer; streaming deltas published by the turn
+// driver carry the Seq of the newest committed event and a Delta counter,
+// so (Seq, Delta) orders the whole stream.
+type RunEvent struct {
+	Seq       uint64    `json:"seq"`
+	Delta     uint32    `json:"delta,omitempty"`
+	SessionID string    `json:"session_id"`
+	RunID     string    `json:"run_id,omitempty"`
+	Subflow   []string  `json:"subflow,omitempty"`
+	At        Timestamp `json:"at"`
+	Kind      EventKind `json:"kind"`
+
+	// Text is the delta for text and thinking deltas, the input for
+	// steering, the summary for compaction, and the reason where one is
+	// given.
+	Text string `json:"text,omitempty"`
+	// Index is the tool call's position within its turn for
+	// tool_call_delta events.
+	Index  int         `json:"index,omitempty"`
+	Turn   *Turn       `json:"turn,omitempty"`
+	Call   *ToolCall   `json:"call,omitempty"`
+	Result *ToolResult `json:"result,omitempty"`
+	Usage  *Usage      `json:"usage,omitempty"`
+	Err    *RunError   `json:"error,omitempty"`
+	// Approved and Scope describe an approval_resolved.
+	Approved bool          `json:"approved,omitempty"`
+	Scope    ApprovalScope `json:"scope,omitempty"`
+	// Missed counts events a lagging subscriber lost.
+	Missed int `json:"missed,omitempty"`
+	// Signal names the rejected signal's kind.
+	Signal SignalKind `json:"signal,omitempty"`
+}

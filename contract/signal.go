@@ -1,0 +1,188 @@
+package contract
+
+// SignalKind names a signal type.
+type SignalKind string
+
+const (
+	SigSubmitted        SignalKind = "submitted"
+	SigSteered          SignalKind = "steered"
+	SigFollowUpQueued   SignalKind = "follow_up_queued"
+	SigModelReplied     SignalKind = "model_replied"
+	SigModelFailed      SignalKind = "model_failed"
+	SigToolStarted      SignalKind = "tool_started"
+	SigToolSettled      SignalKind = "tool_settled"
+	SigApprovalResolved SignalKind = "approval_resolved"
+	SigCompacted        SignalKind = "compacted"
+	SigCompactionFailed SignalKind = "compaction_failed"
+	SigAbortRequested   SignalKind = "abort_requested"
+	SigResumed          SignalKind = "resumed"
+)
+
+// SignalKinds lists every signal kind in a fixed order.
+var SignalKinds = []SignalKind{SigSubmitted, SigSteered, SigFollowUpQueued, SigModelReplied, SigModelFailed, SigToolStarted, SigToolSettled, SigApprovalResolved, SigCompacted, SigCompactionFailed, SigAbortRequested, SigResumed}
+
+// Signal is a fact fed to the reducer. Its time is data, stamped by the
+// conductor.
+type Signal interface {
+	SignalKind() SignalKind
+	When() Timestamp
+}
+
+// Submitted starts a run on the session.
+type Submitted struct {
+	RunID string `json:"run_id"`
+	Input []Turn `json:"input"`
+	// Retrieved is what the retriever returned for this input, recorded
+	// here so replay needs no retriever.
+	Retrieved []Turn `json:"retrieved,omitempty"`
+	// Tools given to this submit shadow the agent's tools of the same name.
+	Tools []ToolDescriptor `json:"tools,omitempty"`
+	At    Timestamp        `json:"at"`
+}
+
+// Steered is input for the run in flight, delivered at the next model-call
+// boundary; tool calls not yet started are skipped.
+type Steered struct {
+	Input []Turn    `json:"input"`
+	At    Timestamp `json:"at"`
+}
+
+// FollowUpQueued is input that waits until the run would settle, then
+// continues it.
+type FollowUpQueued struct {
+	Input []Turn    `json:"input"`
+	At    Timestamp `json:"at"`
+}
+
+// StopReason says why the model stopped.
+type StopReason string
+
+const (
+	StopEndTurn   StopReason = "end_turn"
+	StopToolUse   StopReason = "tool_use"
+	StopMaxTokens StopReason = "max_tokens"
+	StopRefusal   StopReason = "refusal"
+)
+
+// ModelReplied carries a whole assistant turn.
+type ModelReplied struct {
+	Reply Turn       `json:"reply"`
+	Usage Usage      `json:"usage,omitzero"`
+	Stop  StopReason `json:"stop,omitempty"`
+	At    Timestamp  `json:"at"`
+}
+
+// FailureKind classifies a model failure.
+type FailureKind string
+
+const (
+	FailRateLimited     FailureKind = "rate_limited"
+	FailServer          FailureKind = "server"
+	FailNetwork         FailureKind = "network"
+	FailTimeout         FailureKind = "timeout"
+	FailContextOverflow FailureKind = "context_overflow"
+	FailInvalidRequest  FailureKind = "invalid_request"
+	FailAuth            FailureKind = "auth"
+	FailStream          FailureKind = "stream"
+	FailOther           FailureKind = "other"
+)
+
+// ModelFailed says the model call failed after the driver's retries.
+type ModelFailed struct {
+	Failure   FailureKind `json:"failure"`
+	Message   string      `json:"message"`
+	Retryable bool        `json:"retryable,omitempty"`
+	At        Timestamp   `json:"at"`
+}
+
+// ToolStarted records that a dispatched call began running; it is durable
+// before the tool runs, so resume knows which calls may have had effects.
+type ToolStarted struct {
+	CallID string    `json:"call_id"`
+	At     Timestamp `json:"at"`
+}
+
+// ToolSettled carries a call's outcome.
+type ToolSettled struct {
+	CallID  string      `json:"call_id"`
+	Outcome ToolOutcome `json:"outcome"`
+	At      Timestamp   `json:"at"`
+}
+
+// ApprovalScope says how far an approval reaches.
+type ApprovalScope string
+
+const (
+	ScopeOnce    ApprovalScope = "once"
+	ScopeSession ApprovalScope = "session" // allowlists the tool for the session
+)
+
+// ApprovalResolved answers a request_approval.
+type ApprovalResolved struct {
+	CallID   string        `json:"call_id"`
+	Approved bool          `json:"approved"`
+	Scope    ApprovalScope `json:"scope,omitempty"`
+	Reason   string        `json:"reason,omitempty"`
+	At       Timestamp     `json:"at"`
+}
+
+// Compacted carries the summary of history[:Cut].
+type Compacted struct {
+	Summary string    `json:"summary"`
+	Cut     int       `json:"cut"`
+	At      Timestamp `json:"at"`
+}
+
+// CompactionFailed says the summary could not be made.
+type CompactionFailed struct {
+	Reason string    `json:"reason"`
+	At     Timestamp `json:"at"`
+}
+
+// AbortMode says when an abort takes effect.
+type AbortMode string
+
+const (
+	AbortNow        AbortMode = "now"
+	AbortAfterReply AbortMode = "after_reply" // let the model finish its reply; run no tools
+	AbortAfterTools AbortMode = "after_tools" // let running tools finish; start no more
+)
+
+// AbortRequested stops the run.
+type AbortRequested struct {
+	Mode   AbortMode `json:"mode"`
+	Reason string    `json:"reason,omitempty"`
+	At     Timestamp `json:"at"`
+}
+
+// Resumed says a stored session was rehydrated by a new process; the run
+// in flight, if any, picks up where it stopped.
+type Resumed struct {
+	At Timestamp `json:"at"`
+}
+
+func (Submitted) SignalKind() SignalKind        { return SigSubmitted }
+func (Steered) SignalKind() SignalKind          { return SigSteered }
+func (FollowUpQueued) SignalKind() SignalKind   { return SigFollowUpQueued }
+func (ModelReplied) SignalKind() SignalKind     { return SigModelReplied }
+func (ModelFailed) SignalKind() SignalKind      { return SigModelFailed }
+func (ToolStarted) SignalKind() SignalKind      { return SigToolStarted }
+func (ToolSettled) SignalKind() SignalKind      { return SigToolSettled }
+func (ApprovalResolved) SignalKind() SignalKind { return SigApprovalResolved }
+func (Compacted) SignalKind() SignalKind        { return SigCompacted }
+func (CompactionFailed) SignalKind() SignalKind { return SigCompactionFailed }
+func (AbortRequested) SignalKind() SignalKind   { return SigAbortRequested }
+func (Resumed) SignalKind() SignalKind          { return SigResumed }
+
+func (s Submitted) When() Timestamp        { return s.At }
+func (s Steered) When() Timestamp          { return s.At }
+func (s FollowUpQueued) When() Timestamp   { return s.At }
+func (s ModelReplied) When() Timestamp     { return s.At }
+func (s ModelFailed) When() Timestamp      { return s.At }
+func (s ToolStarted) When() Timestamp      { return s.At }
+func (s ToolSettled) When() Timestamp      { return s.At }
+func (s ApprovalResolved) When() Timestamp { return s.At }
+func (s Compacted) When() Timestamp        { return s.At }
+func (s CompactionFailed) When() Timestamp { return s.At }
+func (s AbortRequested) When() Timestamp   { return s.At }
+func (s Resumed) When() Timestamp          { return s.At }

@@ -1,0 +1,86 @@
+package contract
+
+// CallState is where one tool call of the current batch stands.
+type CallState string
+
+const (
+	CallQueued           CallState = "queued"            // waiting its turn to run
+	CallAwaitingApproval CallState = "awaiting_approval" // request_approval emitted
+	CallDispatched       CallState = "dispatched"        // run_tool emitted
+	CallStarted          CallState = "started"           // the tool began running
+	CallDone             CallState = "done"              // Result is set
+)
+
+// PendingCall is one tool call of the assistant turn being answered.
+type PendingCall struct {
+	Call   ToolCall       `json:"call"`
+	Tool   ToolDescriptor `json:"tool,omitzero"`
+	State  CallState      `json:"state"`
+	Result *ToolResult    `json:"result,omitempty"`
+}
+
+// InputKind says how input that arrived mid-run is delivered.
+type InputKind string
+
+const (
+	InputSteer    InputKind = "steer"
+	InputFollowUp InputKind = "follow_up"
+)
+
+// QueuedInput is host input waiting for its delivery point.
+type QueuedInput struct {
+	Kind  InputKind `json:"kind"`
+	Turns []Turn    `json:"turns"`
+	At    Timestamp `json:"at"`
+}
+
+// RunSnapshot is the whole state of a session and its current run: an
+// immutable value. Step returns a new snapshot and never changes the one
+// it was given; slices here are never written in place.
+type RunSnapshot struct {
+	SessionID string  `json:"session_id"`
+	RunID     string  `json:"run_id,omitempty"`
+	Phase     Phase   `json:"phase"`
+	History   History `json:"history"`
+	// Pending are the calls of the newest assistant turn, in call order,
+	// while they are being answered.
+	Pending []PendingCall `json:"pending,omitempty"`
+	// Queued is steering and follow-up input not yet delivered.
+	Queued []QueuedInput `json:"queued,omitempty"`
+	// Turns counts invoke_model effects in this run.
+	Turns        int       `json:"turns,omitempty"`
+	RunUsage     Usage     `json:"run_usage,omitzero"`
+	SessionUsage Usage     `json:"session_usage,omitzero"`
+	Err          *RunError `json:"error,omitempty"`
+	// Seq is the sequence number of the newest published event.
+	Seq uint64 `json:"seq"`
+	// Steps counts committed signals over the session's life.
+	Steps uint64 `json:"steps"`
+	// Abort is a requested abort waiting for its moment.
+	Abort       AbortMode `json:"abort,omitempty"`
+	AbortReason string    `json:"abort_reason,omitempty"`
+	// RunTools were given to this run's submit and shadow the agent's.
+	RunTools []ToolDescriptor `json:"run_tools,omitempty"`
+	// Allowed holds tool names approved for the whole session, sorted.
+	Allowed []string `json:"allowed,omitempty"`
+	// Recent holds the loop guard's newest call signatures.
+	Recent []string `json:"recent,omitempty"`
+	// Warned says the loop guard's reminder was given for the current
+	// repetition.
+	Warned bool `json:"warned,omitempty"`
+	// CompactedAt is the history length right after the last compaction
+	// attempt; no new attempt happens until history grows past it.
+	CompactedAt  int       `json:"compacted_at,omitempty"`
+	RunStartedAt Timestamp `json:"run_started_at,omitempty"`
+}
+
+// PendingApprovals returns the calls waiting for an approval.
+func (s RunSnapshot) PendingApprovals() []ToolCall {
+	var out []ToolCall
+	for _, p := range s.Pending {
+		if p.State == CallAwaitingApproval {
+			out = append(out, p.Call)
+		}
+	}
+	return out
+}

@@ -1,0 +1,31 @@
+package contract
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// ToolDescriptor is what the model and the runtime know about a tool.
+type ToolDescriptor struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// InputSchema is the JSON Schema of the tool's arguments.
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	// Idempotent tools are run again on resume when they started but left
+	// no outcome; the call id is the idempotency key handed to them.
+	Idempotent bool `json:"idempotent,omitempty"`
+	// NeedsApproval tools wait for an approval before they run.
+	NeedsApproval bool `json:"needs_approval,omitempty"`
+	// Sequential tools never run beside another tool.
+	Sequential bool `json:"sequential,omitempty"`
+	// Timeout bounds one call; zero means the dispatcher's default.
+	Timeout time.Duration `json:"timeout,omitempty"`
+}
+
+// ToolOutcome is what running a tool produced.
+type ToolOutcome struct {
+	Content string `json:"content"`
+	IsError bool   `json:"is_error,omitempty"`
+	// Truncated says the output cap cut Content.
+	Truncated bool `json:"truncated,omitempty"`
+}

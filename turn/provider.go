@@ -1,0 +1,41 @@
+package turn
+
+import (
+	"context"
+	"iter"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// Provider streams one model call. The sequence ends after a ChunkStop (or
+// an error); a provider stops at once when ctx is cancelled. Errors should
+// be *ProviderError where the provider knows the status, so the driver can
+// tell retryable failures from final ones.
+type Provider interface {
+	Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[Chunk, error]
+}
+
+// ChunkKind names a piece of a streamed reply.
+type ChunkKind string
+
+const (
+	ChunkText          ChunkKind = "text"           // Text
+	ChunkThinking      ChunkKind = "thinking"       // Text, and Signature when the provider signs it
+	ChunkToolCallStart ChunkKind = "tool_call_start" // Index, CallID, Name
+	ChunkToolCallArgs  ChunkKind = "tool_call_args"  // Index, Text (an argument fragment)
+	ChunkToolCallEnd   ChunkKind = "tool_call_end"   // Index
+	ChunkUsage         ChunkKind = "usage"           // Usage
+	ChunkStop          ChunkKind = "stop"            // Stop
+)
+
+// Chunk is one piece of a streamed reply.
+type Chunk struct {
+	Kind      ChunkKind
+	Text      string
+	Signature string
+	Index     int
+	CallID    string
+	Name      string
+	Usage     contract.Usage
+	Stop      contract.StopReason
+}
