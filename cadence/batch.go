@@ -1,0 +1,175 @@
+package cadence
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// startBatch answers a reply's tool calls: the loop guard may stop them,
+// queued steering skips them, an abort waiting for the reply answers them
+// as aborted; otherwise each is checked, put up for approval or queued,
+// and as many as may run together are dispatched.
+func (t *transition) startBatch(calls []contract.ToolCall) {
+	pending := make([]contract.PendingCall, len(calls))
+	for i, c := range calls {
+		pending[i] = contract.PendingCall{Call: c, State: contract.CallQueued}
+	}
+	t.s.Pending, t.ownPending = pending, true
+	count, looping := t.recordLoop(calls)
+	switch {
+	case t.s.Abort != "":
+		t.fault(contract.KindAborted, abortMessage(t.s.AbortReason))
+		return
+	case count >= t.rules.cfg.LoopGuard.Critical:
+		t.fault(contract.KindLoop, fmt.Sprintf("loop guard: %s repeated %d times", looping, count))
+		return
+	case t.hasQueued(contract.InputSteer):
+		t.skipUnstarted("skipped: steered")
+		t.advance()
+		return
+	}
+	for i := range pending {
+		t.admit(&pending[i])
+	}
+	t.advance()
+}
+
+// admit decides what happens to one new call before anything runs.
+func (t *transition) admit(p *contract.PendingCall) {
+	tool, ok := t.lookupTool(p.Call.Name)
+	if !ok {
+		t.answer(p, fmt.Sprintf("error: unknown tool %q; available tools: %s", p.Call.Name, t.toolNames()), true)
+		return
+	}
+	p.Tool = tool
+	if err := validArguments(p.Call.Arguments); err != nil {
+		t.answer(p, fmt.Sprintf("error: malformed arguments for %s: %v; send a JSON object matching the tool's input schema", p.Call.Name, err), true)
+		return
+	}
+	if tool.NeedsApproval && !slices.Contains(t.s.Allowed, tool.Name) {
+		p.State = contract.CallAwaitingApproval
+		t.emit(contract.RequestApproval{Call: p.Call, Tool: tool})
+		t.publish(contract.RunEvent{Kind: contract.EvApprovalRequested, Call: &p.Call})
+	}
+}
+
+func (t *transition) toolNames() string {
+	var names []string
+	for _, d := range t.toolList() {
+		names = append(names, d.Name)
+	}
+	if len(names) == 0 {
+		return "(none)"
+	}
+	s := names[0]
+	for _, n := range names[1:] {
+		s += ", " + n
+	}
+	return s
+}
+
+// answer settles a call with a result the runtime wrote itself.
+func (t *transition) answer(p *contract.PendingCall, content string, isError bool) {
+	p.State = contract.CallDone
+	p.Result = &contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: content, IsError: isError}
+	t.publish(contract.RunEvent{Kind: contract.EvToolResult, Call: &p.Call, Result: p.Result})
+}
+
+// skipUnstarted answers every call that has not started running; calls
+// already handed to the conductor but not started are cancelled.
+func (t *transition) skipUnstarted(content string) {
+	var cancel []string
+	pending := t.pending()
+	for i := range pending {
+		p := &pending[i]
+		switch p.State {
+		case contract.CallDispatched:
+			cancel = append(cancel, p.Call.ID)
+		case contract.CallQueued, contract.CallAwaitingApproval:
+		default:
+			continue
+		}
+		t.answer(p, content, true)
+	}
+	if len(cancel) > 0 {
+		t.emit(contract.CancelInFlight{CallIDs: cancel})
+	}
+}
+
+// advance dispatches what may run now, then either waits or, when every
+// call is answered, closes the batch and moves to the next boundary.
+func (t *transition) advance() {
+	t.schedule()
+	running, approving := 0, 0
+	for _, p := range t.s.Pending {
+		switch p.State {
+		case contract.CallDispatched, contract.CallStarted, contract.CallQueued:
+			running++
+		case contract.CallAwaitingApproval:
+			approving++
+		}
+	}
+	switch {
+	case running > 0:
+		t.s.Phase = contract.PhaseAwaitingTools
+	case approving > 0:
+		t.s.Phase = contract.PhaseAwaitingApproval
+	default:
+		t.closeBatch()
+		t.boundary()
+	}
+}
+
+// schedule dispatches queued calls in call order. A sequential call runs
+// only when nothing else runs, and nothing starts beside it or after it
+// until it is done.
+func (t *transition) schedule() {
+	if t.s.Abort != "" {
+		return
+	}
+	running := 0
+	for _, p := range t.s.Pending {
+		if p.State == contract.CallDispatched || p.State == contract.CallStarted {
+			if p.Tool.Sequential {
+				return
+			}
+			running++
+		}
+	}
+	for i := range t.s.Pending {
+		p := t.s.Pending[i]
+		if p.State != contract.CallQueued {
+			continue
+		}
+		if p.Tool.Sequential {
+			if running == 0 {
+				t.dispatch(i)
+			}
+			return
+		}
+		t.dispatch(i)
+		running++
+	}
+}
+
+func (t *transition) dispatch(i int) {
+	p := &t.pending()[i]
+	p.State = contract.CallDispatched
+	t.emit(contract.RunTool{Call: p.Call, Tool: p.Tool})
+}
+
+// closeBatch appends the tool turn, results in call order, and clears the
+// batch.
+func (t *transition) closeBatch() {
+	if len(t.s.Pending) == 0 {
+		return
+	}
+	blocks := make([]contract.Block, 0, len(t.s.Pending))
+	for _, p := range t.s.Pending {
+		blocks = append(blocks, contract.ResultBlock(*p.Result))
+	}
+	t.appendTurn(contract.Turn{Role: contract.RoleTool, Blocks: blocks})
+	t.s.Pending, t.ownPending = nil, false
+}

@@ -1,0 +1,116 @@
+package cadence
+
+import (
+	"fmt"
+
+	"github.com/batonrt/baton/compactor"
+	"github.com/batonrt/baton/contract"
+)
+
+// boundary is the model-call boundary: everything that must happen before
+// the next invoke_model happens here, in this order: a waiting abort,
+// queued steering, the loop guard's reminder, the turn cap, compaction,
+// and finally the call itself.
+func (t *transition) boundary() {
+	if t.s.Abort != "" {
+		t.fault(contract.KindAborted, abortMessage(t.s.AbortReason))
+		return
+	}
+	t.deliverQueued(contract.InputSteer)
+	t.remindIfLooping()
+	if t.s.Turns >= t.rules.cfg.MaxTurns {
+		t.fault(contract.KindMaxTurns, fmt.Sprintf("reached the cap of %d model calls", t.rules.cfg.MaxTurns))
+		return
+	}
+	if t.startCompaction() {
+		return
+	}
+	t.invokeModel()
+}
+
+func (t *transition) invokeModel() {
+	t.s.Turns++
+	t.s.Phase = contract.PhaseAwaitingModel
+	t.emit(contract.InvokeModel{Request: t.request()})
+}
+
+func (t *transition) request() contract.ModelRequest {
+	cfg := t.rules.cfg
+	return contract.ModelRequest{
+		Model:           cfg.Model,
+		System:          cfg.System,
+		History:         t.s.History,
+		Tools:           t.toolList(),
+		MaxOutputTokens: cfg.MaxOutputTokens,
+		Thinking:        cfg.Thinking,
+		Turn:            t.s.Turns,
+	}
+}
+
+// startCompaction emits compact when the policy says so and there is
+// something to cut. It never tries twice on a history that has not grown.
+func (t *transition) startCompaction() bool {
+	p := t.rules.cfg.Compaction
+	h := t.s.History
+	if p.Disabled || h.Len() <= t.s.CompactedAt || !compactor.ShouldCompact(h.Tokens(), p) {
+		return false
+	}
+	return t.compactNow()
+}
+
+// compactNow emits compact if history has a cut point.
+func (t *transition) compactNow() bool {
+	turns := t.s.History.Turns()
+	cut, ok := compactor.FindCutPoint(turns, t.rules.cfg.Compaction.KeepRecent)
+	t.s.CompactedAt = len(turns)
+	if !ok {
+		return false
+	}
+	t.s.Phase = contract.PhaseCompacting
+	t.emit(contract.Compact{Turns: turns[:cut], Cut: cut})
+	return true
+}
+
+// deliverQueued appends every queued input of the kind to history, in
+// arrival order, and removes it from the queue.
+func (t *transition) deliverQueued(kind contract.InputKind) bool {
+	var keep []contract.QueuedInput
+	delivered := false
+	for _, q := range t.s.Queued {
+		if q.Kind != kind {
+			keep = append(keep, q)
+			continue
+		}
+		delivered = true
+		mark, ev := contract.MarkSteer, contract.EvSteeringApplied
+		if kind == contract.InputFollowUp {
+			mark, ev = contract.MarkFollowUp, contract.EvFollowUpApplied
+		}
+		for _, turn := range q.Turns {
+			turn.Mark = mark
+			t.appendTurn(turn)
+		}
+		t.publish(contract.RunEvent{Kind: ev, Text: inputText(q.Turns)})
+	}
+	if delivered {
+		t.s.Queued = keep
+	}
+	return delivered
+}
+
+func (t *transition) hasQueued(kind contract.InputKind) bool {
+	for _, q := range t.s.Queued {
+		if q.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func abortMessage(reason string) string {
+	if reason == "" {
+		return "run aborted"
+	}
+	return "run aborted: " + reason
+}
+

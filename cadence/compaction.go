@@ -1,0 +1,78 @@
+package cadence
+
+import (
+	"fmt"
+
+	"github.com/batonrt/baton/compactor"
+	"github.com/batonrt/baton/contract"
+)
+
+// stepCompacting handles a run waiting for a summary of its history.
+func stepCompacting(t *transition) string {
+	switch sig := t.sig.(type) {
+	case contract.Compacted:
+		return t.onCompacted(sig)
+	case contract.CompactionFailed:
+		t.onCompactionFailed(sig)
+		return ""
+	case contract.Resumed:
+		return t.recompact()
+	}
+	return t.onHostInput("compacting")
+}
+
+// pendingCut recomputes the cut the compact effect named: history has not
+// changed since, so the same pure function gives the same answer.
+func (t *transition) pendingCut() ([]contract.Turn, int, bool) {
+	turns := t.s.History.Turns()
+	cut, ok := compactor.FindCutPoint(turns, t.rules.cfg.Compaction.KeepRecent)
+	return turns, cut, ok
+}
+
+func (t *transition) recompact() string {
+	turns, cut, ok := t.pendingCut()
+	if !ok {
+		t.boundary()
+		return ""
+	}
+	t.emit(contract.Compact{Turns: turns[:cut], Cut: cut})
+	return ""
+}
+
+func (t *transition) onCompacted(sig contract.Compacted) string {
+	turns, cut, ok := t.pendingCut()
+	if !ok || sig.Cut != cut {
+		return fmt.Sprintf("compacted: cut %d does not match the requested cut %d", sig.Cut, cut)
+	}
+	model := t.rules.cfg.Model
+	condensed := compactor.Condense(model, turns, cut, sig.Summary)
+	if compactor.Shrinks(turns, condensed) {
+		t.s.History = contract.HistoryOf(condensed...)
+		t.publish(contract.RunEvent{Kind: contract.EvCompaction, Text: sig.Summary, Index: cut})
+	} else {
+		t.publish(contract.RunEvent{Kind: contract.EvCompaction, Text: "skipped: the summary would not shrink the history", Index: 0})
+	}
+	t.s.CompactedAt = t.s.History.Len()
+	t.resumeAfterCompaction()
+	return ""
+}
+
+// onCompactionFailed falls back to dropping the oldest tool outputs.
+func (t *transition) onCompactionFailed(sig contract.CompactionFailed) {
+	turns, cut, ok := t.pendingCut()
+	if ok {
+		dropped := compactor.DropToolOutputs(t.rules.cfg.Model, turns, cut)
+		if compactor.Shrinks(turns, dropped) {
+			t.s.History = contract.HistoryOf(dropped...)
+		}
+	}
+	t.s.CompactedAt = t.s.History.Len()
+	t.publish(contract.RunEvent{Kind: contract.EvCompaction, Text: "fallback: dropped old tool outputs (" + sig.Reason + ")"})
+	t.resumeAfterCompaction()
+}
+
+// resumeAfterCompaction continues at the boundary that asked for it.
+func (t *transition) resumeAfterCompaction() {
+	t.s.Phase = contract.PhaseAwaitingModel
+	t.boundary()
+}

@@ -1,0 +1,30 @@
+// Package cadence is baton's pure reducer: Step(snapshot, signal) returns
+// the next snapshot and the effects the conductor must perform. It reads
+// no clock, no randomness, no files and no network, starts no goroutine,
+// and never mutates its input, so folding a session's recorded signals
+// through Step rebuilds the session exactly: that is resume, and that is
+// deterministic replay. It imports contract and compactor only.
+//
+// The host's whole loop is short:
+//
+//	rules := cadence.New(cfg)
+//	snap := cadence.InitialSnapshot(sessionID)
+//	for sig := range signals {
+//		var effects []contract.Effect
+//		snap, effects = rules.Step(snap, sig)
+//		for _, e := range effects {
+//			switch e := e.(type) {
+//			case contract.Persist: // append e.Record; durable before the next Publish
+//			case contract.Publish: // deliver e.Event
+//			case contract.InvokeModel, contract.RunTool, contract.RequestApproval, contract.Compact:
+//				// start the work; its answer comes back as a later signal
+//			case contract.CancelInFlight: // cancel the named work
+//			}
+//		}
+//	}
+//
+// A signal that does not fit the snapshot (a result for an unknown call, a
+// reply while no model call is out, anything but a submit after the run
+// ended) is rejected: the snapshot comes back unchanged with a single
+// signal_rejected Publish and nothing to persist.
+package cadence

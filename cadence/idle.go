@@ -1,0 +1,89 @@
+package cadence
+
+import (
+	"github.com/batonrt/baton/contract"
+)
+
+// stepIdle handles a session with no run in flight: only a submit starts
+// one.
+func stepIdle(t *transition) string {
+	sub, ok := t.sig.(contract.Submitted)
+	if !ok {
+		return "no run in flight: only submitted is accepted in phase " + string(t.s.Phase)
+	}
+	if reason := checkSubmit(sub); reason != "" {
+		return reason
+	}
+	t.startRun(sub)
+	return ""
+}
+
+func checkSubmit(sub contract.Submitted) string {
+	if sub.RunID == "" {
+		return "submitted: empty run id"
+	}
+	if len(sub.Input) == 0 {
+		return "submitted: no input"
+	}
+	if reason := checkInput(sub.Input); reason != "" {
+		return "submitted: " + reason
+	}
+	for _, d := range sub.Tools {
+		if !contract.ValidToolName(d.Name) {
+			return "submitted: invalid tool name " + quote(d.Name)
+		}
+	}
+	return ""
+}
+
+// checkInput accepts host input: user turns with at least one block.
+func checkInput(turns []contract.Turn) string {
+	if len(turns) == 0 {
+		return "no input"
+	}
+	for _, turn := range turns {
+		if turn.Role != contract.RoleUser {
+			return "input turns must have role user, got " + quote(string(turn.Role))
+		}
+		if len(turn.Blocks) == 0 {
+			return "input turn has no blocks"
+		}
+	}
+	return ""
+}
+
+func (t *transition) startRun(sub contract.Submitted) {
+	s := &t.s
+	s.RunID = sub.RunID
+	s.Phase = contract.PhaseAwaitingModel
+	s.Pending, s.Queued, s.Recent, s.Err = nil, nil, nil, nil
+	s.Turns = 0
+	s.RunUsage = contract.Usage{}
+	s.Abort, s.AbortReason = "", ""
+	s.RunTools = sub.Tools
+	s.Warned = false
+	s.RunStartedAt = sub.At
+	t.publish(contract.RunEvent{Kind: contract.EvRunStarted, Text: inputText(sub.Input)})
+	for _, turn := range sub.Retrieved {
+		turn.Role = contract.RoleUser
+		turn.Mark = contract.MarkRetrieved
+		t.appendTurn(turn)
+	}
+	for _, turn := range sub.Input {
+		t.appendTurn(turn)
+	}
+	t.boundary()
+}
+
+func inputText(turns []contract.Turn) string {
+	var s string
+	for i, turn := range turns {
+		if i > 0 {
+			s += "\n"
+		}
+		s += turn.Text()
+	}
+	return s
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

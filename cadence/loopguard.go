@@ -1,0 +1,83 @@
+package cadence
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// recordLoop adds the calls to the loop guard's window and returns the
+// worst repetition count it now sees and the pattern repeating.
+func (t *transition) recordLoop(calls []contract.ToolCall) (int, string) {
+	window := 2*t.rules.cfg.LoopGuard.Critical + 2
+	recent := append([]string(nil), t.s.Recent...)
+	for _, c := range calls {
+		recent = append(recent, signature(c))
+	}
+	if len(recent) > window {
+		recent = recent[len(recent)-window:]
+	}
+	t.s.Recent = recent
+	count, pattern := loopCount(recent)
+	if count < t.rules.cfg.LoopGuard.Warn {
+		t.s.Warned = false
+	}
+	return count, pattern
+}
+
+// remindIfLooping adds the loop guard's reminder turn once per repetition
+// that reached the warning threshold.
+func (t *transition) remindIfLooping() {
+	count, pattern := loopCount(t.s.Recent)
+	if count < t.rules.cfg.LoopGuard.Warn || t.s.Warned {
+		return
+	}
+	t.s.Warned = true
+	text := fmt.Sprintf("Reminder: you have repeated %s %d times with no new result. Stop repeating it: change the arguments, try a different approach, or answer with what you have.", pattern, count)
+	t.appendTurn(contract.Turn{Role: contract.RoleUser, Mark: contract.MarkReminder, Blocks: []contract.Block{contract.TextBlock(text)}})
+	t.publish(contract.RunEvent{Kind: contract.EvLoopWarning, Text: text})
+}
+
+// signature identifies a call by tool and arguments, with the arguments
+// compacted so whitespace does not hide a repeat.
+func signature(c contract.ToolCall) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, []byte(c.Arguments)) == nil {
+		return c.Name + " " + buf.String()
+	}
+	return c.Name + " " + c.Arguments
+}
+
+// loopCount measures the repetition at the end of the window: the same
+// call n times in a row, or two calls alternating for n rounds.
+func loopCount(recent []string) (int, string) {
+	n := len(recent)
+	if n == 0 {
+		return 0, ""
+	}
+	last := recent[n-1]
+	same := 1
+	for i := n - 2; i >= 0 && recent[i] == last; i-- {
+		same++
+	}
+	if n < 2 || recent[n-2] == last {
+		return same, describe(last)
+	}
+	alt := 2
+	for i := n - 3; i >= 0 && recent[i] == recent[i+2]; i-- {
+		alt++
+	}
+	if rounds := alt / 2; rounds > same {
+		return rounds, describe(recent[n-2]) + " and " + describe(last) + " alternating"
+	}
+	return same, describe(last)
+}
+
+func describe(sig string) string {
+	if len(sig) > 80 {
+		sig = sig[:80] + "..."
+	}
+	return "the call " + sig
+}

@@ -1,0 +1,131 @@
+package cadence
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// stepAwaitingModel handles a run waiting for the model's reply.
+func stepAwaitingModel(t *transition) string {
+	switch sig := t.sig.(type) {
+	case contract.ModelReplied:
+		return t.onReply(sig)
+	case contract.ModelFailed:
+		t.onModelFailed(sig)
+		return ""
+	case contract.Resumed:
+		t.emit(contract.InvokeModel{Request: t.request()})
+		return ""
+	}
+	return t.onHostInput("awaiting the model")
+}
+
+func (t *transition) onModelFailed(sig contract.ModelFailed) {
+	t.s.RunUsage.ModelCalls++
+	t.s.SessionUsage.ModelCalls++
+	if sig.Failure == contract.FailContextOverflow && !t.rules.cfg.Compaction.Disabled && t.s.Abort == "" {
+		t.s.CompactedAt = 0
+		if t.compactNow() {
+			return
+		}
+	}
+	msg := string(sig.Failure)
+	if sig.Message != "" {
+		msg += ": " + sig.Message
+	}
+	t.fault(contract.KindModel, msg)
+}
+
+func (t *transition) onReply(sig contract.ModelReplied) string {
+	reply := sig.Reply
+	if reply.Role != "" && reply.Role != contract.RoleAssistant {
+		return "model_replied: reply role must be assistant, got " + quote(string(reply.Role))
+	}
+	reply.Role = contract.RoleAssistant
+	reply.Mark = contract.MarkNone
+	reply.Blocks = t.normaliseCalls(reply.Blocks)
+	u := sig.Usage
+	u.ModelCalls = 1
+	u.ToolCalls, u.WallNanos = 0, 0
+	t.s.RunUsage = t.s.RunUsage.Add(u)
+	t.s.SessionUsage = t.s.SessionUsage.Add(u)
+	t.appendTurn(reply)
+	t.publish(contract.RunEvent{Kind: contract.EvTurnCompleted, Turn: &reply, Usage: &u})
+	calls := reply.Calls()
+	for i := range calls {
+		t.publish(contract.RunEvent{Kind: contract.EvToolCall, Call: &calls[i], Index: i})
+	}
+	if len(calls) == 0 {
+		t.afterFinalReply()
+		return ""
+	}
+	t.startBatch(calls)
+	return ""
+}
+
+// normaliseCalls gives every tool call a non-empty id unique within the
+// turn, derived from the turn number, so a careless provider cannot break
+// call/result pairing. Blocks are copied only when a call changes.
+func (t *transition) normaliseCalls(blocks []contract.Block) []contract.Block {
+	seen := map[string]bool{}
+	copied := false
+	for i, b := range blocks {
+		if b.Kind != contract.BlockToolCall {
+			continue
+		}
+		if b.Call == nil {
+			b.Call = &contract.ToolCall{}
+		}
+		id := b.Call.ID
+		if id == "" || seen[id] {
+			id = fmt.Sprintf("call_%d_%d", t.s.Turns, i)
+			for n := 2; seen[id]; n++ {
+				id = fmt.Sprintf("call_%d_%d_%d", t.s.Turns, i, n)
+			}
+		}
+		seen[id] = true
+		if id != b.Call.ID || blocks[i].Call == nil {
+			if !copied {
+				blocks = append([]contract.Block(nil), blocks...)
+				copied = true
+			}
+			c := *b.Call
+			c.ID = id
+			b.Call = &c
+			blocks[i] = b
+		}
+	}
+	return blocks
+}
+
+// afterFinalReply handles a reply without tool calls: the run settles
+// unless input is waiting to continue it.
+func (t *transition) afterFinalReply() {
+	switch {
+	case t.s.Abort != "":
+		t.fault(contract.KindAborted, abortMessage(t.s.AbortReason))
+	case t.hasQueued(contract.InputSteer):
+		t.boundary()
+	case t.deliverQueued(contract.InputFollowUp):
+		t.boundary()
+	default:
+		t.settle()
+	}
+}
+
+// validArguments reports whether a call's arguments are a JSON object.
+func validArguments(args string) error {
+	if args == "" {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(args), &v); err != nil {
+		return err
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return fmt.Errorf("arguments must be a JSON object")
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package cadence
+
+import (
+	"github.com/batonrt/baton/contract"
+)
+
+// Rules is the reducer bound to one agent configuration.
+type Rules struct {
+	cfg   contract.AgentConfig
+	tools map[string]contract.ToolDescriptor
+}
+
+// New binds the reducer to cfg, with defaults applied. cfg should have
+// passed Validate; New does not check it again.
+func New(cfg contract.AgentConfig) *Rules {
+	cfg = cfg.WithDefaults()
+	tools := make(map[string]contract.ToolDescriptor, len(cfg.Tools))
+	for _, t := range cfg.Tools {
+		tools[t.Name] = t
+	}
+	return &Rules{cfg: cfg, tools: tools}
+}
+
+// Config returns the configuration the rules were bound to.
+func (r *Rules) Config() contract.AgentConfig { return r.cfg }
+
+// InitialSnapshot is the state of a new, empty session.
+func InitialSnapshot(sessionID string) contract.RunSnapshot {
+	return contract.RunSnapshot{SessionID: sessionID, Phase: contract.PhaseIdle}
+}
+
+// phaseStep handles one signal in one phase. It returns a non-empty
+// reason to reject the signal.
+type phaseStep func(t *transition) (reject string)
+
+// Step applies one signal. It never panics and never changes s.
+func (r *Rules) Step(s contract.RunSnapshot, sig contract.Signal) (contract.RunSnapshot, []contract.Effect) {
+	if sig == nil {
+		return s, rejection(s, nil, "no signal")
+	}
+	t := &transition{rules: r, s: s, sig: sig, at: sig.When()}
+	if reason := r.stepFor(s.Phase)(t); reason != "" {
+		return s, rejection(s, sig, reason)
+	}
+	return t.commit()
+}
+
+func (r *Rules) stepFor(p contract.Phase) phaseStep {
+	switch p {
+	case contract.PhaseIdle, contract.PhaseSettled, contract.PhaseFaulted:
+		return stepIdle
+	case contract.PhaseAwaitingModel:
+		return stepAwaitingModel
+	case contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval:
+		return stepAwaitingTools
+	case contract.PhaseCompacting:
+		return stepCompacting
+	}
+	return stepUnknown
+}
+
+func stepUnknown(t *transition) string {
+	return "snapshot has unknown phase " + string(t.s.Phase)
+}
+
+func rejection(s contract.RunSnapshot, sig contract.Signal, reason string) []contract.Effect {
+	ev := contract.RunEvent{SessionID: s.SessionID, RunID: s.RunID, Kind: contract.EvSignalRejected, Text: reason}
+	if sig != nil {
+		ev.Signal = sig.SignalKind()
+		ev.At = sig.When()
+	}
+	return []contract.Effect{contract.Publish{Event: ev}}
+}

@@ -1,0 +1,127 @@
+package cadence
+
+import (
+	"slices"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// stepAwaitingTools handles a run whose tool calls are being answered,
+// by tools running or by approvals.
+func stepAwaitingTools(t *transition) string {
+	switch sig := t.sig.(type) {
+	case contract.ToolStarted:
+		return t.onToolStarted(sig)
+	case contract.ToolSettled:
+		return t.onToolSettled(sig)
+	case contract.ApprovalResolved:
+		return t.onApproval(sig)
+	case contract.Resumed:
+		t.resumeBatch()
+		return ""
+	}
+	return t.onHostInput("awaiting tools")
+}
+
+// findPending returns the index of the pending call with the id, or -1.
+func (t *transition) findPending(id string) int {
+	for i, p := range t.s.Pending {
+		if p.Call.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (t *transition) onToolStarted(sig contract.ToolStarted) string {
+	i := t.findPending(sig.CallID)
+	if i < 0 {
+		return "tool_started: no pending call " + quote(sig.CallID)
+	}
+	if t.s.Pending[i].State != contract.CallDispatched {
+		return "tool_started: call " + quote(sig.CallID) + " is " + string(t.s.Pending[i].State) + ", not dispatched"
+	}
+	p := &t.pending()[i]
+	p.State = contract.CallStarted
+	t.publish(contract.RunEvent{Kind: contract.EvToolStarted, Call: &p.Call})
+	return ""
+}
+
+func (t *transition) onToolSettled(sig contract.ToolSettled) string {
+	i := t.findPending(sig.CallID)
+	if i < 0 {
+		return "tool_settled: no pending call " + quote(sig.CallID)
+	}
+	if st := t.s.Pending[i].State; st != contract.CallDispatched && st != contract.CallStarted {
+		return "tool_settled: call " + quote(sig.CallID) + " is " + string(st) + ", not running"
+	}
+	p := &t.pending()[i]
+	t.s.RunUsage.ToolCalls++
+	t.s.SessionUsage.ToolCalls++
+	t.answer(p, sig.Outcome.Content, sig.Outcome.IsError)
+	t.advance()
+	return ""
+}
+
+func (t *transition) onApproval(sig contract.ApprovalResolved) string {
+	i := t.findPending(sig.CallID)
+	if i < 0 {
+		return "approval_resolved: no pending call " + quote(sig.CallID)
+	}
+	if t.s.Pending[i].State != contract.CallAwaitingApproval {
+		return "approval_resolved: call " + quote(sig.CallID) + " is not awaiting approval"
+	}
+	p := &t.pending()[i]
+	t.publish(contract.RunEvent{Kind: contract.EvApprovalResolved, Call: &p.Call, Approved: sig.Approved, Scope: sig.Scope, Text: sig.Reason})
+	if !sig.Approved {
+		msg := "error: the user denied this call"
+		if sig.Reason != "" {
+			msg += ": " + sig.Reason
+		}
+		t.answer(p, msg, true)
+	} else {
+		p.State = contract.CallQueued
+		if sig.Scope == contract.ScopeSession {
+			t.allow(p.Tool.Name)
+		}
+	}
+	t.advance()
+	return ""
+}
+
+// allow adds a tool to the session's allowlist, kept sorted; other
+// pending calls of that tool need no approval any more.
+func (t *transition) allow(name string) {
+	if i, found := slices.BinarySearch(t.s.Allowed, name); !found {
+		t.s.Allowed = slices.Insert(slices.Clone(t.s.Allowed), i, name)
+	}
+	pending := t.pending()
+	for i := range pending {
+		p := &pending[i]
+		if p.State == contract.CallAwaitingApproval && p.Tool.Name == name {
+			p.State = contract.CallQueued
+			t.publish(contract.RunEvent{Kind: contract.EvApprovalResolved, Call: &p.Call, Approved: true, Scope: contract.ScopeSession})
+		}
+	}
+}
+
+// resumeBatch picks a batch up after a restart: calls handed out but not
+// started are handed out again; started calls with no outcome run again
+// only when idempotent, and otherwise tell the model the truth; approvals
+// are asked again.
+func (t *transition) resumeBatch() {
+	pending := t.pending()
+	for i := range pending {
+		p := &pending[i]
+		switch {
+		case p.State == contract.CallDispatched, p.State == contract.CallStarted && p.Tool.Idempotent:
+			p.State = contract.CallDispatched
+			t.emit(contract.RunTool{Call: p.Call, Tool: p.Tool})
+		case p.State == contract.CallStarted:
+			t.answer(p, "error: indeterminate: interrupted while running; the call may or may not have taken effect", true)
+		case p.State == contract.CallAwaitingApproval:
+			t.emit(contract.RequestApproval{Call: p.Call, Tool: p.Tool})
+		}
+	}
+	t.advance()
+}

@@ -1,0 +1,91 @@
+package cadence
+
+import (
+	"github.com/batonrt/baton/compactor"
+	"github.com/batonrt/baton/contract"
+)
+
+// transition is the working state of one Step. It holds a copy of the
+// snapshot struct; slices reached from it are shared with the input
+// snapshot, so every change to them goes through a copy first.
+type transition struct {
+	rules   *Rules
+	s       contract.RunSnapshot
+	sig     contract.Signal
+	at      contract.Timestamp
+	effects []contract.Effect
+	// ownPending says s.Pending was already copied in this step.
+	ownPending bool
+}
+
+func (t *transition) emit(e contract.Effect) { t.effects = append(t.effects, e) }
+
+// publish stamps the event with the next sequence number.
+func (t *transition) publish(ev contract.RunEvent) {
+	t.s.Seq++
+	ev.Seq = t.s.Seq
+	ev.SessionID = t.s.SessionID
+	ev.RunID = t.s.RunID
+	ev.At = t.at
+	t.emit(contract.Publish{Event: ev})
+}
+
+// appendTurn adds a turn to history with its token estimate.
+func (t *transition) appendTurn(turn contract.Turn) {
+	turn.Tokens = compactor.Estimate(t.rules.cfg.Model, turn)
+	t.s.History = t.s.History.Append(turn)
+}
+
+// pending returns the pending calls, copied once per step so the input
+// snapshot's slice is never written.
+func (t *transition) pending() []contract.PendingCall {
+	if !t.ownPending {
+		t.s.Pending = append([]contract.PendingCall(nil), t.s.Pending...)
+		t.ownPending = true
+	}
+	return t.s.Pending
+}
+
+// commit finishes an accepted step: the record to persist comes first,
+// naming the step's other effects, so a store holds what replay checks.
+func (t *transition) commit() (contract.RunSnapshot, []contract.Effect) {
+	t.s.Steps++
+	out := make([]contract.Effect, 0, len(t.effects)+1)
+	out = append(out, contract.Persist{Record: contract.Record{Step: t.s.Steps, Signal: t.sig, Effects: Summarize(t.effects)}})
+	out = append(out, t.effects...)
+	return t.s, out
+}
+
+// lookupTool resolves a tool name: this run's tools shadow the agent's.
+func (t *transition) lookupTool(name string) (contract.ToolDescriptor, bool) {
+	for _, d := range t.s.RunTools {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	d, ok := t.rules.tools[name]
+	return d, ok
+}
+
+// toolList is the tools the model is offered: the agent's, with this
+// run's tools replacing same-named ones and added after them.
+func (t *transition) toolList() []contract.ToolDescriptor {
+	if len(t.s.RunTools) == 0 {
+		return t.rules.cfg.Tools
+	}
+	out := make([]contract.ToolDescriptor, 0, len(t.rules.cfg.Tools)+len(t.s.RunTools))
+	shadowed := func(name string) bool {
+		for _, d := range t.s.RunTools {
+			if d.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range t.rules.cfg.Tools {
+		if !shadowed(d.Name) {
+			out = append(out, d)
+		}
+	}
+	return append(out, t.s.RunTools...)
+}
