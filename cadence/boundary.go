@@ -113,4 +113,3 @@ func abortMessage(reason string) string {
 	}
 	return "run aborted: " + reason
 }
-
