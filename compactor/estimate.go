@@ -1,0 +1,110 @@
+package compactor
+
+import (
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// Figures the estimate adds to the text it counts; the package doc says why.
+const (
+	// BytesPerToken is the character fallback's divisor for unknown models.
+	BytesPerToken = 4
+	// PerTurnOverhead is added once per turn for role and framing tokens.
+	PerTurnOverhead = 4
+	// PerBlockOverhead is added once per block.
+	PerBlockOverhead = 2
+	// ImageTokens is what one image counts: OpenAI's price of a 1024x1024
+	// image at high detail, a middle figure across providers.
+	ImageTokens = 765
+)
+
+// Estimate returns the token estimate of one turn for the model. Known
+// model families are counted with their tiktoken encoding, others with the
+// character fallback described in the package doc.
+func Estimate(model string, t contract.Turn) int {
+	count := counterFor(model)
+	n := PerTurnOverhead
+	for _, b := range t.Blocks {
+		n += PerBlockOverhead + blockTokens(count, b)
+	}
+	return n
+}
+
+func blockTokens(count func(string) int, b contract.Block) int {
+	switch b.Kind {
+	case contract.BlockText, contract.BlockThinking:
+		return count(b.Text)
+	case contract.BlockToolCall:
+		if b.Call == nil {
+			return 0
+		}
+		return count(b.Call.Name) + count(b.Call.Arguments)
+	case contract.BlockToolResult:
+		if b.Result == nil {
+			return 0
+		}
+		return count(b.Result.Content)
+	case contract.BlockImage:
+		return ImageTokens
+	default:
+		// An unknown kind still reaches the model somehow; count what it holds.
+		return count(b.Text)
+	}
+}
+
+// charTokens is the character fallback: about BytesPerToken bytes a token,
+// rounded up.
+func charTokens(s string) int {
+	return (len(s) + BytesPerToken - 1) / BytesPerToken
+}
+
+// counterFor returns the text counter for the model's encoding.
+func counterFor(model string) func(string) int {
+	enc, ok := encodingFor(model)
+	if !ok {
+		return charTokens
+	}
+	c := codecFor(enc)
+	if c == nil {
+		return charTokens
+	}
+	return func(s string) int {
+		if s == "" {
+			return 0
+		}
+		n, err := c.Count(s)
+		if err != nil {
+			return charTokens(s)
+		}
+		return n
+	}
+}
+
+// encodingFor maps a model name to its tiktoken encoding.
+func encodingFor(model string) (tokenizer.Encoding, bool) {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	family := func(prefixes ...string) bool {
+		for _, p := range prefixes {
+			if m == p || strings.HasPrefix(m, p+"-") || strings.HasPrefix(m, p+".") {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	// gpt-4o and gpt-4.1 before gpt-4: they share its prefix.
+	case family("gpt-4o", "chatgpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "o1", "o3", "o4"),
+		strings.HasPrefix(m, "gpt-5"):
+		return tokenizer.O200kBase, true
+	case family("gpt-4", "gpt-3.5", "gpt-35"):
+		return tokenizer.Cl100kBase, true
+	case strings.HasPrefix(m, "claude-"):
+		return tokenizer.Cl100kBase, true
+	}
+	return "", false
+}

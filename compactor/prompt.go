@@ -1,0 +1,84 @@
+package compactor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// MaxPromptOutput bounds how much of one tool output SummaryPrompt quotes;
+// the head of an output nearly always says what mattered.
+const MaxPromptOutput = 2000
+
+const summaryInstruction = `You are condensing the earlier part of a conversation between a user and an AI assistant that uses tools, so the assistant can keep working within its context window. The summary will replace the transcript below; the newest turns stay verbatim after it.
+
+Write a concise summary that keeps:
+- the user's goals, requests and constraints, in their own words where they matter;
+- decisions made and the reasons given;
+- facts learned from tools: names, paths, identifiers, values, errors;
+- work done so far, and what remains open or was promised next.
+Drop pleasantries, repetition and output that led nowhere. Earlier summaries in the transcript are part of the record: fold them in. Do not call tools. Reply with the summary only.
+
+<transcript>
+`
+
+// SummaryPrompt is the instruction the conductor sends to the model to
+// summarise turns: what to keep, then the turns as a plain transcript.
+// Thinking is left out (it is the model's scratch work), archive markers
+// too (they only point at stored turns), and tool outputs are clipped to
+// MaxPromptOutput bytes.
+func SummaryPrompt(turns []contract.Turn) string {
+	var b strings.Builder
+	b.WriteString(summaryInstruction)
+	for _, t := range turns {
+		writeTurn(&b, t)
+	}
+	b.WriteString("</transcript>\n")
+	return b.String()
+}
+
+func writeTurn(b *strings.Builder, t contract.Turn) {
+	switch t.Mark {
+	case contract.MarkArchive:
+		return
+	case contract.MarkSummary:
+		fmt.Fprintf(b, "[earlier summary]\n%s\n\n", t.Text())
+		return
+	}
+	for _, blk := range t.Blocks {
+		writeBlock(b, t.Role, blk)
+	}
+}
+
+func writeBlock(b *strings.Builder, role contract.Role, blk contract.Block) {
+	switch {
+	case blk.Kind == contract.BlockText:
+		fmt.Fprintf(b, "[%s]\n%s\n\n", role, blk.Text)
+	case blk.Kind == contract.BlockToolCall && blk.Call != nil:
+		fmt.Fprintf(b, "[%s called %s]\n%s\n\n", role, blk.Call.Name, blk.Call.Arguments)
+	case blk.Kind == contract.BlockToolResult && blk.Result != nil:
+		label := "result"
+		if blk.Result.IsError {
+			label = "error"
+		}
+		fmt.Fprintf(b, "[%s %s]\n%s\n\n", blk.Result.Name, label, clip(blk.Result.Content))
+	case blk.Kind == contract.BlockImage && blk.Image != nil:
+		fmt.Fprintf(b, "[%s image %s]\n\n", role, blk.Image.URI)
+	}
+}
+
+// clip cuts s to MaxPromptOutput bytes on a rune boundary and says how
+// much it cut.
+func clip(s string) string {
+	if len(s) <= MaxPromptOutput {
+		return s
+	}
+	end := MaxPromptOutput
+	for end > 0 && !isRuneStart(s[end]) {
+		end--
+	}
+	return fmt.Sprintf("%s\n[... %d more bytes]", s[:end], len(s)-end)
+}
+
+func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
