@@ -2,5 +2,6 @@
 // provider's chunk stream into one model_replied or model_failed signal,
 // publishing the deltas as events on the way, and enforces timeouts,
 // retries, tool-argument repair and history sanitation. It imports
-// contract only.
+// contract only; turntest beside it is the conformance suite every
+// provider runs.
 package turn

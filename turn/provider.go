@@ -19,8 +19,8 @@ type Provider interface {
 type ChunkKind string
 
 const (
-	ChunkText          ChunkKind = "text"           // Text
-	ChunkThinking      ChunkKind = "thinking"       // Text, and Signature when the provider signs it
+	ChunkText          ChunkKind = "text"            // Text
+	ChunkThinking      ChunkKind = "thinking"        // Text, and Signature when the provider signs it
 	ChunkToolCallStart ChunkKind = "tool_call_start" // Index, CallID, Name
 	ChunkToolCallArgs  ChunkKind = "tool_call_args"  // Index, Text (an argument fragment)
 	ChunkToolCallEnd   ChunkKind = "tool_call_end"   // Index

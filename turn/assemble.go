@@ -1,0 +1,155 @@
+package turn
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// assembler folds one attempt's chunks into an assistant turn and turns
+// each delta into an event. It is rebuilt for every attempt, so a retried
+// stream never glues onto a broken one.
+type assembler struct {
+	blocks  []contract.Block
+	text    []*strings.Builder // per block, for text and thinking
+	args    map[int]int        // tool-call index -> block position
+	usage   contract.Usage
+	stop    contract.StopReason
+	stopped bool
+	now     func() contract.Timestamp
+	publish func(contract.RunEvent)
+}
+
+func newAssembler(now func() contract.Timestamp, publish func(contract.RunEvent)) *assembler {
+	return &assembler{now: now, publish: publish}
+}
+
+// add folds one chunk in; an error means the stream broke its protocol.
+func (a *assembler) add(c Chunk) error {
+	switch c.Kind {
+	case ChunkText:
+		a.appendText(contract.BlockText, c.Text, "")
+		a.emit(contract.RunEvent{Kind: contract.EvTextDelta, Text: c.Text}, c.Text != "")
+	case ChunkThinking:
+		a.appendText(contract.BlockThinking, c.Text, c.Signature)
+		a.emit(contract.RunEvent{Kind: contract.EvThinkingDelta, Text: c.Text}, c.Text != "")
+	case ChunkToolCallStart:
+		return a.startCall(c)
+	case ChunkToolCallArgs:
+		return a.addArgs(c)
+	case ChunkToolCallEnd:
+		if _, ok := a.args[c.Index]; !ok {
+			return fmt.Errorf("turn: end of unknown tool call index %d", c.Index)
+		}
+	case ChunkUsage:
+		a.mergeUsage(c.Usage)
+	case ChunkStop:
+		a.stop, a.stopped = c.Stop, true
+	default:
+		return fmt.Errorf("turn: unknown chunk kind %q", c.Kind)
+	}
+	return nil
+}
+
+func (a *assembler) emit(ev contract.RunEvent, ok bool) {
+	if !ok || a.publish == nil {
+		return
+	}
+	ev.At = a.now()
+	a.publish(ev)
+}
+
+// appendText extends the newest block when it is of the same kind, so a
+// reply alternating thinking and text keeps its order.
+func (a *assembler) appendText(kind contract.BlockKind, s, sig string) {
+	n := len(a.blocks)
+	if n == 0 || a.blocks[n-1].Kind != kind {
+		a.blocks = append(a.blocks, contract.Block{Kind: kind})
+		a.text = append(a.text, &strings.Builder{})
+		n++
+	}
+	a.text[n-1].WriteString(s)
+	if sig != "" {
+		a.blocks[n-1].Signature += sig
+	}
+}
+
+func (a *assembler) startCall(c Chunk) error {
+	if _, dup := a.args[c.Index]; dup {
+		return fmt.Errorf("turn: tool call index %d started twice", c.Index)
+	}
+	if a.args == nil {
+		a.args = map[int]int{}
+	}
+	a.args[c.Index] = len(a.blocks)
+	call := contract.ToolCall{ID: c.CallID, Name: c.Name}
+	a.blocks = append(a.blocks, contract.CallBlock(call))
+	a.text = append(a.text, &strings.Builder{})
+	a.emit(contract.RunEvent{Kind: contract.EvToolCallDelta, Index: c.Index, Call: &call}, true)
+	return nil
+}
+
+func (a *assembler) addArgs(c Chunk) error {
+	pos, ok := a.args[c.Index]
+	if !ok {
+		return fmt.Errorf("turn: arguments for unknown tool call index %d", c.Index)
+	}
+	a.text[pos].WriteString(c.Text)
+	call := *a.blocks[pos].Call
+	a.emit(contract.RunEvent{Kind: contract.EvToolCallDelta, Index: c.Index, Call: &call, Text: c.Text}, c.Text != "")
+	return nil
+}
+
+// mergeUsage keeps the newest non-zero value of each counter: providers
+// report input at the start and output at the end of a stream.
+func (a *assembler) mergeUsage(u contract.Usage) {
+	set := func(dst *int64, v int64) {
+		if v != 0 {
+			*dst = v
+		}
+	}
+	set(&a.usage.InputTokens, u.InputTokens)
+	set(&a.usage.OutputTokens, u.OutputTokens)
+	set(&a.usage.CachedTokens, u.CachedTokens)
+	set(&a.usage.ReasoningTokens, u.ReasoningTokens)
+}
+
+// reply finishes the turn: joins the deltas, normalises tool names,
+// repairs arguments and settles the stop reason.
+func (a *assembler) reply(known []string) (contract.Turn, contract.StopReason) {
+	blocks := make([]contract.Block, 0, len(a.blocks))
+	calls := 0
+	for i, b := range a.blocks {
+		s := a.text[i].String()
+		switch b.Kind {
+		case contract.BlockToolCall:
+			calls++
+			call := *b.Call
+			call.Name = NormalizeToolName(call.Name, known)
+			call.Arguments = s
+			if fixed, ok := RepairArguments(s); ok {
+				call.Arguments = fixed
+			}
+			b.Call = &call
+		default:
+			if s == "" && b.Signature == "" {
+				continue
+			}
+			b.Text = s
+		}
+		blocks = append(blocks, b)
+	}
+	return contract.Turn{Role: contract.RoleAssistant, Blocks: blocks}, settleStop(a.stop, calls > 0)
+}
+
+func settleStop(s contract.StopReason, calls bool) contract.StopReason {
+	switch s {
+	case contract.StopEndTurn, contract.StopToolUse, contract.StopMaxTokens, contract.StopRefusal:
+		return s
+	}
+	if calls {
+		return contract.StopToolUse
+	}
+	return contract.StopEndTurn
+}

@@ -1,0 +1,140 @@
+package turn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// Driver performs model calls through a Provider. It is safe for
+// concurrent use; each Run is independent.
+type Driver struct {
+	p Provider
+	o Options
+}
+
+// NewDriver returns a driver over p; zero options take their defaults.
+func NewDriver(p Provider, opts Options) *Driver {
+	return &Driver{p: p, o: opts.withDefaults()}
+}
+
+// Run performs one model call with retries and returns exactly one
+// signal: contract.ModelReplied or contract.ModelFailed. publish, which may
+// be nil, receives the deltas as events (text, thinking and tool-call
+// deltas, and a model_retry with the reason before each new attempt, which
+// tells subscribers to drop the partial output they saw). A cancelled ctx
+// returns promptly with ModelFailed{Failure: FailOther, Message:
+// "cancelled"}.
+func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish func(contract.RunEvent)) contract.Signal {
+	if d == nil || d.p == nil {
+		return contract.ModelFailed{Failure: contract.FailInvalidRequest, Message: "turn: driver has no provider"}
+	}
+	req.History = Sanitize(req.History)
+	known := toolNames(req.Tools)
+	total, cancel := withTimeout(ctx, d.o.TotalTimeout)
+	defer cancel()
+	for attempt := 0; ; attempt++ {
+		a := newAssembler(d.o.Now, publish)
+		err := d.attempt(total, req, a)
+		if err == nil {
+			reply, stop := a.reply(known)
+			return contract.ModelReplied{Reply: reply, Usage: a.usage, Stop: stop, At: d.o.Now()}
+		}
+		pe := d.classify(ctx, total, err)
+		if pe == nil {
+			return d.failed(contract.FailOther, "cancelled", false)
+		}
+		if !pe.Retryable() || attempt >= d.o.MaxRetries {
+			return d.failed(pe.Failure, pe.Error(), pe.Retryable())
+		}
+		wait := d.o.backoff(attempt)
+		if pe.RetryAfter > 0 {
+			wait = pe.RetryAfter
+		}
+		d.o.Logger.LogAttrs(total, slog.LevelWarn, "turn: retrying model call", slogAttrs(attempt+1, wait, pe)...)
+		if publish != nil {
+			publish(contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error(), At: d.o.Now()})
+		}
+		if err := d.o.Sleep(total, wait); err != nil {
+			if pe := d.classify(ctx, total, err); pe != nil {
+				return d.failed(pe.Failure, pe.Error(), false)
+			}
+			return d.failed(contract.FailOther, "cancelled", false)
+		}
+	}
+}
+
+func (d *Driver) failed(kind contract.FailureKind, msg string, retryable bool) contract.Signal {
+	return contract.ModelFailed{Failure: kind, Message: msg, Retryable: retryable, At: d.o.Now()}
+}
+
+// attempt streams once into a, under the first-chunk and idle watchdog.
+func (d *Driver) attempt(ctx context.Context, req contract.ModelRequest, a *assembler) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	w := newWatchdog(d.o.FirstChunkTimeout, d.o.IdleTimeout, cancel)
+	defer w.stop()
+	var streamErr error
+	for c, err := range d.p.Stream(ctx, req) {
+		if err != nil {
+			streamErr = err
+			break
+		}
+		w.fed()
+		if err := a.add(c); err != nil {
+			return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: err}
+		}
+	}
+	if cause := context.Cause(ctx); cause != nil && errors.Is(cause, errWatchdog) && !a.stopped {
+		return cause
+	}
+	if a.stopped {
+		// A stop was seen: whatever came after it (a late error, a hang
+		// cut by the watchdog) cannot spoil a complete reply.
+		return nil
+	}
+	if streamErr != nil {
+		return streamErr
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return &ProviderError{Failure: contract.FailStream, Message: "stream ended before a stop"}
+}
+
+// classify turns an attempt's error into a ProviderError, or nil when the
+// caller's ctx was cancelled.
+func (d *Driver) classify(outer, total context.Context, err error) *ProviderError {
+	if outer.Err() != nil {
+		return nil
+	}
+	var pe *ProviderError
+	switch {
+	case errors.As(err, &pe):
+		return pe
+	case total.Err() != nil:
+		return &ProviderError{Failure: contract.FailTimeout, Message: fmt.Sprintf("total timeout %s exceeded", d.o.TotalTimeout)}
+	case errors.Is(err, errWatchdog):
+		return &ProviderError{Failure: contract.FailTimeout, Message: err.Error()}
+	}
+	return classifyTransport(err)
+}
+
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d < 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+func toolNames(tools []contract.ToolDescriptor) []string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names
+}

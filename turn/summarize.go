@@ -1,0 +1,44 @@
+package turn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// SummarySystem is the system prompt of a summary request.
+const SummarySystem = "You condense conversations. Summarise the conversation you are given so that an assistant can continue it: keep the user's goals, decisions made, facts learned, tool results that still matter and open questions. Reply with the summary only."
+
+// ErrEmptySummary says the model replied to a summary request without text.
+var ErrEmptySummary = errors.New("turn: summary is empty")
+
+// Summarize asks the provider to condense turns, rendered by the caller
+// into prompt, and returns the summary text. It runs through a Driver, so
+// opts' timeouts and retries apply; a final failure is returned as a
+// *ProviderError.
+func Summarize(ctx context.Context, p Provider, model string, prompt string, opts Options) (string, error) {
+	if strings.TrimSpace(prompt) == "" {
+		return "", errors.New("turn: summarize: empty prompt")
+	}
+	req := contract.ModelRequest{
+		Model:   model,
+		System:  SummarySystem,
+		History: contract.HistoryOf(contract.UserText(prompt)),
+		Turn:    1,
+	}
+	switch sig := NewDriver(p, opts).Run(ctx, req, nil).(type) {
+	case contract.ModelReplied:
+		text := strings.TrimSpace(sig.Reply.Text())
+		if text == "" {
+			return "", ErrEmptySummary
+		}
+		return text, nil
+	case contract.ModelFailed:
+		return "", fmt.Errorf("turn: summarize: %w", &ProviderError{Failure: sig.Failure, Message: sig.Message})
+	default:
+		return "", fmt.Errorf("turn: summarize: unexpected signal %T", sig)
+	}
+}
