@@ -1,0 +1,33 @@
+package store_test
+
+import (
+	"testing"
+
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/store/storetest"
+	"github.com/batonrt/baton/store/vfs"
+)
+
+func TestConformanceMemory(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store { return store.NewMemory() })
+}
+
+func TestConformanceFileOS(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		st, err := store.Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	})
+}
+
+func TestConformanceFileMem(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		st, err := store.OpenFS(vfs.NewMem())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	})
+}

@@ -1,0 +1,263 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// db is the Store over any backend: it holds every rule, the backends only
+// move bytes.
+type db struct {
+	b        backend
+	log      *slog.Logger
+	mu       sync.Mutex
+	sessions map[string]*sessionState
+}
+
+// sessionState serializes a session's appends and remembers the step of
+// its last known head, so an append need not re-read the head node.
+type sessionState struct {
+	mu   sync.Mutex
+	head Hash
+	step uint64
+}
+
+func newDB(b backend, opts []Option) *db {
+	d := &db{b: b, log: slog.New(slog.DiscardHandler), sessions: map[string]*sessionState{}}
+	for _, o := range opts {
+		o(d)
+	}
+	return d
+}
+
+func (d *db) session(id string) *sessionState {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s, ok := d.sessions[id]
+	if !ok {
+		s = &sessionState{}
+		d.sessions[id] = s
+	}
+	return s
+}
+
+func (d *db) Append(ctx context.Context, sessionID string, recs ...contract.Record) (Hash, error) {
+	return d.append(ctx, sessionID, nil, recs)
+}
+
+func (d *db) AppendLinked(ctx context.Context, sessionID string, rec contract.Record, links ...Hash) (Hash, error) {
+	for _, l := range links {
+		if _, err := d.Node(ctx, l); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				return Hash{}, fmt.Errorf("store: append %q: link %s: %w", sessionID, l, ErrMissingParent)
+			}
+			return Hash{}, fmt.Errorf("store: append %q: link: %w", sessionID, err)
+		}
+	}
+	return d.append(ctx, sessionID, links, []contract.Record{rec})
+}
+
+func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []contract.Record) (Hash, error) {
+	if err := checkSession(sessionID); err != nil {
+		return Hash{}, err
+	}
+	if len(recs) == 0 {
+		return Hash{}, fmt.Errorf("store: append %q: %w: no records", sessionID, ErrInvalid)
+	}
+	if err := ctx.Err(); err != nil {
+		return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
+	}
+	s := d.session(sessionID)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	head, step, err := d.tip(ctx, sessionID, s)
+	if err != nil {
+		return Hash{}, err
+	}
+	objs := make([]object, 0, len(recs))
+	for i, rec := range recs {
+		if rec.Step != step+1 {
+			return Hash{}, fmt.Errorf("store: append %q: %w: record step %d after step %d", sessionID, ErrInvalid, rec.Step, step)
+		}
+		var l []Hash
+		if i == 0 {
+			l = links
+		}
+		b, err := EncodeNode(Node{Parent: head, Links: l, Record: rec})
+		if err != nil {
+			return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
+		}
+		head, step = HashOf(b), rec.Step
+		objs = append(objs, object{hash: head, bytes: b})
+	}
+	if err := d.b.putObjects(ctx, objs); err != nil {
+		return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
+	}
+	if err := d.b.writeRef(ctx, refHeads, sessionID, head); err != nil {
+		s.head, s.step = Hash{}, 0
+		return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
+	}
+	s.head, s.step = head, step
+	d.log.Debug("store: appended", "session", sessionID, "records", len(recs), "head", head)
+	return head, nil
+}
+
+// tip returns the session's head and its step (zero for a new session).
+func (d *db) tip(ctx context.Context, sessionID string, s *sessionState) (Hash, uint64, error) {
+	head, err := d.b.readRef(ctx, refHeads, sessionID)
+	if errors.Is(err, ErrNotFound) {
+		return Hash{}, 0, nil
+	}
+	if err != nil {
+		return Hash{}, 0, err
+	}
+	if head == s.head && !head.IsZero() {
+		return head, s.step, nil
+	}
+	n, err := d.headNode(ctx, sessionID, head)
+	if err != nil {
+		return Hash{}, 0, err
+	}
+	return head, n.Record.Step, nil
+}
+
+func (d *db) headNode(ctx context.Context, sessionID string, head Hash) (Node, error) {
+	n, err := d.Node(ctx, head)
+	if errors.Is(err, ErrNotFound) {
+		return Node{}, fmt.Errorf("store: head of %q: %w: %s", sessionID, ErrBrokenRef, head)
+	}
+	return n, err
+}
+
+func (d *db) Head(ctx context.Context, sessionID string) (Hash, error) {
+	if err := checkSession(sessionID); err != nil {
+		return Hash{}, err
+	}
+	head, err := d.b.readRef(ctx, refHeads, sessionID)
+	if err != nil {
+		return Hash{}, err
+	}
+	if _, err := d.headNode(ctx, sessionID, head); err != nil {
+		return Hash{}, err
+	}
+	return head, nil
+}
+
+func (d *db) Node(ctx context.Context, h Hash) (Node, error) {
+	if err := ctx.Err(); err != nil {
+		return Node{}, fmt.Errorf("store: node %s: %w", h, err)
+	}
+	if h.IsZero() {
+		return Node{}, fmt.Errorf("store: node: %w: zero hash", ErrNotFound)
+	}
+	b, err := d.b.getObject(ctx, h)
+	if err != nil {
+		return Node{}, err
+	}
+	return DecodeNode(h, b)
+}
+
+func (d *db) Walk(ctx context.Context, from Hash) iter.Seq2[Node, error] {
+	return func(yield func(Node, error) bool) {
+		for h, first := from, true; !h.IsZero(); first = false {
+			n, err := d.Node(ctx, h)
+			if err != nil && !first && errors.Is(err, ErrNotFound) {
+				err = fmt.Errorf("store: parent %s: %w", h, ErrMissingParent)
+			}
+			if !yield(n, err) || err != nil {
+				return
+			}
+			h = n.Parent
+		}
+	}
+}
+
+// chain returns the nodes from the one after stop (or the root) to head,
+// oldest first, checking that steps run one by one.
+func (d *db) chain(ctx context.Context, head, stop Hash) ([]Node, error) {
+	var nodes []Node
+	for n, err := range d.Walk(ctx, head) {
+		if err != nil {
+			return nil, err
+		}
+		if n.Hash == stop {
+			break
+		}
+		if len(nodes) > 0 && nodes[len(nodes)-1].Record.Step != n.Record.Step+1 {
+			return nil, fmt.Errorf("store: node %s: %w: step %d follows step %d", nodes[len(nodes)-1].Hash, ErrCorrupt, nodes[len(nodes)-1].Record.Step, n.Record.Step)
+		}
+		nodes = append(nodes, n)
+	}
+	slices.Reverse(nodes)
+	return nodes, nil
+}
+
+func (d *db) Records(ctx context.Context, sessionID string) ([]contract.Record, error) {
+	head, err := d.Head(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	nodes, err := d.chain(ctx, head, Hash{})
+	if err != nil {
+		return nil, fmt.Errorf("store: records of %q: %w", sessionID, err)
+	}
+	if len(nodes) > 0 && nodes[0].Record.Step != 1 {
+		return nil, fmt.Errorf("store: records of %q: %w: first step is %d", sessionID, ErrCorrupt, nodes[0].Record.Step)
+	}
+	recs := make([]contract.Record, len(nodes))
+	for i, n := range nodes {
+		recs[i] = n.Record
+	}
+	return recs, nil
+}
+
+func (d *db) Sessions(ctx context.Context) ([]string, error) {
+	return d.b.listRefs(ctx, refHeads)
+}
+
+func (d *db) Lock(ctx context.Context, sessionID string) (func() error, error) {
+	if err := checkSession(sessionID); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("store: lock %q: %w", sessionID, err)
+	}
+	c, err := d.b.lock(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() error {
+		var err error
+		once.Do(func() { err = c.Close() })
+		return err
+	}, nil
+}
+
+func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {
+	if err := checkSession(newSessionID); err != nil {
+		return err
+	}
+	s := d.session(newSessionID)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := d.b.readRef(ctx, refHeads, newSessionID); err == nil {
+		return fmt.Errorf("store: fork %q: %w", newSessionID, ErrExists)
+	} else if !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("store: fork %q: %w", newSessionID, err)
+	}
+	if _, err := d.Node(ctx, at); err != nil {
+		return fmt.Errorf("store: fork %q at %s: %w", newSessionID, at, err)
+	}
+	if err := d.b.writeRef(ctx, refHeads, newSessionID, at); err != nil {
+		return fmt.Errorf("store: fork %q: %w", newSessionID, err)
+	}
+	return nil
+}

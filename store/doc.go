@@ -1,0 +1,15 @@
+// Package store keeps sessions durably as a content-addressed DAG. Every
+// object is canonical bytes named by its blake3-256 hash; a session is a
+// chain of record nodes, each naming its parent's hash and holding one
+// committed contract.Record, and a head ref names the newest node. A
+// delegated run's chain is linked into a node of its parent session, so
+// the graph is a DAG. Every read re-hashes what it read and reports damage
+// as a typed error, never as data.
+//
+// Two backends implement Store: NewMemory, and Open/OpenFS, which keeps one
+// folder in a git-like layout and does all I/O through a vfs.FS so crashes
+// and faults can be simulated. A session lock stops two drivers, in one
+// process or two, from appending to one session. Resume and Replay fold a
+// session's records through cadence, the only other package of ours this
+// one imports besides contract.
+package store

@@ -1,0 +1,220 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// exportVersion is the JSONL format version Export writes.
+const exportVersion = 1
+
+// maxLine bounds one JSONL line on import.
+const maxLine = 64 << 20
+
+// exportLine is one line of an export: a header, a node (its canonical
+// bytes inline, so the hash can be checked), or a session's head.
+type exportLine struct {
+	Kind    string          `json:"kind"`
+	V       int             `json:"v,omitempty"`
+	Hash    *Hash           `json:"hash,omitempty"`
+	Node    json.RawMessage `json:"node,omitempty"`
+	Session string          `json:"session,omitempty"`
+}
+
+func (d *db) Export(ctx context.Context, w io.Writer, sessionIDs ...string) error {
+	if len(sessionIDs) == 0 {
+		var err error
+		if sessionIDs, err = d.Sessions(ctx); err != nil {
+			return fmt.Errorf("store: export: %w", err)
+		}
+	}
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(exportLine{Kind: "baton-store", V: exportVersion}); err != nil {
+		return fmt.Errorf("store: export: %w", err)
+	}
+	done := map[Hash]bool{}
+	for _, id := range sessionIDs {
+		head, err := d.Head(ctx, id)
+		if err != nil {
+			return fmt.Errorf("store: export: %w", err)
+		}
+		if err := d.exportChain(ctx, enc, head, done); err != nil {
+			return fmt.Errorf("store: export %q: %w", id, err)
+		}
+		if err := enc.Encode(exportLine{Kind: "head", Session: id, Hash: &head}); err != nil {
+			return fmt.Errorf("store: export: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("store: export: %w", err)
+	}
+	return nil
+}
+
+// exportChain writes the chain ending at head, oldest first, each linked
+// chain before the node linking it, skipping nodes already written.
+func (d *db) exportChain(ctx context.Context, enc *json.Encoder, head Hash, done map[Hash]bool) error {
+	var path []Hash
+	for h := head; !h.IsZero() && !done[h]; {
+		n, err := d.Node(ctx, h)
+		if err != nil {
+			return err
+		}
+		path = append(path, h)
+		h = n.Parent
+	}
+	for _, h := range slices.Backward(path) {
+		b, err := d.b.getObject(ctx, h)
+		if err != nil {
+			return err
+		}
+		n, err := DecodeNode(h, b)
+		if err != nil {
+			return err
+		}
+		for _, l := range n.Links {
+			if err := d.exportChain(ctx, enc, l, done); err != nil {
+				return err
+			}
+		}
+		if err := enc.Encode(exportLine{Kind: "node", Hash: &h, Node: b}); err != nil {
+			return err
+		}
+		done[h] = true
+	}
+	return nil
+}
+
+func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	im := importer{d: d, nodes: map[Hash]uint64{}}
+	for line := 1; sc.Scan(); line++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("store: import: %w", err)
+		}
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		if err := im.line(ctx, line, sc.Bytes()); err != nil {
+			return nil, fmt.Errorf("store: import line %d: %w", line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("store: import: %w: %w", ErrCorrupt, err)
+	}
+	if !im.header {
+		return nil, fmt.Errorf("store: import: %w: no header", ErrCorrupt)
+	}
+	return im.finish(ctx)
+}
+
+type importer struct {
+	d      *db
+	header bool
+	nodes  map[Hash]uint64 // nodes of this import -> step
+	objs   []object
+	heads  []exportLine
+}
+
+func (im *importer) line(ctx context.Context, n int, b []byte) error {
+	var l exportLine
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if !im.header {
+		if l.Kind != "baton-store" {
+			return fmt.Errorf("%w: want a baton-store header, got kind %q", ErrCorrupt, l.Kind)
+		}
+		if l.V > exportVersion {
+			return fmt.Errorf("%w: export version %d, this release reads up to %d", ErrSchemaVersion, l.V, exportVersion)
+		}
+		im.header = true
+		return nil
+	}
+	switch {
+	case l.Kind == "node" && l.Hash != nil:
+		return im.node(ctx, *l.Hash, l.Node)
+	case l.Kind == "head" && l.Hash != nil:
+		if err := checkSession(l.Session); err != nil {
+			return err
+		}
+		if _, err := im.step(ctx, *l.Hash); err != nil {
+			return fmt.Errorf("head of %q: %w", l.Session, err)
+		}
+		im.heads = append(im.heads, l)
+		return nil
+	}
+	return fmt.Errorf("%w: unknown line kind %q", ErrCorrupt, l.Kind)
+}
+
+// step returns a node's step, from this import or from the store; a node
+// in neither is ErrMissingParent.
+func (im *importer) step(ctx context.Context, h Hash) (uint64, error) {
+	if s, ok := im.nodes[h]; ok {
+		return s, nil
+	}
+	n, err := im.d.Node(ctx, h)
+	if errors.Is(err, ErrNotFound) {
+		return 0, fmt.Errorf("%s: %w", h, ErrMissingParent)
+	}
+	return n.Record.Step, err
+}
+
+func (im *importer) node(ctx context.Context, h Hash, raw []byte) error {
+	n, err := DecodeNode(h, raw)
+	if err != nil {
+		return err
+	}
+	var parentStep uint64
+	if !n.Parent.IsZero() {
+		if parentStep, err = im.step(ctx, n.Parent); err != nil {
+			return fmt.Errorf("parent of %s: %w", h, err)
+		}
+	}
+	if n.Record.Step != parentStep+1 {
+		return fmt.Errorf("node %s: %w: step %d follows step %d", h, ErrCorrupt, n.Record.Step, parentStep)
+	}
+	for _, l := range n.Links {
+		if _, err := im.step(ctx, l); err != nil {
+			return fmt.Errorf("link of %s: %w", h, err)
+		}
+	}
+	im.nodes[h] = n.Record.Step
+	im.objs = append(im.objs, object{hash: h, bytes: slices.Clone(raw)})
+	return nil
+}
+
+// finish makes every node durable, then moves the heads: a failed import
+// leaves no session pointing at missing nodes.
+func (im *importer) finish(ctx context.Context) ([]string, error) {
+	for _, l := range im.heads {
+		if cur, err := im.d.b.readRef(ctx, refHeads, l.Session); err == nil && cur != *l.Hash {
+			return nil, fmt.Errorf("store: import %q: %w with head %s", l.Session, ErrExists, cur)
+		} else if err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, fmt.Errorf("store: import %q: %w", l.Session, err)
+		}
+	}
+	if err := im.d.b.putObjects(ctx, im.objs); err != nil {
+		return nil, fmt.Errorf("store: import: %w", err)
+	}
+	var ids []string
+	for _, l := range im.heads {
+		if err := im.d.b.writeRef(ctx, refHeads, l.Session, *l.Hash); err != nil {
+			return nil, fmt.Errorf("store: import %q: %w", l.Session, err)
+		}
+		ids = append(ids, l.Session)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}

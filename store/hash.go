@@ -1,0 +1,43 @@
+package store
+
+import (
+	"encoding/hex"
+	"fmt"
+
+	"github.com/zeebo/blake3"
+)
+
+// Hash names an object: the blake3-256 hash of its bytes. The zero Hash
+// names nothing; a root node's parent is zero.
+type Hash [32]byte
+
+// HashOf returns the hash of b.
+func HashOf(b []byte) Hash { return Hash(blake3.Sum256(b)) }
+
+// String returns the hash in lowercase hex.
+func (h Hash) String() string { return hex.EncodeToString(h[:]) }
+
+// IsZero reports whether h is the zero hash.
+func (h Hash) IsZero() bool { return h == Hash{} }
+
+// ParseHash parses 64 hex digits.
+func ParseHash(s string) (Hash, error) {
+	var h Hash
+	if len(s) != 2*len(h) {
+		return h, fmt.Errorf("store: parse hash %q: %w: want %d hex digits", s, ErrInvalid, 2*len(h))
+	}
+	if _, err := hex.Decode(h[:], []byte(s)); err != nil {
+		return Hash{}, fmt.Errorf("store: parse hash %q: %w: %v", s, ErrInvalid, err)
+	}
+	return h, nil
+}
+
+// MarshalText encodes the hash as hex.
+func (h Hash) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
+
+// UnmarshalText decodes hex.
+func (h *Hash) UnmarshalText(b []byte) error {
+	v, err := ParseHash(string(b))
+	*h = v
+	return err
+}

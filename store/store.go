@@ -1,0 +1,68 @@
+package store
+
+import (
+	"context"
+	"io"
+	"iter"
+	"log/slog"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// Store keeps sessions as chains of record nodes. Every method verifies
+// what it reads. Appends to one session are serialized in the process;
+// Lock keeps other drivers, in this process or another, away.
+type Store interface {
+	// Append makes recs durable as new nodes after the session's head
+	// (creating the session if new) and moves the head; it returns the new
+	// head. Each record's Step must be one more than the one before it,
+	// starting at 1.
+	Append(ctx context.Context, sessionID string, recs ...contract.Record) (Hash, error)
+	// AppendLinked appends one record whose node links the heads of
+	// delegated runs' chains into this session, making the graph a DAG.
+	AppendLinked(ctx context.Context, sessionID string, rec contract.Record, links ...Hash) (Hash, error)
+	// Head returns the session's newest node; ErrNotFound for an unknown
+	// session.
+	Head(ctx context.Context, sessionID string) (Hash, error)
+	// Node reads and verifies one node.
+	Node(ctx context.Context, h Hash) (Node, error)
+	// Walk yields the chain ending at from, newest first, each node
+	// verified; it stops after the first error.
+	Walk(ctx context.Context, from Hash) iter.Seq2[Node, error]
+	// Records returns the session's records, oldest first.
+	Records(ctx context.Context, sessionID string) ([]contract.Record, error)
+	// Sessions lists the sessions, sorted.
+	Sessions(ctx context.Context) ([]string, error)
+	// Lock takes the session's lock: ErrLocked when it is held elsewhere.
+	// A lock left by a dead process is free.
+	Lock(ctx context.Context, sessionID string) (release func() error, err error)
+	// Fork makes a new session whose head is the node at; ErrExists when
+	// the new session exists.
+	Fork(ctx context.Context, newSessionID string, at Hash) error
+	// SaveCheckpoint stores a snapshot taken right after the node at, which
+	// must be in the session's chain, with snap.Steps equal to its step.
+	SaveCheckpoint(ctx context.Context, sessionID string, at Hash, snap contract.RunSnapshot) error
+	// Checkpoint returns the session's newest checkpoint; ErrNotFound when
+	// it has none.
+	Checkpoint(ctx context.Context, sessionID string) (Checkpoint, error)
+	// Verify re-hashes every node reachable from a ref and checks parents,
+	// links, steps and refs; it returns every problem found, joined.
+	Verify(ctx context.Context) error
+	// Export writes the sessions (all when none are named) as JSONL.
+	Export(ctx context.Context, w io.Writer, sessionIDs ...string) error
+	// Import reads what Export wrote, verifying every node, and returns
+	// the sessions it created or found identical.
+	Import(ctx context.Context, r io.Reader) ([]string, error)
+}
+
+// Option configures a Store.
+type Option func(*db)
+
+// WithLogger sets the logger; the default discards.
+func WithLogger(l *slog.Logger) Option {
+	return func(d *db) {
+		if l != nil {
+			d.log = l
+		}
+	}
+}

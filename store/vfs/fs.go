@@ -1,0 +1,51 @@
+package vfs
+
+import (
+	"errors"
+	"io"
+)
+
+// Errors an FS returns, for errors.Is.
+var (
+	// ErrNotExist: the named file or folder does not exist.
+	ErrNotExist = errors.New("vfs: file does not exist")
+	// ErrLocked: the lock is held by another holder.
+	ErrLocked = errors.New("vfs: lock held elsewhere")
+	// ErrCrashed: the in-memory FS crashed; every later call fails until
+	// Restart.
+	ErrCrashed = errors.New("vfs: crashed")
+)
+
+// FS is what the file backend needs of a file system. Nothing written is
+// durable until the file is synced, and no change to a folder's names
+// (create, rename, remove) is durable until the folder is synced.
+type FS interface {
+	// Create makes (or truncates) a file for writing.
+	Create(name string) (File, error)
+	// ReadFile returns a whole file; ErrNotExist when it is missing.
+	ReadFile(name string) ([]byte, error)
+	// Exists reports whether a name exists.
+	Exists(name string) (bool, error)
+	// Rename moves a file, replacing any file at newname.
+	Rename(oldname, newname string) error
+	// Remove deletes a file.
+	Remove(name string) error
+	// MkdirAll makes a folder and its parents.
+	MkdirAll(name string) error
+	// ReadDir lists a folder's names, sorted; ErrNotExist when missing.
+	ReadDir(name string) ([]string, error)
+	// SyncDir makes the folder's names durable.
+	SyncDir(name string) error
+	// Lock takes an exclusive lock named name, failing at once with
+	// ErrLocked when it is held, by this process or another. A lock whose
+	// holder died is free again.
+	Lock(name string) (io.Closer, error)
+}
+
+// File is a file open for writing.
+type File interface {
+	io.Writer
+	// Sync makes what was written durable.
+	Sync() error
+	Close() error
+}
