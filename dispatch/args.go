@@ -1,0 +1,137 @@
+package dispatch
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// ArgumentError says why a call's arguments were refused. Its text is
+// what the model reads, so it names the field at fault.
+type ArgumentError struct {
+	// Field is the dotted path of the bad field ("opt.depth", "tags[]"),
+	// empty when the arguments as a whole are wrong.
+	Field  string
+	Reason string
+	Err    error
+}
+
+func (e *ArgumentError) Error() string {
+	if e.Field == "" {
+		return "invalid arguments: " + e.Reason
+	}
+	return fmt.Sprintf("invalid arguments: field %q: %s", e.Field, e.Reason)
+}
+
+func (e *ArgumentError) Unwrap() error { return e.Err }
+
+// decodeArgs validates args against schema, then decodes them into dst.
+// Empty arguments mean an empty object: models send nothing for tools
+// without parameters.
+func decodeArgs(schema *jsonschema.Resolved, args json.RawMessage, dst any) error {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	var v any
+	if err := json.Unmarshal(args, &v); err != nil {
+		return &ArgumentError{Reason: "malformed JSON: " + err.Error(), Err: err}
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return &ArgumentError{Reason: "must be a JSON object, got " + jsonKind(v)}
+	}
+	if err := schema.Validate(v); err != nil {
+		return schemaError(err)
+	}
+	if err := json.Unmarshal(args, dst); err != nil {
+		return decodeError(err)
+	}
+	return nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	}
+	return "an object"
+}
+
+// schemaError rewrites jsonschema's "validating root: validating
+// /properties/a/properties/b: type: ..." into the field path "a.b" and the
+// innermost reason.
+func schemaError(err error) *ArgumentError {
+	msg := err.Error()
+	field := ""
+	for {
+		rest, ok := strings.CutPrefix(msg, "validating ")
+		if !ok {
+			break
+		}
+		loc, reason, ok := strings.Cut(rest, ": ")
+		if !ok {
+			break
+		}
+		if loc != "root" {
+			field = fieldPath(loc)
+		}
+		msg = reason
+	}
+	msg = strings.TrimPrefix(msg, "type: ")
+	if props, ok := strings.CutPrefix(msg, "required: missing properties: "); ok {
+		msg = "missing required properties " + props
+	}
+	return &ArgumentError{Field: field, Reason: msg, Err: err}
+}
+
+// fieldPath turns a schema location such as /properties/a/items/properties/b
+// into a[].b.
+func fieldPath(loc string) string {
+	var b strings.Builder
+	parts := strings.Split(strings.TrimPrefix(loc, "/"), "/")
+	for i := 0; i < len(parts); i++ {
+		switch parts[i] {
+		case "properties", "additionalProperties":
+			if parts[i] == "additionalProperties" {
+				b.WriteString("{}")
+				continue
+			}
+			if i+1 < len(parts) {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(unescapePointer(parts[i+1]))
+				i++
+			}
+		case "items", "prefixItems":
+			b.WriteString("[]")
+		}
+	}
+	return b.String()
+}
+
+func unescapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+}
+
+// decodeError reports what the schema could not see, such as a number too
+// large for its Go type.
+func decodeError(err error) *ArgumentError {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return &ArgumentError{Field: te.Field, Reason: fmt.Sprintf("cannot hold %s as %s", te.Value, te.Type), Err: err}
+	}
+	return &ArgumentError{Reason: err.Error(), Err: err}
+}

@@ -1,0 +1,85 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Func returns a Tool that runs fn. The tool's input schema is derived
+// from In by github.com/google/jsonschema-go (json tags name the fields,
+// omitempty makes one optional, a jsonschema tag describes it), and every
+// call's arguments are validated against it before fn runs: bad arguments
+// give an error outcome naming the field, and fn is not called. In must
+// be a struct or a map with string keys, since models only call tools
+// whose arguments are an object. If Out is a string it is the outcome's
+// content as is; otherwise the content is Out marshalled as JSON.
+func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error), opts ...Option) (Tool, error) {
+	d := contract.ToolDescriptor{Name: name, Description: description}
+	for _, o := range opts {
+		if o != nil {
+			o(&d)
+		}
+	}
+	if err := checkDescriptor(d); err != nil {
+		return nil, err
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("%w %q: nil function", ErrInvalidTool, name)
+	}
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: input schema: %w", ErrInvalidTool, name, err)
+	}
+	if schema.Type != "object" {
+		return nil, fmt.Errorf("%w %q: input type must be a struct or a map, its schema has type %q", ErrInvalidTool, name, schema.Type)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: resolve input schema: %w", ErrInvalidTool, name, err)
+	}
+	d.InputSchema, err = json.Marshal(schema)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: encode input schema: %w", ErrInvalidTool, name, err)
+	}
+	return &funcTool[In, Out]{d: d, schema: resolved, fn: fn}, nil
+}
+
+// MustFunc is Func for tools defined at init time; it panics on error.
+func MustFunc[In, Out any](name, description string, fn func(context.Context, In) (Out, error), opts ...Option) Tool {
+	t, err := Func(name, description, fn, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+type funcTool[In, Out any] struct {
+	d      contract.ToolDescriptor
+	schema *jsonschema.Resolved
+	fn     func(context.Context, In) (Out, error)
+}
+
+func (t *funcTool[In, Out]) Descriptor() contract.ToolDescriptor { return t.d }
+
+func (t *funcTool[In, Out]) Call(ctx context.Context, args json.RawMessage) (contract.ToolOutcome, error) {
+	var in In
+	if err := decodeArgs(t.schema, args, &in); err != nil {
+		return contract.ToolOutcome{Content: err.Error(), IsError: true}, nil
+	}
+	out, err := t.fn(ctx, in)
+	if err != nil {
+		return contract.ToolOutcome{}, err
+	}
+	if s, ok := any(out).(string); ok {
+		return contract.ToolOutcome{Content: s}, nil
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return contract.ToolOutcome{}, fmt.Errorf("dispatch: tool %q: encode result: %w", t.d.Name, err)
+	}
+	return contract.ToolOutcome{Content: string(b)}, nil
+}

@@ -1,0 +1,32 @@
+package dispatch
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// capOutput cuts o's content to at most limit bytes, marker included,
+// at a rune boundary, and says so in a marker the model can read. The kept
+// prefix is copied so a huge output's buffer can be freed.
+func capOutput(o contract.ToolOutcome, limit int) contract.ToolOutcome {
+	if len(o.Content) <= limit {
+		return o
+	}
+	total := len(o.Content)
+	marker := fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", limit, total)
+	keep := max(limit-len(marker), 0)
+	for keep > 0 && !utf8.RuneStart(o.Content[keep]) {
+		keep--
+	}
+	marker = fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", keep, total)
+	var b strings.Builder
+	b.Grow(keep + len(marker))
+	b.WriteString(o.Content[:keep])
+	b.WriteString(marker)
+	o.Content = b.String()
+	o.Truncated = true
+	return o
+}
