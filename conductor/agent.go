@@ -1,0 +1,216 @@
+package conductor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/ledger"
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/turn"
+)
+
+// Errors hosts branch on.
+var (
+	// ErrClosed: the agent was closed.
+	ErrClosed = errors.New("conductor: agent closed")
+	// ErrNoRun: the call needs a run in flight and there is none.
+	ErrNoRun = errors.New("conductor: no run in flight")
+	// ErrBusy: the call needs the agent idle and a run is in flight.
+	ErrBusy = errors.New("conductor: a run is in flight")
+	// ErrRejected: the runtime's rules refused the input; the error says why.
+	ErrRejected = errors.New("conductor: rejected")
+)
+
+// Agent drives one session. Its methods are safe for concurrent use.
+type Agent struct {
+	cfg    contract.AgentConfig
+	rules  *cadence.Rules
+	deps   Deps
+	log    *slog.Logger
+	driver *turn.Driver
+	sched  *dispatch.Scheduler
+	hub    *ledger.Hub
+	store  store.Store
+
+	inbox    chan func()
+	quit     chan struct{}
+	loopDone chan struct{}
+	closing  sync.Once
+	workers  sync.WaitGroup
+
+	mu   sync.Mutex
+	snap contract.RunSnapshot
+
+	// Owned by the loop goroutine.
+	state   contract.RunSnapshot
+	run     *runState
+	release func() error
+	failed  error
+	backlog []func()
+}
+
+// runState is what the loop keeps about the run in flight.
+type runState struct {
+	id          string
+	ctx         context.Context
+	cancel      context.CancelFunc
+	modelCancel context.CancelFunc
+	box         *dispatch.ToolBox
+	waiters     []chan outcome
+	wg          sync.WaitGroup
+}
+
+type outcome struct {
+	snap contract.RunSnapshot
+	err  error
+}
+
+// CreateAgent validates cfg and deps and returns an idle agent on a new
+// session. Every problem is reported at once, as a RunError of kind
+// config naming each bad field.
+func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
+	var bad []contract.FieldError
+	if deps.Provider == nil {
+		bad = append(bad, contract.FieldError{Field: "Deps.Provider", Reason: "is nil"})
+	}
+	box := deps.Tools
+	if box == nil {
+		box, _ = dispatch.NewToolBox()
+	}
+	if len(cfg.Tools) == 0 {
+		cfg.Tools = box.Descriptors()
+	} else {
+		for i, d := range cfg.Tools {
+			if _, ok := box.Lookup(d.Name); !ok && d.Name != "" {
+				bad = append(bad, contract.FieldError{Field: fmt.Sprintf("Tools[%d]", i), Reason: fmt.Sprintf("%q has no implementation in Deps.Tools", d.Name)})
+			}
+		}
+	}
+	if deps.EventBuffer < 0 {
+		bad = append(bad, contract.FieldError{Field: "Deps.EventBuffer", Reason: "must not be negative"})
+	}
+	if err := cfg.Validate(); err != nil {
+		re, _ := contract.AsRunError(err)
+		bad = append(bad, re.Fields...)
+	}
+	if len(bad) > 0 {
+		return nil, &contract.RunError{Kind: contract.KindConfig, Message: "invalid agent", Fields: bad}
+	}
+	cfg = cfg.WithDefaults()
+	deps = withDefaults(deps, box)
+	a := &Agent{
+		cfg:      cfg,
+		rules:    cadence.New(cfg),
+		deps:     deps,
+		log:      deps.Logger,
+		store:    deps.Store,
+		hub:      ledger.NewHub(ledger.Options{Buffer: deps.EventBuffer, Logger: deps.Logger}),
+		inbox:    make(chan func(), 64),
+		quit:     make(chan struct{}),
+		loopDone: make(chan struct{}),
+	}
+	dopts := deps.Dispatch
+	if dopts.Limit == 0 {
+		dopts.Limit = cfg.ToolConcurrency
+	}
+	if dopts.DefaultTimeout == 0 {
+		dopts.DefaultTimeout = cfg.ToolTimeout
+	}
+	if dopts.Logger == nil {
+		dopts.Logger = deps.Logger
+	}
+	a.sched = dispatch.NewScheduler(dopts)
+	topts := deps.Driver
+	if topts.Now == nil {
+		topts.Now = a.now
+	}
+	if topts.Logger == nil {
+		topts.Logger = deps.Logger
+	}
+	a.deps.Driver = topts
+	a.driver = turn.NewDriver(deps.Provider, topts)
+	a.state = cadence.InitialSnapshot(deps.SessionID)
+	a.snap = a.state
+	go a.loop()
+	return a, nil
+}
+
+func withDefaults(d Deps, box *dispatch.ToolBox) Deps {
+	d.Tools = box
+	if d.Store == nil {
+		d.Store = store.NewMemory()
+	}
+	if d.Clock == nil {
+		d.Clock = SystemClock{}
+	}
+	if d.IDs == nil {
+		d.IDs = RandomIDs{}
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.SessionID == "" {
+		d.SessionID = d.IDs.NewID("session")
+	}
+	return d
+}
+
+func (a *Agent) now() contract.Timestamp { return contract.TimestampOf(a.deps.Clock.Now()) }
+
+// SessionID names the agent's current session.
+func (a *Agent) SessionID() string { return a.Snapshot().SessionID }
+
+// Snapshot returns the newest committed state.
+func (a *Agent) Snapshot() contract.RunSnapshot {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.snap
+}
+
+// Subscribe calls fn with every event, in order, on a goroutine of its
+// own. A slow fn never stalls the run: past its buffer it misses events
+// and is then told how many with a lag event. A panicking fn is logged
+// and unsubscribed.
+func (a *Agent) Subscribe(fn func(contract.RunEvent)) (unsubscribe func()) {
+	return a.hub.Subscribe(fn)
+}
+
+// Events yields the event stream until ctx is done or the agent closes.
+func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
+	return a.hub.Events(ctx)
+}
+
+// Close aborts a run in flight, waits for every goroutine the agent
+// started and releases the session. It is safe to call more than once.
+func (a *Agent) Close() error {
+	var err error
+	a.closing.Do(func() {
+		done := make(chan struct{})
+		a.inbox <- func() {
+			if a.state.Phase.InFlight() && a.run != nil {
+				a.apply(contract.AbortRequested{Mode: contract.AbortNow, Reason: "agent closed", At: a.now()})
+			}
+			a.unlock()
+			close(done)
+		}
+		<-done
+		close(a.quit)
+		<-a.loopDone
+		a.workers.Wait()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err = a.sched.Close(ctx)
+		a.hub.Close()
+	})
+	return err
+}
+
+func cadenceInitial(sessionID string) contract.RunSnapshot { return cadence.InitialSnapshot(sessionID) }

@@ -1,0 +1,273 @@
+package conductor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+)
+
+// Submit drives input to the end of a run and returns the terminal
+// snapshot, with the run's *contract.RunError when it faulted. While a
+// run is in flight, Submit steers it instead and returns when that same
+// run ends. Cancelling ctx aborts the run.
+func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, error) {
+	input := in.turns()
+	if len(input) == 0 {
+		return a.Snapshot(), contract.NewError(contract.KindConfig, "submit: empty input")
+	}
+	var retrieved []contract.Turn
+	if r := a.deps.Retriever; r != nil {
+		callHook(a.log, "retriever", func() error {
+			var err error
+			retrieved, err = r(ctx, input)
+			return err
+		})
+	}
+	w := make(chan outcome, 1)
+	var run *runState
+	err := a.call(ctx, func() error {
+		if a.failed != nil {
+			return a.failed
+		}
+		if a.state.Phase.InFlight() && a.run != nil {
+			if reason := a.apply(contract.Steered{Input: append(retrieved, input...), At: a.now()}); reason != "" {
+				return fmt.Errorf("%w: %s", ErrRejected, reason)
+			}
+			run = a.run
+			if run != nil {
+				run.waiters = append(run.waiters, w)
+			}
+			return nil
+		}
+		if err := a.lockSession(ctx, a.state.SessionID); err != nil {
+			return err
+		}
+		box, err := a.deps.Tools.With(in.Tools...)
+		if err != nil {
+			return contract.WrapError(contract.KindConfig, err, "submit: tools")
+		}
+		run = a.newRun(a.deps.IDs.NewID("run"), box)
+		run.waiters = append(run.waiters, w)
+		sub := contract.Submitted{RunID: run.id, Input: input, Retrieved: retrieved, Tools: descriptors(in.Tools), At: a.now()}
+		if reason := a.apply(sub); reason != "" {
+			a.run = nil
+			run.cancel()
+			return fmt.Errorf("%w: %s", ErrRejected, reason)
+		}
+		return nil
+	})
+	if err != nil {
+		return a.Snapshot(), err
+	}
+	return a.wait(ctx, run, w)
+}
+
+// wait blocks until the run ends; a cancelled ctx aborts it first.
+func (a *Agent) wait(ctx context.Context, run *runState, w chan outcome) (contract.RunSnapshot, error) {
+	if run == nil {
+		o := <-w
+		return o.snap, o.err
+	}
+	select {
+	case o := <-w:
+		run.wg.Wait()
+		return o.snap, o.err
+	case <-ctx.Done():
+		_ = a.abortRun(run, contract.AbortNow, "submit context cancelled: "+context.Cause(ctx).Error())
+	case <-a.loopDone:
+		return a.Snapshot(), ErrClosed
+	}
+	select {
+	case o := <-w:
+		run.wg.Wait()
+		return o.snap, o.err
+	case <-a.loopDone:
+		return a.Snapshot(), ErrClosed
+	}
+}
+
+// Steer delivers input to the run in flight at its next model-call
+// boundary; tool calls not yet started are skipped.
+func (a *Agent) Steer(in Input) error {
+	return a.hostSignal(func() contract.Signal { return contract.Steered{Input: in.turns(), At: a.now()} })
+}
+
+// FollowUp queues input that continues the run in flight when it would
+// otherwise settle.
+func (a *Agent) FollowUp(in Input) error {
+	return a.hostSignal(func() contract.Signal { return contract.FollowUpQueued{Input: in.turns(), At: a.now()} })
+}
+
+// Approve answers a pending approval request.
+func (a *Agent) Approve(callID string, d Decision) error {
+	return a.hostSignal(func() contract.Signal { return resolution(callID, d, a.now()) })
+}
+
+// Abort stops the run in flight: at once, after the model's reply, or
+// after the running tools finish. With no run in flight it does nothing.
+func (a *Agent) Abort(mode contract.AbortMode) error {
+	return a.call(context.Background(), func() error {
+		if a.run == nil {
+			return nil
+		}
+		return a.abortNow(mode, "aborted by host")
+	})
+}
+
+func (a *Agent) abortRun(run *runState, mode contract.AbortMode, reason string) error {
+	return a.call(context.Background(), func() error {
+		if a.run != run {
+			return nil
+		}
+		return a.abortNow(mode, reason)
+	})
+}
+
+func (a *Agent) abortNow(mode contract.AbortMode, reason string) error {
+	if r := a.apply(contract.AbortRequested{Mode: mode, Reason: reason, At: a.now()}); r != "" {
+		return fmt.Errorf("%w: %s", ErrRejected, r)
+	}
+	return nil
+}
+
+func (a *Agent) hostSignal(make func() contract.Signal) error {
+	return a.call(context.Background(), func() error {
+		if a.failed != nil {
+			return a.failed
+		}
+		if a.run == nil {
+			return ErrNoRun
+		}
+		if r := a.apply(make()); r != "" {
+			return fmt.Errorf("%w: %s", ErrRejected, r)
+		}
+		return nil
+	})
+}
+
+// lockSession takes the store's lock on the session for as long as the
+// agent drives it.
+func (a *Agent) lockSession(ctx context.Context, id string) error {
+	if a.release != nil {
+		return nil
+	}
+	release, err := a.store.Lock(ctx, id)
+	if err != nil {
+		return contract.WrapError(contract.KindStore, err, "lock session "+id)
+	}
+	a.release = release
+	return nil
+}
+
+func (a *Agent) unlock() {
+	if a.release == nil {
+		return
+	}
+	if err := a.release(); err != nil {
+		a.log.Warn("conductor: release session lock", "err", err)
+	}
+	a.release = nil
+}
+
+// Resume rehydrates a stored session into this idle agent and, when the
+// session has a run in flight, finishes it: calls that were handed out
+// but not started run, started calls run again only when idempotent (the
+// call id is the idempotency key) and otherwise get an "indeterminate"
+// error result, and pending approvals are asked again. It returns the
+// session's snapshot once nothing is in flight.
+func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnapshot, error) {
+	w := make(chan outcome, 1)
+	var run *runState
+	err := a.call(ctx, func() error {
+		if a.run != nil {
+			return ErrBusy
+		}
+		records, err := a.store.Records(ctx, sessionID)
+		if err != nil {
+			return contract.WrapError(contract.KindStore, err, "resume "+sessionID)
+		}
+		snap, err := a.rules.Fold(cadenceInitial(sessionID), records)
+		if err != nil {
+			return contract.WrapError(contract.KindStore, err, "resume "+sessionID)
+		}
+		a.unlock()
+		if err := a.lockSession(ctx, sessionID); err != nil {
+			return err
+		}
+		a.failed = nil
+		a.state = snap
+		a.mu.Lock()
+		a.snap = snap
+		a.mu.Unlock()
+		if !snap.Phase.InFlight() {
+			w <- outcome{snap: snap, err: runErr(snap)}
+			return nil
+		}
+		box, err := a.deps.Tools.With()
+		if err != nil {
+			return err
+		}
+		run = a.newRun(snap.RunID, box)
+		run.waiters = append(run.waiters, w)
+		if r := a.apply(contract.Resumed{At: a.now()}); r != "" {
+			a.run = nil
+			run.cancel()
+			return fmt.Errorf("%w: %s", ErrRejected, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return a.Snapshot(), err
+	}
+	return a.wait(ctx, run, w)
+}
+
+func runErr(s contract.RunSnapshot) error {
+	if s.Err != nil {
+		return s.Err
+	}
+	return nil
+}
+
+// EventsSince returns the committed events after seq, re-projected from
+// the store by folding the session's records: what a reconnecting client
+// missed. Streaming deltas are not stored; the turn_completed events carry
+// the whole turns instead.
+func (a *Agent) EventsSince(ctx context.Context, seq uint64) ([]contract.RunEvent, error) {
+	id := a.SessionID()
+	records, err := a.store.Records(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, contract.WrapError(contract.KindStore, err, "events of "+id)
+	}
+	return ReplayEvents(a.rules, id, records, seq)
+}
+
+// ReplayEvents folds records from a new session and returns the published
+// events with Seq above after.
+func ReplayEvents(rules *cadence.Rules, sessionID string, records []contract.Record, after uint64) ([]contract.RunEvent, error) {
+	s := cadenceInitial(sessionID)
+	var out []contract.RunEvent
+	for _, rec := range records {
+		next, effects := rules.Step(s, rec.Signal)
+		if len(effects) == 0 {
+			return out, fmt.Errorf("conductor: replay step %d: no effects", rec.Step)
+		}
+		if _, ok := effects[0].(contract.Persist); !ok {
+			return out, fmt.Errorf("conductor: replay step %d: recorded signal rejected", rec.Step)
+		}
+		for _, e := range effects {
+			if p, ok := e.(contract.Publish); ok && p.Event.Seq > after {
+				out = append(out, p.Event)
+			}
+		}
+		s = next
+	}
+	return out, nil
+}

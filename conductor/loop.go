@@ -1,0 +1,174 @@
+package conductor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+)
+
+// loop is the one goroutine that owns the snapshot. Everything that
+// touches state arrives as a closure on the inbox.
+func (a *Agent) loop() {
+	defer close(a.loopDone)
+	for {
+		select {
+		case fn := <-a.inbox:
+			fn()
+			for len(a.backlog) > 0 {
+				next := a.backlog[0]
+				a.backlog = a.backlog[1:]
+				next()
+			}
+		case <-a.quit:
+			return
+		}
+	}
+}
+
+// call runs fn on the loop and waits for its error.
+func (a *Agent) call(ctx context.Context, fn func() error) error {
+	res := make(chan error, 1)
+	select {
+	case a.inbox <- func() { res <- fn() }:
+	case <-a.quit:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-res:
+		return err
+	case <-a.loopDone:
+		return ErrClosed
+	}
+}
+
+// send hands a worker's result to the loop, unless the run or the agent
+// is gone, in which case the result no longer matters.
+func (a *Agent) send(run *runState, fn func()) {
+	select {
+	case a.inbox <- func() {
+		if a.run == run {
+			fn()
+		}
+	}:
+	case <-run.ctx.Done():
+	case <-a.quit:
+	}
+}
+
+// apply steps the reducer and performs the effects in order. It returns
+// the reason a signal was rejected, or "".
+func (a *Agent) apply(sig contract.Signal) string {
+	if a.failed != nil {
+		return a.failed.Error()
+	}
+	prev := a.state
+	next, effects := a.rules.Step(prev, sig)
+	if len(effects) > 0 {
+		if p, ok := effects[0].(contract.Publish); ok && p.Event.Kind == contract.EvSignalRejected {
+			a.log.Debug("conductor: signal rejected", "signal", sig.SignalKind(), "reason", p.Event.Text)
+			return p.Event.Text
+		}
+	}
+	a.state = next
+	for _, e := range effects {
+		if err := a.perform(e); err != nil {
+			a.state = prev
+			a.storeFailed(err)
+			return ""
+		}
+	}
+	a.mu.Lock()
+	a.snap = next
+	a.mu.Unlock()
+	if next.Phase.Terminal() && a.run != nil {
+		a.endRun()
+	}
+	return ""
+}
+
+// storeFailed ends the run when a record could not be made durable: the
+// step did not happen, so the agent keeps the last durable state and
+// refuses further work until it is resumed.
+func (a *Agent) storeFailed(err error) {
+	a.failed = contract.WrapError(contract.KindStore, err, "append to session store failed")
+	a.log.Error("conductor: store failed", "err", err)
+	if a.run == nil {
+		return
+	}
+	run := a.run
+	a.run = nil
+	run.cancel()
+	a.sched.CancelAll()
+	for _, w := range run.waiters {
+		w <- outcome{snap: a.state, err: a.failed}
+	}
+}
+
+func (a *Agent) endRun() {
+	run := a.run
+	a.run = nil
+	run.cancel()
+	snap := a.state
+	var err error
+	if snap.Err != nil {
+		err = snap.Err
+	}
+	if h := a.deps.Hooks.OnRunEnd; h != nil {
+		callHook(a.log, "on_run_end", func() error { h(context.Background(), snap); return nil })
+	}
+	for _, w := range run.waiters {
+		w <- outcome{snap: snap, err: err}
+	}
+}
+
+// newRun prepares the loop's bookkeeping for a run.
+func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box}
+	a.run = r
+	return r
+}
+
+// later queues a signal to apply once the current step's effects are all
+// performed, so steps never nest.
+func (a *Agent) later(run *runState, sig contract.Signal) {
+	a.backlog = append(a.backlog, func() {
+		if a.run == run {
+			a.apply(sig)
+		}
+	})
+}
+
+func (a *Agent) perform(e contract.Effect) error {
+	switch e := e.(type) {
+	case contract.Persist:
+		if _, err := a.store.Append(context.Background(), a.state.SessionID, e.Record); err != nil {
+			return fmt.Errorf("conductor: persist step %d: %w", e.Record.Step, err)
+		}
+	case contract.Publish:
+		a.hub.Publish(e.Event)
+	case contract.InvokeModel:
+		a.startModel(e.Request)
+	case contract.RunTool:
+		a.startTool(e.Call, e.Tool)
+	case contract.RequestApproval:
+		a.askApproval(e.Call, e.Tool)
+	case contract.Compact:
+		a.startCompaction(e.Turns, e.Cut)
+	case contract.CancelInFlight:
+		if e.Model && a.run != nil && a.run.modelCancel != nil {
+			a.run.modelCancel()
+		}
+		for _, id := range e.CallIDs {
+			a.sched.Cancel(id)
+		}
+	default:
+		return errors.New("conductor: unknown effect " + string(e.EffectKind()))
+	}
+	return nil
+}
