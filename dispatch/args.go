@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -69,6 +70,11 @@ func jsonKind(v any) string {
 	return "an object"
 }
 
+var (
+	ratOne     = regexp.MustCompile(`\b(-?\d+)/1\b`)
+	floatZeros = regexp.MustCompile(`\b(-?\d+)\.0+\b`)
+)
+
 // schemaError rewrites jsonschema's "validating root: validating
 // /properties/a/properties/b: type: ..." into the field path "a.b" and the
 // innermost reason.
@@ -90,6 +96,9 @@ func schemaError(err error) *ArgumentError {
 		msg = reason
 	}
 	msg = strings.TrimPrefix(msg, "type: ")
+	// jsonschema prints bounds as rationals and floats: 300/1, 127.000000.
+	msg = ratOne.ReplaceAllString(msg, "$1")
+	msg = floatZeros.ReplaceAllString(msg, "$1")
 	if props, ok := strings.CutPrefix(msg, "required: missing properties: "); ok {
 		msg = "missing required properties " + props
 	}

@@ -45,7 +45,13 @@ func (o outcomes) next(t testing.TB) Outcome {
 	}
 }
 
-func closeScheduler(t testing.TB, s *Scheduler) {
+// fataler is what testing.TB and rapid.T share.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+func closeScheduler(t fataler, s *Scheduler) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
