@@ -107,3 +107,22 @@ func TestEstimateConcurrent(t *testing.T) {
 		t.Errorf("concurrent Estimate(%q) differs from %d", m, want[m])
 	}
 }
+
+// A text past ExactLimit is sampled at both ends; on uniform text the
+// estimate stays within 2% of counting it piece by piece.
+func TestEstimateLongTextSampled(t *testing.T) {
+	line := "func main() { fmt.Println(\"héllo\", 42) } // some code\n"
+	piece := strings.Repeat(line, compactor.ExactLimit/len(line))
+	const pieces = 12
+	exact := 0
+	for range pieces {
+		exact += compactor.Estimate("gpt-4o", user(piece)) - over
+	}
+	got := compactor.Estimate("gpt-4o", user(strings.Repeat(piece, pieces))) - over
+	if d := got - exact; d*50 > exact || -d*50 > exact {
+		t.Errorf("sampled estimate %d, piecewise exact %d: off by more than 2%%", got, exact)
+	}
+	if got == compactor.Estimate("unknown", user(strings.Repeat(piece, pieces)))-over {
+		t.Error("long text fell back to the character estimate")
+	}
+}

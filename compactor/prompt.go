@@ -74,11 +74,6 @@ func clip(s string) string {
 	if len(s) <= MaxPromptOutput {
 		return s
 	}
-	end := MaxPromptOutput
-	for end > 0 && !isRuneStart(s[end]) {
-		end--
-	}
+	end := runeStart(s, MaxPromptOutput)
 	return fmt.Sprintf("%s\n[... %d more bytes]", s[:end], len(s)-end)
 }
-
-func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
