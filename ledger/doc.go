@@ -1,0 +1,12 @@
+// Package ledger is baton's event hub: it fans run events out, in order, to
+// any number of subscribers, each behind its own bounded queue, so a slow
+// or panicking subscriber never stalls the run or its peers. A subscriber
+// that falls behind loses events rather than memory, and is told how many
+// it lost by an EvLag event before the next one it gets. Beside the hub
+// live accumulators that fold the stream into what hosts ask for most (the
+// assistant's text per turn, usage and cost, tool latency) and a JSONL sink
+// and reader for run logs; each accumulator's Observe method is itself a
+// subscriber.
+//
+// ledger imports only contract of baton's packages.
+package ledger

@@ -1,0 +1,169 @@
+package ledger
+
+import (
+	"context"
+	"io"
+	"iter"
+	"log/slog"
+	"sync"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// DefaultBuffer is the per-subscriber queue length when Options.Buffer is
+// zero.
+const DefaultBuffer = 1024
+
+// Options configure a Hub.
+type Options struct {
+	// Buffer is how many undelivered events one subscriber may hold before
+	// the hub drops its events (and later tells it with EvLag).
+	Buffer int
+	// Logger receives panics of subscribers; nil discards.
+	Logger *slog.Logger
+}
+
+// Hub fans events out to subscribers. Publish never blocks on a
+// subscriber: each one has a bounded queue and its own goroutine (or, for
+// Events, the caller's loop).
+type Hub struct {
+	buffer int
+	log    *slog.Logger
+
+	mu     sync.RWMutex
+	subs   map[*subscriber]struct{}
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// NewHub returns an open hub.
+func NewHub(opts Options) *Hub {
+	if opts.Buffer <= 0 {
+		opts.Buffer = DefaultBuffer
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Hub{buffer: opts.Buffer, log: opts.Logger, subs: map[*subscriber]struct{}{}}
+}
+
+// Publish queues ev for every subscriber. A subscriber whose queue is full
+// misses ev; it learns the count from an EvLag event delivered before the
+// next event it receives. Publishing to a closed hub does nothing.
+func (h *Hub) Publish(ev contract.RunEvent) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.closed {
+		return
+	}
+	for s := range h.subs {
+		s.push(ev)
+	}
+}
+
+// Subscribe calls fn with every event published from now on, in order, on
+// a goroutine of the subscriber's own. A panic in fn is recovered and
+// logged, and the subscriber is removed. unsubscribe stops delivery; it
+// may be called more than once and from inside fn.
+func (h *Hub) Subscribe(fn func(contract.RunEvent)) (unsubscribe func()) {
+	s := h.add()
+	if s == nil {
+		return func() {}
+	}
+	h.wg.Add(1)
+	go h.deliver(s, fn)
+	return func() { h.remove(s) }
+}
+
+// Events yields every event published from now on, in order, with the same
+// queueing and lag rules as Subscribe. It ends when ctx is done, the hub
+// closes (after what was queued), or the loop breaks.
+func (h *Hub) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
+	return func(yield func(contract.RunEvent) bool) {
+		s := h.add()
+		if s == nil {
+			return
+		}
+		defer h.remove(s)
+		for {
+			batch, open := s.wait(ctx.Done())
+			for _, ev := range batch {
+				if ctx.Err() != nil || !yield(ev) {
+					return
+				}
+			}
+			if !open {
+				return
+			}
+		}
+	}
+}
+
+// Close delivers what each subscriber already has queued, stops every
+// subscriber goroutine and waits for them. A subscriber fn that never
+// returns keeps Close waiting.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if !h.closed {
+		h.closed = true
+		for s := range h.subs {
+			s.close()
+		}
+		clear(h.subs)
+	}
+	h.mu.Unlock()
+	h.wg.Wait()
+}
+
+// Len reports how many subscribers are attached.
+func (h *Hub) Len() int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.subs)
+}
+
+func (h *Hub) add() *subscriber {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil
+	}
+	s := newSubscriber(h.buffer)
+	h.subs[s] = struct{}{}
+	return s
+}
+
+func (h *Hub) remove(s *subscriber) {
+	h.mu.Lock()
+	delete(h.subs, s)
+	h.mu.Unlock()
+	s.stop()
+}
+
+func (h *Hub) deliver(s *subscriber, fn func(contract.RunEvent)) {
+	defer h.wg.Done()
+	for {
+		batch, open := s.wait(nil)
+		for _, ev := range batch {
+			if !h.call(s, fn, ev) {
+				return
+			}
+		}
+		if !open {
+			return
+		}
+	}
+}
+
+// call runs fn and reports whether the subscriber survived it.
+func (h *Hub) call(s *subscriber, fn func(contract.RunEvent), ev contract.RunEvent) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Error("ledger: subscriber panicked; removed", "panic", r, "seq", ev.Seq, "kind", ev.Kind)
+			h.remove(s)
+			ok = false
+		}
+	}()
+	fn(ev)
+	return true
+}
