@@ -1,0 +1,257 @@
+package conductor_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+)
+
+// gateTool runs until release is closed (or its context ends) and tells
+// started when it begins.
+func gateTool(t testing.TB, name string, started chan<- string, release <-chan struct{}, opts ...dispatch.Option) dispatch.Tool {
+	return rawTool(t, name, func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		started <- dispatch.CallID(ctx)
+		select {
+		case <-release:
+			return contract.ToolOutcome{Content: name + " finished"}, nil
+		case <-ctx.Done():
+			return contract.ToolOutcome{}, ctx.Err()
+		}
+	}, opts...)
+}
+
+func waitPhase(t *testing.T, a *conductor.Agent, p contract.Phase) contract.RunSnapshot {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if s := a.Snapshot(); s.Phase == p {
+			return s
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("phase %s never reached; at %s", p, a.Snapshot().Phase)
+	return contract.RunSnapshot{}
+}
+
+func TestSteerMidToolBatchSkipsQueuedCalls(t *testing.T) {
+	started, release := make(chan string, 4), make(chan struct{})
+	slow := gateTool(t, "slow", started, release, dispatch.Sequential())
+	m := &fakeModel{replies: []replyFunc{
+		callTools(call{"c1", "slow", `{}`}, call{"c2", "echo", `{"text":"never"}`}),
+		say("steered answer"),
+	}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow, echoTool(t))))
+	done := make(chan contract.RunSnapshot, 1)
+	go func() {
+		s, _ := a.Submit(context.Background(), conductor.Text("go"))
+		done <- s
+	}()
+	<-started
+	if err := a.Steer(conductor.Text("change of plan")); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	snap := <-done
+	rs := results(snap)
+	if len(rs) != 2 || rs[0].Content != "slow finished" || rs[1].Content != "skipped: steered" {
+		t.Fatalf("results %+v", rs)
+	}
+	req := m.Requests()[1]
+	last, _ := req.History.Last()
+	if last.Mark != contract.MarkSteer || last.Text() != "change of plan" {
+		t.Fatalf("second request does not end with the steer: %+v", last)
+	}
+}
+
+func TestSubmitWhileInFlightSteersAndReturnsWithTheSameRun(t *testing.T) {
+	release := make(chan struct{})
+	m := &fakeModel{replies: []replyFunc{blockUntil(release, say("first")), say("second")}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, nil))
+	first := make(chan contract.RunSnapshot, 1)
+	go func() {
+		s, _ := a.Submit(context.Background(), conductor.Text("one"))
+		first <- s
+	}()
+	waitPhase(t, a, contract.PhaseAwaitingModel)
+	second := make(chan contract.RunSnapshot, 1)
+	go func() {
+		s, _ := a.Submit(context.Background(), conductor.Text("two"))
+		second <- s
+	}()
+	for a.Snapshot().Queued == nil {
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	s1, s2 := <-first, <-second
+	if s1.RunID != s2.RunID || s1.Phase != contract.PhaseSettled || len(m.Requests()) != 2 {
+		t.Fatalf("runs %s %s phase %s requests %d", s1.RunID, s2.RunID, s1.Phase, len(m.Requests()))
+	}
+}
+
+func TestFollowUpContinuesTheRunWhenItWouldSettle(t *testing.T) {
+	release := make(chan struct{})
+	m := &fakeModel{replies: []replyFunc{blockUntil(release, say("first answer")), say("second answer")}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, nil))
+	done := make(chan contract.RunSnapshot, 1)
+	go func() {
+		s, _ := a.Submit(context.Background(), conductor.Text("go"))
+		done <- s
+	}()
+	waitPhase(t, a, contract.PhaseAwaitingModel)
+	if err := a.FollowUp(conductor.Text("and then?")); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	snap := <-done
+	var texts []string
+	for _, turn := range snap.History.Turns() {
+		texts = append(texts, turn.Text())
+	}
+	if strings.Join(texts, "|") != "go|first answer|and then?|second answer" {
+		t.Fatalf("history %q", texts)
+	}
+	if err := a.FollowUp(conductor.Text("late")); !errors.Is(err, conductor.ErrNoRun) {
+		t.Fatalf("follow-up with no run: %v", err)
+	}
+}
+
+func TestAbortNowCancelsRunningTools(t *testing.T) {
+	started := make(chan string, 1)
+	slow := gateTool(t, "slow", started, make(chan struct{}))
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "slow", `{}`})}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow)))
+	done := make(chan error, 1)
+	var snap contract.RunSnapshot
+	go func() {
+		var err error
+		snap, err = a.Submit(context.Background(), conductor.Text("go"))
+		done <- err
+	}()
+	<-started
+	if err := a.Abort(contract.AbortNow); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, contract.ErrAborted) {
+		t.Fatalf("err %v", err)
+	}
+	rs := results(snap)
+	if len(rs) != 1 || !strings.HasPrefix(rs[0].Content, "aborted") {
+		t.Fatalf("results %+v", rs)
+	}
+}
+
+func TestAbortAfterReplyRunsNoTools(t *testing.T) {
+	release := make(chan struct{})
+	ran := make(chan string, 1)
+	m := &fakeModel{replies: []replyFunc{blockUntil(release, callTools(call{"c1", "slow", `{}`}))}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, gateTool(t, "slow", ran, nil))))
+	done := make(chan error, 1)
+	var snap contract.RunSnapshot
+	go func() {
+		var err error
+		snap, err = a.Submit(context.Background(), conductor.Text("go"))
+		done <- err
+	}()
+	waitPhase(t, a, contract.PhaseAwaitingModel)
+	if err := a.Abort(contract.AbortAfterReply); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if err := <-done; !errors.Is(err, contract.ErrAborted) {
+		t.Fatalf("err %v", err)
+	}
+	if len(ran) != 0 {
+		t.Fatal("a tool ran after abort")
+	}
+	rs := results(snap)
+	if snap.History.Len() != 3 || len(rs) != 1 || !strings.HasPrefix(rs[0].Content, "aborted") {
+		t.Fatalf("history %d results %+v", snap.History.Len(), rs)
+	}
+}
+
+func TestAbortAfterToolsLetsRunningToolsFinish(t *testing.T) {
+	started, release := make(chan string, 2), make(chan struct{})
+	slow := gateTool(t, "slow", started, release, dispatch.Sequential())
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "slow", `{}`}, call{"c2", "echo", `{"text":"no"}`})}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow, echoTool(t))))
+	done := make(chan error, 1)
+	var snap contract.RunSnapshot
+	go func() {
+		var err error
+		snap, err = a.Submit(context.Background(), conductor.Text("go"))
+		done <- err
+	}()
+	<-started
+	if err := a.Abort(contract.AbortAfterTools); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if err := <-done; !errors.Is(err, contract.ErrAborted) {
+		t.Fatalf("err %v", err)
+	}
+	rs := results(snap)
+	if len(rs) != 2 || rs[0].Content != "slow finished" || !strings.HasPrefix(rs[1].Content, "aborted") {
+		t.Fatalf("results %+v", rs)
+	}
+	if len(m.Requests()) != 1 {
+		t.Fatal("the model was called after the abort")
+	}
+}
+
+func TestApproverDenyGoesBackToTheModel(t *testing.T) {
+	ran := make(chan string, 1)
+	risky := gateTool(t, "risky", ran, nil, dispatch.NeedsApproval())
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "risky", `{}`}), say("ok, I won't")}}
+	deps := testDeps(m, toolBox(t, risky))
+	deps.Approver = func(context.Context, contract.ToolCall, contract.ToolDescriptor) (conductor.Decision, error) {
+		return conductor.Decision{Approved: false, Reason: "too risky"}, nil
+	}
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil || snap.Phase != contract.PhaseSettled {
+		t.Fatalf("err %v phase %s", err, snap.Phase)
+	}
+	rs := results(snap)
+	if len(ran) != 0 || len(rs) != 1 || !rs[0].IsError || !strings.Contains(rs[0].Content, "too risky") {
+		t.Fatalf("results %+v", rs)
+	}
+}
+
+func TestHostApprovesForTheSession(t *testing.T) {
+	release := make(chan struct{})
+	close(release)
+	ran := make(chan string, 4)
+	risky := gateTool(t, "risky", ran, release, dispatch.NeedsApproval())
+	m := &fakeModel{replies: []replyFunc{
+		callTools(call{"c1", "risky", `{"n":1}`}),
+		callTools(call{"c2", "risky", `{"n":2}`}),
+		say("done"),
+	}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, risky)))
+	done := make(chan contract.RunSnapshot, 1)
+	go func() {
+		s, _ := a.Submit(context.Background(), conductor.Text("go"))
+		done <- s
+	}()
+	s := waitPhase(t, a, contract.PhaseAwaitingApproval)
+	if got := s.PendingApprovals(); len(got) != 1 || got[0].ID != "c1" {
+		t.Fatalf("pending approvals %+v", got)
+	}
+	if err := a.Approve("nope", conductor.Decision{Approved: true}); !errors.Is(err, conductor.ErrRejected) {
+		t.Fatalf("approving an unknown call: %v", err)
+	}
+	if err := a.Approve("c1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
+		t.Fatal(err)
+	}
+	snap := <-done
+	if len(ran) != 2 || snap.Phase != contract.PhaseSettled || len(snap.Allowed) != 1 {
+		t.Fatalf("ran %d phase %s allowed %v", len(ran), snap.Phase, snap.Allowed)
+	}
+}

@@ -1,0 +1,177 @@
+package conductor_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"iter"
+	"sync"
+	"testing"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/turn"
+)
+
+var errCrash = errors.New("simulated crash")
+
+// crashingStore stops accepting appends after `after` successful ones,
+// as if the process died there: what was appended stays durable.
+type crashingStore struct {
+	store.Store
+	mu    sync.Mutex
+	after int
+}
+
+func (c *crashingStore) Append(ctx context.Context, id string, recs ...contract.Record) (store.Hash, error) {
+	c.mu.Lock()
+	if c.after <= 0 {
+		c.mu.Unlock()
+		return store.Hash{}, errCrash
+	}
+	c.after--
+	c.mu.Unlock()
+	return c.Store.Append(ctx, id, recs...)
+}
+
+// historyModel answers from the history alone, so a resumed run gets the
+// same answers: first a read and a write, then a final text.
+type historyModel struct{}
+
+func (historyModel) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	toolTurns := 0
+	for _, t := range req.History.Turns() {
+		if t.Role == contract.RoleTool {
+			toolTurns++
+		}
+	}
+	var fn replyFunc
+	if toolTurns == 0 {
+		fn = callTools(call{"r1", "read", `{}`}, call{"w1", "write", `{}`})
+	} else {
+		fn = say("done")
+	}
+	return (&fakeModel{replies: []replyFunc{fn}}).Stream(ctx, req)
+}
+
+// TestResumeAfterAStopBetweenEveryPairOfEffects stops the agent at every
+// append. Each step's effects begin with its persist, and nothing after
+// it is durable, so stopping before the Nth append covers every durable
+// state a crash between two effects can leave. A fresh agent then
+// resumes the session and must finish it with well-formed history, a
+// replayable record, and no non-idempotent tool run twice.
+func TestResumeAfterAStopBetweenEveryPairOfEffects(t *testing.T) {
+	total := countAppends(t)
+	twice := 0
+	for n := 0; n <= total; n++ {
+		var mu sync.Mutex
+		runs := map[string]int{}
+		count := func(name string) dispatch.Tool {
+			return rawTool(t, name, func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+				mu.Lock()
+				runs[name]++
+				mu.Unlock()
+				return contract.ToolOutcome{Content: name + " ok"}, nil
+			}, func(d *contract.ToolDescriptor) { d.Idempotent = name == "read" })
+		}
+		box := toolBox(t, count("read"), count("write"))
+		base := store.NewMemory()
+		deps := testDeps(historyModel{}, box)
+		deps.Store = &crashingStore{Store: base, after: n}
+		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, subErr := a.Submit(ctxT(t), conductor.Text("go"))
+		_ = a.Close()
+		if n == total {
+			if subErr != nil {
+				t.Fatalf("uninterrupted run: %v", subErr)
+			}
+			continue
+		}
+		if !errors.Is(subErr, contract.ErrStore) {
+			t.Fatalf("stop at %d: submit error %v", n, subErr)
+		}
+		deps2 := testDeps(historyModel{}, box)
+		deps2.Store = base
+		b, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := b.Resume(ctxT(t), "session_test")
+		_ = b.Close()
+		if n == 0 {
+			if !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("nothing was durable, yet resume said %v", err)
+			}
+			continue
+		}
+		if err != nil || snap.Phase != contract.PhaseSettled {
+			t.Fatalf("stop at %d: resume %v phase %s", n, err, snap.Phase)
+		}
+		checkWellFormed(t, snap)
+		if runs["write"] > 1 {
+			t.Errorf("stop at %d: non-idempotent write ran %d times", n, runs["write"])
+		}
+		if runs["read"] > 1 {
+			twice++
+		}
+		records, err := base.Records(context.Background(), "session_test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules := cadence.New(contract.AgentConfig{Model: "gpt-4o", Tools: box.Descriptors()})
+		if _, err := rules.Replay(cadence.InitialSnapshot("session_test"), records); err != nil {
+			t.Fatalf("stop at %d: replay: %v", n, err)
+		}
+	}
+	t.Logf("%d stop points; the idempotent read ran twice after %d of them", total, twice)
+}
+
+func countAppends(t *testing.T) int {
+	base := store.NewMemory()
+	deps := testDeps(historyModel{}, toolBox(t, rawTool(t, "read", okTool), rawTool(t, "write", okTool)))
+	deps.Store = base
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
+		t.Fatal(err)
+	}
+	records, err := base.Records(context.Background(), "session_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(records)
+}
+
+func okTool(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
+	return contract.ToolOutcome{Content: "ok"}, nil
+}
+
+// checkWellFormed: every tool call has exactly one result, in the next
+// turn, in call order.
+func checkWellFormed(t *testing.T, s contract.RunSnapshot) {
+	t.Helper()
+	turns := s.History.Turns()
+	for i, turn := range turns {
+		calls := turn.Calls()
+		if len(calls) == 0 {
+			continue
+		}
+		if i+1 >= len(turns) {
+			t.Fatalf("turn %d: calls without results", i)
+		}
+		rs := turns[i+1].Results()
+		if len(rs) != len(calls) {
+			t.Fatalf("turn %d: %d calls, %d results", i, len(calls), len(rs))
+		}
+		for j := range calls {
+			if rs[j].CallID != calls[j].ID {
+				t.Fatalf("turn %d: result %d answers %s, want %s", i, j, rs[j].CallID, calls[j].ID)
+			}
+		}
+	}
+}
