@@ -1,0 +1,121 @@
+package openai
+
+import (
+	"encoding/json"
+	"fmt"
+
+	sdk "github.com/openai/openai-go"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
+)
+
+// decoder turns chat.completion.chunk frames into turn.Chunks. Tool-call
+// deltas are keyed by their index; each index becomes one call numbered
+// in order of first appearance. Usage and the stop are held back until
+// the stream ends, because usage arrives after finish_reason.
+type decoder struct {
+	calls  map[int64]int
+	order  int
+	reason string
+	usage  *contract.Usage
+}
+
+func (d *decoder) decode(c sdk.ChatCompletionChunk) []turn.Chunk {
+	if c.JSON.Usage.Valid() {
+		d.usage = &contract.Usage{
+			InputTokens:     c.Usage.PromptTokens,
+			OutputTokens:    c.Usage.CompletionTokens,
+			CachedTokens:    c.Usage.PromptTokensDetails.CachedTokens,
+			ReasoningTokens: c.Usage.CompletionTokensDetails.ReasoningTokens,
+		}
+	}
+	var out []turn.Chunk
+	for _, ch := range c.Choices {
+		if ch.Index != 0 {
+			continue
+		}
+		out = d.delta(out, ch.Delta)
+		if ch.FinishReason != "" && d.reason == "" {
+			d.reason = ch.FinishReason
+			for i := range d.order {
+				out = append(out, turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: i})
+			}
+		}
+	}
+	return out
+}
+
+func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDelta) []turn.Chunk {
+	if r := reasoning(delta); r != "" {
+		out = append(out, turn.Chunk{Kind: turn.ChunkThinking, Text: r})
+	}
+	if delta.Content != "" {
+		out = append(out, turn.Chunk{Kind: turn.ChunkText, Text: delta.Content})
+	}
+	for _, tc := range delta.ToolCalls {
+		i, ok := d.calls[tc.Index]
+		if !ok {
+			if d.calls == nil {
+				d.calls = map[int64]int{}
+			}
+			i = d.order
+			d.calls[tc.Index] = i
+			d.order++
+			id := tc.ID
+			if id == "" {
+				// Some compatible servers omit ids; the driver still
+				// needs one to pair the result with the call.
+				id = fmt.Sprintf("call_%d", i+1)
+			}
+			out = append(out, turn.Chunk{Kind: turn.ChunkToolCallStart, Index: i, CallID: id, Name: tc.Function.Name})
+		}
+		if tc.Function.Arguments != "" {
+			out = append(out, turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: i, Text: tc.Function.Arguments})
+		}
+	}
+	return out
+}
+
+// reasoning reads the reasoning text that OpenAI-compatible servers
+// (DeepSeek, vLLM, Ollama, OpenRouter) add beside content.
+func reasoning(delta sdk.ChatCompletionChunkChoiceDelta) string {
+	for _, key := range []string{"reasoning_content", "reasoning"} {
+		// The SDK marks fields it has no type for as invalid, so read
+		// the raw text rather than asking Valid.
+		var s string
+		if json.Unmarshal([]byte(delta.JSON.ExtraFields[key].Raw()), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// end returns the held-back usage and stop once the stream ended
+// cleanly, or a stream failure when it ended before a finish_reason.
+func (d *decoder) end() ([]turn.Chunk, error) {
+	if d.reason == "" {
+		return nil, &turn.ProviderError{Failure: contract.FailStream, Message: "openai: stream ended before finish_reason"}
+	}
+	var out []turn.Chunk
+	if d.usage != nil {
+		out = append(out, turn.Chunk{Kind: turn.ChunkUsage, Usage: *d.usage})
+	}
+	return append(out, turn.Chunk{Kind: turn.ChunkStop, Stop: d.stopReason()}), nil
+}
+
+func (d *decoder) stopReason() contract.StopReason {
+	switch d.reason {
+	case "tool_calls", "function_call":
+		return contract.StopToolUse
+	case "length":
+		return contract.StopMaxTokens
+	case "content_filter":
+		return contract.StopRefusal
+	}
+	// Some compatible servers say "stop" after tool calls.
+	if d.order > 0 {
+		return contract.StopToolUse
+	}
+	return contract.StopEndTurn
+}

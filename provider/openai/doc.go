@@ -1,0 +1,8 @@
+// Package openai is a turn.Provider for the OpenAI Chat Completions API
+// and every server that speaks it (Ollama, vLLM, llama.cpp, LM Studio,
+// OpenRouter): it maps a contract.ModelRequest onto a streaming request
+// through the official SDK and turns the streamed chunks into turn.Chunks,
+// tool calls keyed by their index, usage last, failures as
+// *turn.ProviderError. The SDK's own retries are off; the turn driver
+// retries. It imports contract and turn only.
+package openai

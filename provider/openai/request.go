@@ -1,0 +1,133 @@
+package openai
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	sdk "github.com/openai/openai-go"
+	"github.com/openai/openai-go/shared"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// ErrBadRequest is wrapped by every error about a request that cannot be
+// sent as it stands.
+var ErrBadRequest = errors.New("openai: bad request")
+
+func buildParams(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) {
+	if req.Model == "" {
+		return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: model is empty", ErrBadRequest)
+	}
+	msgs, err := messages(req)
+	if err != nil {
+		return sdk.ChatCompletionNewParams{}, err
+	}
+	tools, err := toolParams(req.Tools)
+	if err != nil {
+		return sdk.ChatCompletionNewParams{}, err
+	}
+	p := sdk.ChatCompletionNewParams{
+		Model:         shared.ChatModel(req.Model),
+		Messages:      msgs,
+		Tools:         tools,
+		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
+	}
+	if req.MaxOutputTokens > 0 {
+		p.MaxCompletionTokens = sdk.Int(int64(req.MaxOutputTokens))
+	}
+	if req.Thinking != contract.ThinkingOff {
+		// Only reasoning models accept this; a thinking level is the
+		// caller saying the model is one.
+		p.ReasoningEffort = shared.ReasoningEffort(req.Thinking)
+	}
+	return p, nil
+}
+
+func messages(req contract.ModelRequest) ([]sdk.ChatCompletionMessageParamUnion, error) {
+	var out []sdk.ChatCompletionMessageParamUnion
+	if req.System != "" {
+		out = append(out, sdk.SystemMessage(req.System))
+	}
+	for i, t := range req.History.Turns() {
+		var err error
+		switch t.Role {
+		case contract.RoleUser:
+			out = append(out, userMessage(t))
+		case contract.RoleAssistant:
+			if m, ok := assistantMessage(t); ok {
+				out = append(out, m)
+			}
+		case contract.RoleTool:
+			for _, r := range t.Results() {
+				out = append(out, sdk.ToolMessage(r.Content, r.CallID))
+			}
+		default:
+			err = fmt.Errorf("%w: turn %d has unknown role %q", ErrBadRequest, i, t.Role)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// userMessage sends plain text as a string and mixes text with images by
+// URL as content parts.
+func userMessage(t contract.Turn) sdk.ChatCompletionMessageParamUnion {
+	var parts []sdk.ChatCompletionContentPartUnionParam
+	hasImage := false
+	for _, b := range t.Blocks {
+		switch {
+		case b.Kind == contract.BlockText:
+			parts = append(parts, sdk.TextContentPart(b.Text))
+		case b.Kind == contract.BlockImage && b.Image != nil:
+			hasImage = true
+			parts = append(parts, sdk.ImageContentPart(sdk.ChatCompletionContentPartImageImageURLParam{URL: b.Image.URI}))
+		case b.Kind == contract.BlockToolResult && b.Result != nil:
+			parts = append(parts, sdk.TextContentPart(b.Result.Content))
+		}
+	}
+	if !hasImage {
+		return sdk.UserMessage(t.Text())
+	}
+	return sdk.UserMessage(parts)
+}
+
+// assistantMessage drops thinking, which Chat Completions does not take
+// back, and reports false when nothing else is left.
+func assistantMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, bool) {
+	var a sdk.ChatCompletionAssistantMessageParam
+	if text := t.Text(); text != "" {
+		a.Content.OfString = sdk.String(text)
+	}
+	for _, c := range t.Calls() {
+		a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallParam{
+			ID:       c.ID,
+			Function: sdk.ChatCompletionMessageToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
+		})
+	}
+	if a.Content.OfString.Value == "" && len(a.ToolCalls) == 0 {
+		return sdk.ChatCompletionMessageParamUnion{}, false
+	}
+	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}, true
+}
+
+func toolParams(tools []contract.ToolDescriptor) ([]sdk.ChatCompletionToolParam, error) {
+	var out []sdk.ChatCompletionToolParam
+	for _, t := range tools {
+		params := shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
+		if len(t.InputSchema) > 0 {
+			params = shared.FunctionParameters{}
+			if err := json.Unmarshal(t.InputSchema, &params); err != nil {
+				return nil, fmt.Errorf("%w: tool %q input schema is not a JSON object: %w", ErrBadRequest, t.Name, err)
+			}
+		}
+		fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: params}
+		if t.Description != "" {
+			fn.Description = sdk.String(t.Description)
+		}
+		out = append(out, sdk.ChatCompletionToolParam{Function: fn})
+	}
+	return out, nil
+}
