@@ -168,7 +168,11 @@ func (t *transition) closeBatch() {
 	}
 	blocks := make([]contract.Block, 0, len(t.s.Pending))
 	for _, p := range t.s.Pending {
-		blocks = append(blocks, contract.ResultBlock(*p.Result))
+		r := contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: "error: no result was recorded", IsError: true}
+		if p.Result != nil {
+			r = *p.Result
+		}
+		blocks = append(blocks, contract.ResultBlock(r))
 	}
 	t.appendTurn(contract.Turn{Role: contract.RoleTool, Blocks: blocks})
 	t.s.Pending, t.ownPending = nil, false
