@@ -1,0 +1,126 @@
+package builtin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/batonrt/baton/dispatch"
+)
+
+type readArgs struct {
+	Path string `json:"path" jsonschema:"file path relative to the workspace"`
+}
+
+type writeArgs struct {
+	Path    string `json:"path" jsonschema:"file path relative to the workspace; parent folders are created"`
+	Content string `json:"content" jsonschema:"the whole new content of the file"`
+}
+
+type listArgs struct {
+	Path string `json:"path,omitempty" jsonschema:"folder relative to the workspace; empty for the workspace itself"`
+}
+
+// clean checks a model-supplied path before os.Root sees it, so the model
+// gets a plain reason; os.Root is still what enforces the confinement,
+// including through symlinks.
+func clean(p string) (string, error) {
+	if p == "" {
+		return ".", nil
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		return "", fmt.Errorf("%w: %q is absolute; use a path relative to the workspace", ErrEscape, p)
+	}
+	c := path.Clean(filepath.ToSlash(p))
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", fmt.Errorf("%w: %q climbs out of it", ErrEscape, p)
+	}
+	return c, nil
+}
+
+// rootErr names an os.Root refusal as an escape.
+func rootErr(op, p string, err error) error {
+	if strings.Contains(err.Error(), "path escapes from parent") {
+		return fmt.Errorf("%w: %s %q: %v", ErrEscape, op, p, err)
+	}
+	return fmt.Errorf("%s %q: %w", op, p, err)
+}
+
+func (s *Set) readFile() (dispatch.Tool, error) {
+	return dispatch.Func("read_file", "Read a text file of the workspace.", func(ctx context.Context, a readArgs) (string, error) {
+		p, err := clean(a.Path)
+		if err != nil {
+			return "", err
+		}
+		f, err := s.root.Open(p)
+		if err != nil {
+			return "", rootErr("read", a.Path, err)
+		}
+		defer f.Close()
+		b, err := io.ReadAll(io.LimitReader(f, s.opts.MaxRead+1))
+		if err != nil {
+			return "", rootErr("read", a.Path, err)
+		}
+		if int64(len(b)) > s.opts.MaxRead {
+			return string(b[:s.opts.MaxRead]) + fmt.Sprintf("\n[truncated at %d bytes]", s.opts.MaxRead), nil
+		}
+		return string(b), nil
+	}, dispatch.Idempotent())
+}
+
+func (s *Set) writeFile() (dispatch.Tool, error) {
+	return dispatch.Func("write_file", "Write a file of the workspace, replacing it if it exists.", func(ctx context.Context, a writeArgs) (string, error) {
+		p, err := clean(a.Path)
+		if err != nil {
+			return "", err
+		}
+		if p == "." {
+			return "", errors.New("write: a file path is required")
+		}
+		if dir := path.Dir(p); dir != "." {
+			if err := s.root.MkdirAll(dir, 0o755); err != nil {
+				return "", rootErr("mkdir", dir, err)
+			}
+		}
+		if err := s.root.WriteFile(p, []byte(a.Content), 0o644); err != nil {
+			return "", rootErr("write", a.Path, err)
+		}
+		return fmt.Sprintf("wrote %d bytes to %s", len(a.Content), p), nil
+	}, dispatch.Idempotent())
+}
+
+func (s *Set) listFiles() (dispatch.Tool, error) {
+	return dispatch.Func("list_files", "List a folder of the workspace; folders end with a slash.", func(ctx context.Context, a listArgs) (string, error) {
+		p, err := clean(a.Path)
+		if err != nil {
+			return "", err
+		}
+		f, err := s.root.Open(p)
+		if err != nil {
+			return "", rootErr("list", a.Path, err)
+		}
+		defer f.Close()
+		entries, err := f.ReadDir(-1)
+		if err != nil {
+			return "", rootErr("list", a.Path, err)
+		}
+		names := make([]string, 0, len(entries))
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() {
+				name += "/"
+			}
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		if len(names) == 0 {
+			return "(empty)", nil
+		}
+		return strings.Join(names, "\n"), nil
+	}, dispatch.Idempotent())
+}

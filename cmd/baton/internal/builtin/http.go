@@ -1,0 +1,77 @@
+package builtin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+)
+
+type httpArgs struct {
+	URL string `json:"url"`
+}
+
+func (s *Set) httpGet() (dispatch.Tool, error) {
+	d := contract.ToolDescriptor{
+		Name:          "http_get",
+		Description:   "Fetch a URL with HTTP GET and return the status and the start of the body. Each call needs the user's approval.",
+		InputSchema:   []byte(`{"type":"object","properties":{"url":{"type":"string","description":"an http or https URL"}},"required":["url"],"additionalProperties":false}`),
+		NeedsApproval: true,
+		Idempotent:    true,
+	}
+	return dispatch.NewTool(d, s.fetch)
+}
+
+func (s *Set) fetch(ctx context.Context, raw json.RawMessage) (contract.ToolOutcome, error) {
+	var a httpArgs
+	if err := decodeStrict(raw, &a); err != nil {
+		return contract.ToolOutcome{}, err
+	}
+	u, err := url.Parse(a.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return contract.ToolOutcome{}, fmt.Errorf("http_get: %q is not an http or https URL", a.URL)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return contract.ToolOutcome{}, fmt.Errorf("http_get: %w", err)
+	}
+	resp, err := s.opts.HTTPClient.Do(req)
+	if err != nil {
+		return contract.ToolOutcome{}, fmt.Errorf("http_get: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, s.opts.MaxHTTP+1))
+	if err != nil {
+		return contract.ToolOutcome{}, fmt.Errorf("http_get: read body: %w", err)
+	}
+	truncated := int64(len(body)) > s.opts.MaxHTTP
+	if truncated {
+		body = body[:s.opts.MaxHTTP]
+	}
+	text := fmt.Sprintf("HTTP %s\ncontent-type: %s\n\n%s", resp.Status, resp.Header.Get("Content-Type"), body)
+	if truncated {
+		text += fmt.Sprintf("\n[truncated at %d bytes]", s.opts.MaxHTTP)
+	}
+	return contract.ToolOutcome{Content: text, IsError: resp.StatusCode >= 400, Truncated: truncated}, nil
+}
+
+// decodeStrict parses a hand-schema tool's arguments, refusing unknown
+// fields so a misspelt argument is reported rather than ignored.
+func decodeStrict(raw []byte, v any) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return errors.New("arguments: empty, want a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("arguments: %w", err)
+	}
+	return nil
+}
