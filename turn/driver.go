@@ -48,7 +48,7 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 		if pe == nil {
 			return d.failed(contract.FailOther, "cancelled", false)
 		}
-		if !pe.Retryable() || attempt >= d.o.MaxRetries {
+		if !pe.Retryable() || attempt >= d.o.MaxRetries || total.Err() != nil {
 			return d.failed(pe.Failure, pe.Error(), pe.Retryable())
 		}
 		wait := d.o.backoff(attempt)
@@ -89,7 +89,7 @@ func (d *Driver) attempt(ctx context.Context, req contract.ModelRequest, a *asse
 			return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: err}
 		}
 	}
-	if cause := context.Cause(ctx); cause != nil && errors.Is(cause, errWatchdog) && !a.stopped {
+	if cause := context.Cause(ctx); isQuiet(cause) && !a.stopped {
 		return cause
 	}
 	if a.stopped {
@@ -118,7 +118,7 @@ func (d *Driver) classify(outer, total context.Context, err error) *ProviderErro
 		return pe
 	case total.Err() != nil:
 		return &ProviderError{Failure: contract.FailTimeout, Message: fmt.Sprintf("total timeout %s exceeded", d.o.TotalTimeout)}
-	case errors.Is(err, errWatchdog):
+	case isQuiet(err):
 		return &ProviderError{Failure: contract.FailTimeout, Message: err.Error()}
 	}
 	return classifyTransport(err)

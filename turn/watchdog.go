@@ -4,54 +4,101 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// errWatchdog is the cancel cause of an attempt whose stream went quiet.
-var errWatchdog = errors.New("turn: stream went quiet")
+// quietError is the cancel cause of an attempt whose stream went quiet.
+type quietError string
+
+func (e quietError) Error() string { return string(e) }
+
+func isQuiet(err error) bool {
+	var q quietError
+	return errors.As(err, &q)
+}
 
 // watchdog cancels an attempt when the first chunk or the next one takes
-// too long. One timer serves both waits; fed re-arms it per chunk.
+// too long. Feeding it is one atomic add, so the per-chunk path reads no
+// clock and touches no timer: a timer ticks every quarter of the idle
+// timeout and fires once the count has stood still for the whole of it
+// (so within idle plus a quarter).
 type watchdog struct {
-	t     *time.Timer
-	idle  time.Duration
-	first atomic.Bool
+	chunks atomic.Uint64
+
+	mu     sync.Mutex // guards the fields below, owned by the timer
+	t      *time.Timer
+	done   bool
+	seen   uint64
+	waited time.Duration // before the first chunk
+	quiet  time.Duration // since the count last moved
+	next   time.Duration // the wait the timer is armed for
+	first  time.Duration
+	idle   time.Duration
+	cancel context.CancelCauseFunc
 }
 
 func newWatchdog(first, idle time.Duration, cancel context.CancelCauseFunc) *watchdog {
-	w := &watchdog{idle: idle}
-	w.first.Store(true)
-	if first < 0 && idle < 0 {
-		return w
+	w := &watchdog{first: first, idle: idle, cancel: cancel}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.arm(0) {
+		w.t = time.AfterFunc(w.next, w.check)
 	}
-	wait := first
-	if wait < 0 {
-		wait = time.Duration(1<<63 - 1)
-	}
-	w.t = time.AfterFunc(wait, func() {
-		if w.first.Load() {
-			cancel(fmt.Errorf("%w: no first chunk within %s", errWatchdog, first))
-			return
-		}
-		cancel(fmt.Errorf("%w: no chunk for %s", errWatchdog, idle))
-	})
 	return w
 }
 
-func (w *watchdog) fed() {
-	if w.t == nil {
+func (w *watchdog) fed() { w.chunks.Add(1) }
+
+// arm picks the next wait given n chunks so far; false means none.
+func (w *watchdog) arm(n uint64) bool {
+	w.next = -1
+	if w.idle >= 0 {
+		w.next = max(w.idle/4, time.Millisecond)
+	}
+	if n == 0 && w.first >= 0 {
+		left := w.first - w.waited
+		if w.next < 0 || left < w.next {
+			w.next = left
+		}
+	}
+	return w.next >= 0
+}
+
+func (w *watchdog) check() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
 		return
 	}
-	w.first.Store(false)
-	if w.idle < 0 {
-		w.t.Stop()
+	n := w.chunks.Load()
+	switch {
+	case n == 0:
+		w.waited += w.next
+		w.quiet += w.next
+		if w.first >= 0 && w.waited >= w.first {
+			w.cancel(quietError(fmt.Sprintf("no first chunk within %s", w.first)))
+			return
+		}
+	case n != w.seen:
+		w.seen, w.quiet = n, 0
+	default:
+		w.quiet += w.next
+	}
+	if w.idle >= 0 && w.quiet >= w.idle && (n > 0 || w.first < 0) {
+		w.cancel(quietError(fmt.Sprintf("no chunk for %s", w.idle)))
 		return
 	}
-	w.t.Reset(w.idle)
+	if w.arm(n) {
+		w.t.Reset(w.next)
+	}
 }
 
 func (w *watchdog) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.done = true
 	if w.t != nil {
 		w.t.Stop()
 	}
