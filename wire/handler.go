@@ -1,0 +1,172 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/batonrt/baton/conductor"
+)
+
+// ErrUnknownThread is what a thread factory returns for a thread it will
+// not create; the handler answers 404.
+var ErrUnknownThread = errors.New("wire: unknown thread")
+
+// DefaultMaxBody bounds a request body.
+const DefaultMaxBody = 4 << 20
+
+// HandlerOptions configure a Handler.
+type HandlerOptions struct {
+	// MaxBody bounds the request body; zero means DefaultMaxBody.
+	MaxBody int64
+	// Logger receives request failures; nil discards.
+	Logger *slog.Logger
+}
+
+// Handler serves AG-UI over SSE (or baton's NDJSON events when the client
+// accepts application/x-ndjson). POST a RunAgentInput to start a run on
+// its thread; POST or GET with a Last-Event-ID header (or a lastEventId
+// query parameter, with threadId, for GET) to resume a stream. One agent
+// serves each thread for the handler's life.
+type Handler struct {
+	newRunner func(ctx context.Context, threadID string) (Runner, error)
+	maxBody   int64
+	log       *slog.Logger
+
+	mu      sync.Mutex
+	threads map[string]*thread
+	closed  bool
+	runs    sync.WaitGroup
+}
+
+type thread struct {
+	r       Runner
+	running bool
+}
+
+// NewHandler serves the agents newAgent creates, one per thread id.
+func NewHandler(newAgent func(ctx context.Context, threadID string) (*conductor.Agent, error), opts HandlerOptions) *Handler {
+	return NewRunnerHandler(func(ctx context.Context, threadID string) (Runner, error) {
+		a, err := newAgent(ctx, threadID)
+		if err != nil {
+			return nil, err
+		}
+		return AgentRunner(a), nil
+	}, opts)
+}
+
+// NewRunnerHandler serves any Runner.
+func NewRunnerHandler(newRunner func(ctx context.Context, threadID string) (Runner, error), opts HandlerOptions) *Handler {
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Handler{newRunner: newRunner, maxBody: opts.MaxBody, log: opts.Logger, threads: map[string]*thread{}}
+}
+
+// Close closes every thread's agent (ending runs in flight) and waits for
+// their runs to return.
+func (h *Handler) Close() error {
+	h.mu.Lock()
+	h.closed = true
+	threads := h.threads
+	h.threads = map[string]*thread{}
+	h.mu.Unlock()
+	var errs []error
+	for _, t := range threads {
+		errs = append(errs, t.r.Close())
+	}
+	h.runs.Wait()
+	return errors.Join(errs...)
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet:
+		q := r.URL.Query()
+		last := r.Header.Get("Last-Event-ID")
+		if last == "" {
+			last = q.Get("lastEventId")
+		}
+		h.resume(w, r, q.Get("threadId"), last)
+	case http.MethodPost:
+		h.post(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		httpError(w, http.StatusMethodNotAllowed, "wire: method %s not allowed", r.Method)
+	}
+}
+
+func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	if err != nil {
+		httpError(w, http.StatusRequestEntityTooLarge, "wire: read body: %v", err)
+		return
+	}
+	in, err := DecodeRunAgentInput(body)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	if last := r.Header.Get("Last-Event-ID"); last != "" {
+		h.resume(w, r, in.ThreadID, last)
+		return
+	}
+	turns, err := in.NewTurns()
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	h.run(w, r, in, turns)
+}
+
+// lookup returns the thread's runner, creating it when create is set.
+func (h *Handler) lookup(ctx context.Context, id string, create bool) (*thread, int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, http.StatusServiceUnavailable, errors.New("wire: handler closed")
+	}
+	if t, ok := h.threads[id]; ok {
+		return t, 0, nil
+	}
+	if !create {
+		return nil, http.StatusNotFound, ErrUnknownThread
+	}
+	r, err := h.newRunner(ctx, id)
+	switch {
+	case errors.Is(err, ErrUnknownThread):
+		return nil, http.StatusNotFound, err
+	case err != nil:
+		return nil, http.StatusInternalServerError, err
+	}
+	t := &thread{r: r}
+	h.threads[id] = t
+	return t, 0, nil
+}
+
+// parseEventID reads an SSE id as written by the projector: "seq" or
+// "seq.delta". Resume works at committed events, so the delta is dropped.
+func parseEventID(s string) (uint64, error) {
+	seq, _, _ := strings.Cut(s, ".")
+	n, err := strconv.ParseUint(seq, 10, 64)
+	if err != nil {
+		return 0, errors.New("wire: Last-Event-ID must be \"seq\" or \"seq.delta\"")
+	}
+	return n, nil
+}
+
+func httpError(w http.ResponseWriter, code int, format string, args ...any) {
+	msg := format
+	if len(args) > 0 {
+		msg = sprintf(format, args...)
+	}
+	http.Error(w, msg, code)
+}

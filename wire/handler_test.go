@@ -1,0 +1,222 @@
+package wire
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/ledger"
+	"github.com/batonrt/baton/turn"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestHandlerStreamsRun(t *testing.T) {
+	e := newEnv(t, weatherScript)
+	resp := e.post(context.Background(), runBody("t1", "weather in Paris?"), nil)
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("status %d, content type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	frames := readSSE(t, resp.Body)
+	got := types(frames)
+	if got[0] != AGUIRunStarted || got[len(got)-1] != AGUIRunFinished {
+		t.Fatalf("stream must open with RUN_STARTED and close with RUN_FINISHED: %v", got)
+	}
+	for _, want := range []string{AGUIReasoningMessageContent, AGUITextMessageContent, AGUIToolCallStart, AGUIToolCallArgs, AGUIToolCallEnd, AGUIToolCallResult, AGUIStateSnapshot} {
+		if !slices.Contains(got, want) {
+			t.Errorf("no %s in %v", want, got)
+		}
+	}
+	var text strings.Builder
+	for _, f := range frames {
+		if f.Event.Type == AGUITextMessageContent {
+			text.WriteString(f.Event.Delta)
+		}
+	}
+	if diff := cmp.Diff("Let me check.It is 18C in Paris.", text.String()); diff != "" {
+		t.Errorf("text mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestHandlerNDJSON(t *testing.T) {
+	e := newEnv(t, weatherScript)
+	resp := e.post(context.Background(), runBody("t1", "weather?"), map[string]string{"Accept": "application/x-ndjson"})
+	defer resp.Body.Close()
+	var kinds []contract.EventKind
+	for ev, err := range ledger.ReadJSONL(resp.Body) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Delta == 0 {
+			kinds = append(kinds, ev.Kind)
+		}
+	}
+	want := []contract.EventKind{contract.EvRunStarted, contract.EvTurnCompleted, contract.EvToolCall, contract.EvToolStarted, contract.EvToolResult, contract.EvTurnCompleted, contract.EvRunSettled}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestHandlerResumeFromLastEventID(t *testing.T) {
+	e := newEnv(t, weatherScript)
+	resp := e.post(context.Background(), runBody("t1", "weather?"), nil)
+	full := readSSE(t, resp.Body)
+	resp.Body.Close()
+	// Resume after the first committed turn: what follows must equal the
+	// committed part of the live stream after that point.
+	cut := -1
+	for i, f := range full {
+		if f.Event.Type == AGUIToolCallEnd {
+			cut = i
+			break
+		}
+	}
+	lastID := full[cut].ID
+	resp = e.post(context.Background(), runBody("t1", "ignored"), map[string]string{"Last-Event-ID": lastID})
+	defer resp.Body.Close()
+	resumed := readSSE(t, resp.Body)
+	want := []string{AGUIRunStarted} // a resumed AG-UI stream reopens its run
+	for _, f := range full[cut+1:] {
+		if f.Event.Type != AGUITextMessageContent {
+			want = append(want, f.Event.Type)
+		}
+	}
+	var got []string
+	for _, f := range resumed {
+		if f.Event.Type != AGUITextMessageContent {
+			got = append(got, f.Event.Type)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resumed stream mismatch (-want +got):\n%s", diff)
+	}
+	// Over GET too, for EventSource clients.
+	r2, err := http.Get(e.srv.URL + "?threadId=t1&lastEventId=" + lastID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Body.Close()
+	if n := len(readSSE(t, r2.Body)); n != len(resumed) {
+		t.Errorf("GET resume: %d events, POST resume %d", n, len(resumed))
+	}
+}
+
+func TestHandlerBadInput(t *testing.T) {
+	e := newEnv(t, weatherScript)
+	resp := e.post(context.Background(), runBody("known", "hi"), nil)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	tests := []struct {
+		name, method, body string
+		header             map[string]string
+		url                string
+		code               int
+		msg                string
+	}{
+		{"malformed json", "POST", "{nope", nil, "", 400, "bad run input"},
+		{"no thread", "POST", `{"runId":"r","messages":[]}`, nil, "", 400, "threadId is empty"},
+		{"no user message", "POST", `{"threadId":"x","runId":"r","messages":[{"id":"a","role":"assistant","content":"hi"}]}`, nil, "", 400, "no user message"},
+		{"bad content", "POST", `{"threadId":"x","runId":"r","messages":[{"id":"a","role":"user","content":7}]}`, nil, "", 400, "string or an array"},
+		{"bad tool", "POST", `{"threadId":"x","runId":"r","messages":[],"tools":[{"name":"a b"}]}`, nil, "", 400, "tools[0]"},
+		{"factory refuses", "POST", runBody("forbidden-1", "hi"), nil, "", 404, "unknown thread"},
+		{"resume unknown thread", "POST", runBody("nobody", "hi"), map[string]string{"Last-Event-ID": "3"}, "", 404, "unknown thread"},
+		{"resume bad id", "POST", runBody("known", "hi"), map[string]string{"Last-Event-ID": "x.y"}, "", 400, "Last-Event-ID"},
+		{"get unknown", "GET", "", nil, "?threadId=nobody&lastEventId=1", 404, "unknown thread"},
+		{"get no thread", "GET", "", nil, "?lastEventId=1", 400, "threadId"},
+		{"method", "PUT", "", nil, "", 405, "not allowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tt.method, e.srv.URL+tt.url, strings.NewReader(tt.body))
+			for k, v := range tt.header {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != tt.code || !strings.Contains(string(b), tt.msg) {
+				t.Errorf("got %d %q, want %d containing %q", resp.StatusCode, b, tt.code, tt.msg)
+			}
+		})
+	}
+}
+
+// blockingScript holds the first model call until gate closes.
+func blockingScript(gate chan struct{}) func() []func(context.Context) ([]turn.Chunk, error) {
+	return func() []func(context.Context) ([]turn.Chunk, error) {
+		return []func(context.Context) ([]turn.Chunk, error){
+			gated(gate, reply(
+				turn.Chunk{Kind: turn.ChunkText, Text: "done"},
+				turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn})),
+		}
+	}
+}
+
+func TestHandlerBusyThreadConflict(t *testing.T) {
+	gate := make(chan struct{})
+	e := newEnv(t, blockingScript(gate))
+	first := e.post(context.Background(), runBody("t1", "one"), nil)
+	defer first.Body.Close()
+	waitFor(t, func() bool { return e.agent("t1") != nil && e.agent("t1").Snapshot().Phase.InFlight() })
+	second := e.post(context.Background(), runBody("t1", "two"), nil)
+	b, _ := io.ReadAll(second.Body)
+	second.Body.Close()
+	if second.StatusCode != http.StatusConflict || !strings.Contains(string(b), "in flight") {
+		t.Errorf("second run: %d %q, want 409", second.StatusCode, b)
+	}
+	other := e.post(context.Background(), runBody("t2", "elsewhere"), nil)
+	other.Body.Close()
+	if other.StatusCode != http.StatusOK {
+		t.Errorf("another thread: %d, want 200", other.StatusCode)
+	}
+	close(gate)
+	if got := types(readSSE(t, first.Body)); got[len(got)-1] != AGUIRunFinished {
+		t.Errorf("first run did not finish: %v", got)
+	}
+}
+
+func TestHandlerClientDisconnectLeavesNothingBehind(t *testing.T) {
+	gate := make(chan struct{})
+	e := newEnv(t, blockingScript(gate))
+	ctx, cancel := context.WithCancel(context.Background())
+	resp := e.post(ctx, runBody("t1", "one"), nil)
+	buf := make([]byte, 64)
+	if _, err := resp.Body.Read(buf); err != nil { // RUN_STARTED is on its way
+		t.Fatal(err)
+	}
+	if e.subs.Load() != 1 {
+		t.Fatalf("%d subscriptions during the stream, want 1", e.subs.Load())
+	}
+	cancel()
+	resp.Body.Close()
+	waitFor(t, func() bool { return e.subs.Load() == 0 })
+	// The run itself goes on and a reconnecting client gets its end.
+	close(gate)
+	waitFor(t, func() bool { return e.agent("t1").Snapshot().Phase.Terminal() })
+	r2 := e.post(context.Background(), runBody("t1", "x"), map[string]string{"Last-Event-ID": "1"})
+	defer r2.Body.Close()
+	got := types(readSSE(t, r2.Body))
+	if len(got) == 0 || got[0] != AGUIRunStarted || got[len(got)-1] != AGUIRunFinished {
+		t.Errorf("resumed after disconnect: %v", got)
+	}
+}
+
+// waitFor polls cond with tiny sleeps, bounded; it checks state, not speed.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for range 2000 {
+		if cond() {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("condition not reached")
+}

@@ -1,0 +1,228 @@
+package wire
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"iter"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/turn"
+)
+
+// script is a provider that plays one reply per model call.
+type script struct {
+	mu      sync.Mutex
+	n       int
+	replies []func(ctx context.Context) ([]turn.Chunk, error)
+}
+
+func (s *script) Stream(ctx context.Context, _ contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	return func(yield func(turn.Chunk, error) bool) {
+		s.mu.Lock()
+		i := s.n
+		s.n++
+		s.mu.Unlock()
+		if i >= len(s.replies) {
+			yield(turn.Chunk{}, &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: "script exhausted"})
+			return
+		}
+		chunks, err := s.replies[i](ctx)
+		for _, c := range chunks {
+			if !yield(c, nil) {
+				return
+			}
+		}
+		if err != nil {
+			yield(turn.Chunk{}, err)
+		}
+	}
+}
+
+func reply(chunks ...turn.Chunk) func(context.Context) ([]turn.Chunk, error) {
+	return func(context.Context) ([]turn.Chunk, error) { return chunks, nil }
+}
+
+func gated(gate <-chan struct{}, then func(context.Context) ([]turn.Chunk, error)) func(context.Context) ([]turn.Chunk, error) {
+	return func(ctx context.Context) ([]turn.Chunk, error) {
+		select {
+		case <-gate:
+			return then(ctx)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// weatherScript: think, say something, call the tool, then answer.
+func weatherScript() []func(context.Context) ([]turn.Chunk, error) {
+	return []func(context.Context) ([]turn.Chunk, error){
+		reply(
+			turn.Chunk{Kind: turn.ChunkThinking, Text: "the user wants weather"},
+			turn.Chunk{Kind: turn.ChunkText, Text: "Let me "},
+			turn.Chunk{Kind: turn.ChunkText, Text: "check."},
+			turn.Chunk{Kind: turn.ChunkToolCallStart, Index: 0, CallID: "call_1", Name: "get_weather"},
+			turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: 0, Text: `{"city":`},
+			turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: 0, Text: `"Paris"}`},
+			turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: 0},
+			turn.Chunk{Kind: turn.ChunkUsage, Usage: contract.Usage{InputTokens: 10, OutputTokens: 5}},
+			turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse}),
+		reply(
+			turn.Chunk{Kind: turn.ChunkText, Text: "It is 18C "},
+			turn.Chunk{Kind: turn.ChunkText, Text: "in Paris."},
+			turn.Chunk{Kind: turn.ChunkUsage, Usage: contract.Usage{InputTokens: 20, OutputTokens: 4}},
+			turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}),
+	}
+}
+
+type weatherIn struct {
+	City string `json:"city"`
+}
+
+// countingRunner counts live subscriptions, to prove a gone client leaves
+// none behind.
+type countingRunner struct {
+	Runner
+	subs *atomic.Int64
+}
+
+func (c countingRunner) Subscribe(fn func(contract.RunEvent)) func() {
+	c.subs.Add(1)
+	unsub := c.Runner.Subscribe(fn)
+	var once sync.Once
+	return func() { once.Do(func() { c.subs.Add(-1); unsub() }) }
+}
+
+type env struct {
+	t       *testing.T
+	srv     *httptest.Server
+	h       *Handler
+	subs    atomic.Int64
+	mu      sync.Mutex
+	agents  map[string]*conductor.Agent
+	scripts func() []func(context.Context) ([]turn.Chunk, error)
+}
+
+func newEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Chunk, error)) *env {
+	t.Helper()
+	e := &env{t: t, agents: map[string]*conductor.Agent{}, scripts: scripts}
+	st := store.NewMemory()
+	e.h = NewRunnerHandler(func(ctx context.Context, threadID string) (Runner, error) {
+		if strings.HasPrefix(threadID, "forbidden") {
+			return nil, ErrUnknownThread
+		}
+		tool := dispatch.MustFunc("get_weather", "Weather for a city.", func(ctx context.Context, in weatherIn) (string, error) {
+			return "18C, cloudy in " + in.City, nil
+		})
+		box, err := dispatch.NewToolBox(tool)
+		if err != nil {
+			return nil, err
+		}
+		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{
+			Provider:  &script{replies: e.scripts()},
+			Tools:     box,
+			Store:     st,
+			SessionID: threadID,
+			Clock:     &conductor.FixedClock{Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Step: time.Millisecond},
+			IDs:       &conductor.CountingIDs{},
+			Driver:    turn.Options{MaxRetries: turn.NoRetries},
+		})
+		if err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		e.agents[threadID] = a
+		e.mu.Unlock()
+		return countingRunner{Runner: AgentRunner(a), subs: &e.subs}, nil
+	}, HandlerOptions{})
+	e.srv = httptest.NewServer(e.h)
+	t.Cleanup(func() {
+		e.srv.Close()
+		if err := e.h.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return e
+}
+
+func (e *env) agent(thread string) *conductor.Agent {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.agents[thread]
+}
+
+func runBody(thread, text string) string {
+	b, _ := json.Marshal(map[string]any{
+		"threadId": thread, "runId": "client-run", "state": map[string]any{}, "tools": []any{}, "context": []any{},
+		"messages": []any{map[string]any{"id": "u1", "role": "user", "content": text}},
+	})
+	return string(b)
+}
+
+func (e *env) post(ctx context.Context, body string, header map[string]string) *http.Response {
+	e.t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.srv.URL, strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return resp
+}
+
+// sseFrame is one parsed SSE event.
+type sseFrame struct {
+	ID    string
+	Event AGUIEvent
+}
+
+// readSSE parses a whole SSE body (data lines are JSON AG-UI events).
+func readSSE(t *testing.T, r io.Reader) []sseFrame {
+	t.Helper()
+	var out []sseFrame
+	var cur sseFrame
+	var data strings.Builder
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if data.Len() > 0 {
+				if err := json.Unmarshal([]byte(data.String()), &cur.Event); err != nil {
+					t.Fatalf("bad data %q: %v", data.String(), err)
+				}
+				out = append(out, cur)
+			}
+			cur, data = sseFrame{}, strings.Builder{}
+		case strings.HasPrefix(line, "id: "):
+			cur.ID = strings.TrimPrefix(line, "id: ")
+		case strings.HasPrefix(line, "data: "):
+			data.WriteString(strings.TrimPrefix(line, "data: "))
+		}
+	}
+	return out
+}
+
+func types(frames []sseFrame) []string {
+	var out []string
+	for _, f := range frames {
+		out = append(out, f.Event.Type)
+	}
+	return out
+}

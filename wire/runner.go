@@ -1,0 +1,30 @@
+package wire
+
+import (
+	"context"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+)
+
+// Runner is what the handler drives for one thread. *conductor.Agent
+// satisfies it through AgentRunner; tests and hosts may supply their own.
+type Runner interface {
+	// Submit drives input to the end of a run.
+	Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error)
+	// Subscribe taps the live events.
+	Subscribe(fn func(contract.RunEvent)) (unsubscribe func())
+	// EventsSince returns committed events after seq, from the store.
+	EventsSince(ctx context.Context, seq uint64) ([]contract.RunEvent, error)
+	Snapshot() contract.RunSnapshot
+	Close() error
+}
+
+// AgentRunner adapts a conductor agent.
+func AgentRunner(a *conductor.Agent) Runner { return agentRunner{a} }
+
+type agentRunner struct{ *conductor.Agent }
+
+func (a agentRunner) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {
+	return a.Agent.Submit(ctx, conductor.Input{Turns: input})
+}

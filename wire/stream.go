@@ -1,0 +1,165 @@
+package wire
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+)
+
+var sprintf = fmt.Sprintf
+
+// feed carries one stream's live events from the agent's subscriber
+// goroutine to the request's goroutine. When the client is gone, pushes
+// return at once and the request's deferred unsubscribe removes the feed.
+type feed struct {
+	ctx context.Context
+	ch  chan contract.RunEvent
+}
+
+func newFeed(ctx context.Context) *feed {
+	return &feed{ctx: ctx, ch: make(chan contract.RunEvent, 256)}
+}
+
+func (f *feed) push(ev contract.RunEvent) {
+	select {
+	case f.ch <- ev:
+	case <-f.ctx.Done():
+	}
+}
+
+// streamer writes one response: it projects, encodes and deduplicates
+// (a resumed stream sees some events both from the store and live).
+type streamer struct {
+	r       Runner
+	proj    *AGUIProjector
+	sse     *SSEWriter
+	nd      *NDJSONWriter
+	last    uint64 // newest committed Seq written
+	runID   string
+	ended   bool
+	started bool
+}
+
+func newStreamer(w http.ResponseWriter, req *http.Request, r Runner, threadID string) *streamer {
+	s := &streamer{r: r, proj: NewAGUIProjector(threadID)}
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	if strings.Contains(req.Header.Get("Accept"), "application/x-ndjson") {
+		h.Set("Content-Type", "application/x-ndjson")
+		s.nd = NewNDJSONWriter(w)
+	} else {
+		h.Set("Content-Type", "text/event-stream")
+		s.sse = NewSSEWriter(w)
+	}
+	return s
+}
+
+// emit writes one baton event unless the stream already has it.
+func (s *streamer) emit(ev contract.RunEvent) error {
+	switch {
+	case ev.Kind == contract.EvSignalRejected:
+		return nil
+	case ev.Kind == contract.EvLag:
+	case isDelta(ev.Kind):
+		if ev.Seq < s.last {
+			return nil
+		}
+	default:
+		if ev.Seq <= s.last && s.started {
+			return nil
+		}
+		s.last, s.started = ev.Seq, true
+	}
+	if ev.Kind == contract.EvRunStarted && s.runID == "" {
+		s.runID = ev.RunID
+	}
+	if (ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted) && ev.RunID == s.runID {
+		s.ended = true
+	}
+	if s.nd != nil {
+		return s.nd.WriteEvent(ev)
+	}
+	return s.writeAGUI(s.proj.Project(ev))
+}
+
+func (s *streamer) writeAGUI(events []AGUIEvent) error {
+	if s.sse == nil {
+		return nil
+	}
+	for _, a := range events {
+		if err := s.sse.WriteAGUI(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fill writes the committed events the stream missed, from the store.
+func (s *streamer) fill(ctx context.Context) error {
+	events, err := s.r.EventsSince(ctx, s.last)
+	if err != nil {
+		return err
+	}
+	for _, ev := range events {
+		if err := s.emit(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// follow writes live events until the run ends, the client leaves or the
+// run returns (done). A lag notice is repaired from the store.
+func (s *streamer) follow(ctx context.Context, f *feed, done <-chan struct{}) error {
+	for !s.ended {
+		select {
+		case ev := <-f.ch:
+			if ev.Kind == contract.EvLag {
+				if err := s.fill(ctx); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := s.emit(ev); err != nil {
+				return err
+			}
+		case <-done:
+			done = nil
+			if err := s.drain(ctx, f); err != nil {
+				return err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// drain writes what the feed holds after the run returned and, when the
+// end of the run was lost on the way, the rest from the store.
+func (s *streamer) drain(ctx context.Context, f *feed) error {
+	for {
+		select {
+		case ev := <-f.ch:
+			if ev.Kind == contract.EvLag {
+				continue
+			}
+			if err := s.emit(ev); err != nil {
+				return err
+			}
+		default:
+			if s.ended {
+				return nil
+			}
+			if err := s.fill(ctx); err != nil {
+				return err
+			}
+			s.ended = true
+			return nil
+		}
+	}
+}
