@@ -1,6 +1,9 @@
 package dispatch
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // IDs name the call a tool is running for. CallID is the idempotency key:
 // a call run again on resume carries the same one.
@@ -49,4 +52,14 @@ func (c *callCtx) Value(key any) any {
 		return c.j
 	}
 	return c.Context.Value(key)
+}
+
+// Deadline is the call's timeout, or the dispatch context's deadline if
+// that comes first.
+func (c *callCtx) Deadline() (time.Time, bool) {
+	d := c.j.started.Add(c.j.timeout)
+	if pd, ok := c.Context.Deadline(); ok && pd.Before(d) {
+		return pd, true
+	}
+	return d, true
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/batonrt/baton/contract"
@@ -30,8 +31,7 @@ const (
 	phaseExpired
 )
 
-// job is a Job in flight. Fields below the line are guarded by s.mu,
-// except where noted.
+// job is a Job in flight.
 type job struct {
 	Job
 	s       *Scheduler
@@ -39,19 +39,24 @@ type job struct {
 	name    string
 	seq     bool
 	timeout time.Duration
+	stopCtx func() bool // stops the AfterFunc on dctx; set before start
+
+	// Parts left before the job is finished: its delivery, and its worker
+	// once started.
+	pending atomic.Int32
+
+	// Guarded by s.mu; the ones set by pump are read freely by the worker,
+	// which pump starts after setting them.
 	seqNo   uint64
-
-	state      jobState
-	phase      toolPhase
-	slot       bool // holds one of the scheduler's slots
-	pending    int  // parts left: the delivery, and the worker once started
-	cancel     context.CancelCauseFunc
-	stopQueued func() bool
-	grace      *time.Timer
-
-	// Written by the worker before expire can run.
+	state   jobState
+	phase   toolPhase
+	slot    bool // holds one of the scheduler's slots
+	grace   *time.Timer
 	started time.Time
-	cctx    callCtx
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+
+	cctx callCtx // the context the tool sees, owned by the worker
 }
 
 func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
@@ -64,31 +69,34 @@ func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 	if name == "" {
 		name = jb.Call.Name
 	}
-	return &job{Job: jb, s: s, dctx: ctx, name: name, seq: d.Sequential, timeout: timeout, pending: 1}
+	j := &job{Job: jb, s: s, dctx: ctx, name: name, seq: d.Sequential, timeout: timeout}
+	j.pending.Store(1)
+	return j
 }
 
-// run is the worker goroutine of a started job.
-func (j *job) run(ctx context.Context) {
-	s := j.s
-	if j.stopQueued != nil {
-		j.stopQueued()
+// run is a worker goroutine: it runs j, then whatever job the end of j
+// let start, until there is none.
+func (j *job) run() {
+	for j != nil {
+		j = j.runOnce()
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, j.timeout, ErrTimedOut)
-	j.cctx = callCtx{Context: ctx, j: j}
-	j.started = time.Now()
+}
+
+func (j *job) runOnce() (next *job) {
+	s := j.s
+	j.cctx = callCtx{Context: j.ctx, j: j}
 	var (
 		res      contract.ToolOutcome
 		err      error
 		panicked bool
 	)
-	if err = ctx.Err(); err == nil {
-		stop := context.AfterFunc(ctx, j.expire)
+	if err = j.ctx.Err(); err == nil {
+		// Timed from the start, so it agrees with the tool's Deadline.
+		timer := time.AfterFunc(j.timeout-time.Since(j.started), j.timedOut)
 		res, err, panicked = j.invoke(&j.cctx)
-		stop()
+		timer.Stop()
 	}
-	o := j.settle(ctx, res, err, panicked)
-	cancel()
-	j.cancel(nil)
+	o := j.settle(res, err, panicked)
 
 	s.mu.Lock()
 	expired := j.phase == phaseExpired
@@ -99,12 +107,18 @@ func (j *job) run(ctx context.Context) {
 		j.phase = phaseReturned
 		j.forget()
 	}
-	s.release(j)
-	s.finishPart(j)
+	s.release(j, &next)
 	s.mu.Unlock()
+
+	j.cancel(nil)
+	if j.stopCtx != nil {
+		j.stopCtx()
+	}
 	if !expired {
 		j.deliver(o)
 	}
+	s.finishPart(j)
+	return next
 }
 
 // invoke calls Start and the tool, turning a panic into an error whose
@@ -129,12 +143,12 @@ func (j *job) invoke(ctx context.Context) (res contract.ToolOutcome, err error, 
 }
 
 // settle turns what the tool returned into the outcome the model sees.
-func (j *job) settle(ctx context.Context, res contract.ToolOutcome, err error, panicked bool) Outcome {
+func (j *job) settle(res contract.ToolOutcome, err error, panicked bool) Outcome {
 	switch {
 	case panicked:
 		res = contract.ToolOutcome{Content: err.Error(), IsError: true}
-	case err != nil && ctx.Err() != nil:
-		return j.cancelledOutcome(context.Cause(ctx))
+	case err != nil && j.ctx.Err() != nil:
+		return j.cancelledOutcome(context.Cause(j.ctx))
 	case err != nil:
 		res = contract.ToolOutcome{Content: err.Error(), IsError: true}
 	}
@@ -167,8 +181,34 @@ func (j *job) cancelledOutcome(cause error) Outcome {
 	return o
 }
 
-// expire answers a started call whose context ended before its tool
-// returned. The tool keeps its slot for the grace period.
+func (j *job) timedOut() {
+	j.cancel(ErrTimedOut)
+	j.expire()
+}
+
+// ctxDone answers a call whose dispatch context ended.
+func (j *job) ctxDone() {
+	s := j.s
+	s.mu.Lock()
+	switch j.state {
+	case stateQueued:
+		j.forget()
+		s.mu.Unlock()
+		j.deliver(j.cancelledOutcome(context.Cause(j.dctx)))
+	case stateRunning:
+		// The run context is a child of dctx, but its cancellation may not
+		// have landed yet; the cause must be there before expire reads it.
+		cancel := j.cancel
+		s.mu.Unlock()
+		cancel(context.Cause(j.dctx))
+		j.expire()
+	default:
+		s.mu.Unlock()
+	}
+}
+
+// expire answers a started call whose context ended, unless its tool
+// returned first. The tool keeps its slot for the grace period.
 func (j *job) expire() {
 	s := j.s
 	s.mu.Lock()
@@ -180,8 +220,9 @@ func (j *job) expire() {
 	j.forget()
 	s.straggling[j] = struct{}{}
 	j.grace = time.AfterFunc(s.opts.Grace, j.graceOver)
+	o := j.cancelledOutcome(context.Cause(j.ctx))
 	s.mu.Unlock()
-	j.deliver(j.cancelledOutcome(context.Cause(j.cctx.Context)))
+	j.deliver(o)
 }
 
 // graceOver frees the slot of a tool that ignored its context.
@@ -189,7 +230,7 @@ func (j *job) graceOver() {
 	s := j.s
 	s.mu.Lock()
 	held := j.slot
-	s.release(j)
+	s.release(j, nil)
 	s.mu.Unlock()
 	if held {
 		s.opts.Logger.LogAttrs(context.Background(), slog.LevelWarn, "dispatch: tool ignores cancellation; slot freed",
@@ -217,18 +258,7 @@ func (j *job) deliver(o Outcome) {
 				slog.String("tool", j.name), slog.String("call_id", j.Call.ID),
 				slog.Any("panic", r), slog.String("stack", string(debug.Stack())))
 		}
-		s.mu.Lock()
 		s.finishPart(j)
-		s.mu.Unlock()
 	}()
 	j.Done(o)
-}
-
-// finishPart marks one part of j finished. Called with s.mu held.
-func (s *Scheduler) finishPart(j *job) {
-	j.pending--
-	if j.pending == 0 {
-		s.live--
-		s.checkDrained()
-	}
 }

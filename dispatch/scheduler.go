@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/batonrt/baton/contract"
@@ -24,8 +25,9 @@ type Job struct {
 	// it to durably record "started" before any side effect.
 	Start func(ctx context.Context) error
 	// Done is called exactly once with the outcome, from a goroutine of
-	// the scheduler's, as soon as the call finishes. It must not block for
-	// long: the scheduler's Close waits for it.
+	// the scheduler's, as soon as the call finishes. It should return
+	// quickly: the worker that calls it runs the next call afterwards, and
+	// Close waits for it.
 	Done func(Outcome)
 }
 
@@ -50,10 +52,12 @@ type Scheduler struct {
 	straggling map[*job]struct{}
 	running    int
 	seqRunning bool
-	live       int // dispatched jobs not yet delivered and returned
 	dispatched uint64
-	closed     bool
-	drained    chan struct{} // closed once closed and live == 0
+
+	closed    atomic.Bool  // written under mu
+	live      atomic.Int64 // dispatched jobs not yet delivered and returned
+	drainOnce sync.Once
+	drained   chan struct{} // closed once closed and live == 0
 }
 
 // NewScheduler returns a Scheduler with opts, zero fields defaulted.
@@ -83,33 +87,33 @@ func (s *Scheduler) Dispatch(ctx context.Context, job Job) error {
 	}
 	j := newJob(s, ctx, job)
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	defer s.mu.Unlock()
+	if s.closed.Load() {
 		return ErrClosed
 	}
 	if _, dup := s.calls[job.Call.ID]; dup {
-		s.mu.Unlock()
 		return fmt.Errorf("%w: %s", ErrDuplicateCall, job.Call.ID)
 	}
 	s.calls[job.Call.ID] = j
-	s.live++
+	s.live.Add(1)
 	s.dispatched++
 	j.seqNo = s.dispatched
 	s.queue.push(j)
 	if ctx.Done() != nil {
-		// Registered under the lock, before the job can start, so that run
-		// always finds the stop function set.
-		j.stopQueued = context.AfterFunc(ctx, func() { s.cancelQueued(j) })
+		// Registered before the job can start, so its worker always finds
+		// the stop function set.
+		j.stopCtx = context.AfterFunc(ctx, j.ctxDone)
 	}
-	s.pump()
-	s.mu.Unlock()
+	s.pump(nil)
 	return nil
 }
 
 // pump starts queued jobs while there is room, in FIFO order: a job that
 // cannot start yet holds back the ones behind it, so a sequential call is
-// never starved by a stream of parallel ones. Called with s.mu held.
-func (s *Scheduler) pump() {
+// never starved by a stream of parallel ones. If next is not nil, the
+// first job started is handed back through it for the calling worker to
+// run, instead of on a new goroutine. Called with s.mu held.
+func (s *Scheduler) pump(next **job) {
 	for j := s.queue.peek(); j != nil; j = s.queue.peek() {
 		if j.state != stateQueued {
 			s.queue.pop()
@@ -123,16 +127,20 @@ func (s *Scheduler) pump() {
 		s.seqRunning = j.seq
 		j.state = stateRunning
 		j.slot = true
-		j.pending++
-		ctx, cancel := context.WithCancelCause(j.dctx)
-		j.cancel = cancel
-		go j.run(ctx)
+		j.pending.Add(1)
+		j.started = time.Now()
+		j.ctx, j.cancel = context.WithCancelCause(j.dctx)
+		if next != nil && *next == nil {
+			*next = j
+		} else {
+			go j.run()
+		}
 	}
 }
 
 // release frees j's slot, if it still holds one, and starts what can
 // start. Called with s.mu held.
-func (s *Scheduler) release(j *job) {
+func (s *Scheduler) release(j *job, next **job) {
 	if !j.slot {
 		return
 	}
@@ -141,7 +149,7 @@ func (s *Scheduler) release(j *job) {
 	if j.seq {
 		s.seqRunning = false
 	}
-	s.pump()
+	s.pump(next)
 }
 
 // Cancel cancels the call with the id, queued or running; its outcome is a
@@ -163,16 +171,16 @@ func (s *Scheduler) CancelAll() {
 		jobs = append(jobs, j)
 	}
 	s.mu.Unlock()
-	// Queued calls are answered in the order they were dispatched.
+	// Answered in the order they were dispatched.
 	slices.SortFunc(jobs, func(a, b *job) int { return cmp.Compare(a.seqNo, b.seqNo) })
 	s.cancelJobs(jobs)
 }
 
-// cancelJobs cancels running jobs through their context and answers
-// queued ones from one new goroutine, never from the caller's, so that a
-// caller holding its own lock is not called back.
+// cancelJobs cancels jobs and answers them from one new goroutine, never
+// from the caller's, so that a caller holding its own lock is not called
+// back.
 func (s *Scheduler) cancelJobs(jobs []*job) {
-	var queued []*job
+	var queued, running []*job
 	s.mu.Lock()
 	for _, j := range jobs {
 		switch j.state {
@@ -180,29 +188,22 @@ func (s *Scheduler) cancelJobs(jobs []*job) {
 			j.forget()
 			queued = append(queued, j)
 		case stateRunning:
-			j.cancel(ErrCancelled)
+			running = append(running, j)
 		}
 	}
 	s.mu.Unlock()
-	if len(queued) > 0 {
-		go func() {
-			for _, j := range queued {
-				j.deliver(j.cancelledOutcome(ErrCancelled))
-			}
-		}()
-	}
-}
-
-// cancelQueued answers a queued job whose dispatch context ended.
-func (s *Scheduler) cancelQueued(j *job) {
-	s.mu.Lock()
-	if j.state != stateQueued {
-		s.mu.Unlock()
+	if len(queued)+len(running) == 0 {
 		return
 	}
-	j.forget()
-	s.mu.Unlock()
-	j.deliver(j.cancelledOutcome(context.Cause(j.dctx)))
+	go func() {
+		for _, j := range queued {
+			j.deliver(j.cancelledOutcome(ErrCancelled))
+		}
+		for _, j := range running {
+			j.cancel(ErrCancelled)
+			j.expire()
+		}
+	}()
 }
 
 // Stragglers returns how many tools timed out or were cancelled, had
@@ -219,11 +220,11 @@ func (s *Scheduler) Stragglers() int {
 // matching ErrStragglers and ctx's error.
 func (s *Scheduler) Close(ctx context.Context) error {
 	s.mu.Lock()
-	if !s.closed {
-		s.closed = true
-		s.checkDrained()
-	}
+	s.closed.Store(true)
 	s.mu.Unlock()
+	if s.live.Load() == 0 {
+		s.drain()
+	}
 	s.CancelAll()
 	select {
 	case <-s.drained:
@@ -233,7 +234,7 @@ func (s *Scheduler) Close(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.straggling) == 0 {
-		return fmt.Errorf("dispatch: close: %d calls still finishing: %w", s.live, ctx.Err())
+		return fmt.Errorf("dispatch: close: %d calls still finishing: %w", s.live.Load(), ctx.Err())
 	}
 	names := make([]string, 0, len(s.straggling))
 	for j := range s.straggling {
@@ -243,14 +244,12 @@ func (s *Scheduler) Close(ctx context.Context) error {
 	return fmt.Errorf("%w: %s: %w", ErrStragglers, strings.Join(names, ", "), ctx.Err())
 }
 
-// checkDrained closes drained once the scheduler is closed and idle.
-// Called with s.mu held.
-func (s *Scheduler) checkDrained() {
-	if s.closed && s.live == 0 {
-		select {
-		case <-s.drained:
-		default:
-			close(s.drained)
-		}
+func (s *Scheduler) drain() { s.drainOnce.Do(func() { close(s.drained) }) }
+
+// finishPart marks one part of j finished: its delivery, or its worker.
+// The last part of the last job lets a pending Close return.
+func (s *Scheduler) finishPart(j *job) {
+	if j.pending.Add(-1) == 0 && s.live.Add(-1) == 0 && s.closed.Load() {
+		s.drain()
 	}
 }
