@@ -21,10 +21,22 @@ var (
 	sharedImp  *sourceImporter
 )
 
+// samplePackages are the standard packages the checker's samples import.
+var samplePackages = []string{
+	"time", "math/rand", "math/rand/v2", "crypto/rand", "os", "io/fs", "net/url",
+	"sync/atomic", "context", "reflect", "maps", "slices", "strings",
+}
+
 func sharedImporter(t *testing.T) (*token.FileSet, *sourceImporter) {
+	t.Helper()
 	if sharedImp == nil {
+		root := moduleRoot(t)
+		exports, err := exportData(root, append([]string{"./cadence/..."}, samplePackages...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
 		sharedFset = token.NewFileSet()
-		sharedImp = newSourceImporter(sharedFset, moduleRoot(t))
+		sharedImp = newSourceImporter(sharedFset, root, exports)
 	}
 	return sharedFset, sharedImp
 }

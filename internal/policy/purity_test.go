@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -8,6 +9,9 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -166,22 +170,33 @@ func (c *purityChecker) callee(call *ast.CallExpr) (pkg, name string, ok bool) {
 	return pn.Imported().Path(), sel.Sel.Name, true
 }
 
-// sourceImporter type-checks the module's packages from source, the
-// standard library from source without function bodies, and stands in an
-// empty package for anything else: pure code's map ranges only need the
-// types of baton's own and the standard library's declarations.
+// sourceImporter type-checks the module's packages from source, so that
+// code mid-edit still gets checked, and reads every other package from the
+// export data `go list -export` leaves in the build cache, which is much
+// faster than checking the standard library from source. A package with no
+// export data is stood in for by an empty one: the purity rules only need
+// the types of declarations the checked code can see.
 type sourceImporter struct {
 	fset    *token.FileSet
 	modDir  string
-	std     types.ImporterFrom
+	exports map[string]string
+	gc      types.ImporterFrom
 	checked map[string]*types.Package
 }
 
-func newSourceImporter(fset *token.FileSet, modDir string) *sourceImporter {
+func newSourceImporter(fset *token.FileSet, modDir string, exports map[string]string) *sourceImporter {
+	lookup := func(path string) (io.ReadCloser, error) {
+		file := exports[path]
+		if file == "" {
+			return nil, fmt.Errorf("policy: no export data for %s", path)
+		}
+		return os.Open(file)
+	}
 	return &sourceImporter{
 		fset:    fset,
 		modDir:  modDir,
-		std:     importer.ForCompiler(fset, "source", nil).(types.ImporterFrom),
+		exports: exports,
+		gc:      importer.ForCompiler(fset, "gc", lookup).(types.ImporterFrom),
 		checked: map[string]*types.Package{},
 	}
 }
@@ -195,24 +210,46 @@ func (im *sourceImporter) ImportFrom(path, dir string, mode types.ImportMode) (*
 		return p, nil
 	}
 	var p *types.Package
-	switch rel, ours := relPath(path); {
-	case ours:
+	if rel, ours := relPath(path); ours {
 		files, err := parseDir(im.fset, filepath.Join(im.modDir, filepath.FromSlash(rel)))
 		if err != nil {
 			return nil, err
 		}
 		p, _, _ = typeCheck(im.fset, path, files, im)
-	case !strings.Contains(strings.Split(path, "/")[0], "."):
+	} else if im.exports[path] != "" {
 		var err error
-		if p, err = im.std.ImportFrom(path, dir, mode); err != nil {
+		if p, err = im.gc.ImportFrom(path, dir, mode); err != nil {
 			return nil, err
 		}
-	default:
+	} else {
 		p = types.NewPackage(path, path[strings.LastIndexByte(path, '/')+1:])
 		p.MarkComplete()
 	}
 	im.checked[path] = p
 	return p, nil
+}
+
+// exportData returns the export data files of pkgs and all their
+// dependencies, building what the cache lacks. Packages that fail to build
+// are simply missing from the result.
+func exportData(modDir string, pkgs ...string) (map[string]string, error) {
+	args := append([]string{"list", "-e", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}"}, pkgs...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = modDir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("policy: go list -export: %w\n%s", err, stderr.String())
+	}
+	exports := map[string]string{}
+	for line := range strings.Lines(string(out)) {
+		path, file, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		if file != "" {
+			exports[path] = file
+		}
+	}
+	return exports, nil
 }
 
 // parseDir parses a folder's non-test Go files for the current platform.
