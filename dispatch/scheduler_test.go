@@ -460,3 +460,93 @@ func TestSchedulerRedispatchFromDone(t *testing.T) {
 	}
 	outs.next(t)
 }
+
+func TestSchedulerToolSeesDeadline(t *testing.T) {
+	s := NewScheduler(Options{DefaultTimeout: time.Hour})
+	defer closeScheduler(t, s)
+	left := func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		d, ok := ctx.Deadline()
+		if !ok {
+			return contract.ToolOutcome{Content: "no deadline"}, nil
+		}
+		if until := time.Until(d); until > 0 && until <= time.Minute {
+			return contract.ToolOutcome{Content: "within a minute"}, nil
+		}
+		return contract.ToolOutcome{Content: "beyond a minute"}, nil
+	}
+	tests := []struct {
+		name string
+		opts []Option
+		ctx  func() (context.Context, context.CancelFunc)
+		want string
+	}{
+		{"default", nil, func() (context.Context, context.CancelFunc) { return context.Background(), func() {} }, "beyond a minute"},
+		{"descriptor", []Option{Timeout(time.Minute)}, func() (context.Context, context.CancelFunc) { return context.Background(), func() {} }, "within a minute"},
+		{"dispatch context first", nil, func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), time.Minute)
+		}, "within a minute"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := tt.ctx()
+			defer cancel()
+			outs := newOutcomes(1)
+			if err := s.Dispatch(ctx, Job{Call: call(tt.name), Tool: toolOf(t, "left", left, tt.opts...), Done: outs.done}); err != nil {
+				t.Fatal(err)
+			}
+			if got := outs.next(t).Outcome.Content; got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSchedulerCancelledContextRunsNothing(t *testing.T) {
+	s := NewScheduler(Options{})
+	defer closeScheduler(t, s)
+	ran := make(chan struct{}, 1)
+	tool := toolOf(t, "t", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
+		ran <- struct{}{}
+		return contract.ToolOutcome{}, nil
+	})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("user pressed stop"))
+	outs := newOutcomes(1)
+	if err := s.Dispatch(ctx, Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
+		t.Fatal(err)
+	}
+	want := Outcome{CallID: "c", Cancelled: true, Outcome: contract.ToolOutcome{Content: `tool "t" cancelled: user pressed stop`, IsError: true}}
+	if diff := cmp.Diff(want, outs.next(t), ignoreDuration); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	select {
+	case <-ran:
+		t.Error("tool ran under a cancelled context")
+	default:
+	}
+}
+
+func TestSchedulerCloseCancelsEverything(t *testing.T) {
+	s := NewScheduler(Options{Limit: 1})
+	started := make(chan string, 4)
+	tool := toolOf(t, "block", blockUntil(started, nil))
+	outs := newOutcomes(4)
+	for _, id := range []string{"a", "b", "c"} {
+		if err := s.Dispatch(context.Background(), Job{Call: call(id), Tool: tool, Done: outs.done}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-started
+	closeScheduler(t, s)
+	got := map[string]bool{}
+	for range 3 {
+		o := outs.next(t)
+		got[o.CallID] = o.Cancelled
+	}
+	if diff := cmp.Diff(map[string]bool{"a": true, "b": true, "c": true}, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	if len(started) != 0 {
+		t.Errorf("queued calls started during Close")
+	}
+}
