@@ -75,3 +75,14 @@ func (t *transition) anyStarted() bool {
 	}
 	return false
 }
+
+// abortOnResume ends a run whose abort was waiting for a reply or for
+// running tools when the process stopped: that work died with the
+// process, and re-sending it would start what the abort forbids.
+func (t *transition) abortOnResume() bool {
+	if t.s.Abort == "" {
+		return false
+	}
+	t.fault(contract.KindAborted, abortMessage(t.s.AbortReason))
+	return true
+}

@@ -16,6 +16,9 @@ func stepAwaitingModel(t *transition) string {
 		t.onModelFailed(sig)
 		return ""
 	case contract.Resumed:
+		if t.abortOnResume() {
+			return ""
+		}
 		t.emit(contract.InvokeModel{Request: t.request()})
 		return ""
 	}

@@ -17,7 +17,9 @@ func stepAwaitingTools(t *transition) string {
 	case contract.ApprovalResolved:
 		return t.onApproval(sig)
 	case contract.Resumed:
-		t.resumeBatch()
+		if !t.abortOnResume() {
+			t.resumeBatch()
+		}
 		return ""
 	}
 	return t.onHostInput("awaiting tools")
