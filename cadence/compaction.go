@@ -72,7 +72,15 @@ func (t *transition) onCompactionFailed(sig contract.CompactionFailed) {
 }
 
 // resumeAfterCompaction continues at the boundary that asked for it.
+// Steering that arrived meanwhile and the loop guard's reminder land
+// before the attempt is recorded, so the turns the boundary itself adds
+// cannot start a second compaction before the model is called.
 func (t *transition) resumeAfterCompaction() {
 	t.s.Phase = contract.PhaseAwaitingModel
+	if t.s.Abort == "" {
+		t.deliverQueued(contract.InputSteer)
+		t.remindIfLooping()
+	}
+	t.s.CompactedAt = t.s.History.Len()
 	t.boundary()
 }
