@@ -126,7 +126,7 @@ func encodingFor(model string) (tokenizer.Encoding, bool) {
 	}
 	family := func(prefixes ...string) bool {
 		for _, p := range prefixes {
-			if m == p || strings.HasPrefix(m, p+"-") || strings.HasPrefix(m, p+".") {
+			if strings.HasPrefix(m, p) && (len(m) == len(p) || m[len(p)] == '-' || m[len(p)] == '.') {
 				return true
 			}
 		}
