@@ -94,35 +94,56 @@ type weatherIn struct {
 // none behind.
 type countingRunner struct {
 	Runner
-	subs *atomic.Int64
+	subs, unsubs *atomic.Int64
 }
 
 func (c countingRunner) Subscribe(fn func(contract.RunEvent)) func() {
 	c.subs.Add(1)
 	unsub := c.Runner.Subscribe(fn)
 	var once sync.Once
-	return func() { once.Do(func() { c.subs.Add(-1); unsub() }) }
+	return func() {
+		once.Do(func() {
+			c.subs.Add(-1)
+			c.unsubs.Add(1)
+			unsub()
+		})
+	}
 }
 
 type env struct {
-	t       *testing.T
-	srv     *httptest.Server
-	h       *Handler
-	subs    atomic.Int64
-	mu      sync.Mutex
-	agents  map[string]*conductor.Agent
-	scripts func() []func(context.Context) ([]turn.Chunk, error)
+	t      *testing.T
+	srv    *httptest.Server
+	h      *Handler
+	subs   atomic.Int64
+	unsubs atomic.Int64
+	// toolGate, when set, holds every tool call until it closes.
+	toolGate chan struct{}
+	mu       sync.Mutex
+	agents   map[string]*conductor.Agent
+	scripts  func() []func(context.Context) ([]turn.Chunk, error)
 }
 
 func newEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Chunk, error)) *env {
 	t.Helper()
-	e := &env{t: t, agents: map[string]*conductor.Agent{}, scripts: scripts}
+	return newGatedEnv(t, scripts, nil)
+}
+
+func newGatedEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Chunk, error), toolGate chan struct{}) *env {
+	t.Helper()
+	e := &env{t: t, agents: map[string]*conductor.Agent{}, scripts: scripts, toolGate: toolGate}
 	st := store.NewMemory()
 	e.h = NewRunnerHandler(func(ctx context.Context, threadID string) (Runner, error) {
 		if strings.HasPrefix(threadID, "forbidden") {
 			return nil, ErrUnknownThread
 		}
 		tool := dispatch.MustFunc("get_weather", "Weather for a city.", func(ctx context.Context, in weatherIn) (string, error) {
+			if e.toolGate != nil {
+				select {
+				case <-e.toolGate:
+				case <-ctx.Done():
+					return "", ctx.Err()
+				}
+			}
 			return "18C, cloudy in " + in.City, nil
 		})
 		box, err := dispatch.NewToolBox(tool)
@@ -144,7 +165,7 @@ func newEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Chunk, 
 		e.mu.Lock()
 		e.agents[threadID] = a
 		e.mu.Unlock()
-		return countingRunner{Runner: AgentRunner(a), subs: &e.subs}, nil
+		return countingRunner{Runner: AgentRunner(a), subs: &e.subs, unsubs: &e.unsubs}, nil
 	}, HandlerOptions{})
 	e.srv = httptest.NewServer(e.h)
 	t.Cleanup(func() {
