@@ -74,15 +74,8 @@ func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 	return j
 }
 
-// run is a worker goroutine: it runs j, then whatever job the end of j
-// let start, until there is none.
+// run is the worker goroutine of a started job.
 func (j *job) run() {
-	for j != nil {
-		j = j.runOnce()
-	}
-}
-
-func (j *job) runOnce() (next *job) {
 	s := j.s
 	j.cctx = callCtx{Context: j.ctx, j: j}
 	var (
@@ -107,7 +100,7 @@ func (j *job) runOnce() (next *job) {
 		j.phase = phaseReturned
 		j.forget()
 	}
-	s.release(j, &next)
+	s.release(j)
 	s.mu.Unlock()
 
 	j.cancel(nil)
@@ -118,7 +111,6 @@ func (j *job) runOnce() (next *job) {
 		j.deliver(o)
 	}
 	s.finishPart(j)
-	return next
 }
 
 // invoke calls Start and the tool, turning a panic into an error whose
@@ -230,7 +222,7 @@ func (j *job) graceOver() {
 	s := j.s
 	s.mu.Lock()
 	held := j.slot
-	s.release(j, nil)
+	s.release(j)
 	s.mu.Unlock()
 	if held {
 		s.opts.Logger.LogAttrs(context.Background(), slog.LevelWarn, "dispatch: tool ignores cancellation; slot freed",

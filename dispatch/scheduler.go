@@ -25,9 +25,8 @@ type Job struct {
 	// it to durably record "started" before any side effect.
 	Start func(ctx context.Context) error
 	// Done is called exactly once with the outcome, from a goroutine of
-	// the scheduler's, as soon as the call finishes. It should return
-	// quickly: the worker that calls it runs the next call afterwards, and
-	// Close waits for it.
+	// the scheduler's, as soon as the call finishes. Close waits for it,
+	// so it must not wait on the goroutine that calls Close.
 	Done func(Outcome)
 }
 
@@ -104,16 +103,16 @@ func (s *Scheduler) Dispatch(ctx context.Context, job Job) error {
 		// the stop function set.
 		j.stopCtx = context.AfterFunc(ctx, j.ctxDone)
 	}
-	s.pump(nil)
+	s.pump()
 	return nil
 }
 
 // pump starts queued jobs while there is room, in FIFO order: a job that
 // cannot start yet holds back the ones behind it, so a sequential call is
-// never starved by a stream of parallel ones. If next is not nil, the
-// first job started is handed back through it for the calling worker to
-// run, instead of on a new goroutine. Called with s.mu held.
-func (s *Scheduler) pump(next **job) {
+// never starved by a stream of parallel ones. Each job gets a goroutine
+// of its own rather than the one that freed its slot, so a slow Done
+// never delays the next call. Called with s.mu held.
+func (s *Scheduler) pump() {
 	for j := s.queue.peek(); j != nil; j = s.queue.peek() {
 		if j.state != stateQueued {
 			s.queue.pop()
@@ -130,17 +129,13 @@ func (s *Scheduler) pump(next **job) {
 		j.pending.Add(1)
 		j.started = time.Now()
 		j.ctx, j.cancel = context.WithCancelCause(j.dctx)
-		if next != nil && *next == nil {
-			*next = j
-		} else {
-			go j.run()
-		}
+		go j.run()
 	}
 }
 
 // release frees j's slot, if it still holds one, and starts what can
 // start. Called with s.mu held.
-func (s *Scheduler) release(j *job, next **job) {
+func (s *Scheduler) release(j *job) {
 	if !j.slot {
 		return
 	}
@@ -149,7 +144,7 @@ func (s *Scheduler) release(j *job, next **job) {
 	if j.seq {
 		s.seqRunning = false
 	}
-	s.pump(next)
+	s.pump()
 }
 
 // Cancel cancels the call with the id, queued or running; its outcome is a

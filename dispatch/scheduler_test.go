@@ -550,3 +550,34 @@ func TestSchedulerCloseCancelsEverything(t *testing.T) {
 		t.Errorf("queued calls started during Close")
 	}
 }
+
+func TestSchedulerSlowDoneDoesNotHoldTheSlot(t *testing.T) {
+	s := NewScheduler(Options{Limit: 1})
+	defer closeScheduler(t, s)
+	bStarted := make(chan string, 1)
+	outs := newOutcomes(2)
+	slowDone := func(o Outcome) {
+		select {
+		case <-bStarted:
+			outs <- o
+		case <-time.After(10 * time.Second):
+			t.Error("the next call waited for Done")
+		}
+	}
+	for _, j := range []Job{
+		{Call: call("a"), Tool: toolOf(t, "a", text("a")), Done: slowDone},
+		{Call: call("b"), Tool: toolOf(t, "b", blockUntil(bStarted, closedChan())), Done: outs.done},
+	} {
+		if err := s.Dispatch(context.Background(), j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outs.next(t)
+	outs.next(t)
+}
+
+func closedChan() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
