@@ -1,0 +1,181 @@
+package cadencetest
+
+import (
+	"fmt"
+
+	"github.com/batonrt/baton/compactor"
+	"github.com/batonrt/baton/contract"
+	"pgregory.net/rapid"
+)
+
+// At is the timestamp generated signals carry for a snapshot: later for
+// every committed step, so run durations are deterministic.
+func At(s contract.RunSnapshot) contract.Timestamp {
+	return contract.Timestamp(s.Steps+1) * 1_000_000
+}
+
+// Signal is the smart generator: mostly a signal that fits the snapshot's
+// phase, sometimes host input (steer, follow-up, abort, resume), and one
+// time in eight a Hostile one.
+func Signal(cfg contract.AgentConfig, s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
+	return rapid.Custom(func(t *rapid.T) contract.Signal {
+		switch n := rapid.IntRange(0, 15).Draw(t, "mix"); {
+		case n < 2:
+			return Hostile(s).Draw(t, "hostile")
+		case n < 4 && s.Phase.InFlight():
+			return HostInput(s).Draw(t, "host_input")
+		}
+		return Fitting(cfg, s).Draw(t, "fitting")
+	})
+}
+
+// Fitting draws a signal the rules accept in the snapshot's phase, as the
+// conductor would feed it: a submit when no run is in flight, a reply or
+// failure while the model is awaited, an answer for a pending call, a
+// summary with the right cut while compacting.
+func Fitting(cfg contract.AgentConfig, s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
+	at := At(s)
+	return rapid.Custom(func(t *rapid.T) contract.Signal {
+		switch s.Phase {
+		case contract.PhaseAwaitingModel:
+			if rapid.IntRange(0, 9).Draw(t, "fail") == 0 {
+				kind := rapid.SampledFrom([]contract.FailureKind{contract.FailContextOverflow, contract.FailServer}).Draw(t, "failure")
+				return contract.ModelFailed{Failure: kind, Message: "scripted failure", At: at}
+			}
+			return Reply(cfg.Tools, at).Draw(t, "reply")
+		case contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval:
+			if sig, ok := answer(t, s, at); ok {
+				return sig
+			}
+			return HostInput(s).Draw(t, "host_input")
+		case contract.PhaseCompacting:
+			return compaction(t, cfg, s, at)
+		}
+		return Submit(s).Draw(t, "submit")
+	})
+}
+
+// Submit draws a submit starting a new run on the session.
+func Submit(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
+	at := At(s)
+	return rapid.Custom(func(t *rapid.T) contract.Signal {
+		sub := contract.Submitted{
+			RunID: fmt.Sprintf("run-%d", s.Steps+1),
+			Input: []contract.Turn{contract.UserText(rapid.SampledFrom([]string{"hello", "use the tools", "again"}).Draw(t, "prompt"))},
+			At:    at,
+		}
+		if rapid.IntRange(0, 5).Draw(t, "run_tools") == 0 {
+			sub.Tools = []contract.ToolDescriptor{{Name: "echo", NeedsApproval: true}}
+		}
+		return sub
+	})
+}
+
+// answer draws an answer for one pending call, fitting its state.
+func answer(t *rapid.T, s contract.RunSnapshot, at contract.Timestamp) (contract.Signal, bool) {
+	var open []contract.PendingCall
+	for _, p := range s.Pending {
+		if p.State != contract.CallDone && p.State != contract.CallQueued {
+			open = append(open, p)
+		}
+	}
+	if len(open) == 0 {
+		return nil, false
+	}
+	p := rapid.SampledFrom(open).Draw(t, "pending")
+	switch p.State {
+	case contract.CallAwaitingApproval:
+		scope := rapid.SampledFrom([]contract.ApprovalScope{contract.ScopeOnce, contract.ScopeSession}).Draw(t, "scope")
+		return contract.ApprovalResolved{CallID: p.Call.ID, Approved: rapid.IntRange(0, 3).Draw(t, "approve") > 0, Scope: scope, At: at}, true
+	case contract.CallDispatched:
+		if rapid.Bool().Draw(t, "start") {
+			return contract.ToolStarted{CallID: p.Call.ID, At: at}, true
+		}
+	}
+	return contract.ToolSettled{CallID: p.Call.ID, Outcome: Outcome().Draw(t, "outcome"), At: at}, true
+}
+
+func compaction(t *rapid.T, cfg contract.AgentConfig, s contract.RunSnapshot, at contract.Timestamp) contract.Signal {
+	keep := cfg.WithDefaults().Compaction.KeepRecent
+	cut, _ := compactor.FindCutPoint(s.History.Turns(), keep)
+	switch rapid.IntRange(0, 5).Draw(t, "compaction") {
+	case 0:
+		return contract.CompactionFailed{Reason: "scripted failure", At: at}
+	case 1:
+		return contract.Resumed{At: at}
+	}
+	return contract.Compacted{Summary: rapid.SampledFrom([]string{"short summary", "s"}).Draw(t, "summary"), Cut: cut, At: at}
+}
+
+// HostInput draws what a host may send while a run is in flight: a
+// steer, a follow-up, an abort in any mode, or a resume after a restart.
+// Steering and follow-up texts name the step, so each is unique.
+func HostInput(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
+	at := At(s)
+	return rapid.Custom(func(t *rapid.T) contract.Signal {
+		switch rapid.IntRange(0, 6).Draw(t, "host") {
+		case 0, 1:
+			return contract.Steered{Input: []contract.Turn{contract.UserText(fmt.Sprintf("steer %d", s.Steps+1))}, At: at}
+		case 2, 3:
+			return contract.FollowUpQueued{Input: []contract.Turn{contract.UserText(fmt.Sprintf("follow-up %d", s.Steps+1))}, At: at}
+		case 4, 5:
+			mode := rapid.SampledFrom([]contract.AbortMode{contract.AbortNow, contract.AbortAfterReply, contract.AbortAfterTools}).Draw(t, "mode")
+			return contract.AbortRequested{Mode: mode, Reason: "scripted", At: at}
+		}
+		return contract.Resumed{At: at}
+	})
+}
+
+// Hostile draws any kind of signal with fields chosen to be wrong as
+// often as right: results for unknown call ids, duplicate results for
+// calls already answered, signals for another phase, empty run ids,
+// input with the wrong role, replies with nil calls, unknown abort modes.
+func Hostile(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
+	at := At(s)
+	ids := []string{"", "nope"}
+	for _, p := range s.Pending {
+		ids = append(ids, p.Call.ID)
+	}
+	turns := rapid.Custom(func(t *rapid.T) []contract.Turn {
+		switch rapid.IntRange(0, 3).Draw(t, "input") {
+		case 0:
+			return nil
+		case 1:
+			return []contract.Turn{{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock("x")}}}
+		case 2:
+			return []contract.Turn{{Role: contract.RoleUser}}
+		}
+		return []contract.Turn{contract.UserText(fmt.Sprintf("hostile %d", s.Steps+1))}
+	})
+	return rapid.Custom(func(t *rapid.T) contract.Signal {
+		id := rapid.SampledFrom(ids).Draw(t, "call_id")
+		switch kind := rapid.SampledFrom(contract.SignalKinds).Draw(t, "kind"); kind {
+		case contract.SigSubmitted:
+			return contract.Submitted{RunID: rapid.SampledFrom([]string{"", "r"}).Draw(t, "run_id"), Input: turns.Draw(t, "turns"),
+				Tools: []contract.ToolDescriptor{{Name: rapid.SampledFrom([]string{"ok", "bad name"}).Draw(t, "tool_name")}}, At: at}
+		case contract.SigSteered:
+			return contract.Steered{Input: turns.Draw(t, "turns"), At: at}
+		case contract.SigFollowUpQueued:
+			return contract.FollowUpQueued{Input: turns.Draw(t, "turns"), At: at}
+		case contract.SigModelReplied:
+			role := rapid.SampledFrom([]contract.Role{"", contract.RoleAssistant, contract.RoleUser}).Draw(t, "role")
+			blocks := []contract.Block{{Kind: contract.BlockToolCall}, contract.CallBlock(contract.ToolCall{ID: id, Name: "echo", Arguments: "{}"})}
+			return contract.ModelReplied{Reply: contract.Turn{Role: role, Blocks: blocks[:rapid.IntRange(0, 2).Draw(t, "blocks")]}, At: at}
+		case contract.SigModelFailed:
+			return contract.ModelFailed{Failure: contract.FailOther, At: at}
+		case contract.SigToolStarted:
+			return contract.ToolStarted{CallID: id, At: at}
+		case contract.SigToolSettled:
+			return contract.ToolSettled{CallID: id, Outcome: Outcome().Draw(t, "outcome"), At: at}
+		case contract.SigApprovalResolved:
+			return contract.ApprovalResolved{CallID: id, Approved: rapid.Bool().Draw(t, "approved"), Scope: "forever", At: at}
+		case contract.SigCompacted:
+			return contract.Compacted{Summary: "x", Cut: rapid.IntRange(-1, 5).Draw(t, "cut"), At: at}
+		case contract.SigCompactionFailed:
+			return contract.CompactionFailed{At: at}
+		case contract.SigAbortRequested:
+			return contract.AbortRequested{Mode: rapid.SampledFrom([]contract.AbortMode{"", "later", contract.AbortNow}).Draw(t, "mode"), At: at}
+		}
+		return contract.Resumed{At: at}
+	})
+}

@@ -1,0 +1,126 @@
+package cadence_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// The stable printer: one line per effect and a line for the snapshot,
+// naming what a reader checks and nothing that varies between equal runs.
+
+func clip(s string) string {
+	if len(s) > 72 {
+		s = s[:72] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+func printEffect(e contract.Effect) string {
+	switch e := e.(type) {
+	case contract.Persist:
+		return fmt.Sprintf("persist step=%d %s", e.Record.Step, e.Record.Signal.SignalKind())
+	case contract.Publish:
+		return "publish " + printEvent(e.Event)
+	case contract.InvokeModel:
+		r := e.Request
+		var tools []string
+		for _, d := range r.Tools {
+			tools = append(tools, d.Name)
+		}
+		return fmt.Sprintf("invoke_model turn=%d history=%d tools=[%s]", r.Turn, r.History.Len(), strings.Join(tools, " "))
+	case contract.RunTool:
+		return fmt.Sprintf("run_tool %s %s %s", e.Call.ID, e.Call.Name, e.Call.Arguments)
+	case contract.RequestApproval:
+		return fmt.Sprintf("request_approval %s %s", e.Call.ID, e.Call.Name)
+	case contract.Compact:
+		return fmt.Sprintf("compact cut=%d turns=%d", e.Cut, len(e.Turns))
+	case contract.CancelInFlight:
+		s := "cancel_in_flight"
+		if e.Model {
+			s += " model"
+		}
+		return s + " " + strings.Join(e.CallIDs, " ")
+	}
+	return fmt.Sprintf("unknown effect %T", e)
+}
+
+func printEvent(ev contract.RunEvent) string {
+	s := fmt.Sprintf("#%d %s", ev.Seq, ev.Kind)
+	if ev.Signal != "" {
+		s += " " + string(ev.Signal)
+	}
+	if ev.Call != nil {
+		s += " " + ev.Call.ID
+	}
+	if ev.Kind == contract.EvApprovalResolved {
+		s += fmt.Sprintf(" approved=%v scope=%s", ev.Approved, ev.Scope)
+	}
+	if ev.Result != nil {
+		s += fmt.Sprintf(" error=%v", ev.Result.IsError)
+	}
+	if ev.Err != nil {
+		s += " kind=" + string(ev.Err.Kind)
+	}
+	if ev.Kind == contract.EvCompaction {
+		s += fmt.Sprintf(" cut=%d", ev.Index)
+	}
+	if ev.Kind == contract.EvTurnCompleted && ev.Usage != nil {
+		s += " usage=" + printUsage(*ev.Usage)
+	}
+	if ev.Result != nil {
+		s += " " + clip(ev.Result.Content)
+	} else if ev.Text != "" {
+		s += " " + clip(ev.Text)
+	}
+	return s
+}
+
+func printSnapshot(s contract.RunSnapshot) string {
+	out := fmt.Sprintf("=> %s turns=%d history=%d seq=%d", s.Phase, s.Turns, s.History.Len(), s.Seq)
+	for _, p := range s.Pending {
+		out += " " + p.Call.ID + ":" + string(p.State)
+	}
+	for _, q := range s.Queued {
+		out += " queued:" + string(q.Kind)
+	}
+	if s.Abort != "" {
+		out += " abort:" + string(s.Abort)
+	}
+	if s.Err != nil {
+		out += " error=" + s.Err.Error()
+	}
+	return out
+}
+
+func printUsage(u contract.Usage) string {
+	return fmt.Sprintf("in=%d out=%d models=%d tools=%d wall=%d", u.InputTokens, u.OutputTokens, u.ModelCalls, u.ToolCalls, u.WallNanos)
+}
+
+func printHistory(h contract.History) string {
+	var b strings.Builder
+	for i, t := range h.All() {
+		fmt.Fprintf(&b, "%d %s", i, t.Role)
+		if t.Mark != "" {
+			fmt.Fprintf(&b, " [%s]", t.Mark)
+		}
+		for _, blk := range t.Blocks {
+			switch {
+			case blk.Call != nil:
+				fmt.Fprintf(&b, " call(%s %s %s)", blk.Call.ID, blk.Call.Name, blk.Call.Arguments)
+			case blk.Result != nil:
+				e := ""
+				if blk.Result.IsError {
+					e = " error"
+				}
+				fmt.Fprintf(&b, " result(%s%s %s)", blk.Result.CallID, e, clip(blk.Result.Content))
+			default:
+				b.WriteString(" " + clip(blk.Text))
+			}
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

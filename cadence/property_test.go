@@ -1,0 +1,376 @@
+package cadence_test
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/cadence/cadencetest"
+	"github.com/batonrt/baton/contract"
+	"pgregory.net/rapid"
+)
+
+// machine is the state of one random session under test, with what the
+// invariants need to remember between steps.
+type machine struct {
+	cfg     contract.AgentConfig
+	rules   *cadence.Rules
+	snap    contract.RunSnapshot
+	records []contract.Record
+	seq     uint64
+	// invokes counts this run's invoke_model effects, leaving out those a
+	// Resumed re-emits.
+	invokes int
+	// steers are accepted steering texts not yet seen in history.
+	steers []string
+	// aborted says an abort was accepted in this run.
+	aborted bool
+	// compacts counts compact effects since the last invoke_model.
+	compacts int
+}
+
+func encodeSnap(t *rapid.T, s contract.RunSnapshot) []byte {
+	b, err := contract.EncodeSnapshot(s)
+	if err != nil {
+		t.Fatalf("encode snapshot: %v", err)
+	}
+	return b
+}
+
+func (m *machine) step(t *rapid.T, sig contract.Signal) {
+	before := encodeSnap(t, m.snap)
+	next, effects := m.rules.Step(m.snap, sig)
+	// Invariant 1: equal inputs give equal outputs, the input is unchanged.
+	next2, effects2 := m.rules.Step(m.snap, sig)
+	if !bytes.Equal(encodeSnap(t, next), encodeSnap(t, next2)) || cadence.Summarize(effects) != cadence.Summarize(effects2) {
+		t.Fatalf("Step is not deterministic for %s", sig.SignalKind())
+	}
+	if !bytes.Equal(before, encodeSnap(t, m.snap)) {
+		t.Fatalf("Step changed its input snapshot on %s", sig.SignalKind())
+	}
+	if len(effects) == 0 {
+		t.Fatalf("Step returned no effects for %s", sig.SignalKind())
+	}
+	persist, committed := effects[0].(contract.Persist)
+	if !committed {
+		m.checkRejection(t, sig, next, effects, before)
+		return
+	}
+	m.checkCommitted(t, sig, persist.Record, next, effects)
+	m.records = append(m.records, persist.Record)
+	m.snap = next
+}
+
+// checkRejection: a bad signal yields one rejection event and leaves the
+// snapshot as it was (and terminal phases absorb all but submit).
+func (m *machine) checkRejection(t *rapid.T, sig contract.Signal, next contract.RunSnapshot, effects []contract.Effect, before []byte) {
+	if len(effects) != 1 {
+		t.Fatalf("rejection of %s has %d effects: %s", sig.SignalKind(), len(effects), cadence.Summarize(effects))
+	}
+	p, ok := effects[0].(contract.Publish)
+	if !ok || p.Event.Kind != contract.EvSignalRejected || p.Event.Signal != sig.SignalKind() || p.Event.Text == "" || p.Event.Seq != 0 {
+		t.Fatalf("rejection of %s is not one signal_rejected event: %+v", sig.SignalKind(), effects[0])
+	}
+	if !bytes.Equal(before, encodeSnap(t, next)) {
+		t.Fatalf("rejected %s changed the snapshot", sig.SignalKind())
+	}
+}
+
+func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.Record, next contract.RunSnapshot, effects []contract.Effect) {
+	phase := m.snap.Phase
+	// Invariant 2: terminal phases absorb every signal but submit.
+	if phase.Terminal() && sig.SignalKind() != contract.SigSubmitted {
+		t.Fatalf("%s accepted in terminal phase %s", sig.SignalKind(), phase)
+	}
+	if rec.Step != m.snap.Steps+1 || next.Steps != rec.Step || rec.Signal == nil {
+		t.Fatalf("persisted record step %d after step %d", rec.Step, m.snap.Steps)
+	}
+	if _, ok := sig.(contract.Submitted); ok {
+		m.invokes, m.steers, m.aborted, m.compacts = 0, nil, false, 0
+	}
+	if a, ok := sig.(contract.AbortRequested); ok && phase.InFlight() && a.Mode != "" {
+		m.aborted = true
+	}
+	if s, ok := sig.(contract.Steered); ok && phase.InFlight() {
+		m.steers = append(m.steers, s.Input[0].Text())
+	}
+	_, resumed := sig.(contract.Resumed)
+	m.checkSteering(t, next, effects)
+	for _, e := range effects[1:] {
+		switch e := e.(type) {
+		case contract.Persist:
+			t.Fatalf("a second persist in one step")
+		case contract.Publish:
+			// Publish effects carry a strictly increasing sequence number.
+			if e.Event.Seq != m.seq+1 {
+				t.Fatalf("publish %s has seq %d after %d", e.Event.Kind, e.Event.Seq, m.seq)
+			}
+			m.seq = e.Event.Seq
+		case contract.InvokeModel:
+			// A resume in awaiting_model re-sends the lost call; any other
+			// invoke_model is a new call.
+			m.checkInvoke(t, e, next, resumed && phase == contract.PhaseAwaitingModel)
+		case contract.RunTool:
+			// Invariant 8: after an abort nothing new runs.
+			if m.aborted {
+				t.Fatalf("run_tool %s after an abort", e.Call.ID)
+			}
+			if e.Call.Name == cadencetest.UnknownTool {
+				t.Fatalf("run_tool for an unknown tool")
+			}
+		case contract.Compact:
+			if !resumed {
+				m.compacts++
+			}
+			if m.compacts > 1 {
+				t.Fatalf("compaction loop: two compact effects with no model call between")
+			}
+		}
+	}
+	if next.Seq != m.seq {
+		t.Fatalf("snapshot seq %d, last published %d", next.Seq, m.seq)
+	}
+	m.checkEnd(t, next)
+	m.checkCompaction(t, sig, next, effects)
+}
+
+// checkInvoke holds invariants 3, 4, 5 and 8 at every model call.
+func (m *machine) checkInvoke(t *rapid.T, e contract.InvokeModel, next contract.RunSnapshot, resumed bool) {
+	if m.aborted {
+		t.Fatalf("invoke_model after an abort (resumed=%v)", resumed)
+	}
+	if resumed {
+		// A resume re-sends the call a restart lost: the same model call,
+		// not a new boundary, so steering waits for the next one.
+		if err := wellPaired(e.Request.History.Turns()); err != "" {
+			t.Fatalf("re-sent invoke_model with a badly paired history: %s", err)
+		}
+		return
+	}
+	m.invokes++
+	m.compacts = 0
+	if max := m.rules.Config().MaxTurns; m.invokes > max {
+		t.Fatalf("%d invoke_model effects in one run, cap %d", m.invokes, max)
+	}
+	if e.Request.Turn != next.Turns || next.Turns != m.invokes {
+		t.Fatalf("request turn %d, snapshot turns %d, counted %d", e.Request.Turn, next.Turns, m.invokes)
+	}
+	if err := wellPaired(e.Request.History.Turns()); err != "" {
+		t.Fatalf("invoke_model with a badly paired history: %s", err)
+	}
+	if len(m.steers) > 0 {
+		t.Fatalf("model called before steering %q was delivered", m.steers)
+	}
+}
+
+// checkSteering holds invariant 5 where steering is delivered: each
+// delivered input was accepted, is delivered once, and is in history
+// exactly once.
+func (m *machine) checkSteering(t *rapid.T, next contract.RunSnapshot, effects []contract.Effect) {
+	for _, e := range effects {
+		p, ok := e.(contract.Publish)
+		if !ok || p.Event.Kind != contract.EvSteeringApplied {
+			continue
+		}
+		i := slices.Index(m.steers, p.Event.Text)
+		if i < 0 {
+			t.Fatalf("steering %q delivered but not outstanding (doubled?)", p.Event.Text)
+		}
+		m.steers = slices.Delete(m.steers, i, i+1)
+		if n := countText(next.History, p.Event.Text); n != 1 {
+			t.Fatalf("steer %q appears %d times in history after delivery", p.Event.Text, n)
+		}
+	}
+}
+
+// checkEnd: how a run may end.
+func (m *machine) checkEnd(t *rapid.T, next contract.RunSnapshot) {
+	if !next.Phase.Terminal() || m.snap.Phase.Terminal() {
+		return
+	}
+	if len(next.Pending) > 0 {
+		t.Fatalf("run ended with %d calls pending", len(next.Pending))
+	}
+	if err := wellPaired(next.History.Turns()); err != "" {
+		t.Fatalf("run ended with a badly paired history: %s", err)
+	}
+	if next.Phase == contract.PhaseSettled {
+		if next.Err != nil || len(m.steers) > 0 {
+			t.Fatalf("settled with error %v and undelivered steering %q", next.Err, m.steers)
+		}
+		return
+	}
+	// Invariant 9: a tool's failure never faults the run.
+	switch next.Err.Kind {
+	case contract.KindAborted:
+		if !m.aborted {
+			t.Fatalf("faulted as aborted with no abort")
+		}
+	case contract.KindMaxTurns:
+		if m.invokes != m.rules.Config().MaxTurns {
+			t.Fatalf("max_turns fault after %d model calls, cap %d", m.invokes, m.rules.Config().MaxTurns)
+		}
+	case contract.KindLoop, contract.KindModel:
+	default:
+		t.Fatalf("run faulted with kind %s: %v", next.Err.Kind, next.Err)
+	}
+}
+
+// checkCompaction holds invariant 7 when a summary lands and replaces
+// history[:cut]: the cut keeps the newest KeepRecent turns, the kept turns
+// are verbatim, the estimate shrinks, and no call is split from its result.
+func (m *machine) checkCompaction(t *rapid.T, sig contract.Signal, next contract.RunSnapshot, effects []contract.Effect) {
+	c, ok := sig.(contract.Compacted)
+	if !ok || !swapped(effects) {
+		return
+	}
+	old := m.snap.History.Turns()
+	keep := m.rules.Config().Compaction.KeepRecent
+	if c.Cut < 1 || c.Cut > len(old)-keep {
+		t.Fatalf("compaction cut %d of %d turns keeps fewer than %d", c.Cut, len(old), keep)
+	}
+	condensed := next.History.Turns()
+	condensed = condensed[:min(len(condensed), 2+len(old)-c.Cut)]
+	if condensed[0].Mark != contract.MarkSummary || !containsRun(condensed[2:], old[c.Cut:]) {
+		t.Fatalf("compaction did not keep turns %d.. verbatim after its summary", c.Cut)
+	}
+	if got, was := contract.HistoryOf(condensed...).Tokens(), m.snap.History.Tokens(); got >= was {
+		t.Fatalf("compaction did not shrink the estimate: %d -> %d", was, got)
+	}
+	if err := wellPaired(next.History.Turns()); err != "" {
+		t.Fatalf("compaction split a call from its result: %s", err)
+	}
+}
+
+// swapped reports whether the step's compaction event says history was
+// replaced (it names the cut) rather than skipped.
+func swapped(effects []contract.Effect) bool {
+	for _, e := range effects {
+		if p, ok := e.(contract.Publish); ok && p.Event.Kind == contract.EvCompaction && p.Event.Index > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func containsRun(turns, run []contract.Turn) bool {
+	for i := 0; i+len(run) <= len(turns); i++ {
+		if contract.HistoryOf(turns[i:i+len(run)]...).Equal(contract.HistoryOf(run...)) {
+			return true
+		}
+	}
+	return false
+}
+
+func countText(h contract.History, text string) int {
+	n := 0
+	for _, turn := range h.All() {
+		if turn.Text() == text {
+			n++
+		}
+	}
+	return n
+}
+
+// wellPaired checks invariant 3: every assistant turn with calls is
+// followed by one tool turn answering each call, in call order.
+func wellPaired(turns []contract.Turn) string {
+	for i, turn := range turns {
+		calls := turn.Calls()
+		if turn.Role == contract.RoleTool {
+			if i == 0 || len(turns[i-1].Calls()) == 0 {
+				return fmt.Sprintf("tool turn %d answers no calls", i)
+			}
+			continue
+		}
+		if len(calls) == 0 {
+			continue
+		}
+		if i+1 >= len(turns) || turns[i+1].Role != contract.RoleTool {
+			return fmt.Sprintf("turn %d has calls and no tool turn after it", i)
+		}
+		var want, got []string
+		for _, c := range calls {
+			want = append(want, c.ID)
+		}
+		for _, r := range turns[i+1].Results() {
+			got = append(got, r.CallID)
+		}
+		if !slices.Equal(want, got) {
+			return fmt.Sprintf("turn %d calls %v, answered %v", i, want, got)
+		}
+	}
+	return ""
+}
+
+// replay holds invariant 6: the session's records, encoded and decoded,
+// fold to the same snapshot bytes, and Replay finds no divergence.
+func (m *machine) replay(t *rapid.T) {
+	stored := make([]contract.Record, len(m.records))
+	for i, rec := range m.records {
+		b, err := contract.EncodeRecord(rec)
+		if err != nil {
+			t.Fatalf("encode record %d: %v", rec.Step, err)
+		}
+		if stored[i], err = contract.DecodeRecord(b); err != nil {
+			t.Fatalf("decode record %d: %v", rec.Step, err)
+		}
+	}
+	got, err := m.rules.Replay(cadence.InitialSnapshot("session"), stored)
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if want, have := encodeSnap(t, m.snap), encodeSnap(t, got); !bytes.Equal(want, have) {
+		t.Fatalf("replayed snapshot differs:\nlive   %s\nreplay %s", want, have)
+	}
+}
+
+func TestStepProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := cadencetest.Config().Draw(t, "config")
+		m := &machine{cfg: cfg, rules: cadence.New(cfg), snap: cadence.InitialSnapshot("session")}
+		t.Repeat(map[string]func(*rapid.T){
+			"smart": func(t *rapid.T) {
+				m.step(t, cadencetest.Signal(cfg, m.snap).Draw(t, "signal"))
+			},
+			"hostile": func(t *rapid.T) {
+				m.step(t, cadencetest.Hostile(m.snap).Draw(t, "signal"))
+			},
+			"host input": func(t *rapid.T) {
+				m.step(t, cadencetest.HostInput(m.snap).Draw(t, "signal"))
+			},
+			"": func(t *rapid.T) {
+				if m.snap.Turns > m.rules.Config().MaxTurns {
+					t.Fatalf("%d model calls, cap %d", m.snap.Turns, m.rules.Config().MaxTurns)
+				}
+				if !m.snap.Phase.InFlight() && (len(m.snap.Pending) > 0 || len(m.snap.Queued) > 0) {
+					t.Fatalf("phase %s holds pending calls or queued input", m.snap.Phase)
+				}
+			},
+		})
+		m.replay(t)
+	})
+}
+
+// TestStepNeverPanics feeds arbitrary signals to arbitrary (even
+// impossible) snapshots.
+func TestStepNeverPanics(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := cadencetest.Config().Draw(t, "config")
+		rules := cadence.New(cfg)
+		snap := cadence.InitialSnapshot("s")
+		snap.Phase = rapid.SampledFrom(append(slices.Clone(contract.Phases), "bogus")).Draw(t, "phase")
+		if rapid.Bool().Draw(t, "pending") {
+			snap.Pending = []contract.PendingCall{{Call: contract.ToolCall{ID: "nope", Name: "echo"}, State: contract.CallState(rapid.SampledFrom([]string{"queued", "dispatched", "started", "done", "awaiting_approval"}).Draw(t, "state"))}}
+		}
+		sig := cadencetest.Hostile(snap).Draw(t, "signal")
+		_, effects := rules.Step(snap, sig)
+		if len(effects) == 0 {
+			t.Fatalf("no effects")
+		}
+		_ = strings.TrimSpace
+	})
+}

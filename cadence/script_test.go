@@ -1,0 +1,340 @@
+package cadence_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/contract"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden scripts under testdata/scripts")
+
+// A script is a file of commands, each followed by "----", the output
+// the stable printer gives for it, and a blank line, like etcd-io/raft's
+// datadriven files. Commands:
+//
+//	config key=value...       model, tools=a,b/approval/sequential/idempotent,
+//	                          max_turns, warn, critical, window, keep, ratio, compaction=off
+//	submit RUN "text" [tools=...]
+//	reply [text "..."] [call ID TOOL ARGS]... [usage=IN/OUT]
+//	fail KIND ["message"]
+//	started ID | settled ID "out" [error] | approve ID once|session | deny ID ["reason"]
+//	steer "text" | followup "text" | abort MODE ["reason"] | resumed
+//	compacted CUT "summary" | compaction_failed "reason"
+//	history | usage
+type script struct {
+	t       *testing.T
+	rules   *cadence.Rules
+	snap    contract.RunSnapshot
+	records []contract.Record
+	clock   contract.Timestamp
+	// cells records each (phase, kind) the script fed and whether the
+	// signal was accepted.
+	cells map[cell]bool
+	// phases keeps a snapshot seen in each phase, for the coverage test.
+	phases map[contract.Phase]contract.RunSnapshot
+}
+
+type cell struct {
+	phase contract.Phase
+	kind  contract.SignalKind
+}
+
+func newScript(t *testing.T) *script {
+	s := &script{t: t, cells: map[cell]bool{}, phases: map[contract.Phase]contract.RunSnapshot{}}
+	s.configure(nil)
+	return s
+}
+
+func (s *script) configure(args []string) string {
+	cfg := contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}},
+		Compaction: contract.CompactionPolicy{ContextWindow: 1_000_000}}
+	for _, a := range args {
+		k, v, _ := strings.Cut(a, "=")
+		n, _ := strconv.Atoi(v)
+		switch k {
+		case "model":
+			cfg.Model = v
+		case "tools":
+			cfg.Tools = parseTools(v)
+		case "max_turns":
+			cfg.MaxTurns = n
+		case "warn":
+			cfg.LoopGuard.Warn = n
+		case "critical":
+			cfg.LoopGuard.Critical = n
+		case "window":
+			cfg.Compaction.ContextWindow = n
+		case "keep":
+			cfg.Compaction.KeepRecent = n
+		case "ratio":
+			cfg.Compaction.TriggerRatio, _ = strconv.ParseFloat(v, 64)
+		case "compaction":
+			cfg.Compaction.Disabled = v == "off"
+		default:
+			s.t.Fatalf("config: unknown key %q", k)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		s.t.Fatalf("config: %v", err)
+	}
+	s.rules = cadence.New(cfg)
+	s.snap = cadence.InitialSnapshot("s1")
+	return "ok"
+}
+
+func parseTools(v string) []contract.ToolDescriptor {
+	var out []contract.ToolDescriptor
+	for _, spec := range strings.Split(v, ",") {
+		parts := strings.Split(spec, "/")
+		d := contract.ToolDescriptor{Name: parts[0]}
+		for _, f := range parts[1:] {
+			switch f {
+			case "approval":
+				d.NeedsApproval = true
+			case "sequential":
+				d.Sequential = true
+			case "idempotent":
+				d.Idempotent = true
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// tokenize splits a command line into words; a word starting with a
+// double quote is a Go string literal.
+func tokenize(line string) ([]string, error) {
+	var out []string
+	for line = strings.TrimSpace(line); line != ""; line = strings.TrimSpace(line) {
+		if line[0] == '"' {
+			lit, err := strconv.QuotedPrefix(line)
+			if err != nil {
+				return nil, err
+			}
+			word, _ := strconv.Unquote(lit)
+			out = append(out, word)
+			line = line[len(lit):]
+			continue
+		}
+		end := strings.IndexAny(line, " \t")
+		if end < 0 {
+			end = len(line)
+		}
+		out = append(out, line[:end])
+		line = line[end:]
+	}
+	return out, nil
+}
+
+// arg returns the i-th word; "@N" stands for N bytes of filler text, so
+// scripts can make turns big enough to trigger compaction.
+func arg(words []string, i int) string {
+	if i >= len(words) {
+		return ""
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(words[i], "@")); err == nil && strings.HasPrefix(words[i], "@") {
+		return strings.Repeat("lorem ", n/6+1)[:n]
+	}
+	return words[i]
+}
+
+// signal builds the signal a command names, or returns nil for commands
+// that only print.
+func (s *script) signal(words []string) (contract.Signal, error) {
+	s.clock += 1000
+	at := s.clock
+	a := func(i int) string { return arg(words, i) }
+	switch words[0] {
+	case "submit":
+		sub := contract.Submitted{RunID: a(1), Input: []contract.Turn{contract.UserText(a(2))}, At: at}
+		if t, ok := strings.CutPrefix(a(3), "tools="); ok {
+			sub.Tools = parseTools(t)
+		}
+		return sub, nil
+	case "reply":
+		return parseReply(words[1:], at)
+	case "fail":
+		return contract.ModelFailed{Failure: contract.FailureKind(a(1)), Message: a(2), At: at}, nil
+	case "started":
+		return contract.ToolStarted{CallID: a(1), At: at}, nil
+	case "settled":
+		return contract.ToolSettled{CallID: a(1), Outcome: contract.ToolOutcome{Content: a(2), IsError: a(3) == "error"}, At: at}, nil
+	case "approve":
+		return contract.ApprovalResolved{CallID: a(1), Approved: true, Scope: contract.ApprovalScope(a(2)), At: at}, nil
+	case "deny":
+		return contract.ApprovalResolved{CallID: a(1), Reason: a(2), At: at}, nil
+	case "steer":
+		return contract.Steered{Input: []contract.Turn{contract.UserText(a(1))}, At: at}, nil
+	case "followup":
+		return contract.FollowUpQueued{Input: []contract.Turn{contract.UserText(a(1))}, At: at}, nil
+	case "abort":
+		return contract.AbortRequested{Mode: contract.AbortMode(a(1)), Reason: a(2), At: at}, nil
+	case "resumed":
+		return contract.Resumed{At: at}, nil
+	case "compacted":
+		cut, err := strconv.Atoi(a(1))
+		return contract.Compacted{Cut: cut, Summary: a(2), At: at}, err
+	case "compaction_failed":
+		return contract.CompactionFailed{Reason: a(1), At: at}, nil
+	}
+	return nil, fmt.Errorf("unknown command %q", words[0])
+}
+
+func parseReply(words []string, at contract.Timestamp) (contract.Signal, error) {
+	r := contract.ModelReplied{Reply: contract.Turn{Role: contract.RoleAssistant}, At: at}
+	for i := 0; i < len(words); i++ {
+		switch w := words[i]; {
+		case w == "text" && i+1 < len(words):
+			r.Reply.Blocks = append(r.Reply.Blocks, contract.TextBlock(words[i+1]))
+			i++
+		case w == "call" && i+3 < len(words):
+			r.Reply.Blocks = append(r.Reply.Blocks, contract.CallBlock(contract.ToolCall{ID: words[i+1], Name: words[i+2], Arguments: words[i+3]}))
+			i += 3
+		case strings.HasPrefix(w, "usage="):
+			in, out, _ := strings.Cut(strings.TrimPrefix(w, "usage="), "/")
+			n, _ := strconv.ParseInt(in, 10, 64)
+			m, _ := strconv.ParseInt(out, 10, 64)
+			r.Usage = contract.Usage{InputTokens: n, OutputTokens: m}
+		case w == "role" && i+1 < len(words):
+			r.Reply.Role = contract.Role(words[i+1])
+			i++
+		default:
+			return nil, fmt.Errorf("reply: cannot parse %q", w)
+		}
+	}
+	return r, nil
+}
+
+// run executes one command and returns its printed output.
+func (s *script) run(line string) string {
+	words, err := tokenize(line)
+	if err != nil || len(words) == 0 {
+		s.t.Fatalf("bad command %q: %v", line, err)
+	}
+	switch words[0] {
+	case "config":
+		return s.configure(words[1:])
+	case "history":
+		return printHistory(s.snap.History)
+	case "usage":
+		return "run " + printUsage(s.snap.RunUsage) + "\nsession " + printUsage(s.snap.SessionUsage)
+	}
+	sig, err := s.signal(words)
+	if err != nil {
+		s.t.Fatalf("%q: %v", line, err)
+	}
+	before, _ := contract.EncodeSnapshot(s.snap)
+	phase := s.snap.Phase
+	next, effects := s.rules.Step(s.snap, sig)
+	var b strings.Builder
+	_, committed := effects[0].(contract.Persist)
+	s.cells[cell{phase, sig.SignalKind()}] = s.cells[cell{phase, sig.SignalKind()}] || committed
+	if !committed {
+		after, _ := contract.EncodeSnapshot(next)
+		if !bytes.Equal(before, after) {
+			s.t.Errorf("%q: a rejected signal changed the snapshot", line)
+		}
+	} else {
+		s.records = append(s.records, effects[0].(contract.Persist).Record)
+	}
+	for _, e := range effects {
+		b.WriteString(printEffect(e) + "\n")
+	}
+	s.snap = next
+	if _, seen := s.phases[next.Phase]; !seen {
+		s.phases[next.Phase] = next
+	}
+	b.WriteString(printSnapshot(next))
+	return b.String()
+}
+
+// checkReplay folds the script's records, stored and read back, and
+// compares the snapshot bytes.
+func (s *script) checkReplay() {
+	var stored []contract.Record
+	for _, r := range s.records {
+		b, err := contract.EncodeRecord(r)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		back, err := contract.DecodeRecord(b)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		stored = append(stored, back)
+	}
+	got, err := s.rules.Replay(cadence.InitialSnapshot("s1"), stored)
+	if err != nil {
+		s.t.Fatalf("replay: %v", err)
+	}
+	want, _ := contract.EncodeSnapshot(s.snap)
+	have, _ := contract.EncodeSnapshot(got)
+	if !bytes.Equal(want, have) {
+		s.t.Errorf("replay gives a different snapshot:\nlive   %s\nreplay %s", want, have)
+	}
+}
+
+// runFile plays one script and returns its text with fresh output.
+func runFile(t *testing.T, path string, sc *script) string {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	lines := strings.Split(string(raw), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			out.WriteString(line + "\n")
+			continue
+		}
+		out.WriteString(line + "\n----\n" + strings.TrimRight(sc.run(line), "\n") + "\n\n")
+		// Skip the old output: "----" up to and with the blank line
+		// ending it.
+		if i+1 < len(lines) && lines[i+1] == "----" {
+			for i++; i+1 < len(lines) && lines[i+1] != ""; i++ {
+			}
+			i++
+		}
+	}
+	return strings.TrimRight(out.String(), "\n") + "\n"
+}
+
+func scriptFiles(t *testing.T) []string {
+	files, err := filepath.Glob(filepath.Join("testdata", "scripts", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	return files
+}
+
+// TestScripts plays every golden script. With -update it rewrites their
+// output; only commit that if you understand what caused the change.
+func TestScripts(t *testing.T) {
+	for _, path := range scriptFiles(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			sc := newScript(t)
+			got := runFile(t, path, sc)
+			sc.checkReplay()
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, _ := os.ReadFile(path)
+			if got != string(want) {
+				t.Errorf("%s: output changed (run with -update and review the diff):\n%s", path, got)
+			}
+		})
+	}
+}
