@@ -7,5 +7,12 @@
 // function into a Tool whose JSON Schema is derived from its input type
 // and enforced before the function runs.
 //
+// A tool that ignores its context cannot be stopped in Go. The Scheduler
+// answers such a call when its timeout or cancellation comes, lets the
+// tool keep its slot for a grace period, then frees the slot and counts
+// the tool in Stragglers until it returns; Close names the stragglers it
+// could not wait for. Every other goroutine the Scheduler starts has ended
+// when Close returns nil.
+//
 // It imports contract only, of baton's packages.
 package dispatch

@@ -39,7 +39,7 @@ type job struct {
 	name    string
 	seq     bool
 	timeout time.Duration
-	stopCtx func() bool // stops the AfterFunc on dctx; set before start
+	stopCtx func() bool // stops the AfterFunc on dctx; set in Dispatch
 
 	// Parts left before the job is finished: its delivery, and its worker
 	// once started.
@@ -104,9 +104,6 @@ func (j *job) run() {
 	s.mu.Unlock()
 
 	j.cancel(nil)
-	if j.stopCtx != nil {
-		j.stopCtx()
-	}
 	if !expired {
 		j.deliver(o)
 	}
@@ -244,6 +241,10 @@ func (j *job) forget() {
 // process.
 func (j *job) deliver(o Outcome) {
 	s := j.s
+	if j.stopCtx != nil {
+		// The call is answered; its dispatch context no longer concerns it.
+		j.stopCtx()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			s.opts.Logger.LogAttrs(context.Background(), slog.LevelError, "dispatch: Done panicked",
