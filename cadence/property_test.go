@@ -258,7 +258,7 @@ func swapped(effects []contract.Effect) bool {
 
 func containsRun(turns, run []contract.Turn) bool {
 	for i := 0; i+len(run) <= len(turns); i++ {
-		if contract.HistoryOf(turns[i:i+len(run)]...).Equal(contract.HistoryOf(run...)) {
+		if contract.HistoryOf(turns[i : i+len(run)]...).Equal(contract.HistoryOf(run...)) {
 			return true
 		}
 	}
