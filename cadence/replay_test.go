@@ -1,0 +1,107 @@
+package cadence_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/contract"
+	"github.com/google/go-cmp/cmp"
+)
+
+func echoRules() *cadence.Rules {
+	return cadence.New(contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}}})
+}
+
+func callReply(id string) contract.ModelReplied {
+	return contract.ModelReplied{Reply: contract.Turn{Blocks: []contract.Block{contract.CallBlock(contract.ToolCall{ID: id, Name: "echo", Arguments: `{}`})}}, At: 2}
+}
+
+// recordSession steps the signals and returns the persisted records.
+func recordSession(t *testing.T, r *cadence.Rules, sigs ...contract.Signal) (contract.RunSnapshot, []contract.Record) {
+	t.Helper()
+	s := cadence.InitialSnapshot("s1")
+	var recs []contract.Record
+	for _, sig := range sigs {
+		var effects []contract.Effect
+		s, effects = r.Step(s, sig)
+		p, ok := effects[0].(contract.Persist)
+		if !ok {
+			t.Fatalf("%s rejected: %s", sig.SignalKind(), cadence.Summarize(effects))
+		}
+		recs = append(recs, p.Record)
+	}
+	return s, recs
+}
+
+func session() []contract.Signal {
+	return []contract.Signal{
+		contract.Submitted{RunID: "r1", Input: []contract.Turn{contract.UserText("hi")}, At: 1},
+		callReply("c1"),
+		contract.ToolSettled{CallID: "c1", Outcome: contract.ToolOutcome{Content: "ok"}, At: 3},
+		contract.ModelReplied{Reply: contract.Turn{Blocks: []contract.Block{contract.TextBlock("done")}}, At: 4},
+	}
+}
+
+func TestReplayNamesFirstDivergentStep(t *testing.T) {
+	want, recs := recordSession(t, echoRules(), session()...)
+	got, err := echoRules().Replay(cadence.InitialSnapshot("s1"), recs)
+	if err != nil {
+		t.Fatalf("clean replay: %v", err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	// Rules without the echo tool offer the model no tools: step 1 is the
+	// first to differ.
+	other := cadence.New(contract.AgentConfig{Model: "scripted"})
+	_, err = other.Replay(cadence.InitialSnapshot("s1"), recs)
+	var d *cadence.Divergence
+	if !errors.As(err, &d) || !errors.Is(err, cadence.ErrNondeterministic) {
+		t.Fatalf("replay under other rules: %v, want a Divergence", err)
+	}
+	wantMsg := `cadence: nondeterministic step 1: recorded "publish run_started#1; invoke_model turn=1 history=1 tokens=7 tools=1", replayed "publish run_started#1; invoke_model turn=1 history=1 tokens=7 tools=0"`
+	if diff := cmp.Diff(wantMsg, err.Error()); diff != "" {
+		t.Errorf("message mismatch (-want +got):\n%s", diff)
+	}
+	// Fold does not compare effects; it stops only at a rejected record.
+	if _, err := other.Fold(cadence.InitialSnapshot("s1"), recs); !errors.Is(err, cadence.ErrRejectedRecord) {
+		t.Errorf("Fold under other rules: %v, want ErrRejectedRecord (c1 was never dispatched)", err)
+	}
+	tampered := append([]contract.Record(nil), recs...)
+	tampered[3].Step = 9
+	if _, err := echoRules().Replay(cadence.InitialSnapshot("s1"), tampered); err == nil || err.Error() != `cadence: nondeterministic step 9: recorded "step 9", replayed "step 4"` {
+		t.Errorf("renumbered record: %v", err)
+	}
+}
+
+func ExampleRules_Step() {
+	rules := cadence.New(contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}}})
+	snap := cadence.InitialSnapshot("session-1")
+	for _, sig := range session() {
+		var effects []contract.Effect
+		snap, effects = rules.Step(snap, sig)
+		fmt.Printf("%s -> %s: %s\n", sig.SignalKind(), snap.Phase, cadence.Summarize(effects))
+	}
+	// Output:
+	// submitted -> awaiting_model: publish run_started#1; invoke_model turn=1 history=1 tokens=7 tools=1
+	// model_replied -> awaiting_tools: publish turn_completed#2; publish tool_call#3; run_tool c1 echo
+	// tool_settled -> awaiting_model: publish tool_result#4; invoke_model turn=2 history=3 tokens=22 tools=1
+	// model_replied -> settled: publish turn_completed#5; publish run_settled#6
+}
+
+func ExampleRules_Fold() {
+	rules := echoRules()
+	var records []contract.Record
+	snap := cadence.InitialSnapshot("session-1")
+	for _, sig := range session() {
+		var effects []contract.Effect
+		snap, effects = rules.Step(snap, sig)
+		records = append(records, effects[0].(contract.Persist).Record)
+	}
+	rebuilt, err := rules.Fold(cadence.InitialSnapshot("session-1"), records)
+	fmt.Println(rebuilt.Phase, rebuilt.History.Len(), rebuilt.History.Equal(snap.History), err)
+	// Output:
+	// settled 4 true <nil>
+}
