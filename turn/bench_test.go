@@ -35,10 +35,18 @@ func benchChunks(n int) sliceProvider {
 
 // BenchmarkDriver is the driver's overhead over a stream of text chunks,
 // publishing each delta to a no-op subscriber.
-func BenchmarkDriver(b *testing.B) {
+func BenchmarkDriver(b *testing.B) { benchDriver(b, turn.Options{}) }
+
+// BenchmarkDriverFixedClock is BenchmarkDriver without the clock read that
+// stamps each event, which dominates on machines with a slow clock.
+func BenchmarkDriverFixedClock(b *testing.B) {
+	benchDriver(b, turn.Options{Now: func() contract.Timestamp { return 1 }})
+}
+
+func benchDriver(b *testing.B, opts turn.Options) {
 	for _, n := range []int{1000} {
 		b.Run(fmt.Sprintf("chunks=%d", n), func(b *testing.B) {
-			d := turn.NewDriver(benchChunks(n), turn.Options{})
+			d := turn.NewDriver(benchChunks(n), opts)
 			req := contract.ModelRequest{Model: "m", History: contract.HistoryOf(contract.UserText("hi"))}
 			publish := func(contract.RunEvent) {}
 			b.ReportAllocs()
