@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/batonrt/baton/store"
+)
+
+// usageError is a bad command line: exit code 2.
+type usageError struct {
+	fs  *flag.FlagSet
+	msg string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(fs *flag.FlagSet, format string, args ...any) error {
+	return &usageError{fs: fs, msg: fmt.Sprintf(format, args...)}
+}
+
+// flagSet makes a subcommand's flags with the --store and --json flags
+// every subcommand shares.
+type flagSet struct {
+	*flag.FlagSet
+	store string
+	json  bool
+}
+
+func (a *app) newFlags(name, argsHelp, summary string) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
+	fs.SetOutput(a.stderr)
+	fs.StringVar(&fs.store, "store", "", "store folder (default $BATON_HOME/store or ~/.baton/store)")
+	fs.BoolVar(&fs.json, "json", false, "print JSON for scripts instead of text")
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage: baton %s [flags] %s\n\n%s\n\nFlags:\n", name, argsHelp, summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse reads flags anywhere among the positional arguments, which the
+// flag package alone would stop at, and checks the positional count.
+func (fs *flagSet) parse(args []string, minPos, maxPos int) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(nil)
+				return nil, err
+			}
+			return nil, &usageError{fs: fs.FlagSet, msg: err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	switch {
+	case len(pos) < minPos:
+		return nil, usagef(fs.FlagSet, "%s: missing argument", fs.Name())
+	case maxPos >= 0 && len(pos) > maxPos:
+		return nil, usagef(fs.FlagSet, "%s: unexpected argument %q", fs.Name(), pos[maxPos])
+	}
+	return pos, nil
+}
+
+// storeDir resolves the store folder.
+func (fs *flagSet) storeDir() (string, error) {
+	if fs.store != "" {
+		return fs.store, nil
+	}
+	if h := os.Getenv("BATON_HOME"); h != "" {
+		return filepath.Join(h, "store"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no store folder: set --store or $BATON_HOME (%w)", err)
+	}
+	return filepath.Join(home, ".baton", "store"), nil
+}
+
+// openStore opens the store the flags name.
+func (fs *flagSet) openStore() (store.Store, string, error) {
+	dir, err := fs.storeDir()
+	if err != nil {
+		return nil, "", err
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		return nil, dir, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	return st, dir, nil
+}
+
+// sessionErr turns the store's not-found into a message naming the session.
+func sessionErr(id string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("unknown session %q (see 'baton sessions')", id)
+	}
+	if errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrMissingParent) || errors.Is(err, store.ErrBrokenRef) {
+		return fmt.Errorf("session %q: the store is damaged: %w", id, err)
+	}
+	return fmt.Errorf("session %q: %w", id, err)
+}
+
+// head returns a session's head, with the error named for the user.
+func head(ctx context.Context, st store.Store, id string) (store.Hash, error) {
+	h, err := st.Head(ctx, id)
+	if err != nil {
+		return h, sessionErr(id, err)
+	}
+	return h, nil
+}
+
+// shortHash is the prefix printed for a node.
+func shortHash(h store.Hash) string { return h.String()[:12] }
+
+// oneLine folds s onto one line of at most max runes.
+func oneLine(s string, max int) string {
+	r := []rune(strings.Join(strings.Fields(s), " "))
+	if len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return string(r)
+}

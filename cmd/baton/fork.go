@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/batonrt/baton/store"
+)
+
+func (a *app) fork(ctx context.Context, args []string) error {
+	fs := a.newFlags("fork", "SESSION NODE", "Start a new session whose history is SESSION's up to NODE: a hash prefix\n(at least 6 hex digits, see 'baton log --graph') or a step number.")
+	as := fs.String("as", "", "the new session's id (default a new readable id)")
+	pos, err := fs.parse(args, 2, 2)
+	if err != nil {
+		return err
+	}
+	id, ref := pos[0], pos[1]
+	st, _, err := fs.openStore()
+	if err != nil {
+		return err
+	}
+	h, err := head(ctx, st, id)
+	if err != nil {
+		return err
+	}
+	node, err := findNode(ctx, st, id, h, ref)
+	if err != nil {
+		return err
+	}
+	newID := *as
+	if newID == "" {
+		newID = newSessionID()
+	}
+	if err := st.Fork(ctx, newID, node.Hash); err != nil {
+		return fmt.Errorf("fork %s: %w", id, err)
+	}
+	if fs.json {
+		return json.NewEncoder(a.stdout).Encode(map[string]any{"session": newID, "from": id, "node": node.Hash.String(), "step": node.Record.Step})
+	}
+	fmt.Fprintf(a.stdout, "forked %s at step %d (%s) as %s\n", id, node.Record.Step, shortHash(node.Hash), newID)
+	fmt.Fprintf(a.stdout, "  baton log %s\n  baton run --session %s \"...\"\n", newID, newID)
+	return nil
+}
+
+// findNode finds the node of the session's chain named by a step number
+// or a hash prefix.
+func findNode(ctx context.Context, st store.Store, id string, h store.Hash, ref string) (store.Node, error) {
+	step, stepErr := strconv.ParseUint(ref, 10, 64)
+	byStep := stepErr == nil && len(ref) < 6
+	if !byStep && len(ref) < 6 {
+		return store.Node{}, &usageError{msg: fmt.Sprintf("fork: node %q: give a step number or at least 6 hex digits of a hash", ref)}
+	}
+	ref = strings.ToLower(ref)
+	for n, err := range st.Walk(ctx, h) {
+		if err != nil {
+			return store.Node{}, sessionErr(id, err)
+		}
+		if (byStep && n.Record.Step == step) || (!byStep && strings.HasPrefix(n.Hash.String(), ref)) {
+			return n, nil
+		}
+	}
+	return store.Node{}, fmt.Errorf("session %q has no node %q", id, ref)
+}

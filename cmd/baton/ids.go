@@ -1,0 +1,24 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+)
+
+var (
+	adjectives = []string{"amber", "bold", "brisk", "calm", "clever", "cosmic", "crisp", "dapper", "eager", "fancy", "gentle", "glad", "jolly", "keen", "lively", "lucky", "mellow", "nimble", "proud", "quiet", "rapid", "sunny", "swift", "tidy", "vivid", "witty"}
+	nouns      = []string{"badger", "beacon", "comet", "falcon", "fern", "harbor", "heron", "lantern", "maple", "meadow", "otter", "pebble", "quill", "raven", "river", "robin", "sparrow", "summit", "thistle", "tiger", "walrus", "willow"}
+)
+
+// newSessionID returns a readable id such as "brisk-heron-3f2a".
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	n := binary.LittleEndian.Uint64(b[:])
+	adj := adjectives[n%uint64(len(adjectives))]
+	n /= uint64(len(adjectives))
+	noun := nouns[n%uint64(len(nouns))]
+	n /= uint64(len(nouns))
+	return fmt.Sprintf("%s-%s-%04x", adj, noun, n&0xffff)
+}

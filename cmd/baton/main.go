@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+func main() {
+	interrupts := make(chan os.Signal, 2)
+	signal.Notify(interrupts, os.Interrupt)
+	a := &app{
+		stdin:       os.Stdin,
+		stdout:      os.Stdout,
+		stderr:      os.Stderr,
+		interactive: isTerminal(os.Stdin),
+		tty:         isTerminal(os.Stdout),
+		interrupts:  interrupts,
+	}
+	os.Exit(a.main(context.Background(), os.Args[1:]))
+}
+
+// run runs the command line args with the given streams and returns the
+// exit code. Tests drive every subcommand through it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	return a.main(ctx, args)
+}
+
+// app holds what a command invocation talks to.
+type app struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	// interactive says stdin is a terminal: approvals are asked there and
+	// typed lines steer a run.
+	interactive bool
+	// tty says stdout is a terminal: a spinner shows while tools run.
+	tty bool
+	// interrupts delivers Ctrl-C; nil in tests that do not need it.
+	interrupts <-chan os.Signal
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(a *app, ctx context.Context, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"demo", "play a scripted session with real tools, then replay and verify it", (*app).demo},
+		{"run", "run a prompt against a model with the built-in tools", (*app).runPrompt},
+		{"sessions", "list the stored sessions", (*app).sessions},
+		{"log", "print a session's transcript, or its node graph with --graph", (*app).log},
+		{"replay", "replay a session and verify it byte for byte", (*app).replay},
+		{"fork", "start a new session from a node of an existing one", (*app).fork},
+		{"export", "write sessions as JSONL", (*app).export},
+		{"import", "read sessions from JSONL", (*app).importSessions},
+		{"serve", "serve an agent over AG-UI (HTTP + SSE)", (*app).serve},
+	}
+}
+
+func (a *app) main(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		a.usage(a.stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		a.usage(a.stdout)
+		return exitOK
+	}
+	i := slices.IndexFunc(commands(), func(c command) bool { return c.name == name })
+	if i < 0 {
+		fmt.Fprintf(a.stderr, "baton: unknown command %q\n", name)
+		a.usage(a.stderr)
+		return exitUsage
+	}
+	err := commands()[i].run(a, ctx, args[1:])
+	return a.exit(err)
+}
+
+func (a *app) exit(err error) int {
+	var u *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &u):
+		fmt.Fprintf(a.stderr, "baton: %s\n", u.msg)
+		if u.fs != nil {
+			fmt.Fprintf(a.stderr, "run 'baton %s --help' for usage\n", u.fs.Name())
+		}
+		return exitUsage
+	}
+	fmt.Fprintf(a.stderr, "baton: %s\n", strings.TrimPrefix(err.Error(), "baton: "))
+	return exitFailure
+}
+
+func (a *app) usage(w io.Writer) {
+	fmt.Fprintln(w, "baton: an LLM agent runtime\n\nUsage: baton <command> [flags] [args]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'baton <command> --help' for a command's flags.")
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

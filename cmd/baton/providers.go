@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/batonrt/baton/provider/anthropic"
+	"github.com/batonrt/baton/provider/openai"
+	"github.com/batonrt/baton/turn"
+)
+
+// Default models per provider, when --model is not given.
+const (
+	defaultOpenAIModel    = "gpt-4o-mini"
+	defaultAnthropicModel = "claude-sonnet-4-5"
+)
+
+// providerSpec is what the run flags say about the model.
+type providerSpec struct {
+	name    string
+	model   string
+	baseURL string
+	script  string
+}
+
+// openProvider builds the named provider, reading keys from the
+// environment. A missing key is an error here, before any run starts.
+func openProvider(p providerSpec) (turn.Provider, string, error) {
+	switch p.name {
+	case "openai":
+		baseURL := p.baseURL
+		if baseURL == "" {
+			baseURL = os.Getenv("OPENAI_BASE_URL")
+		}
+		if os.Getenv("OPENAI_API_KEY") == "" && baseURL == "" {
+			return nil, "", fmt.Errorf("--provider openai: OPENAI_API_KEY is not set (or give --base-url for a local OpenAI-compatible server)")
+		}
+		var opts []openai.Option
+		if p.baseURL != "" {
+			opts = append(opts, openai.WithBaseURL(p.baseURL))
+		}
+		return openai.NewFromEnv(opts...), orDefault(p.model, defaultOpenAIModel), nil
+	case "anthropic":
+		if os.Getenv("ANTHROPIC_API_KEY") == "" {
+			return nil, "", fmt.Errorf("--provider anthropic: ANTHROPIC_API_KEY is not set")
+		}
+		var opts []anthropic.Option
+		if p.baseURL != "" {
+			opts = append(opts, anthropic.WithBaseURL(p.baseURL))
+		}
+		return anthropic.NewFromEnv(opts...), orDefault(p.model, defaultAnthropicModel), nil
+	case "scripted":
+		return openScripted(p)
+	}
+	return nil, "", &usageError{msg: fmt.Sprintf("unknown provider %q: want openai, anthropic or scripted", p.name)}
+}
+
+func orDefault(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}

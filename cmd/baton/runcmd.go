@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/batonrt/baton/cmd/baton/internal/builtin"
+	"github.com/batonrt/baton/store"
+)
+
+func (a *app) runPrompt(ctx context.Context, args []string) error {
+	fs := a.newFlags("run", `"PROMPT"`, "Run a prompt against a model with the built-in tools: read_file, write_file and\nlist_files confined to the workspace, and, when allowed, shell and http_get, which\nask for approval on the terminal. Lines typed while the run goes steer it. The\nfirst Ctrl-C stops after the running tools, the second at once. Keys come from\nOPENAI_API_KEY / ANTHROPIC_API_KEY (and OPENAI_BASE_URL).")
+	var p providerSpec
+	fs.StringVar(&p.name, "provider", "openai", "openai, anthropic or scripted")
+	fs.StringVar(&p.model, "model", "", "model name (default per provider)")
+	fs.StringVar(&p.baseURL, "base-url", "", "API base URL, e.g. http://localhost:11434/v1 for Ollama")
+	fs.StringVar(&p.script, "script", "", "script file for --provider scripted")
+	session := fs.String("session", "", "go on with this stored session instead of starting one")
+	workspace := fs.String("workspace", ".", "folder the file tools are confined to")
+	allowShell := fs.Bool("allow-shell", false, "offer the shell tool (each call needs approval)")
+	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs approval)")
+	yes := fs.Bool("yes", false, "approve every tool call without asking")
+	pos, err := fs.parse(args, 1, -1)
+	if err != nil {
+		return err
+	}
+	prompt := strings.TrimSpace(strings.Join(pos, " "))
+	if prompt == "" {
+		return usagef(fs.FlagSet, "run: empty prompt")
+	}
+	prov, model, err := openProvider(p)
+	if err != nil {
+		var u *usageError
+		if errors.As(err, &u) {
+			u.fs = fs.FlagSet
+		}
+		return err
+	}
+	st, _, err := fs.openStore()
+	if err != nil {
+		return err
+	}
+	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes}
+	if spec.sessionID != "" {
+		if _, err := head(ctx, st, spec.sessionID); err != nil {
+			return err
+		}
+		spec.existing = true
+	} else {
+		spec.sessionID = newSessionID()
+	}
+	tools, err := builtin.Open(builtin.Options{Root: *workspace, AllowShell: *allowShell, AllowHTTP: *allowHTTP})
+	if err != nil {
+		return err
+	}
+	defer tools.Close()
+	spec.tools = tools.Tools()
+	_, err = a.drive(ctx, spec)
+	if !fs.json {
+		fmt.Fprintf(a.stderr, "session %s  (baton log %s)\n", spec.sessionID, spec.sessionID)
+	}
+	if errors.Is(err, store.ErrLocked) {
+		return fmt.Errorf("session %q is being driven by another baton process", spec.sessionID)
+	}
+	return err
+}

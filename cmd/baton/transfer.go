@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+func (a *app) export(ctx context.Context, args []string) error {
+	fs := a.newFlags("export", "[SESSION...]", "Write sessions (all when none are named) as JSONL, every node with its hash.")
+	out := fs.String("o", "-", "output file, - for stdout")
+	ids, err := fs.parse(args, 0, -1)
+	if err != nil {
+		return err
+	}
+	st, _, err := fs.openStore()
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := head(ctx, st, id); err != nil {
+			return err
+		}
+	}
+	w := a.stdout
+	if *out != "-" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		defer f.Close()
+		bw := bufio.NewWriter(f)
+		if err := st.Export(ctx, bw, ids...); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return f.Close()
+	}
+	return st.Export(ctx, w, ids...)
+}
+
+func (a *app) importSessions(ctx context.Context, args []string) error {
+	fs := a.newFlags("import", "[FILE]", "Read sessions that 'baton export' wrote (from FILE, or stdin), verifying\nevery node, and print the sessions imported.")
+	pos, err := fs.parse(args, 0, 1)
+	if err != nil {
+		return err
+	}
+	var r io.Reader = a.stdin
+	if len(pos) == 1 && pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	st, _, err := fs.openStore()
+	if err != nil {
+		return err
+	}
+	ids, err := st.Import(ctx, r)
+	if err != nil {
+		return err
+	}
+	if fs.json {
+		return json.NewEncoder(a.stdout).Encode(map[string]any{"imported": ids})
+	}
+	for _, id := range ids {
+		fmt.Fprintf(a.stdout, "imported %s\n", id)
+	}
+	return nil
+}
