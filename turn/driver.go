@@ -51,9 +51,9 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 		if !pe.Retryable() || attempt >= d.o.MaxRetries || total.Err() != nil {
 			return d.failed(pe.Failure, pe.Error(), pe.Retryable())
 		}
-		wait := d.o.backoff(attempt)
-		if pe.RetryAfter > 0 {
-			wait = pe.RetryAfter
+		wait, ok := d.wait(total, attempt, pe)
+		if !ok {
+			return d.failed(pe.Failure, pe.Error()+fmt.Sprintf(" (retry after %s exceeds the total timeout)", wait), true)
 		}
 		d.o.Logger.LogAttrs(total, slog.LevelWarn, "turn: retrying model call", slogAttrs(attempt+1, wait, pe)...)
 		if publish != nil {
@@ -66,6 +66,21 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 			return d.failed(contract.FailOther, "cancelled", false)
 		}
 	}
+}
+
+// wait is how long to back off before retry number attempt+1: the
+// server's Retry-After when it gave one, else jittered exponential
+// backoff. ok is false when the wait would outlast the total timeout, so
+// the caller hears of the rate limit now rather than a timeout later.
+func (d *Driver) wait(total context.Context, attempt int, pe *ProviderError) (time.Duration, bool) {
+	w := d.o.backoff(attempt)
+	if pe.RetryAfter > 0 {
+		w = pe.RetryAfter
+	}
+	if dl, ok := total.Deadline(); ok && time.Until(dl) < w {
+		return w, false
+	}
+	return w, true
 }
 
 func (d *Driver) failed(kind contract.FailureKind, msg string, retryable bool) contract.Signal {

@@ -157,7 +157,7 @@ func TestDriverRetriesIdleTimeout(t *testing.T) {
 
 func TestDefaultSleepHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := newFake(play{err: &turn.ProviderError{Failure: contract.FailRateLimited, RetryAfter: time.Hour}})
+	p := newFake(play{err: &turn.ProviderError{Failure: contract.FailRateLimited, RetryAfter: time.Minute}})
 	got := turn.NewDriver(p, turn.Options{Now: clock}).Run(ctx, weatherReq, func(ev contract.RunEvent) {
 		if ev.Kind == contract.EvModelRetry {
 			cancel()
@@ -166,5 +166,15 @@ func TestDefaultSleepHonoursContext(t *testing.T) {
 	want := contract.ModelFailed{Failure: contract.FailOther, Message: "cancelled", At: 42}
 	if diff := cmp.Diff(contract.Signal(want), got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestRetryAfterBeyondTotalTimeoutFailsAtOnce(t *testing.T) {
+	r := &recorder{}
+	p := newFake(play{err: &turn.ProviderError{Failure: contract.FailRateLimited, Status: 429, RetryAfter: time.Hour}}, hello)
+	got := turn.NewDriver(p, testOptions(r)).Run(context.Background(), weatherReq, r.publish)
+	f, ok := got.(contract.ModelFailed)
+	if !ok || f.Failure != contract.FailRateLimited || !f.Retryable || len(r.sleeps) != 0 || p.calls() != 1 {
+		t.Fatalf("got %#v after %d sleeps and %d calls, want rate_limited at once", got, len(r.sleeps), p.calls())
 	}
 }

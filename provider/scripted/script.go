@@ -52,7 +52,7 @@ func Repeat(reply Reply, n int) *Script {
 }
 
 // Func returns a script that never runs out: each call plays gen's reply
-// to the request.
+// to the request. Concurrent calls may run gen concurrently.
 func Func(gen func(req contract.ModelRequest) Reply) *Script { return &Script{gen: gen} }
 
 // Echo returns a script that answers every request with the text of its
