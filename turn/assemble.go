@@ -17,12 +17,13 @@ type assembler struct {
 	usage   contract.Usage
 	stop    contract.StopReason
 	stopped bool
+	known   []string // tool names, for NormalizeToolName
 	now     func() contract.Timestamp
 	publish func(contract.RunEvent)
 }
 
-func newAssembler(now func() contract.Timestamp, publish func(contract.RunEvent)) *assembler {
-	return &assembler{now: now, publish: publish}
+func newAssembler(known []string, now func() contract.Timestamp, publish func(contract.RunEvent)) *assembler {
+	return &assembler{known: known, now: now, publish: publish}
 }
 
 // add folds one chunk in; an error means the stream broke its protocol.
@@ -83,7 +84,7 @@ func (a *assembler) startCall(c Chunk) error {
 		a.args = map[int]int{}
 	}
 	a.args[c.Index] = len(a.blocks)
-	call := contract.ToolCall{ID: c.CallID, Name: c.Name}
+	call := contract.ToolCall{ID: c.CallID, Name: NormalizeToolName(c.Name, a.known)}
 	a.blocks = append(a.blocks, contract.CallBlock(call))
 	a.text = append(a.text, &strings.Builder{})
 	a.emit(contract.RunEvent{Kind: contract.EvToolCallDelta, Index: c.Index, Call: &call}, true)
@@ -115,9 +116,9 @@ func (a *assembler) mergeUsage(u contract.Usage) {
 	set(&a.usage.ReasoningTokens, u.ReasoningTokens)
 }
 
-// reply finishes the turn: joins the deltas, normalises tool names,
-// repairs arguments and settles the stop reason.
-func (a *assembler) reply(known []string) (contract.Turn, contract.StopReason) {
+// reply finishes the turn: joins the deltas, repairs arguments and
+// settles the stop reason.
+func (a *assembler) reply() (contract.Turn, contract.StopReason) {
 	blocks := make([]contract.Block, 0, len(a.blocks))
 	calls := 0
 	for i, b := range a.blocks {
@@ -126,7 +127,6 @@ func (a *assembler) reply(known []string) (contract.Turn, contract.StopReason) {
 		case contract.BlockToolCall:
 			calls++
 			call := *b.Call
-			call.Name = NormalizeToolName(call.Name, known)
 			call.Arguments = s
 			if fixed, ok := RepairArguments(s); ok {
 				call.Arguments = fixed

@@ -38,10 +38,10 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	total, cancel := withTimeout(ctx, d.o.TotalTimeout)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
-		a := newAssembler(d.o.Now, publish)
+		a := newAssembler(known, d.o.Now, publish)
 		err := d.attempt(total, req, a)
 		if err == nil {
-			reply, stop := a.reply(known)
+			reply, stop := a.reply()
 			return contract.ModelReplied{Reply: reply, Usage: a.usage, Stop: stop, At: d.o.Now()}
 		}
 		pe := d.classify(ctx, total, err)

@@ -93,7 +93,7 @@ func TestDriverPublishesDeltas(t *testing.T) {
 	r := &recorder{}
 	chunks := []turn.Chunk{
 		{Kind: turn.ChunkThinking, Text: "hm"}, text("a"), text("b"),
-		callStart(0, "call_1", "get_weather"), callArgs(0, `{"city":"Paris"}`), callEnd(0), stop(contract.StopToolUse),
+		callStart(0, "call_1", "functions.GET_WEATHER"), callArgs(0, `{"city":"Paris"}`), callEnd(0), stop(contract.StopToolUse),
 	}
 	turn.NewDriver(newFake(play{chunks: chunks}), testOptions(r)).Run(context.Background(), weatherReq, r.publish)
 	c := &contract.ToolCall{ID: "call_1", Name: "get_weather"}
