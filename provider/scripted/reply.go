@@ -93,10 +93,12 @@ func (r *Reply) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MarshalJSON writes RetryAfter as a Go duration string.
 func (f Failure) MarshalJSON() ([]byte, error) {
 	return json.Marshal(failureJSON{f.Status, f.Kind, duration(f.RetryAfter), f.Message, f.After, f.Cut, f.Hang})
 }
 
+// UnmarshalJSON reads the "fail" object of the script format.
 func (f *Failure) UnmarshalJSON(b []byte) error {
 	var j failureJSON
 	if err := strictUnmarshal(b, &j); err != nil {
