@@ -24,6 +24,9 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, in RunAgentInput, 
 	f := newFeed(ctx)
 	unsubscribe := t.r.Subscribe(f.push)
 	defer unsubscribe()
+	s := newStreamer(w, r, t.r, in.ThreadID)
+	// Read before the run starts: everything newer is this run's.
+	s.last, s.started = t.r.Snapshot().Seq, true
 	done := make(chan struct{})
 	var runErr error
 	h.runs.Add(1)
@@ -33,9 +36,6 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, in RunAgentInput, 
 		defer h.release(t)
 		_, runErr = t.r.Submit(context.WithoutCancel(ctx), turns)
 	}()
-	s := newStreamer(w, r, t.r, in.ThreadID)
-	s.last = t.r.Snapshot().Seq
-	s.started = true
 	w.WriteHeader(http.StatusOK)
 	err = s.follow(ctx, f, done)
 	if err == nil && s.runID == "" {

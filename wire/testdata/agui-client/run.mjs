@@ -2,30 +2,42 @@
 // the messages the client rebuilt, as JSON, for the Go test to compare.
 //
 //   node run.mjs URL THREAD full       one run, start to end
-//   node run.mjs URL THREAD reconnect  disconnect when the tool starts,
-//                                      then resume with Last-Event-ID
+//   node run.mjs URL THREAD reconnect  drop the connection right after the
+//                                      tool starts, then resume with
+//                                      Last-Event-ID
 import { HttpAgent } from "@ag-ui/client";
 
 const [url, threadId, mode] = process.argv.slice(2);
 
-// lastId remembers the newest SSE id the client received, through the
-// client's own fetch hook.
+// The client's own fetch hook sees the raw SSE: it remembers the newest
+// id and, in reconnect mode, ends the stream after the tool_started event
+// as a dropped connection would.
 let lastId = "";
-function sniffingFetch(input, init) {
+let cut = false;
+function cuttingFetch(input, init) {
   return fetch(input, init).then((res) => {
     if (!res.body) return res;
     const decoder = new TextDecoder();
+    const encoder = new TextEncoder();
     let pending = "";
     const body = res.body.pipeThrough(
       new TransformStream({
         transform(chunk, controller) {
           pending += decoder.decode(chunk, { stream: true });
-          const lines = pending.split("\n");
-          pending = lines.pop();
-          for (const line of lines) {
-            if (line.startsWith("id: ")) lastId = line.slice(4);
+          let end;
+          while ((end = pending.indexOf("\n\n")) >= 0) {
+            const block = pending.slice(0, end + 2);
+            pending = pending.slice(end + 2);
+            for (const line of block.split("\n")) {
+              if (line.startsWith("id: ")) lastId = line.slice(4);
+            }
+            controller.enqueue(encoder.encode(block));
+            if (mode === "reconnect" && block.includes('"baton.tool_started"')) {
+              cut = true;
+              controller.terminate();
+              return;
+            }
           }
-          controller.enqueue(chunk);
         },
       }),
     );
@@ -39,27 +51,16 @@ class ResumingAgent extends HttpAgent {
   }
 }
 
-const user = { id: "u1", role: "user", content: "weather in Paris?" };
-const agent = new HttpAgent({ url, threadId, initialMessages: [user], fetch: sniffingFetch });
 const errors = [];
-let cut = false;
+const onRunErrorEvent = ({ event }) => {
+  errors.push(event.message);
+};
+const user = { id: "u1", role: "user", content: "weather in Paris?" };
+const agent = new HttpAgent({ url, threadId, initialMessages: [user], fetch: cuttingFetch });
 try {
-  await agent.runAgent(
-    {},
-    {
-      onCustomEvent({ event }) {
-        if (mode === "reconnect" && event.name === "baton.tool_started") {
-          cut = true;
-          agent.abortRun();
-        }
-      },
-      onRunErrorEvent({ event }) {
-        // Aborting our own fetch surfaces as a client-side run error.
-        if (!cut) errors.push(event.message);
-      },
-    },
-  );
+  await agent.runAgent({}, { onRunErrorEvent });
 } catch (err) {
+  // A stream cut before RUN_FINISHED is an error to the client; expected.
   if (!cut) throw err;
 }
 
@@ -74,11 +75,7 @@ if (mode === "reconnect") {
     initialMessages: agent.messages,
     headers: { "Last-Event-ID": lastId },
   });
-  await again.connectAgent({}, {
-    onRunErrorEvent({ event }) {
-      errors.push(event.message);
-    },
-  });
+  await again.connectAgent({}, { onRunErrorEvent });
   messages = again.messages;
 }
 process.stdout.write(JSON.stringify({ messages, errors, resumedFrom }) + "\n");
