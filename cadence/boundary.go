@@ -8,16 +8,15 @@ import (
 )
 
 // boundary is the model-call boundary: everything that must happen before
-// the next invoke_model happens here, in this order: a waiting abort,
-// queued steering, the loop guard's reminder, the turn cap, compaction,
-// and finally the call itself.
+// the next invoke_model happens here, in this order: a waiting abort, the
+// turn cap, compaction, queued steering, the loop guard's reminder, and
+// finally the call itself. Steering and reminders land after compaction,
+// so the model always reads them verbatim.
 func (t *transition) boundary() {
 	if t.s.Abort != "" {
 		t.fault(contract.KindAborted, abortMessage(t.s.AbortReason))
 		return
 	}
-	t.deliverQueued(contract.InputSteer)
-	t.remindIfLooping()
 	if t.s.Turns >= t.rules.cfg.MaxTurns {
 		t.fault(contract.KindMaxTurns, fmt.Sprintf("reached the cap of %d model calls", t.rules.cfg.MaxTurns))
 		return
@@ -25,6 +24,8 @@ func (t *transition) boundary() {
 	if t.startCompaction() {
 		return
 	}
+	t.deliverQueued(contract.InputSteer)
+	t.remindIfLooping()
 	t.invokeModel()
 }
 

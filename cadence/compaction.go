@@ -71,16 +71,11 @@ func (t *transition) onCompactionFailed(sig contract.CompactionFailed) {
 	t.resumeAfterCompaction()
 }
 
-// resumeAfterCompaction continues at the boundary that asked for it.
-// Steering that arrived meanwhile and the loop guard's reminder land
-// before the attempt is recorded, so the turns the boundary itself adds
+// resumeAfterCompaction continues at the boundary that asked for it; the
+// boundary delivers steering after the attempt is recorded, so its turns
 // cannot start a second compaction before the model is called.
 func (t *transition) resumeAfterCompaction() {
 	t.s.Phase = contract.PhaseAwaitingModel
-	if t.s.Abort == "" {
-		t.deliverQueued(contract.InputSteer)
-		t.remindIfLooping()
-	}
 	t.s.CompactedAt = t.s.History.Len()
 	t.boundary()
 }

@@ -26,6 +26,9 @@ type machine struct {
 	invokes int
 	// steers are accepted steering texts not yet seen in history.
 	steers []string
+	// delivered are steering texts delivered since the last model call;
+	// the next call must show each of them verbatim.
+	delivered []string
 	// aborted says an abort was accepted in this run.
 	aborted bool
 	// compacts counts compact effects since the last invoke_model.
@@ -164,6 +167,12 @@ func (m *machine) checkInvoke(t *rapid.T, e contract.InvokeModel, next contract.
 	if len(m.steers) > 0 {
 		t.Fatalf("model called before steering %q was delivered", m.steers)
 	}
+	for _, text := range m.delivered {
+		if n := countText(e.Request.History, text); n != 1 {
+			t.Fatalf("model called with steer %q appearing %d times in its history", text, n)
+		}
+	}
+	m.delivered = nil
 }
 
 // checkSteering holds invariant 5 where steering is delivered: each
@@ -180,6 +189,7 @@ func (m *machine) checkSteering(t *rapid.T, next contract.RunSnapshot, effects [
 			t.Fatalf("steering %q delivered but not outstanding (doubled?)", p.Event.Text)
 		}
 		m.steers = slices.Delete(m.steers, i, i+1)
+		m.delivered = append(m.delivered, p.Event.Text)
 		if n := countText(next.History, p.Event.Text); n != 1 {
 			t.Fatalf("steer %q appears %d times in history after delivery", p.Event.Text, n)
 		}
