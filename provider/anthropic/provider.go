@@ -1,0 +1,118 @@
+package anthropic
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"os"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
+)
+
+// DefaultBaseURL is Anthropic's own endpoint.
+const DefaultBaseURL = "https://api.anthropic.com/"
+
+// Provider streams messages. It is safe for concurrent use.
+type Provider struct {
+	messages sdk.MessageService
+}
+
+var _ turn.Provider = (*Provider)(nil)
+
+// Option configures a Provider.
+type Option func(*settings)
+
+type settings struct {
+	baseURL string
+	apiKey  string
+	client  *http.Client
+}
+
+// WithBaseURL points the provider at another host speaking the Messages
+// API, such as a gateway or a proxy.
+func WithBaseURL(url string) Option { return func(s *settings) { s.baseURL = url } }
+
+// WithAPIKey sets the x-api-key header. Without one none is sent, which
+// gateways that add their own credentials accept.
+func WithAPIKey(key string) Option { return func(s *settings) { s.apiKey = key } }
+
+// WithHTTPClient sets the HTTP client; nil keeps http.DefaultClient.
+func WithHTTPClient(c *http.Client) Option { return func(s *settings) { s.client = c } }
+
+// New returns a provider configured only by opts; it reads no environment.
+func New(opts ...Option) *Provider {
+	s := settings{baseURL: DefaultBaseURL, client: http.DefaultClient}
+	for _, o := range opts {
+		o(&s)
+	}
+	if s.client == nil {
+		s.client = http.DefaultClient
+	}
+	ropts := []option.RequestOption{
+		option.WithBaseURL(s.baseURL),
+		option.WithHTTPClient(s.client),
+		// The turn driver owns retries and their backoff.
+		option.WithMaxRetries(0),
+	}
+	if s.apiKey != "" {
+		ropts = append(ropts, option.WithAPIKey(s.apiKey))
+	}
+	return &Provider{messages: sdk.NewMessageService(ropts...)}
+}
+
+// NewFromEnv returns a provider reading ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY;
+// opts given here win over the environment.
+func NewFromEnv(opts ...Option) *Provider {
+	var env []Option
+	if v := os.Getenv("ANTHROPIC_BASE_URL"); v != "" {
+		env = append(env, WithBaseURL(v))
+	}
+	if v := os.Getenv("ANTHROPIC_API_KEY"); v != "" {
+		env = append(env, WithAPIKey(v))
+	}
+	return New(append(env, opts...)...)
+}
+
+// Stream sends req and yields the reply as it arrives. The request is
+// made when the sequence is ranged over, once per range.
+func (p *Provider) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	return func(yield func(turn.Chunk, error) bool) {
+		params, err := buildParams(req)
+		if err != nil {
+			yield(turn.Chunk{}, &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: "anthropic: bad request", Err: err})
+			return
+		}
+		var resp *http.Response
+		stream := p.messages.NewStreaming(ctx, params, option.WithResponseInto(&resp))
+		defer stream.Close()
+		var d decoder
+		for stream.Next() {
+			for _, c := range d.decode(stream.Current()) {
+				if !yield(c, nil) {
+					return
+				}
+			}
+		}
+		if err := stream.Err(); err != nil {
+			yield(turn.Chunk{}, failure(ctx, resp, err))
+			return
+		}
+		tail, err := d.end()
+		if err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				err = ctxFailure(ctxErr)
+			}
+			yield(turn.Chunk{}, err)
+			return
+		}
+		for _, c := range tail {
+			if !yield(c, nil) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// ErrBadRequest is wrapped by every error about a request that cannot be
+// sent as it stands.
+var ErrBadRequest = errors.New("anthropic: bad request")
+
+// ThinkingBudget is the thinking budget, in tokens, of each level. The
+// reply's max_tokens grows by the budget so thinking never starves the
+// answer.
+var ThinkingBudget = map[contract.ThinkingLevel]int64{
+	contract.ThinkingLow:    2048,
+	contract.ThinkingMedium: 8192,
+	contract.ThinkingHigh:   24576,
+}
+
+func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
+	if req.Model == "" {
+		return sdk.MessageNewParams{}, fmt.Errorf("%w: model is empty", ErrBadRequest)
+	}
+	msgs, err := messages(req.History)
+	if err != nil {
+		return sdk.MessageNewParams{}, err
+	}
+	tools, err := toolParams(req.Tools)
+	if err != nil {
+		return sdk.MessageNewParams{}, err
+	}
+	maxTokens := int64(req.MaxOutputTokens)
+	if maxTokens <= 0 {
+		maxTokens = contract.DefaultMaxOutputTokens
+	}
+	p := sdk.MessageNewParams{Model: sdk.Model(req.Model), Messages: msgs, Tools: tools, MaxTokens: maxTokens}
+	if req.System != "" {
+		p.System = []sdk.TextBlockParam{{Text: req.System}}
+	}
+	if req.Thinking != contract.ThinkingOff {
+		budget, ok := ThinkingBudget[req.Thinking]
+		if !ok {
+			return sdk.MessageNewParams{}, fmt.Errorf("%w: unknown thinking level %q", ErrBadRequest, req.Thinking)
+		}
+		p.Thinking = sdk.ThinkingConfigParamOfEnabled(budget)
+		p.MaxTokens += budget
+	}
+	return p, nil
+}
+
+// messages maps history onto alternating messages: tool turns become user
+// messages of tool_result blocks, and consecutive turns of one role merge.
+func messages(h contract.History) ([]sdk.MessageParam, error) {
+	var out []sdk.MessageParam
+	for i, t := range h.Turns() {
+		role := sdk.MessageParamRoleUser
+		switch t.Role {
+		case contract.RoleUser, contract.RoleTool:
+		case contract.RoleAssistant:
+			role = sdk.MessageParamRoleAssistant
+		default:
+			return nil, fmt.Errorf("%w: turn %d has unknown role %q", ErrBadRequest, i, t.Role)
+		}
+		blocks, err := contentBlocks(t)
+		if err != nil {
+			return nil, fmt.Errorf("%w: turn %d: %w", ErrBadRequest, i, err)
+		}
+		if len(blocks) == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Content = append(out[n-1].Content, blocks...)
+			continue
+		}
+		out = append(out, sdk.MessageParam{Role: role, Content: blocks})
+	}
+	return out, nil
+}
+
+func contentBlocks(t contract.Turn) ([]sdk.ContentBlockParamUnion, error) {
+	var out []sdk.ContentBlockParamUnion
+	for _, b := range t.Blocks {
+		switch {
+		case b.Kind == contract.BlockText && b.Text != "":
+			out = append(out, sdk.NewTextBlock(b.Text))
+		case b.Kind == contract.BlockThinking && b.Signature != "" && t.Role == contract.RoleAssistant:
+			// Unsigned thinking (from another provider) would be refused.
+			out = append(out, sdk.NewThinkingBlock(b.Signature, b.Text))
+		case b.Kind == contract.BlockToolCall && b.Call != nil:
+			out = append(out, sdk.NewToolUseBlock(b.Call.ID, callInput(b.Call.Arguments), b.Call.Name))
+		case b.Kind == contract.BlockToolResult && b.Result != nil:
+			out = append(out, sdk.NewToolResultBlock(b.Result.CallID, b.Result.Content, b.Result.IsError))
+		case b.Kind == contract.BlockImage && b.Image != nil:
+			img, err := imageBlock(*b.Image)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, img)
+		}
+	}
+	return out, nil
+}
+
+// callInput sends the model's arguments back as it wrote them when they
+// are a JSON object; anything else cannot be a tool_use input, and the
+// call's error result already told the model what was wrong.
+func callInput(args string) any {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(args), &obj) != nil || obj == nil {
+		return map[string]any{}
+	}
+	return json.RawMessage(args)
+}
+
+func imageBlock(img contract.ImageRef) (sdk.ContentBlockParamUnion, error) {
+	rest, ok := strings.CutPrefix(img.URI, "data:")
+	if !ok {
+		return sdk.NewImageBlock(sdk.URLImageSourceParam{URL: img.URI}), nil
+	}
+	meta, data, ok := strings.Cut(rest, ",")
+	mediaType, isBase64 := strings.CutSuffix(meta, ";base64")
+	if !ok || !isBase64 {
+		return sdk.ContentBlockParamUnion{}, fmt.Errorf("image data URI must be base64")
+	}
+	if img.MediaType != "" {
+		mediaType = img.MediaType
+	}
+	return sdk.NewImageBlock(sdk.Base64ImageSourceParam{Data: data, MediaType: sdk.Base64ImageSourceMediaType(mediaType)}), nil
+}
+
+func toolParams(tools []contract.ToolDescriptor) ([]sdk.ToolUnionParam, error) {
+	var out []sdk.ToolUnionParam
+	for _, t := range tools {
+		schema, err := inputSchema(t.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("%w: tool %q input schema: %w", ErrBadRequest, t.Name, err)
+		}
+		tool := sdk.ToolParam{Name: t.Name, InputSchema: schema}
+		if t.Description != "" {
+			tool.Description = sdk.String(t.Description)
+		}
+		out = append(out, sdk.ToolUnionParam{OfTool: &tool})
+	}
+	return out, nil
+}
+
+func inputSchema(raw json.RawMessage) (sdk.ToolInputSchemaParam, error) {
+	var s sdk.ToolInputSchemaParam
+	if len(raw) == 0 {
+		return s, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return s, err
+	}
+	if m == nil {
+		return s, errors.New("is null, want an object")
+	}
+	if typ, ok := m["type"]; ok && typ != "object" {
+		return s, fmt.Errorf("type is %v, want object", typ)
+	}
+	s.Properties = m["properties"]
+	if req, ok := m["required"].([]any); ok {
+		for _, r := range req {
+			if name, ok := r.(string); ok {
+				s.Required = append(s.Required, name)
+			}
+		}
+	}
+	for k, v := range m {
+		if k != "type" && k != "properties" && k != "required" {
+			if s.ExtraFields == nil {
+				s.ExtraFields = map[string]any{}
+			}
+			s.ExtraFields[k] = v
+		}
+	}
+	return s, nil
+}
