@@ -176,6 +176,9 @@ func (im *importer) node(ctx context.Context, h Hash, raw []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := checkCanonical(n, raw); err != nil {
+		return err
+	}
 	var parentStep uint64
 	if !n.Parent.IsZero() {
 		if parentStep, err = im.step(ctx, n.Parent); err != nil {

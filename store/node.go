@@ -25,14 +25,6 @@ type Node struct {
 	Record contract.Record
 }
 
-type nodeWire struct {
-	V      int             `json:"v"`
-	Kind   string          `json:"kind"`
-	Parent *Hash           `json:"parent,omitempty"`
-	Links  []Hash          `json:"links,omitempty"`
-	Record json.RawMessage `json:"record"`
-}
-
 // EncodeNode returns the canonical bytes of a node (Hash is ignored).
 func EncodeNode(n Node) ([]byte, error) {
 	rec, err := contract.EncodeRecord(n.Record)
@@ -71,7 +63,14 @@ func DecodeNode(h Hash, b []byte) (Node, error) {
 	if err := checkObject(h, b); err != nil {
 		return Node{}, err
 	}
-	return parseNode(h, b)
+	if n, ok := parsed.get(h); ok {
+		return n, nil
+	}
+	n, err := parseNode(h, b)
+	if err == nil {
+		parsed.put(n)
+	}
+	return n, err
 }
 
 func checkObject(h Hash, b []byte) error {
@@ -84,52 +83,96 @@ func checkObject(h Hash, b []byte) error {
 	return nil
 }
 
+// parseNode reads the canonical form directly; anything else goes to
+// parseOther, which tells a newer version from damage.
 func parseNode(h Hash, b []byte) (Node, error) {
-	bad := func(format string, args ...any) (Node, error) {
-		return Node{}, fmt.Errorf("store: node %s: %w: %s", h, ErrCorrupt, fmt.Sprintf(format, args...))
+	rest, ok := bytes.CutPrefix(b, []byte(`{"v":1,"kind":"node",`))
+	if !ok {
+		return parseOther(h, b)
 	}
+	n := Node{Hash: h}
+	if r, ok := bytes.CutPrefix(rest, []byte(`"parent":"`)); ok {
+		if len(r) < 66 || r[64] != '"' || r[65] != ',' {
+			return Node{}, corrupt(h, "bad parent")
+		}
+		p, err := parseLowerHex(r[:64])
+		if err != nil || p.IsZero() {
+			return Node{}, corrupt(h, "bad parent")
+		}
+		n.Parent, rest = p, r[66:]
+	}
+	if r, ok := bytes.CutPrefix(rest, []byte(`"links":[`)); ok {
+		for {
+			if len(r) < 67 || r[0] != '"' || r[65] != '"' {
+				return Node{}, corrupt(h, "bad links")
+			}
+			l, err := parseLowerHex(r[1:65])
+			if err != nil {
+				return Node{}, corrupt(h, "bad links")
+			}
+			n.Links = append(n.Links, l)
+			sep := r[66]
+			r = r[67:]
+			if sep == ']' {
+				break
+			}
+			if sep != ',' {
+				return Node{}, corrupt(h, "bad links")
+			}
+		}
+		if len(r) == 0 || r[0] != ',' {
+			return Node{}, corrupt(h, "bad links")
+		}
+		rest = r[1:]
+	}
+	raw, ok := bytes.CutPrefix(rest, []byte(`"record":`))
+	if !ok || len(raw) < 2 || raw[len(raw)-1] != '}' {
+		return Node{}, corrupt(h, "no record")
+	}
+	rec, err := contract.DecodeRecord(raw[:len(raw)-1])
+	switch {
+	case errors.Is(err, contract.ErrSchemaVersion):
+		return Node{}, fmt.Errorf("store: node %s: %w: %w", h, ErrSchemaVersion, err)
+	case err != nil:
+		return Node{}, corrupt(h, fmt.Sprintf("record: %v", err))
+	}
+	n.Record = rec
+	return n, nil
+}
+
+// checkCanonical refuses a node whose record is not in canonical form;
+// Import applies it to nodes from outside.
+func checkCanonical(n Node, b []byte) error {
+	again, err := EncodeNode(n)
+	if err != nil || !bytes.Equal(again, b) {
+		return corrupt(n.Hash, "not in canonical form")
+	}
+	return nil
+}
+
+func corrupt(h Hash, why string) error {
+	return fmt.Errorf("store: node %s: %w: %s", h, ErrCorrupt, why)
+}
+
+func parseLowerHex(b []byte) (Hash, error) {
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return Hash{}, ErrCorrupt
+		}
+	}
+	return ParseHash(string(b))
+}
+
+func parseOther(h Hash, b []byte) (Node, error) {
 	var probe struct {
 		V    int    `json:"v"`
 		Kind string `json:"kind"`
 	}
 	if err := json.Unmarshal(b, &probe); err != nil {
-		return bad("%v", err)
+		return Node{}, corrupt(h, err.Error())
 	}
 	if probe.V > nodeVersion {
 		return Node{}, fmt.Errorf("store: node %s: %w: version %d, this release reads up to %d", h, ErrSchemaVersion, probe.V, nodeVersion)
 	}
-	if probe.V != nodeVersion || probe.Kind != "node" {
-		return bad("not a node (v %d, kind %q)", probe.V, probe.Kind)
-	}
-	var w nodeWire
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
-		return bad("%v", err)
-	}
-	if dec.More() {
-		return bad("trailing data")
-	}
-	n := Node{Hash: h, Links: w.Links}
-	if w.Parent != nil {
-		n.Parent = *w.Parent
-	}
-	rec, err := contract.DecodeRecord(w.Record)
-	switch {
-	case errors.Is(err, contract.ErrSchemaVersion):
-		return Node{}, fmt.Errorf("store: node %s: %w: %w", h, ErrSchemaVersion, err)
-	case err != nil:
-		return bad("record: %v", err)
-	}
-	n.Record = rec
-	if w.Parent != nil && n.Parent.IsZero() {
-		return bad("zero parent written out")
-	}
-	if !bytes.Equal(encodeNodeRaw(n.Parent, n.Links, w.Record), b) {
-		return bad("not in canonical form")
-	}
-	if again, err := contract.EncodeRecord(rec); err != nil || !bytes.Equal(again, w.Record) {
-		return bad("record not in canonical form")
-	}
-	return n, nil
+	return Node{}, corrupt(h, fmt.Sprintf("not a canonical node (v %d, kind %q)", probe.V, probe.Kind))
 }
