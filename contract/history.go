@@ -88,6 +88,18 @@ func (h History) All() iter.Seq2[int, Turn] {
 	}
 }
 
+// Backward yields the turns newest first with their index, without
+// copying the history.
+func (h History) Backward() iter.Seq2[int, Turn] {
+	return func(yield func(int, Turn) bool) {
+		for n := h.last; n != nil; n = n.prev {
+			if !yield(n.len-1, n.turn) {
+				return
+			}
+		}
+	}
+}
+
 // Equal reports whether both histories hold equal turns; go-cmp uses it.
 func (h History) Equal(o History) bool {
 	if h.Len() != o.Len() {

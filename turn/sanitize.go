@@ -12,6 +12,9 @@ const PlaceholderResult = "error: no result was recorded for this tool call"
 // order, each call answered exactly once. A well-formed history is
 // returned as it is, sharing all its turns.
 func Sanitize(h contract.History) contract.History {
+	if wellFormed(h) {
+		return h
+	}
 	turns := h.Turns()
 	out := make([]contract.Turn, 0, len(turns)+1)
 	changed := false
@@ -118,4 +121,60 @@ func withoutResults(t contract.Turn) (contract.Turn, bool) {
 	}
 	t.Blocks = keep
 	return t, len(keep) > 0
+}
+
+// wellFormed checks, newest first and without copying, that every tool
+// turn answers exactly the calls of the assistant turn before it, in
+// order, and that no other turn holds results. It is the common case, and
+// checking it costs no allocation, so a long history is not rebuilt on
+// every model call.
+func wellFormed(h contract.History) bool {
+	var after contract.Turn
+	hasAfter, needCalls := false, false
+	for _, t := range h.Backward() {
+		calls := countCalls(t)
+		switch {
+		case needCalls && (t.Role != contract.RoleAssistant || calls == 0):
+			return false
+		case t.Role == contract.RoleTool:
+			for _, b := range t.Blocks {
+				if b.Kind != contract.BlockToolResult || b.Result == nil {
+					return false
+				}
+			}
+		case hasResults(t):
+			return false
+		case calls > 0 && (!hasAfter || after.Role != contract.RoleTool || !answers(t, after)):
+			return false
+		}
+		needCalls = t.Role == contract.RoleTool
+		after, hasAfter = t, true
+	}
+	return !needCalls
+}
+
+func countCalls(t contract.Turn) int {
+	n := 0
+	for _, b := range t.Blocks {
+		if b.Kind == contract.BlockToolCall {
+			n++
+		}
+	}
+	return n
+}
+
+// answers reports whether results holds one result per call of t, in
+// call order.
+func answers(t, results contract.Turn) bool {
+	i := 0
+	for _, b := range t.Blocks {
+		if b.Kind != contract.BlockToolCall {
+			continue
+		}
+		if b.Call == nil || i >= len(results.Blocks) || results.Blocks[i].Result.CallID != b.Call.ID {
+			return false
+		}
+		i++
+	}
+	return i == len(results.Blocks)
 }
