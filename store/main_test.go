@@ -1,0 +1,15 @@
+package store_test
+
+import (
+	"os"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(killChildEnv); dir != "" {
+		os.Exit(killChild(dir))
+	}
+	goleak.VerifyTestMain(m)
+}
