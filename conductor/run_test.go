@@ -301,3 +301,17 @@ func TestRetrieverIsRecordedInTheSubmit(t *testing.T) {
 }
 
 var _ = dispatch.Idempotent
+
+func TestCreateAgentRefusesAStoredSession(t *testing.T) {
+	deps := testDeps(&fakeModel{replies: []replyFunc{say("ok")}}, nil)
+	deps.Store = store.NewMemory()
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	if _, err := a.Submit(ctxT(t), conductor.Text("hi")); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.Close()
+	_, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps)
+	if !errors.Is(err, contract.ErrConfig) || !strings.Contains(err.Error(), "Resume") {
+		t.Fatalf("err %v", err)
+	}
+}
