@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,11 +31,12 @@ type flagSet struct {
 	*flag.FlagSet
 	store string
 	json  bool
+	help  io.Writer
 }
 
 func (a *app) newFlags(name, argsHelp, summary string) *flagSet {
-	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
-	fs.SetOutput(a.stderr)
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), help: a.stdout}
+	fs.SetOutput(io.Discard)
 	fs.StringVar(&fs.store, "store", "", "store folder (default $BATON_HOME/store or ~/.baton/store)")
 	fs.BoolVar(&fs.json, "json", false, "print JSON for scripts instead of text")
 	fs.Usage = func() {
@@ -52,7 +54,8 @@ func (fs *flagSet) parse(args []string, minPos, maxPos int) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(nil)
+				fs.SetOutput(fs.help)
+				fs.Usage()
 				return nil, err
 			}
 			return nil, &usageError{fs: fs.FlagSet, msg: err.Error()}

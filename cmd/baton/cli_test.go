@@ -1,0 +1,256 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestUsageErrors(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"no command", nil, "Usage: baton <command>"},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"unknown flag", []string{"sessions", "--bogus"}, "flag provided but not defined: -bogus"},
+		{"log without session", []string{"log", "--store", dir}, "log: missing argument"},
+		{"log with two sessions", []string{"log", "--store", dir, "a", "b"}, `log: unexpected argument "b"`},
+		{"replay without session", []string{"replay"}, "replay: missing argument"},
+		{"fork without node", []string{"fork", "--store", dir, "s"}, "fork: missing argument"},
+		{"run without prompt", []string{"run", "--store", dir}, "run: missing argument"},
+		{"run with blank prompt", []string{"run", "--store", dir, "  "}, "run: empty prompt"},
+		{"unknown provider", []string{"run", "--provider", "nope", "hi"}, `unknown provider "nope"`},
+		{"scripted without script", []string{"run", "--provider", "scripted", "hi"}, "needs --script FILE"},
+		{"demo with argument", []string{"demo", "extra"}, `demo: unexpected argument "extra"`},
+		{"bad flag value", []string{"serve", "--json=maybe"}, "invalid boolean value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := cli(t, "", tt.args...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+			}
+			if !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("stderr %q does not say %q", stderr, tt.stderr)
+			}
+			if !strings.HasPrefix(stderr, "baton: ") && tt.args != nil {
+				t.Errorf("stderr not prefixed 'baton: ': %q", stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout not empty: %q", stdout)
+			}
+		})
+	}
+}
+
+func TestHelpEverywhere(t *testing.T) {
+	isolate(t)
+	for _, c := range commands() {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := cli(t, "", c.name, "--help")
+			if code != exitOK || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			for _, want := range []string{"Usage: baton " + c.name, "-store", "-json"} {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("help does not mention %q:\n%s", want, stdout)
+				}
+			}
+		})
+	}
+	code, stdout, _ := cli(t, "", "--help")
+	if code != exitOK || !strings.Contains(stdout, "replay") {
+		t.Errorf("top-level help: exit %d\n%s", code, stdout)
+	}
+}
+
+func TestRuntimeErrors(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	fixedSession(t, dir, "real")
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"log unknown session", []string{"log", "--store", dir, "ghost"}, `baton: unknown session "ghost"`},
+		{"graph unknown session", []string{"log", "--graph", "--store", dir, "ghost"}, `baton: unknown session "ghost"`},
+		{"replay unknown session", []string{"replay", "--store", dir, "ghost"}, `baton: unknown session "ghost"`},
+		{"fork unknown session", []string{"fork", "--store", dir, "ghost", "1"}, `baton: unknown session "ghost"`},
+		{"export unknown session", []string{"export", "--store", dir, "ghost"}, `baton: unknown session "ghost"`},
+		{"run unknown session", []string{"run", "--provider", "scripted", "--script", writeScript(t, `{"replies":[{"text":"hi"}]}`), "--store", dir, "--session", "ghost", "hi"}, `baton: unknown session "ghost"`},
+		{"fork unknown node", []string{"fork", "--store", dir, "real", "999"}, `has no node "999"`},
+		{"fork existing target", []string{"fork", "--store", dir, "--as", "real", "real", "2"}, "session exists"},
+		{"openai without key", []string{"run", "--provider", "openai", "--store", dir, "hi"}, "baton: --provider openai: OPENAI_API_KEY is not set"},
+		{"anthropic without key", []string{"run", "--provider", "anthropic", "--store", dir, "hi"}, "baton: --provider anthropic: ANTHROPIC_API_KEY is not set"},
+		{"missing script file", []string{"run", "--provider", "scripted", "--script", filepath.Join(dir, "none.json"), "hi"}, "baton: --script: scripted: load"},
+		{"bad script", []string{"run", "--provider", "scripted", "--script", writeScript(t, `{"replies":[]}`), "hi"}, "no replies"},
+		{"import garbage", []string{"import", "--store", dir, writeScript(t, "not json\n")}, "baton: store: "},
+		{"store is a file", []string{"sessions", "--store", writeScript(t, "x")}, "baton: open store"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := cli(t, "", tt.args...)
+			if code != exitFailure {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitFailure, stderr)
+			}
+			if !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("stderr %q does not say %q", stderr, tt.stderr)
+			}
+		})
+	}
+}
+
+func TestCorruptStore(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	fixedSession(t, dir, "s")
+	// Flip one byte of every object: whichever node a command reads first
+	// is damaged.
+	err := filepath.WalkDir(filepath.Join(dir, "objects"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		b[len(b)/2] ^= 0x20
+		return os.WriteFile(p, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"log", "s"}, {"log", "--graph", "s"}, {"replay", "s"}, {"sessions"}, {"export"}, {"fork", "s", "1"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, _, stderr := cli(t, "", append(args, "--store", dir)...)
+			if code != exitFailure {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitFailure, stderr)
+			}
+			if !strings.HasPrefix(stderr, "baton: ") || !strings.Contains(stderr, "corrupt") {
+				t.Errorf("stderr does not report corruption: %q", stderr)
+			}
+		})
+	}
+}
+
+func TestSessionsAndJSON(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	code, stdout, _ := cli(t, "", "sessions", "--store", dir)
+	if code != 0 || !strings.Contains(stdout, "no sessions yet") {
+		t.Errorf("empty store: exit %d %q", code, stdout)
+	}
+	fixedSession(t, dir, "one")
+	fixedSession(t, dir, "two")
+	code, stdout, _ = cli(t, "", "sessions", "--store", dir)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	golden(t, "sessions.golden", stdout)
+	code, stdout, _ = cli(t, "", "sessions", "--json", "--store", dir)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	golden(t, "sessions.json.golden", stdout)
+}
+
+func TestLogGolden(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	fixedSession(t, dir, "fixed")
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"log.golden", []string{"log", "fixed"}},
+		{"log_graph.golden", []string{"log", "--graph", "fixed"}},
+		{"log_json.golden", []string{"log", "fixed", "--json"}},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			code, stdout, stderr := cli(t, "", append(tt.args, "--store", dir)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			golden(t, tt.golden, stdout)
+		})
+	}
+}
+
+func TestDefaultStoreFromBatonHome(t *testing.T) {
+	home := isolate(t)
+	fixedSession(t, filepath.Join(home, ".baton", "store"), "homed")
+	code, stdout, stderr := cli(t, "", "replay", "homed")
+	if code != 0 || stdout != "replay verified: 11 steps, byte for byte\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	t.Setenv("BATON_HOME", "")
+	fixedSession(t, filepath.Join(home, ".baton", "store"), "homed2")
+	if code, _, stderr := cli(t, "", "log", "homed2"); code != 0 {
+		t.Errorf("~/.baton/store: exit %d %s", code, stderr)
+	}
+}
+
+func TestForkExportImport(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	fixedSession(t, dir, "orig")
+	code, stdout, stderr := cli(t, "", "fork", "--store", dir, "--as", "branch", "orig", "5")
+	if code != 0 {
+		t.Fatalf("fork: exit %d %s", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "forked orig at step 5 (") {
+		t.Errorf("fork output %q", stdout)
+	}
+	_, graph, _ := cli(t, "", "log", "--graph", "--store", dir, "orig")
+	lines := strings.Split(graph, "\n")
+	prefix := strings.Fields(lines[len(lines)-4])[1] // step 3
+	code, stdout, stderr = cli(t, "", "fork", "--json", "--store", dir, "--as", "byhash", "orig", prefix)
+	if code != 0 || !strings.Contains(stdout, `"step":3`) {
+		t.Errorf("fork by hash %s: exit %d %s %s", prefix, code, stdout, stderr)
+	}
+	if code, _, stderr := cli(t, "", "fork", "--store", dir, "orig", "abc"); code != exitUsage {
+		t.Errorf("short hash: exit %d %s", code, stderr)
+	}
+	for _, id := range []string{"branch", "byhash"} {
+		if code, stdout, stderr := cli(t, "", "replay", "--store", dir, id); code != 0 || !strings.Contains(stdout, "replay verified") {
+			t.Errorf("replay %s: exit %d %s %s", id, code, stdout, stderr)
+		}
+	}
+	export := filepath.Join(t.TempDir(), "all.jsonl")
+	if code, _, stderr := cli(t, "", "export", "--store", dir, "-o", export); code != 0 {
+		t.Fatalf("export: exit %d %s", code, stderr)
+	}
+	dir2 := t.TempDir()
+	code, stdout, stderr = cli(t, "", "import", "--store", dir2, export)
+	if code != 0 {
+		t.Fatalf("import: exit %d %s", code, stderr)
+	}
+	if diff := cmp.Diff("imported branch\nimported byhash\nimported orig\n", stdout); diff != "" {
+		t.Errorf("import mismatch (-want +got):\n%s", diff)
+	}
+	b, err := os.ReadFile(export)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ = cli(t, string(b), "import", "--json", "--store", t.TempDir())
+	if code != 0 || stdout != `{"imported":["branch","byhash","orig"]}`+"\n" {
+		t.Errorf("import from stdin: exit %d %q", code, stdout)
+	}
+	_, a, _ := cli(t, "", "log", "--store", dir, "orig")
+	_, b2, _ := cli(t, "", "log", "--store", dir2, "orig")
+	if diff := cmp.Diff(a, b2); diff != "" {
+		t.Errorf("imported transcript mismatch (-want +got):\n%s", diff)
+	}
+	code, stdout, _ = cli(t, "", "export", "--store", dir, "orig")
+	if code != 0 || !strings.HasPrefix(stdout, `{"kind":"baton-store"`) {
+		t.Errorf("export to stdout: exit %d %q", code, stdout[:min(len(stdout), 80)])
+	}
+}
