@@ -106,9 +106,6 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	}
 	cfg = cfg.WithDefaults()
 	deps = withDefaults(deps, box)
-	if _, err := deps.Store.Head(context.Background(), deps.SessionID); err == nil {
-		return nil, &contract.RunError{Kind: contract.KindConfig, Message: "invalid agent", Fields: []contract.FieldError{{Field: "Deps.SessionID", Reason: fmt.Sprintf("%q is already stored: use a new id, or Resume it", deps.SessionID)}}}
-	}
 	a := &Agent{
 		cfg:      cfg,
 		rules:    cadence.New(cfg),

@@ -46,6 +46,11 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 		if err := a.lockSession(ctx, a.state.SessionID); err != nil {
 			return err
 		}
+		if a.state.Steps == 0 {
+			if _, err := a.store.Head(ctx, a.state.SessionID); err == nil {
+				return contract.NewError(contract.KindConfig, "session %q is already stored: Resume it first, or use a new session id", a.state.SessionID)
+			}
+		}
 		box, err := a.deps.Tools.With(in.Tools...)
 		if err != nil {
 			return contract.WrapError(contract.KindConfig, err, "submit: tools")

@@ -302,7 +302,7 @@ func TestRetrieverIsRecordedInTheSubmit(t *testing.T) {
 
 var _ = dispatch.Idempotent
 
-func TestCreateAgentRefusesAStoredSession(t *testing.T) {
+func TestSubmitRefusesAStoredSessionNotResumed(t *testing.T) {
 	deps := testDeps(&fakeModel{replies: []replyFunc{say("ok")}}, nil)
 	deps.Store = store.NewMemory()
 	a := newAgent(t, contract.AgentConfig{}, deps)
@@ -310,7 +310,8 @@ func TestCreateAgentRefusesAStoredSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = a.Close()
-	_, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps)
+	b := newAgent(t, contract.AgentConfig{}, deps)
+	_, err := b.Submit(ctxT(t), conductor.Text("again"))
 	if !errors.Is(err, contract.ErrConfig) || !strings.Contains(err.Error(), "Resume") {
 		t.Fatalf("err %v", err)
 	}
