@@ -77,7 +77,7 @@ func (s *subscriber) wait(done <-chan struct{}) ([]contract.RunEvent, bool) {
 			s.mu.Unlock()
 			return nil, false
 		}
-		if len(s.queue) > 0 || s.closing {
+		if len(s.queue) > 0 || s.closing || s.missed > 0 {
 			batch := s.take()
 			open := !s.closing
 			s.mu.Unlock()
@@ -104,8 +104,10 @@ func (s *subscriber) take() []contract.RunEvent {
 		}
 		out = append(out, it.ev)
 	}
-	if s.closing && s.missed > 0 {
-		// Events dropped at the very end have no next event to precede.
+	if s.missed > 0 {
+		// Events are dropped only while the queue is full, so every drop
+		// came after everything queued: the notice goes last, at once,
+		// rather than waiting for an event that may never come.
 		last := contract.RunEvent{}
 		if len(q) > 0 {
 			last = q[len(q)-1].ev
