@@ -175,3 +175,45 @@ func checkWellFormed(t *testing.T, s contract.RunSnapshot) {
 		}
 	}
 }
+
+// TestPendingApprovalSurvivesARestart: the process dies while a call
+// waits for approval; a new agent resumes the session, asks its approver
+// again, and finishes the run.
+func TestPendingApprovalSurvivesARestart(t *testing.T) {
+	ran := make(chan string, 2)
+	release := make(chan struct{})
+	close(release)
+	box := toolBox(t, gateTool(t, "risky", ran, release, dispatch.NeedsApproval()))
+	reply := func() *fakeModel {
+		return &fakeModel{replies: []replyFunc{callTools(call{"c1", "risky", `{}`}), say("done")}}
+	}
+	base := store.NewMemory()
+	deps := testDeps(reply(), box)
+	deps.Store = &crashingStore{Store: base, after: 2} // submitted, model_replied
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	errs := make(chan error, 1)
+	go func() {
+		_, err := a.Submit(context.Background(), conductor.Text("go"))
+		errs <- err
+	}()
+	waitPhase(t, a, contract.PhaseAwaitingApproval)
+	_ = a.Approve("c1", conductor.Decision{Approved: true}) // this record is lost in the crash
+	if err := <-errs; !errors.Is(err, contract.ErrStore) {
+		t.Fatalf("submit: %v", err)
+	}
+	_ = a.Close()
+
+	deps2 := testDeps(&fakeModel{replies: []replyFunc{say("done")}}, box)
+	deps2.Store = base
+	asked := 0
+	deps2.Approver = func(_ context.Context, c contract.ToolCall, _ contract.ToolDescriptor) (conductor.Decision, error) {
+		asked++
+		return conductor.Decision{Approved: true}, nil
+	}
+	b := newAgent(t, contract.AgentConfig{}, deps2)
+	snap, err := b.Resume(ctxT(t), "session_test")
+	if err != nil || snap.Phase != contract.PhaseSettled || asked != 1 || len(ran) != 1 {
+		t.Fatalf("resume: err %v phase %s asked %d ran %d", err, snap.Phase, asked, len(ran))
+	}
+	checkWellFormed(t, snap)
+}
