@@ -65,6 +65,9 @@ func (p *printer) close() {
 func (p *printer) tick() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.tty {
+		return
+	}
 	if len(p.running) == 0 {
 		p.clear()
 		return

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+)
+
+const shellScript = `{"replies": [
+  {"text": "Listing.", "tool_calls": [{"id": "c1", "name": "shell", "arguments": {"command": "echo from-shell > out.txt && cat out.txt"}}]},
+  {"text": "Finished."}
+]}`
+
+func TestRunScripted(t *testing.T) {
+	isolate(t)
+	dir, ws := t.TempDir(), t.TempDir()
+	script := writeScript(t, `{"replies": [
+	  {"text": "Writing.", "tool_calls": [{"id": "c1", "name": "write_file", "arguments": {"path": "a/b.txt", "content": "hi"}}, {"id": "c2", "name": "read_file", "arguments": {"path": "../escape"}}]},
+	  {"text": "All done."}
+	]}`)
+	code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "write", "it")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "run_scripted.golden", stdout)
+	if b, err := os.ReadFile(filepath.Join(ws, "a", "b.txt")); err != nil || string(b) != "hi" {
+		t.Errorf("tool did not write: %v %q", err, b)
+	}
+	id := strings.Fields(stderr)[1]
+	code, stdout, _ = cli(t, "", "replay", "--store", dir, id)
+	if code != 0 || stdout != "replay verified: 7 steps, byte for byte\n" {
+		t.Errorf("replay: exit %d %q", code, stdout)
+	}
+	// Going on with the session folds it first: the model sees the whole
+	// history.
+	script2 := writeScript(t, `{"replies": [{"text": "Still here."}]}`)
+	code, _, stderr = cli(t, "", "run", "--provider", "scripted", "--script", script2, "--store", dir, "--workspace", ws, "--session", id, "again")
+	if code != 0 {
+		t.Fatalf("go on: exit %d %s", code, stderr)
+	}
+	_, log, _ := cli(t, "", "log", "--store", dir, id)
+	if strings.Count(log, "── settled") != 2 || !strings.Contains(log, "user: again") || !strings.Contains(log, "assistant: Still here.") {
+		t.Errorf("continued transcript:\n%s", log)
+	}
+}
+
+func TestRunJSON(t *testing.T) {
+	isolate(t)
+	script := writeScript(t, `{"replies": [{"text": "Hello there."}]}`)
+	code, stdout, stderr := cli(t, "", "run", "--json", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", t.TempDir(), "hi")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var kinds []contract.EventKind
+	for line := range strings.Lines(stdout) {
+		ev, err := decodeEvent(line)
+		if err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		kinds = append(kinds, ev.Kind)
+	}
+	if kinds[0] != contract.EvRunStarted || kinds[len(kinds)-1] != contract.EvRunSettled {
+		t.Errorf("events %v", kinds)
+	}
+}
+
+func TestRunApprovals(t *testing.T) {
+	isolate(t)
+	tests := []struct {
+		name    string
+		flags   []string
+		wantOut string
+		ran     bool
+	}{
+		{"no terminal denies", nil, "denied shell: stdin is not a terminal, so nobody can approve shell; run baton with --yes", false},
+		{"yes approves", []string{"--yes"}, "← shell: from-shell", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := t.TempDir()
+			args := append([]string{"run", "--allow-shell", "--provider", "scripted", "--script", writeScript(t, shellScript), "--store", t.TempDir(), "--workspace", ws}, tt.flags...)
+			code, stdout, stderr := cli(t, "", append(args, "go")...)
+			if code != 0 {
+				t.Fatalf("exit %d %s", code, stderr)
+			}
+			if !strings.Contains(stdout, tt.wantOut) {
+				t.Errorf("stdout does not say %q:\n%s", tt.wantOut, stdout)
+			}
+			if _, err := os.Stat(filepath.Join(ws, "out.txt")); (err == nil) != tt.ran {
+				t.Errorf("shell ran: %v, want %v", err == nil, tt.ran)
+			}
+		})
+	}
+}
+
+// interactive runs the command line as if stdin were a terminal, fed
+// through a pipe the test writes to.
+type interactive struct {
+	in         *io.PipeWriter
+	out, err   *syncBuffer
+	code       chan int
+	interrupts chan os.Signal
+}
+
+func startInteractive(t *testing.T, args ...string) *interactive {
+	t.Helper()
+	r, w := io.Pipe()
+	s := &interactive{in: w, out: newSyncBuffer(), err: newSyncBuffer(), code: make(chan int, 1), interrupts: make(chan os.Signal, 2)}
+	a := &app{stdin: r, stdout: s.out, stderr: s.err, interactive: true, interrupts: s.interrupts}
+	go func() { s.code <- a.main(context.Background(), args) }()
+	t.Cleanup(func() { w.Close() })
+	return s
+}
+
+func (s *interactive) wait(t *testing.T) int {
+	t.Helper()
+	code := <-s.code
+	s.in.Close()
+	return code
+}
+
+func TestInteractiveApproval(t *testing.T) {
+	isolate(t)
+	tests := []struct {
+		answer string
+		ran    bool
+		scope  string
+	}{
+		{"y", true, "approved shell"},
+		{"a", true, "approved for the session shell"},
+		{"n", false, "denied shell: the user said no"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.answer, func(t *testing.T) {
+			ws, dir := t.TempDir(), t.TempDir()
+			s := startInteractive(t, "run", "--allow-shell", "--provider", "scripted", "--script", writeScript(t, shellScript), "--store", dir, "--workspace", ws, "go")
+			s.err.waitFor(t, "run shell `echo from-shell > out.txt && cat out.txt`? [y]es/[n]o/[a]lways ")
+			io.WriteString(s.in, "maybe\n")
+			s.err.waitFor(t, "please answer y, n or a")
+			io.WriteString(s.in, tt.answer+"\n")
+			if code := s.wait(t); code != 0 {
+				t.Fatalf("exit %d\n%s", code, s.err.String())
+			}
+			if _, err := os.Stat(filepath.Join(ws, "out.txt")); (err == nil) != tt.ran {
+				t.Errorf("shell ran: %v, want %v", err == nil, tt.ran)
+			}
+			id := strings.Fields(s.err.String()[strings.LastIndex(s.err.String(), "session "):])[1]
+			_, log, _ := cli(t, "", "log", "--store", dir, id)
+			if !strings.Contains(log, tt.scope) {
+				t.Errorf("transcript does not say %q:\n%s", tt.scope, log)
+			}
+		})
+	}
+}
+
+func TestTypedLinesSteer(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	script := writeScript(t, `{"replies": [
+	  {"text": "Looking.", "tool_calls": [{"id": "c1", "name": "list_files", "arguments": {}}]},
+	  {"text": "Looking again.", "first_delay": "50ms", "tool_calls": [{"id": "c2", "name": "list_files", "arguments": {}}]},
+	  {"text": "Done, with the notes."}
+	]}`)
+	s := startInteractive(t, "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", t.TempDir(), "look")
+	s.out.waitFor(t, "→ list_files")
+	io.WriteString(s.in, "also mention the notes\n")
+	if code := s.wait(t); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.err.String())
+	}
+	if !strings.Contains(s.out.String(), "↪ also mention the notes") {
+		t.Errorf("steering not shown:\n%s", s.out.String())
+	}
+	id := strings.Fields(s.err.String()[strings.LastIndex(s.err.String(), "session "):])[1]
+	_, log, _ := cli(t, "", "log", "--store", dir, id)
+	if strings.Count(log, "steer: also mention the notes") != 1 {
+		t.Errorf("steering not in the transcript exactly once:\n%s", log)
+	}
+}
+
+func TestCtrlC(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	script := writeScript(t, `{"replies": [{"text": "Working on it.", "fail": {"hang": true, "after": 1}}]}`)
+	s := startInteractive(t, "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", t.TempDir(), "hang")
+	s.out.waitFor(t, "Working")
+	s.interrupts <- os.Interrupt
+	s.err.waitFor(t, "stopping after the running tools (Ctrl-C again to stop now)")
+	s.interrupts <- os.Interrupt
+	code := s.wait(t)
+	if code != exitFailure {
+		t.Errorf("exit %d, want %d", code, exitFailure)
+	}
+	for _, want := range []string{"baton: stopping now", "baton: aborted"} {
+		if !strings.Contains(s.err.String(), want) {
+			t.Errorf("stderr does not say %q:\n%s", want, s.err.String())
+		}
+	}
+	if !strings.Contains(s.out.String(), "── faulted: aborted") {
+		t.Errorf("stdout:\n%s", s.out.String())
+	}
+}
+
+func TestReplayDivergence(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	fixedSession(t, dir, "good")
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.Records(context.Background(), "good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs[6].Effects = "publish tool_result#99"
+	if _, err := st.Append(context.Background(), "bad", recs...); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := cli(t, "", "replay", "--store", dir, "bad")
+	if code != exitFailure || !strings.Contains(stderr, `baton: replay bad: cadence: nondeterministic step 7: recorded "publish tool_result#99", replayed "`) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, _ := cli(t, "", "replay", "--json", "--store", dir, "bad")
+	if code != exitFailure || !strings.Contains(stdout, `"verified":false,"divergence":{"Step":7,"Recorded":"publish tool_result#99"`) {
+		t.Errorf("json: exit %d %q", code, stdout)
+	}
+	_, err = verifySession(context.Background(), st, replayRules(), "bad")
+	var d *cadence.Divergence
+	if !errors.As(err, &d) || d.Step != 7 {
+		t.Errorf("verifySession: %v", err)
+	}
+}
