@@ -1,0 +1,63 @@
+// Approvals runs a tool that needs the host's approval: the run waits in
+// awaiting_approval until Agent.Approve answers, here from an event
+// subscriber standing in for a person.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/provider/scripted"
+)
+
+type deleteArgs struct {
+	Path string `json:"path"`
+}
+
+func main() {
+	del := dispatch.MustFunc("delete_file", "Delete a file.", func(ctx context.Context, a deleteArgs) (string, error) {
+		return "deleted " + a.Path, nil
+	}, dispatch.NeedsApproval())
+	tools, err := dispatch.NewToolBox(del)
+	if err != nil {
+		log.Fatal(err)
+	}
+	model := scripted.New(
+		scripted.Reply{Calls: []scripted.Call{
+			{ID: "c1", Name: "delete_file", Arguments: `{"path":"build/cache"}`},
+			{ID: "c2", Name: "delete_file", Arguments: `{"path":"/etc/passwd"}`},
+		}},
+		scripted.Reply{Text: "Cleared the cache; I was not allowed to touch /etc/passwd."},
+	)
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Tools: tools})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer agent.Close()
+	agent.Subscribe(func(ev contract.RunEvent) {
+		switch ev.Kind {
+		case contract.EvApprovalRequested:
+			ok := ev.Call.Arguments == `{"path":"build/cache"}`
+			fmt.Printf("approve %s %s? %v\n", ev.Call.Name, ev.Call.Arguments, ok)
+			d := conductor.Decision{Approved: ok}
+			if !ok {
+				d.Reason = "outside the project"
+			}
+			if err := agent.Approve(ev.Call.ID, d); err != nil {
+				log.Print(err)
+			}
+		case contract.EvToolResult:
+			fmt.Printf("result %s: %s\n", ev.Result.CallID, ev.Result.Content)
+		}
+	})
+	snap, err := agent.Submit(context.Background(), conductor.Text("Clean up."))
+	if err != nil {
+		log.Fatal(err)
+	}
+	last, _ := snap.History.Last()
+	fmt.Println("answer:", last.Text())
+}

@@ -1,0 +1,79 @@
+// Replay runs a session into a store and replays it: folding the stored
+// records through the same rules must reproduce every step's effects. The
+// test beside it does the same inside go test, which is how a team keeps
+// recorded sessions replaying as the code changes.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/provider/scripted"
+	"github.com/batonrt/baton/store"
+)
+
+type addArgs struct {
+	A, B int
+}
+
+var config = contract.AgentConfig{Model: "scripted"}
+
+func addTool() dispatch.Tool {
+	return dispatch.MustFunc("add", "Add two numbers.", func(ctx context.Context, a addArgs) (int, error) { return a.A + a.B, nil })
+}
+
+func record(ctx context.Context, st store.Store) (string, error) {
+	tools, err := dispatch.NewToolBox(addTool())
+	if err != nil {
+		return "", err
+	}
+	cfg := config
+	cfg.Tools = tools.Descriptors()
+	model := scripted.New(
+		scripted.Reply{Calls: []scripted.Call{{Name: "add", Arguments: `{"A":2,"B":3}`}}},
+		scripted.Reply{Text: "2 + 3 = 5"},
+	)
+	agent, err := conductor.CreateAgent(cfg, conductor.Deps{Provider: model, Tools: tools, Store: st, SessionID: "sum"})
+	if err != nil {
+		return "", err
+	}
+	defer agent.Close()
+	_, err = agent.Submit(ctx, conductor.Text("What is 2 + 3?"))
+	return "sum", err
+}
+
+// verify replays the session under the rules it ran with and returns the
+// number of steps, or the first divergence (a *cadence.Divergence).
+func verify(ctx context.Context, st store.Store, id string, cfg contract.AgentConfig) (int, error) {
+	records, err := st.Records(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	_, err = cadence.New(cfg).Replay(cadence.InitialSnapshot(id), records)
+	return len(records), err
+}
+
+func main() {
+	ctx := context.Background()
+	st := store.NewMemory()
+	id, err := record(ctx, st)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg := config
+	cfg.Tools = []contract.ToolDescriptor{addTool().Descriptor()}
+	steps, err := verify(ctx, st, id, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("replayed %d steps: identical\n", steps)
+	// Under other rules (here a different tool set) replay reports the
+	// first step that would have gone differently.
+	_, err = verify(ctx, st, id, config)
+	fmt.Println("with the tool removed:", err)
+}

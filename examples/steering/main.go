@@ -1,0 +1,56 @@
+// Steering sends input to a run while it is in flight: the model sees it
+// at its next call, and tool calls not yet started are skipped.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/provider/scripted"
+)
+
+type searchArgs struct {
+	Query string `json:"query"`
+}
+
+func main() {
+	started := make(chan struct{}, 1)
+	search := dispatch.MustFunc("search", "Search the docs.", func(ctx context.Context, a searchArgs) (string, error) {
+		started <- struct{}{}
+		time.Sleep(50 * time.Millisecond) // long enough to steer while it runs
+		return "3 results for " + a.Query, nil
+	})
+	tools, err := dispatch.NewToolBox(search)
+	if err != nil {
+		log.Fatal(err)
+	}
+	model := scripted.New(
+		scripted.Reply{Text: "Searching.", Calls: []scripted.Call{{Name: "search", Arguments: `{"query":"retries"}`}}},
+		scripted.Reply{Text: "Here is a short answer about retries, as you asked."},
+	)
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Tools: tools})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer agent.Close()
+	go func() {
+		<-started
+		if err := agent.Steer(conductor.Text("keep it short, please")); err != nil {
+			log.Print(err)
+		}
+	}()
+	snap, err := agent.Submit(context.Background(), conductor.Text("How do retries work?"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range snap.History.Turns() {
+		if t.Text() != "" {
+			fmt.Printf("%-9s %-6s %s\n", t.Role, t.Mark, t.Text())
+		}
+	}
+}
