@@ -152,7 +152,8 @@ func toolParams(tools []contract.ToolDescriptor) ([]sdk.ToolUnionParam, error) {
 }
 
 func inputSchema(raw json.RawMessage) (sdk.ToolInputSchemaParam, error) {
-	var s sdk.ToolInputSchemaParam
+	// The API requires input_schema; empty properties keep it on the wire.
+	s := sdk.ToolInputSchemaParam{Properties: map[string]any{}}
 	if len(raw) == 0 {
 		return s, nil
 	}
@@ -166,7 +167,9 @@ func inputSchema(raw json.RawMessage) (sdk.ToolInputSchemaParam, error) {
 	if typ, ok := m["type"]; ok && typ != "object" {
 		return s, fmt.Errorf("type is %v, want object", typ)
 	}
-	s.Properties = m["properties"]
+	if props, ok := m["properties"]; ok {
+		s.Properties = props
+	}
 	if req, ok := m["required"].([]any); ok {
 		for _, r := range req {
 			if name, ok := r.(string); ok {

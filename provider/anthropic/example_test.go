@@ -1,0 +1,76 @@
+package anthropic_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/provider/anthropic"
+	"github.com/batonrt/baton/turn"
+)
+
+// ExampleNew streams a reply from the Messages API; here a local
+// stand-in plays a short reply.
+func ExampleNew() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range []string{
+			`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"m","usage":{"input_tokens":3,"output_tokens":1}}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello."}}`,
+			`{"type":"content_block_stop","index":0}`,
+			`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}`,
+			`{"type":"message_stop"}`,
+		} {
+			var head struct{ Type string }
+			json.Unmarshal([]byte(ev), &head)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", head.Type, ev)
+		}
+	}))
+	defer srv.Close()
+
+	p := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithHTTPClient(srv.Client()))
+	req := contract.ModelRequest{Model: "claude-haiku-4-5", History: contract.HistoryOf(contract.UserText("Hi"))}
+	for c, err := range p.Stream(context.Background(), req) {
+		if err != nil {
+			fmt.Println("error:", err)
+			return
+		}
+		switch c.Kind {
+		case turn.ChunkUsage:
+			fmt.Println(c.Kind, c.Usage.InputTokens, c.Usage.OutputTokens)
+		default:
+			fmt.Printf("%s %q\n", c.Kind, c.Text+string(c.Stop))
+		}
+	}
+	// Output:
+	// text "Hello."
+	// usage 3 2
+	// stop "end_turn"
+}
+
+// ExampleNewFromEnv talks to the endpoint named by ANTHROPIC_BASE_URL and
+// ANTHROPIC_API_KEY, and ANTHROPIC_MODEL names the model. It has no Output
+// line, so go test compiles it but never calls an external service.
+func ExampleNewFromEnv() {
+	model := os.Getenv("ANTHROPIC_MODEL")
+	if model == "" || (os.Getenv("ANTHROPIC_API_KEY") == "") {
+		return
+	}
+	p := anthropic.NewFromEnv()
+	req := contract.ModelRequest{Model: model, MaxOutputTokens: 64, History: contract.HistoryOf(contract.UserText("Say hello in three words."))}
+	for c, err := range p.Stream(context.Background(), req) {
+		if err != nil {
+			fmt.Println("error:", err)
+			return
+		}
+		if c.Kind == turn.ChunkText {
+			fmt.Print(c.Text)
+		}
+	}
+	fmt.Println()
+}
