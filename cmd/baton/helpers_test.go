@@ -56,7 +56,7 @@ func writeScript(t *testing.T, body string) string {
 
 // fixedSession drives the demo script on a fixed clock and counting ids,
 // so its records, and so its node hashes, are the same on every run.
-func fixedSession(t *testing.T, dir, id string) {
+func fixedSession(t testing.TB, dir, id string) {
 	t.Helper()
 	st, err := store.Open(dir)
 	if err != nil {
@@ -141,7 +141,7 @@ func (b *syncBuffer) waitFor(t *testing.T, s string) {
 }
 
 // fastDemo is the demo script without its delays.
-func fastDemo(t *testing.T) *scripted.Script {
+func fastDemo(t testing.TB) *scripted.Script {
 	t.Helper()
 	var j struct {
 		Replies []scripted.Reply `json:"replies"`
