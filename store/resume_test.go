@@ -156,3 +156,5 @@ func TestReplay(t *testing.T) {
 		t.Fatalf("unknown session: got %v, want ErrNotFound", err)
 	}
 }
+
+func cadenceInitial(id string) contract.RunSnapshot { return cadence.InitialSnapshot(id) }
