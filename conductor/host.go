@@ -191,17 +191,16 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 		if a.run != nil {
 			return ErrBusy
 		}
-		records, err := a.store.Records(ctx, sessionID)
-		if err != nil {
-			return contract.WrapError(contract.KindStore, err, "resume "+sessionID)
-		}
-		snap, err := a.rules.Fold(cadenceInitial(sessionID), records)
-		if err != nil {
-			return contract.WrapError(contract.KindStore, err, "resume "+sessionID)
-		}
 		a.unlock()
 		if err := a.lockSession(ctx, sessionID); err != nil {
 			return err
+		}
+		// Folding from the newest checkpoint may save a new one, so the
+		// session is locked first.
+		snap, err := store.Resume(ctx, a.store, a.rules, sessionID)
+		if err != nil {
+			a.unlock()
+			return contract.WrapError(contract.KindStore, err, "resume "+sessionID)
 		}
 		a.failed = nil
 		a.state = snap

@@ -217,3 +217,41 @@ func TestPendingApprovalSurvivesARestart(t *testing.T) {
 	}
 	checkWellFormed(t, snap)
 }
+
+// TestFileStoreRoundTrip runs a session on the embedded file store, then
+// a new agent on a reopened store resumes it, continues it, and the whole
+// record replays.
+func TestFileStoreRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	open := func() store.Store {
+		st, err := store.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	box := toolBox(t, echoTool(t))
+	deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"on disk"}`}), say("stored")}}, box)
+	deps.Store = open()
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.Close()
+
+	deps2 := testDeps(&fakeModel{replies: []replyFunc{say("still here")}}, box)
+	deps2.Store = open()
+	b := newAgent(t, contract.AgentConfig{}, deps2)
+	if _, err := b.Resume(ctxT(t), "session_test"); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := b.Submit(ctxT(t), conductor.Text("again"))
+	if err != nil || snap.History.Len() != 6 {
+		t.Fatalf("err %v history %d", err, snap.History.Len())
+	}
+	_ = b.Close()
+	rules := cadence.New(contract.AgentConfig{Model: "gpt-4o", Tools: box.Descriptors()})
+	if err := store.Replay(context.Background(), open(), rules, "session_test"); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+}
