@@ -23,7 +23,8 @@ func TestRunScripted(t *testing.T) {
 	isolate(t)
 	dir, ws := t.TempDir(), t.TempDir()
 	script := writeScript(t, `{"replies": [
-	  {"text": "Writing.", "tool_calls": [{"id": "c1", "name": "write_file", "arguments": {"path": "a/b.txt", "content": "hi"}}, {"id": "c2", "name": "read_file", "arguments": {"path": "../escape"}}]},
+	  {"text": "Writing.", "tool_calls": [{"id": "c1", "name": "write_file", "arguments": {"path": "a/b.txt", "content": "hi"}}]},
+	  {"text": "Peeking outside.", "tool_calls": [{"id": "c2", "name": "read_file", "arguments": {"path": "../escape"}}]},
 	  {"text": "All done."}
 	]}`)
 	code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "write", "it")
@@ -36,7 +37,7 @@ func TestRunScripted(t *testing.T) {
 	}
 	id := strings.Fields(stderr)[1]
 	code, stdout, _ = cli(t, "", "replay", "--store", dir, id)
-	if code != 0 || stdout != "replay verified: 7 steps, byte for byte\n" {
+	if code != 0 || stdout != "replay verified: 8 steps, byte for byte\n" {
 		t.Errorf("replay: exit %d %q", code, stdout)
 	}
 	// Going on with the session folds it first: the model sees the whole
