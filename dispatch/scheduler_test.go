@@ -449,8 +449,7 @@ func TestSchedulerRedispatchFromDone(t *testing.T) {
 	defer closeScheduler(t, s)
 	outs := newOutcomes(1)
 	tool := toolOf(t, "t", text("ok"))
-	var first func(Outcome)
-	first = func(Outcome) {
+	first := func(Outcome) {
 		if err := s.Dispatch(context.Background(), Job{Call: call("same"), Tool: tool, Done: outs.done}); err != nil {
 			t.Errorf("redispatch: %v", err)
 		}

@@ -75,7 +75,7 @@ func unknownSession(ctx context.Context, st store.Store) error {
 	}
 	ids, err := st.Sessions(ctx)
 	if err != nil || len(ids) != 0 {
-		return fmt.Errorf("Sessions of an empty store = %v, %v; want none", ids, err)
+		return fmt.Errorf("st.Sessions of an empty store = %v, %v; want none", ids, err)
 	}
 	return nil
 }
@@ -83,14 +83,14 @@ func unknownSession(ctx context.Context, st store.Store) error {
 func appendRoundTrip(ctx context.Context, st store.Store) error {
 	recs := Script("r1", 10)
 	if _, err := st.Append(ctx, "s", recs[:1]...); err != nil {
-		return fmt.Errorf("Append one: %w", err)
+		return fmt.Errorf("st.Append one: %w", err)
 	}
 	if _, err := st.Append(ctx, "s", recs[1:]...); err != nil {
-		return fmt.Errorf("Append batch: %w", err)
+		return fmt.Errorf("st.Append batch: %w", err)
 	}
 	got, err := st.Records(ctx, "s")
 	if err != nil {
-		return fmt.Errorf("Records: %w", err)
+		return fmt.Errorf("st.Records: %w", err)
 	}
 	return diff("records", recs, got)
 }
@@ -110,7 +110,7 @@ func headIsContentAddress(ctx context.Context, st store.Store) error {
 	}
 	head, err := st.Head(ctx, "a")
 	if err != nil || head != h1 {
-		return fmt.Errorf("Head = %s, %v; want %s", head, err, h1)
+		return fmt.Errorf("st.Head = %s, %v; want %s", head, err, h1)
 	}
 	n, err := st.Node(ctx, head)
 	if err != nil {
@@ -174,7 +174,7 @@ func sessionsSorted(ctx context.Context, st store.Store) error {
 		for range 2 {
 			recs, _ := st.Records(ctx, id)
 			if _, err := st.Append(ctx, id, Script(id, len(recs)+1)[len(recs)]); err != nil {
-				return fmt.Errorf("Append %q: %w", id, err)
+				return fmt.Errorf("st.Append %q: %w", id, err)
 			}
 		}
 	}
@@ -195,10 +195,10 @@ func walkNewestFirst(ctx context.Context, st store.Store) error {
 	want := head
 	for n, err := range st.Walk(ctx, head) {
 		if err != nil {
-			return fmt.Errorf("Walk: %w", err)
+			return fmt.Errorf("st.Walk: %w", err)
 		}
 		if n.Hash != want {
-			return fmt.Errorf("Walk yielded %s, want the parent %s", n.Hash, want)
+			return fmt.Errorf("st.Walk yielded %s, want the parent %s", n.Hash, want)
 		}
 		want = n.Parent
 		steps = append(steps, n.Record.Step)
@@ -221,7 +221,7 @@ func fork(ctx context.Context, st store.Store) error {
 		}
 	}
 	if err := st.Fork(ctx, "branch", at); err != nil {
-		return fmt.Errorf("Fork: %w", err)
+		return fmt.Errorf("st.Fork: %w", err)
 	}
 	if err := expect("Fork onto an existing session", st.Fork(ctx, "main", at), store.ErrExists); err != nil {
 		return err
@@ -231,7 +231,7 @@ func fork(ctx context.Context, st store.Store) error {
 	}
 	alt := Script("r2", 4)[3]
 	if _, err := st.Append(ctx, "branch", alt); err != nil {
-		return fmt.Errorf("Append to fork: %w", err)
+		return fmt.Errorf("st.Append to fork: %w", err)
 	}
 	got, err := st.Records(ctx, "branch")
 	if err != nil {
@@ -255,28 +255,28 @@ func mustHead(ctx context.Context, st store.Store, id string) store.Hash {
 func lock(ctx context.Context, st store.Store) error {
 	release, err := st.Lock(ctx, "s")
 	if err != nil {
-		return fmt.Errorf("Lock: %w", err)
+		return fmt.Errorf("st.Lock: %w", err)
 	}
 	if _, err := st.Lock(ctx, "s"); !errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("second Lock: got %v, want ErrLocked", err)
 	}
 	other, err := st.Lock(ctx, "t")
 	if err != nil {
-		return fmt.Errorf("Lock of another session: %w", err)
+		return fmt.Errorf("st.Lock of another session: %w", err)
 	}
 	if err := errors.Join(release(), release(), other()); err != nil {
 		return fmt.Errorf("release: %w", err)
 	}
 	again, err := st.Lock(ctx, "s")
 	if err != nil {
-		return fmt.Errorf("Lock after release: %w", err)
+		return fmt.Errorf("st.Lock after release: %w", err)
 	}
 	return again()
 }
 
 func checkpoint(ctx context.Context, st store.Store) error {
 	if _, err := st.Checkpoint(ctx, "s"); !errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("Checkpoint of none: got %v, want ErrNotFound", err)
+		return fmt.Errorf("st.Checkpoint of none: got %v, want ErrNotFound", err)
 	}
 	head, err := st.Append(ctx, "s", Script("r1", 4)...)
 	if err != nil {
@@ -290,7 +290,7 @@ func checkpoint(ctx context.Context, st store.Store) error {
 		return err
 	}
 	if err := st.SaveCheckpoint(ctx, "s", head, snap); err != nil {
-		return fmt.Errorf("SaveCheckpoint: %w", err)
+		return fmt.Errorf("st.SaveCheckpoint: %w", err)
 	}
 	cp, err := st.Checkpoint(ctx, "s")
 	if err != nil {
@@ -314,7 +314,7 @@ func links(ctx context.Context, st store.Store) error {
 	}
 	head, err := st.AppendLinked(ctx, "parent", recs[1], child)
 	if err != nil {
-		return fmt.Errorf("AppendLinked: %w", err)
+		return fmt.Errorf("st.AppendLinked: %w", err)
 	}
 	n, err := st.Node(ctx, head)
 	if err != nil {
@@ -342,12 +342,12 @@ func exportImport(ctx context.Context, st store.Store) error {
 	}
 	var buf bytes.Buffer
 	if err := st.Export(ctx, &buf); err != nil {
-		return fmt.Errorf("Export: %w", err)
+		return fmt.Errorf("st.Export: %w", err)
 	}
 	dst := store.NewMemory()
 	ids, err := dst.Import(ctx, bytes.NewReader(buf.Bytes()))
 	if err != nil {
-		return fmt.Errorf("Import: %w", err)
+		return fmt.Errorf("st.Import: %w", err)
 	}
 	if err := diff("imported sessions", []string{"a", "b", "child"}, ids); err != nil {
 		return err
