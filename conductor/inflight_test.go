@@ -27,6 +27,22 @@ func gateTool(t testing.TB, name string, started chan<- string, release <-chan s
 	}, opts...)
 }
 
+// submitted is a Submit running in the background.
+type submitted struct {
+	snap contract.RunSnapshot
+	err  error
+}
+
+// submitAsync starts Submit and returns where its result arrives.
+func submitAsync(a *conductor.Agent, text string) <-chan submitted {
+	out := make(chan submitted, 1)
+	go func() {
+		snap, err := a.Submit(context.Background(), conductor.Text(text))
+		out <- submitted{snap, err}
+	}()
+	return out
+}
+
 func waitPhase(t *testing.T, a *conductor.Agent, p contract.Phase) contract.RunSnapshot {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -48,17 +64,13 @@ func TestSteerMidToolBatchSkipsQueuedCalls(t *testing.T) {
 		say("steered answer"),
 	}}
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow, echoTool(t))))
-	done := make(chan contract.RunSnapshot, 1)
-	go func() {
-		s, _ := a.Submit(context.Background(), conductor.Text("go"))
-		done <- s
-	}()
+	done := submitAsync(a, "go")
 	<-started
 	if err := a.Steer(conductor.Text("change of plan")); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
-	snap := <-done
+	snap := (<-done).snap
 	rs := results(snap)
 	if len(rs) != 2 || rs[0].Content != "slow finished" || rs[1].Content != "skipped: steered" {
 		t.Fatalf("results %+v", rs)
@@ -74,22 +86,14 @@ func TestSubmitWhileInFlightSteersAndReturnsWithTheSameRun(t *testing.T) {
 	release := make(chan struct{})
 	m := &fakeModel{replies: []replyFunc{blockUntil(release, say("first")), say("second")}}
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, nil))
-	first := make(chan contract.RunSnapshot, 1)
-	go func() {
-		s, _ := a.Submit(context.Background(), conductor.Text("one"))
-		first <- s
-	}()
+	first := submitAsync(a, "one")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
-	second := make(chan contract.RunSnapshot, 1)
-	go func() {
-		s, _ := a.Submit(context.Background(), conductor.Text("two"))
-		second <- s
-	}()
+	second := submitAsync(a, "two")
 	for a.Snapshot().Queued == nil {
 		time.Sleep(time.Millisecond)
 	}
 	close(release)
-	s1, s2 := <-first, <-second
+	s1, s2 := (<-first).snap, (<-second).snap
 	if s1.RunID != s2.RunID || s1.Phase != contract.PhaseSettled || len(m.Requests()) != 2 {
 		t.Fatalf("runs %s %s phase %s requests %d", s1.RunID, s2.RunID, s1.Phase, len(m.Requests()))
 	}
@@ -99,17 +103,13 @@ func TestFollowUpContinuesTheRunWhenItWouldSettle(t *testing.T) {
 	release := make(chan struct{})
 	m := &fakeModel{replies: []replyFunc{blockUntil(release, say("first answer")), say("second answer")}}
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, nil))
-	done := make(chan contract.RunSnapshot, 1)
-	go func() {
-		s, _ := a.Submit(context.Background(), conductor.Text("go"))
-		done <- s
-	}()
+	done := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
 	if err := a.FollowUp(conductor.Text("and then?")); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
-	snap := <-done
+	snap := (<-done).snap
 	var texts []string
 	for _, turn := range snap.History.Turns() {
 		texts = append(texts, turn.Text())
@@ -127,19 +127,15 @@ func TestAbortNowCancelsRunningTools(t *testing.T) {
 	slow := gateTool(t, "slow", started, make(chan struct{}))
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "slow", `{}`})}}
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow)))
-	done := make(chan error, 1)
-	var snap contract.RunSnapshot
-	go func() {
-		var err error
-		snap, err = a.Submit(context.Background(), conductor.Text("go"))
-		done <- err
-	}()
+	done := submitAsync(a, "go")
 	<-started
 	if err := a.Abort(contract.AbortNow); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-done; !errors.Is(err, contract.ErrAborted) {
-		t.Fatalf("err %v", err)
+	res := <-done
+	snap := res.snap
+	if !errors.Is(res.err, contract.ErrAborted) {
+		t.Fatalf("err %v", res.err)
 	}
 	rs := results(snap)
 	if len(rs) != 1 || !strings.HasPrefix(rs[0].Content, "aborted") {
@@ -152,20 +148,16 @@ func TestAbortAfterReplyRunsNoTools(t *testing.T) {
 	ran := make(chan string, 1)
 	m := &fakeModel{replies: []replyFunc{blockUntil(release, callTools(call{"c1", "slow", `{}`}))}}
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, gateTool(t, "slow", ran, nil))))
-	done := make(chan error, 1)
-	var snap contract.RunSnapshot
-	go func() {
-		var err error
-		snap, err = a.Submit(context.Background(), conductor.Text("go"))
-		done <- err
-	}()
+	done := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
 	if err := a.Abort(contract.AbortAfterReply); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
-	if err := <-done; !errors.Is(err, contract.ErrAborted) {
-		t.Fatalf("err %v", err)
+	res := <-done
+	snap := res.snap
+	if !errors.Is(res.err, contract.ErrAborted) {
+		t.Fatalf("err %v", res.err)
 	}
 	if len(ran) != 0 {
 		t.Fatal("a tool ran after abort")
@@ -181,20 +173,16 @@ func TestAbortAfterToolsLetsRunningToolsFinish(t *testing.T) {
 	slow := gateTool(t, "slow", started, release, dispatch.Sequential())
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "slow", `{}`}, call{"c2", "echo", `{"text":"no"}`})}}
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow, echoTool(t))))
-	done := make(chan error, 1)
-	var snap contract.RunSnapshot
-	go func() {
-		var err error
-		snap, err = a.Submit(context.Background(), conductor.Text("go"))
-		done <- err
-	}()
+	done := submitAsync(a, "go")
 	<-started
 	if err := a.Abort(contract.AbortAfterTools); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
-	if err := <-done; !errors.Is(err, contract.ErrAborted) {
-		t.Fatalf("err %v", err)
+	res := <-done
+	snap := res.snap
+	if !errors.Is(res.err, contract.ErrAborted) {
+		t.Fatalf("err %v", res.err)
 	}
 	rs := results(snap)
 	if len(rs) != 2 || rs[0].Content != "slow finished" || !strings.HasPrefix(rs[1].Content, "aborted") {
@@ -235,11 +223,7 @@ func TestHostApprovesForTheSession(t *testing.T) {
 		say("done"),
 	}}
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, risky)))
-	done := make(chan contract.RunSnapshot, 1)
-	go func() {
-		s, _ := a.Submit(context.Background(), conductor.Text("go"))
-		done <- s
-	}()
+	done := submitAsync(a, "go")
 	s := waitPhase(t, a, contract.PhaseAwaitingApproval)
 	if got := s.PendingApprovals(); len(got) != 1 || got[0].ID != "c1" {
 		t.Fatalf("pending approvals %+v", got)
@@ -250,7 +234,7 @@ func TestHostApprovesForTheSession(t *testing.T) {
 	if err := a.Approve("c1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
 		t.Fatal(err)
 	}
-	snap := <-done
+	snap := (<-done).snap
 	if len(ran) != 2 || snap.Phase != contract.PhaseSettled || len(snap.Allowed) != 1 {
 		t.Fatalf("ran %d phase %s allowed %v", len(ran), snap.Phase, snap.Allowed)
 	}
