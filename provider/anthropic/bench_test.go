@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -20,18 +19,5 @@ func BenchmarkStream(b *testing.B) {
 	sb.WriteString("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n")
 	sb.WriteString("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1000}}\n\n")
 	sb.WriteString("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
-	srv := serveBytes(b, []byte(sb.String()))
-	p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-	req := basicRequest()
-	chunks := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, err := range p.Stream(context.Background(), req) {
-			if err != nil {
-				b.Fatal(err)
-			}
-			chunks++
-		}
-	}
-	b.ReportMetric(float64(chunks)/b.Elapsed().Seconds(), "chunks/s")
+	suite.Bench(b, []byte(sb.String()))
 }

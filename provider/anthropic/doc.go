@@ -4,5 +4,6 @@
 // thinking level into a thinking budget, and turns the streamed events
 // into turn.Chunks, usage (with cache reads) last, failures as
 // *turn.ProviderError. The SDK's own retries are off; the turn driver
-// retries. It imports contract and turn only.
+// retries. It imports contract and turn, and the
+// shared plumbing under provider/internal.
 package anthropic

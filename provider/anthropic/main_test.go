@@ -1,37 +1,26 @@
 package anthropic
 
 import (
-	"context"
-	"errors"
+	"net/http"
 	"testing"
 
 	"go.uber.org/goleak"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/provider/internal/replay"
 	"github.com/batonrt/baton/turn"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// collect drains one stream and returns its chunks and its error.
-func collect(ctx context.Context, p turn.Provider, req contract.ModelRequest) ([]turn.Chunk, error) {
-	var out []turn.Chunk
-	for c, err := range p.Stream(ctx, req) {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-func failureOf(t *testing.T, err error) *turn.ProviderError {
-	t.Helper()
-	var pe *turn.ProviderError
-	if !errors.As(err, &pe) {
-		t.Fatalf("error %v (%T) is not a *turn.ProviderError", err, err)
-	}
-	return pe
+// suite runs the checks shared with the other HTTP providers against
+// this one and the transcripts in testdata.
+var suite = replay.Suite{
+	Dial: func(url string, c *http.Client) turn.Provider {
+		return New(WithBaseURL(url), WithHTTPClient(c))
+	},
+	Request: basicRequest,
+	Dir:     "testdata",
 }
 
 func basicRequest() contract.ModelRequest {

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -18,18 +17,5 @@ func BenchmarkStream(b *testing.B) {
 	}
 	fmt.Fprintf(&sb, frame, "", `"stop"`)
 	sb.WriteString(`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":1000,"total_tokens":1010}}` + "\n\ndata: [DONE]\n\n")
-	srv := serveBytes(b, []byte(sb.String()))
-	p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-	req := basicRequest()
-	chunks := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, err := range p.Stream(context.Background(), req) {
-			if err != nil {
-				b.Fatal(err)
-			}
-			chunks++
-		}
-	}
-	b.ReportMetric(float64(chunks)/b.Elapsed().Seconds(), "chunks/s")
+	suite.Bench(b, []byte(sb.String()))
 }

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/batonrt/baton/turn"
@@ -15,7 +14,7 @@ func TestConformance(t *testing.T) {
 		if c == turntest.CaseThinking {
 			return nil, false
 		}
-		srv := serveTranscript(t, filepath.Join("testdata", string(c)+".sse"))
-		return New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client())), true
+		_, p := suite.Serve(t, string(c))
+		return p, true
 	})
 }

@@ -4,5 +4,6 @@
 // through the official SDK and turns the streamed chunks into turn.Chunks,
 // tool calls keyed by their index, usage last, failures as
 // *turn.ProviderError. The SDK's own retries are off; the turn driver
-// retries. It imports contract and turn only.
+// retries. It imports contract and turn, and the
+// shared plumbing under provider/internal.
 package openai

@@ -1,139 +1,50 @@
 package openai
 
 import (
-	"context"
 	"errors"
-	"net/http"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/provider/internal/replay"
 )
 
 func TestHTTPErrors(t *testing.T) {
+	suite.HTTPErrors(t, []replay.HTTPError{
+		{Name: "rate limit seconds", Transcript: "### HTTP 429\nRetry-After: 7\n\n{\"error\":{\"message\":\"slow down\",\"type\":\"requests\",\"code\":\"rate_limit_exceeded\"}}\n", Fail: contract.FailRateLimited, Status: 429, RetryAfter: 7 * time.Second},
+		{Name: "rate limit ms wins", Transcript: "### HTTP 429\nRetry-After: 7\nRetry-After-Ms: 1500\n\n{}\n", Fail: contract.FailRateLimited, Status: 429, RetryAfter: 1500 * time.Millisecond},
+		{Name: "server plain text", Transcript: "### HTTP 503\nContent-Type: text/plain\n\nupstream unavailable\n", Fail: contract.FailServer, Status: 503},
+		{Name: "overloaded", Transcript: "### HTTP 529\n\n{\"error\":{\"message\":\"Overloaded\",\"type\":\"overloaded_error\"}}\n", Fail: contract.FailServer, Status: 529},
+		{Name: "unauthorized", Transcript: "### HTTP 401\n\n{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}\n", Fail: contract.FailAuth, Status: 401},
+		{Name: "forbidden", Transcript: "### HTTP 403\n\n{\"error\":{\"message\":\"no access\"}}\n", Fail: contract.FailAuth, Status: 403},
+		{Name: "context overflow", Transcript: "### HTTP 400\n\n{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.\",\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}\n", Fail: contract.FailContextOverflow, Status: 400},
+		{Name: "other 4xx", Transcript: "### HTTP 404\n\n{\"error\":{\"message\":\"The model `gpt-9` does not exist\",\"type\":\"invalid_request_error\",\"code\":\"model_not_found\"}}\n", Fail: contract.FailInvalidRequest, Status: 404},
+	})
+}
+
+// TestInterruptions: a quiet stream ends with the caller's context,
+// cancelled final and expired a timeout; a dead server is a network
+// failure; breaking out of the range stops the stream.
+func TestInterruptions(t *testing.T) { suite.Interruptions(t) }
+
+// TestErrorFrame reads the frames Chat Completions servers send in place
+// of a chunk; a string code joins the type.
+func TestErrorFrame(t *testing.T) {
 	tests := []struct {
-		name       string
-		transcript string
-		fail       contract.FailureKind
-		status     int
-		retryAfter time.Duration
+		name, err, typ, msg string
+		ok                  bool
 	}{
-		{"rate limit seconds", "### HTTP 429\nRetry-After: 7\n\n{\"error\":{\"message\":\"slow down\",\"type\":\"requests\",\"code\":\"rate_limit_exceeded\"}}\n", contract.FailRateLimited, 429, 7 * time.Second},
-		{"rate limit ms wins", "### HTTP 429\nRetry-After: 7\nRetry-After-Ms: 1500\n\n{}\n", contract.FailRateLimited, 429, 1500 * time.Millisecond},
-		{"server plain text", "### HTTP 503\nContent-Type: text/plain\n\nupstream unavailable\n", contract.FailServer, 503, 0},
-		{"overloaded", "### HTTP 529\n\n{\"error\":{\"message\":\"Overloaded\",\"type\":\"overloaded_error\"}}\n", contract.FailServer, 529, 0},
-		{"unauthorized", "### HTTP 401\n\n{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}\n", contract.FailAuth, 401, 0},
-		{"forbidden", "### HTTP 403\n\n{\"error\":{\"message\":\"no access\"}}\n", contract.FailAuth, 403, 0},
-		{"context overflow", "### HTTP 400\n\n{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.\",\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}\n", contract.FailContextOverflow, 400, 0},
-		{"other 4xx", "### HTTP 404\n\n{\"error\":{\"message\":\"The model `gpt-9` does not exist\",\"type\":\"invalid_request_error\",\"code\":\"model_not_found\"}}\n", contract.FailInvalidRequest, 404, 0},
+		{"type and code", `received error while streaming: {"message":"too long","type":"invalid_request_error","code":"context_length_exceeded"}`, "invalid_request_error context_length_exceeded", "too long", true},
+		{"numeric code", `received error while streaming: {"message":"boom","type":"server_error","code":500}`, "server_error", "boom", true},
+		{"not JSON", `received error while streaming: upstream died`, "", "upstream died", true},
+		{"no frame", "unexpected EOF", "", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := serveBytes(t, []byte(tt.transcript))
-			p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-			_, err := collect(context.Background(), p, basicRequest())
-			pe := failureOf(t, err)
-			type got struct {
-				Fail       contract.FailureKind
-				Status     int
-				RetryAfter time.Duration
-			}
-			if diff := cmp.Diff(got{tt.fail, tt.status, tt.retryAfter}, got{pe.Failure, pe.Status, pe.RetryAfter}); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
-			if srv.served != 1 {
-				t.Errorf("served %d requests, want 1: the SDK must not retry", srv.served)
+			typ, msg, ok := streamErrorFrame(errors.New(tt.err))
+			if typ != tt.typ || msg != tt.msg || ok != tt.ok {
+				t.Errorf("got %q %q %v, want %q %q %v", typ, msg, ok, tt.typ, tt.msg, tt.ok)
 			}
 		})
-	}
-}
-
-func TestRetryAfter(t *testing.T) {
-	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
-	tests := []struct {
-		name   string
-		header http.Header
-		want   time.Duration
-	}{
-		{"none", http.Header{}, 0},
-		{"seconds", http.Header{"Retry-After": {"3"}}, 3 * time.Second},
-		{"fraction", http.Header{"Retry-After": {"0.5"}}, 500 * time.Millisecond},
-		{"http date", http.Header{"Retry-After": {now.Add(90 * time.Second).Format(http.TimeFormat)}}, 90 * time.Second},
-		{"date in the past", http.Header{"Retry-After": {now.Add(-time.Minute).Format(http.TimeFormat)}}, 0},
-		{"negative", http.Header{"Retry-After": {"-4"}}, 0},
-		{"garbage", http.Header{"Retry-After": {"soon"}}, 0},
-		{"ms", http.Header{"Retry-After-Ms": {"250"}}, 250 * time.Millisecond},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := retryAfter(tt.header, now); got != tt.want {
-				t.Errorf("retryAfter = %s, want %s", got, tt.want)
-			}
-		})
-	}
-}
-
-// TestNeverEnds: a stream that goes quiet ends as soon as the caller's
-// context does, with the context's error inside.
-func TestNeverEnds(t *testing.T) {
-	srv := serveTranscript(t, filepath.Join("testdata", "never_ends.sse"))
-	p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var err error
-	var texts int
-	for c, e := range p.Stream(ctx, basicRequest()) {
-		if e != nil {
-			err = e
-			break
-		}
-		texts++
-		if c.Text != "Hello" {
-			t.Errorf("chunk %+v, want the one text chunk", c)
-		}
-		cancel()
-	}
-	if texts != 1 || !errors.Is(err, context.Canceled) {
-		t.Errorf("got %d chunks and %v, want 1 chunk then context.Canceled", texts, err)
-	}
-	if pe := failureOf(t, err); pe.Retryable() {
-		t.Errorf("a cancelled call must not be retryable: %v", pe)
-	}
-}
-
-func TestDeadlineIsTimeout(t *testing.T) {
-	srv := serveTranscript(t, filepath.Join("testdata", "never_ends.sse"))
-	p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	_, err := collect(ctx, p, basicRequest())
-	if pe := failureOf(t, err); pe.Failure != contract.FailTimeout || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("got %v, want a timeout wrapping context.DeadlineExceeded", err)
-	}
-}
-
-func TestNetworkFailure(t *testing.T) {
-	srv := serveTranscript(t, filepath.Join("testdata", "text.sse"))
-	url, client := srv.URL, srv.Client()
-	srv.Close()
-	_, err := collect(context.Background(), New(WithBaseURL(url), WithHTTPClient(client)), basicRequest())
-	if pe := failureOf(t, err); pe.Failure != contract.FailNetwork || !pe.Retryable() {
-		t.Errorf("got %v, want a retryable network failure", err)
-	}
-}
-
-func TestStopEarly(t *testing.T) {
-	srv := serveTranscript(t, filepath.Join("testdata", "text.sse"))
-	p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-	n := 0
-	for range p.Stream(context.Background(), basicRequest()) {
-		n++
-		break
-	}
-	if n != 1 {
-		t.Errorf("ranged %d chunks after break, want 1", n)
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"os"
 
 	sdk "github.com/openai/openai-go"
 	"github.com/openai/openai-go/option"
 	"github.com/openai/openai-go/packages/ssestream"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/provider/internal/endpoint"
 	"github.com/batonrt/baton/turn"
 )
 
@@ -27,40 +27,30 @@ var _ turn.Provider = (*Provider)(nil)
 // Option configures a Provider.
 type Option func(*settings)
 
-type settings struct {
-	baseURL string
-	apiKey  string
-	client  *http.Client
-}
+type settings = endpoint.Settings
 
 // WithBaseURL points the provider at an OpenAI-compatible server, such as
 // http://localhost:11434/v1 for Ollama.
-func WithBaseURL(url string) Option { return func(s *settings) { s.baseURL = url } }
+func WithBaseURL(url string) Option { return endpoint.BaseURL(url) }
 
 // WithAPIKey sets the bearer key. Without one no Authorization header is
 // sent, which local servers accept.
-func WithAPIKey(key string) Option { return func(s *settings) { s.apiKey = key } }
+func WithAPIKey(key string) Option { return endpoint.APIKey(key) }
 
 // WithHTTPClient sets the HTTP client; nil keeps http.DefaultClient.
-func WithHTTPClient(c *http.Client) Option { return func(s *settings) { s.client = c } }
+func WithHTTPClient(c *http.Client) Option { return endpoint.HTTPClient(c) }
 
 // New returns a provider configured only by opts; it reads no environment.
 func New(opts ...Option) *Provider {
-	s := settings{baseURL: DefaultBaseURL, client: http.DefaultClient}
-	for _, o := range opts {
-		o(&s)
-	}
-	if s.client == nil {
-		s.client = http.DefaultClient
-	}
+	s := endpoint.Resolve(DefaultBaseURL, opts)
 	ropts := []option.RequestOption{
-		option.WithBaseURL(s.baseURL),
-		option.WithHTTPClient(s.client),
+		option.WithBaseURL(s.BaseURL),
+		option.WithHTTPClient(s.Client),
 		// The turn driver owns retries and their backoff.
 		option.WithMaxRetries(0),
 	}
-	if s.apiKey != "" {
-		ropts = append(ropts, option.WithAPIKey(s.apiKey))
+	if s.APIKey != "" {
+		ropts = append(ropts, option.WithAPIKey(s.APIKey))
 	}
 	return &Provider{chat: sdk.NewChatCompletionService(ropts...)}
 }
@@ -68,14 +58,7 @@ func New(opts ...Option) *Provider {
 // NewFromEnv returns a provider reading OPENAI_BASE_URL and OPENAI_API_KEY;
 // opts given here win over the environment.
 func NewFromEnv(opts ...Option) *Provider {
-	var env []Option
-	if v := os.Getenv("OPENAI_BASE_URL"); v != "" {
-		env = append(env, WithBaseURL(v))
-	}
-	if v := os.Getenv("OPENAI_API_KEY"); v != "" {
-		env = append(env, WithAPIKey(v))
-	}
-	return New(append(env, opts...)...)
+	return New(endpoint.FromEnv("OPENAI_BASE_URL", "OPENAI_API_KEY", opts)...)
 }
 
 // Stream sends req and yields the reply as it arrives. The request is
@@ -84,7 +67,7 @@ func (p *Provider) Stream(ctx context.Context, req contract.ModelRequest) iter.S
 	return func(yield func(turn.Chunk, error) bool) {
 		params, err := buildParams(req)
 		if err != nil {
-			yield(turn.Chunk{}, &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: "openai: bad request", Err: err})
+			yield(turn.Chunk{}, failures.BadRequest(err))
 			return
 		}
 		var resp *http.Response
@@ -106,13 +89,13 @@ func relay(ctx context.Context, stream *ssestream.Stream[sdk.ChatCompletionChunk
 		}
 	}
 	if err := stream.Err(); err != nil {
-		yield(turn.Chunk{}, failure(ctx, resp, err))
+		yield(turn.Chunk{}, failures.Classify(ctx, resp, err))
 		return
 	}
 	tail, err := d.end()
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = ctxFailure(ctxErr)
+			err = failures.Interrupted(ctxErr)
 		}
 		yield(turn.Chunk{}, err)
 		return

@@ -1,16 +1,15 @@
 package openai
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
-	"os"
+	"net/http"
 	"path/filepath"
 	"testing"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/provider/internal/replay"
+	"github.com/batonrt/baton/turn"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -45,87 +44,49 @@ func richRequest() contract.ModelRequest {
 
 // TestRequestGolden checks the exact JSON the provider puts on the wire.
 func TestRequestGolden(t *testing.T) {
-	srv := serveTranscript(t, filepath.Join("testdata", "text.sse"))
-	p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()), WithAPIKey("sk-test"))
-	if _, err := collect(context.Background(), p, richRequest()); err != nil {
-		t.Fatal(err)
+	keyed := suite
+	keyed.Dial = func(url string, c *http.Client) turn.Provider {
+		return New(WithBaseURL(url), WithHTTPClient(c), WithAPIKey("sk-test"))
 	}
-	var got bytes.Buffer
-	if err := json.Indent(&got, srv.request(0), "", "  "); err != nil {
-		t.Fatalf("request is not JSON: %v\n%s", err, srv.request(0))
-	}
-	got.WriteByte('\n')
-	golden := filepath.Join("testdata", "request.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(want, got.Bytes()) {
-		t.Errorf("request mismatch; run go test -update and review the diff\n--- want\n%s\n--- got\n%s", want, got.Bytes())
-	}
-	if h := srv.headers[0].Get("Authorization"); h != "Bearer sk-test" {
+	srv := keyed.Golden(t, richRequest(), "request.golden.json", *update)
+	if h := srv.Header(0).Get("Authorization"); h != "Bearer sk-test" {
 		t.Errorf("Authorization = %q, want the bearer key", h)
 	}
 }
 
 func TestNoKeyNoAuthorization(t *testing.T) {
-	srv := serveTranscript(t, filepath.Join("testdata", "text.sse"))
-	p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-	if _, err := collect(context.Background(), p, basicRequest()); err != nil {
+	srv, p := suite.Serve(t, "text")
+	if _, err := replay.Collect(context.Background(), p, basicRequest()); err != nil {
 		t.Fatal(err)
 	}
-	if h := srv.headers[0].Get("Authorization"); h != "" {
+	if h := srv.Header(0).Get("Authorization"); h != "" {
 		t.Errorf("Authorization = %q, want none without a key", h)
 	}
 }
 
 func TestNewFromEnv(t *testing.T) {
-	srv := serveTranscript(t, filepath.Join("testdata", "text.sse"))
+	srv := replay.ServeFile(t, filepath.Join("testdata", "text.sse"))
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	t.Setenv("OPENAI_API_KEY", "sk-env")
 	p := NewFromEnv(WithHTTPClient(srv.Client()))
-	got, err := collect(context.Background(), p, basicRequest())
+	got, err := replay.Collect(context.Background(), p, basicRequest())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != len(helloChunks) {
 		t.Errorf("got %d chunks, want %d", len(got), len(helloChunks))
 	}
-	if h := srv.headers[0].Get("Authorization"); h != "Bearer sk-env" {
+	if h := srv.Header(0).Get("Authorization"); h != "Bearer sk-env" {
 		t.Errorf("Authorization = %q, want the key from the environment", h)
 	}
 }
 
 func TestBadRequestNeverSent(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(*contract.ModelRequest)
-	}{
-		{"no model", func(r *contract.ModelRequest) { r.Model = "" }},
-		{"bad schema", func(r *contract.ModelRequest) { r.Tools[0].InputSchema = []byte(`[1,2`) }},
-		{"bad role", func(r *contract.ModelRequest) {
+	suite.BadRequests(t, ErrBadRequest, []replay.BadRequest{
+		{Name: "no model", Edit: func(r *contract.ModelRequest) { r.Model = "" }},
+		{Name: "bad schema", Edit: func(r *contract.ModelRequest) { r.Tools[0].InputSchema = []byte(`[1,2`) }},
+		{Name: "bad role", Edit: func(r *contract.ModelRequest) {
 			r.History = r.History.Append(contract.Turn{Role: "narrator", Blocks: []contract.Block{contract.TextBlock("x")}})
 		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := serveTranscript(t, filepath.Join("testdata", "text.sse"))
-			p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-			req := basicRequest()
-			tt.edit(&req)
-			_, err := collect(context.Background(), p, req)
-			pe := failureOf(t, err)
-			if pe.Failure != contract.FailInvalidRequest || !errors.Is(err, ErrBadRequest) {
-				t.Errorf("got %v, want invalid_request wrapping ErrBadRequest", err)
-			}
-			if srv.served != 0 {
-				t.Errorf("a bad request reached the server")
-			}
-		})
-	}
+	})
 }

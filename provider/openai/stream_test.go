@@ -1,13 +1,10 @@
 package openai
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/provider/internal/replay"
 	"github.com/batonrt/baton/turn"
 )
 
@@ -27,84 +24,33 @@ func stop(r contract.StopReason) turn.Chunk { return turn.Chunk{Kind: turn.Chunk
 var helloChunks = []turn.Chunk{text("Hello"), text(","), text(" world"), text("."), usage(10, 5, 0), stop(contract.StopEndTurn)}
 
 func TestStreamTranscripts(t *testing.T) {
-	tests := []struct {
-		name string
-		want []turn.Chunk
-		// fail is the failure kind the stream ends with, if any.
-		fail contract.FailureKind
-	}{
-		{name: "text", want: helloChunks},
-		{name: "tools", want: []turn.Chunk{
+	suite.Transcripts(t, []replay.Transcript{
+		{Name: "text", Want: helloChunks},
+		{Name: "tools", Want: []turn.Chunk{
 			start(0, "call_1"), args(0, `{"`), args(0, "city"), args(0, `":"`), args(0, "Paris"), args(0, `"}`),
 			end(0), usage(82, 17, 0), stop(contract.StopToolUse),
 		}},
-		{name: "parallel_tools", want: []turn.Chunk{
+		{Name: "parallel_tools", Want: []turn.Chunk{
 			start(0, "call_1"), args(0, `{"city": `), args(0, `"Paris"}`),
 			start(1, "call_2"), args(1, `{"city": `), args(1, `"Tokyo"}`),
 			end(0), end(1), usage(90, 40, 0), stop(contract.StopToolUse),
 		}},
-		{name: "usage", want: []turn.Chunk{text("Hi."), usage(100, 20, 30), stop(contract.StopEndTurn)}},
-		{name: "thinking", want: []turn.Chunk{
+		{Name: "usage", Want: []turn.Chunk{text("Hi."), usage(100, 20, 30), stop(contract.StopEndTurn)}},
+		{Name: "thinking", Want: []turn.Chunk{
 			{Kind: turn.ChunkThinking, Text: "Let me think."}, text("Done."), usage(12, 9, 0), stop(contract.StopEndTurn),
 		}},
-		{name: "malformed_arguments", want: []turn.Chunk{
+		{Name: "malformed_arguments", Want: []turn.Chunk{
 			start(0, "call_1"), args(0, `{"city": `), args(0, `"Paris"`), end(0), usage(82, 12, 0), stop(contract.StopToolUse),
 		}},
-		{name: "error_frame", want: []turn.Chunk{text("Hel")}, fail: contract.FailServer},
-		{name: "cut_mid_tool_call", want: []turn.Chunk{
+		{Name: "error_frame", Want: []turn.Chunk{text("Hel")}, Fail: contract.FailServer},
+		{Name: "cut_mid_tool_call", Want: []turn.Chunk{
 			start(0, "call_1"), args(0, `{"`), args(0, "city"), args(0, `":"Pa`),
-		}, fail: contract.FailStream},
-		{name: "server_error_then_ok", fail: contract.FailServer},
-		{name: "rate_limited", fail: contract.FailRateLimited},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := serveTranscript(t, filepath.Join("testdata", tt.name+".sse"))
-			p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-			got, err := collect(context.Background(), p, basicRequest())
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("chunks mismatch (-want +got):\n%s", diff)
-			}
-			if tt.fail == "" {
-				if err != nil {
-					t.Fatalf("unexpected error: %v", err)
-				}
-				return
-			}
-			if pe := failureOf(t, err); pe.Failure != tt.fail {
-				t.Errorf("failure = %s, want %s (%v)", pe.Failure, tt.fail, err)
-			}
-		})
-	}
+		}, Fail: contract.FailStream},
+		{Name: "server_error_then_ok", Fail: contract.FailServer},
+		{Name: "rate_limited", Fail: contract.FailRateLimited},
+	})
 }
 
 // TestRetryThenOK plays the two-response transcripts as the driver would:
 // the first attempt fails with the server's status, the second succeeds.
-func TestRetryThenOK(t *testing.T) {
-	tests := []struct {
-		name   string
-		fail   contract.FailureKind
-		status int
-	}{
-		{"rate_limited", contract.FailRateLimited, 429},
-		{"server_error_then_ok", contract.FailServer, 500},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := serveTranscript(t, filepath.Join("testdata", tt.name+".sse"))
-			p := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
-			_, err := collect(context.Background(), p, basicRequest())
-			pe := failureOf(t, err)
-			if pe.Failure != tt.fail || pe.Status != tt.status || pe.RetryAfter != 0 || !pe.Retryable() {
-				t.Errorf("first attempt: got %s status %d retry after %s, want %s status %d", pe.Failure, pe.Status, pe.RetryAfter, tt.fail, tt.status)
-			}
-			got, err := collect(context.Background(), p, basicRequest())
-			if err != nil {
-				t.Fatalf("second attempt: %v", err)
-			}
-			if diff := cmp.Diff(helloChunks, got); diff != "" {
-				t.Errorf("second attempt mismatch (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
+func TestRetryThenOK(t *testing.T) { suite.RetryThenOK(t, helloChunks) }

@@ -1,0 +1,79 @@
+package httpfail
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
+)
+
+// FrameReader reads an API's error frame out of the error a stream ended
+// with, returning the frame's type (and code, if any) and message; ok is
+// false when err carries no frame.
+type FrameReader func(err error) (typ, msg string, ok bool)
+
+// Classifier turns failures of one provider into *turn.ProviderError.
+type Classifier struct {
+	// API prefixes every message, such as "openai".
+	API string
+	// Frame reads the API's in-stream error frames; nil reads none.
+	Frame FrameReader
+	// Now reads the clock for Retry-After dates; nil means time.Now.
+	Now func() time.Time
+}
+
+// Classify turns whatever ended a stream into a *turn.ProviderError. resp
+// is the HTTP response when one arrived; its status and headers decide the
+// kind, so a body the SDK cannot parse still classifies correctly.
+func (c Classifier) Classify(ctx context.Context, resp *http.Response, err error) *turn.ProviderError {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return c.Interrupted(ctxErr)
+	}
+	if err == nil {
+		err = errors.New("stream ended without a reason")
+	}
+	if resp != nil && resp.StatusCode >= 400 {
+		return &turn.ProviderError{
+			Failure:    StatusKind(resp.StatusCode, err.Error()),
+			Status:     resp.StatusCode,
+			RetryAfter: RetryAfter(resp.Header, c.now()),
+			Message:    c.API + ": request failed",
+			Err:        err,
+		}
+	}
+	if c.Frame != nil {
+		if typ, msg, ok := c.Frame(err); ok {
+			return &turn.ProviderError{Failure: FrameKind(typ, msg), Message: c.API + ": error frame in stream: " + msg, Err: err}
+		}
+	}
+	if resp == nil {
+		return &turn.ProviderError{Failure: contract.FailNetwork, Message: c.API + ": request failed", Err: err}
+	}
+	return &turn.ProviderError{Failure: contract.FailStream, Message: c.API + ": stream broke", Err: err}
+}
+
+// Interrupted classifies a cancelled call: a deadline is a timeout the
+// driver may retry; a cancellation is the caller's decision and final.
+func (c Classifier) Interrupted(err error) *turn.ProviderError {
+	kind := contract.FailOther
+	if errors.Is(err, context.DeadlineExceeded) {
+		kind = contract.FailTimeout
+	}
+	return &turn.ProviderError{Failure: kind, Message: c.API + ": call interrupted", Err: err}
+}
+
+// BadRequest wraps an error found while building the request, before
+// anything was sent.
+func (c Classifier) BadRequest(err error) *turn.ProviderError {
+	return &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: c.API + ": bad request", Err: err}
+}
+
+func (c Classifier) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}

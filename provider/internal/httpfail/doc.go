@@ -1,0 +1,7 @@
+// Package httpfail classifies what ended a provider's HTTP call or stream
+// into a *turn.ProviderError: the response status, Retry-After and
+// retry-after-ms headers, a cancelled or expired context, a dropped
+// connection, and the kind named by an error frame inside the stream. Each
+// provider supplies only what is its own: its name for messages and how to
+// read its API's error frame. It imports contract and turn only.
+package httpfail

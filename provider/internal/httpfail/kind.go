@@ -1,0 +1,60 @@
+package httpfail
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// StatusKind maps an HTTP error status and the API's message to a kind.
+// 529 is Anthropic's "overloaded" and falls with the other 5xx.
+func StatusKind(status int, msg string) contract.FailureKind {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return contract.FailRateLimited
+	case status >= 500:
+		return contract.FailServer
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return contract.FailAuth
+	case status == http.StatusRequestTimeout:
+		return contract.FailTimeout
+	case status == http.StatusRequestEntityTooLarge, ContextOverflow(msg):
+		return contract.FailContextOverflow
+	default:
+		return contract.FailInvalidRequest
+	}
+}
+
+// FrameKind maps the type or code of an in-stream error frame to a kind.
+func FrameKind(typ, msg string) contract.FailureKind {
+	switch {
+	case ContextOverflow(typ + " " + msg):
+		return contract.FailContextOverflow
+	case strings.Contains(typ, "rate_limit"):
+		return contract.FailRateLimited
+	case strings.Contains(typ, "auth"), strings.Contains(typ, "permission"):
+		return contract.FailAuth
+	case strings.Contains(typ, "invalid_request"):
+		return contract.FailInvalidRequest
+	case strings.Contains(typ, "server"), strings.Contains(typ, "overloaded"), strings.Contains(typ, "api_error"):
+		return contract.FailServer
+	default:
+		return contract.FailStream
+	}
+}
+
+// overflowPhrases are the ways OpenAI, Anthropic and the servers and
+// proxies that copy them say the prompt does not fit.
+var overflowPhrases = []string{"context_length_exceeded", "context length", "context window", "maximum context", "prompt is too long", "too many tokens"}
+
+// ContextOverflow reports whether msg says the prompt does not fit.
+func ContextOverflow(msg string) bool {
+	msg = strings.ToLower(msg)
+	for _, s := range overflowPhrases {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}

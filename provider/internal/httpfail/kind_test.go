@@ -1,0 +1,57 @@
+package httpfail
+
+import (
+	"testing"
+
+	"github.com/batonrt/baton/contract"
+)
+
+func TestStatusKind(t *testing.T) {
+	tests := []struct {
+		status int
+		msg    string
+		want   contract.FailureKind
+	}{
+		{429, "slow down", contract.FailRateLimited},
+		{500, "", contract.FailServer},
+		{503, "upstream unavailable", contract.FailServer},
+		{529, "Overloaded", contract.FailServer},
+		{401, "Incorrect API key provided", contract.FailAuth},
+		{403, "no access", contract.FailAuth},
+		{408, "", contract.FailTimeout},
+		{413, "Request exceeds the maximum allowed number of bytes.", contract.FailContextOverflow},
+		{400, "This model's maximum context length is 128000 tokens.", contract.FailContextOverflow},
+		{400, "prompt is too long: 210000 tokens > 200000 maximum", contract.FailContextOverflow},
+		{404, "The model `gpt-9` does not exist", contract.FailInvalidRequest},
+		{422, "", contract.FailInvalidRequest},
+	}
+	for _, tt := range tests {
+		if got := StatusKind(tt.status, tt.msg); got != tt.want {
+			t.Errorf("StatusKind(%d, %q) = %s, want %s", tt.status, tt.msg, got, tt.want)
+		}
+	}
+}
+
+func TestFrameKind(t *testing.T) {
+	tests := []struct {
+		typ, msg string
+		want     contract.FailureKind
+	}{
+		{"invalid_request_error context_length_exceeded", "too long", contract.FailContextOverflow},
+		{"invalid_request_error", "prompt is too long", contract.FailContextOverflow},
+		{"rate_limit_error", "slow down", contract.FailRateLimited},
+		{"requests rate_limit_exceeded", "", contract.FailRateLimited},
+		{"authentication_error", "", contract.FailAuth},
+		{"permission_error", "", contract.FailAuth},
+		{"invalid_request_error", "bad field", contract.FailInvalidRequest},
+		{"server_error", "", contract.FailServer},
+		{"overloaded_error", "Overloaded", contract.FailServer},
+		{"api_error", "", contract.FailServer},
+		{"", "something odd", contract.FailStream},
+	}
+	for _, tt := range tests {
+		if got := FrameKind(tt.typ, tt.msg); got != tt.want {
+			t.Errorf("FrameKind(%q, %q) = %s, want %s", tt.typ, tt.msg, got, tt.want)
+		}
+	}
+}
