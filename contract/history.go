@@ -100,6 +100,23 @@ func (h History) Backward() iter.Seq2[int, Turn] {
 	}
 }
 
+// After returns the turns appended to prefix to make h, oldest first,
+// and whether prefix really is an earlier value of h (h grew from it by
+// Append). It costs O(new turns), not O(Len).
+func (h History) After(prefix History) ([]Turn, bool) {
+	n := h.Len() - prefix.Len()
+	if n < 0 {
+		return nil, false
+	}
+	out := make([]Turn, n)
+	node := h.last
+	for i := n - 1; i >= 0; i-- {
+		out[i] = node.turn
+		node = node.prev
+	}
+	return out, node == prefix.last
+}
+
 // Equal reports whether both histories hold equal turns; go-cmp uses it.
 func (h History) Equal(o History) bool {
 	if h.Len() != o.Len() {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/batonrt/baton/contract"
@@ -15,6 +16,11 @@ import (
 type Driver struct {
 	p Provider
 	o Options
+
+	// verified is the newest history found well formed. A run's next
+	// request usually extends it, so only the new turns need a look.
+	mu       sync.Mutex
+	verified contract.History
 }
 
 // NewDriver returns a driver over p; zero options take their defaults.
@@ -33,7 +39,7 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	if d == nil || d.p == nil {
 		return contract.ModelFailed{Failure: contract.FailInvalidRequest, Message: "turn: driver has no provider"}
 	}
-	req.History = Sanitize(req.History)
+	req.History = d.sanitize(req.History)
 	known := toolNames(req.Tools)
 	total, cancel := withTimeout(ctx, d.o.TotalTimeout)
 	defer cancel()
@@ -152,4 +158,27 @@ func toolNames(tools []contract.ToolDescriptor) []string {
 		names[i] = t.Name
 	}
 	return names
+}
+
+// sanitize is Sanitize that checks only what was appended since the last
+// history it found well formed: a well-formed history never ends with
+// unanswered calls, so its extension is well formed exactly when the new
+// turns are, read on their own.
+func (d *Driver) sanitize(h contract.History) contract.History {
+	d.mu.Lock()
+	verified := d.verified
+	d.mu.Unlock()
+	if added, ok := h.After(verified); ok && wellFormed(contract.HistoryOf(added...)) {
+		d.remember(h)
+		return h
+	}
+	out := Sanitize(h)
+	d.remember(out)
+	return out
+}
+
+func (d *Driver) remember(h contract.History) {
+	d.mu.Lock()
+	d.verified = h
+	d.mu.Unlock()
 }

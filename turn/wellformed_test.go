@@ -66,3 +66,38 @@ func BenchmarkSanitizeWellFormed(b *testing.B) {
 		Sanitize(h)
 	}
 }
+
+// TestIncrementalSanitizeAgrees: a driver that remembers the last history
+// it verified sanitizes every extension of it exactly as Sanitize does.
+func TestIncrementalSanitizeAgrees(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := NewDriver(nil, Options{})
+		h := d.sanitize(randomHistory(t))
+		for range rapid.IntRange(1, 4).Draw(t, "requests") {
+			grown := h
+			for _, turn := range randomHistory(t).Turns() {
+				grown = grown.Append(turn)
+			}
+			got, want := d.sanitize(grown), Sanitize(grown)
+			if !got.Equal(want) {
+				t.Fatalf("incremental sanitize differs:\n got %+v\nwant %+v", got.Turns(), want.Turns())
+			}
+			h = got
+		}
+	})
+}
+
+func TestHistoryAfter(t *testing.T) {
+	base := contract.HistoryOf(contract.UserText("a"), contract.UserText("b"))
+	grown := base.Append(contract.UserText("c"))
+	if added, ok := grown.After(base); !ok || len(added) != 1 || added[0].Text() != "c" {
+		t.Fatalf("After(base) = %v, %v", added, ok)
+	}
+	other := contract.HistoryOf(contract.UserText("a"), contract.UserText("b"))
+	if _, ok := grown.After(other); ok {
+		t.Fatal("an equal but unrelated history counted as a prefix")
+	}
+	if _, ok := base.After(grown); ok {
+		t.Fatal("a longer history counted as a prefix")
+	}
+}
