@@ -38,14 +38,24 @@ func ServeFile(t testing.TB, path string) *Server {
 // ends.
 func Serve(t testing.TB, data []byte) *Server {
 	t.Helper()
-	rs, err := Parse(data)
+	s, err := NewServer(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{responses: rs}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// NewServer starts a Server playing the transcript data; the caller
+// closes it.
+func NewServer(data []byte) (*Server, error) {
+	rs, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{responses: rs}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
+	return s, nil
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
