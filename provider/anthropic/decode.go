@@ -24,7 +24,7 @@ type call struct {
 	hasArgs bool
 }
 
-func (d *decoder) decode(e sdk.MessageStreamEventUnion) []turn.Chunk {
+func (d *decoder) Decode(e sdk.MessageStreamEventUnion) []turn.Chunk {
 	switch e.Type {
 	case "message_start":
 		d.addUsage(e.Message.Usage.InputTokens, e.Message.Usage.CacheReadInputTokens, e.Message.Usage.CacheCreationInputTokens, e.Message.Usage.OutputTokens)
@@ -111,9 +111,9 @@ func (d *decoder) blockStop(index int64) []turn.Chunk {
 	return append(out, turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: c.index})
 }
 
-// end returns the held-back usage and stop once message_stop arrived, or
+// End returns the held-back usage and stop once message_stop arrived, or
 // a stream failure when the stream ended before it.
-func (d *decoder) end() ([]turn.Chunk, error) {
+func (d *decoder) End() ([]turn.Chunk, error) {
 	if !d.stopped {
 		return nil, &turn.ProviderError{Failure: contract.FailStream, Message: "anthropic: stream ended before message_stop"}
 	}

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
+	"github.com/batonrt/baton/provider/internal/relay"
 	"github.com/batonrt/baton/provider/internal/replay"
 	"github.com/batonrt/baton/turn"
 )
@@ -28,6 +29,8 @@ func FuzzStream(f *testing.F) {
 			Body:       io.NopCloser(bytes.NewReader(b)),
 		}
 		stream := ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(res), nil)
-		replay.CheckStream(t, func(yield func(turn.Chunk, error) bool) { relay(context.Background(), stream, res, yield) })
+		replay.CheckStream(t, func(yield func(turn.Chunk, error) bool) {
+			relay.Run(context.Background(), stream, res, &decoder{}, failures, yield)
+		})
 	})
 }

@@ -7,10 +7,10 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/provider/internal/endpoint"
+	"github.com/batonrt/baton/provider/internal/relay"
 	"github.com/batonrt/baton/turn"
 )
 
@@ -72,37 +72,6 @@ func (p *Provider) Stream(ctx context.Context, req contract.ModelRequest) iter.S
 		}
 		var resp *http.Response
 		stream := p.messages.NewStreaming(ctx, params, option.WithResponseInto(&resp))
-		relay(ctx, stream, resp, yield)
-	}
-}
-
-// relay yields the decoded chunks of one response, then its usage and
-// stop, or the failure that ended it.
-func relay(ctx context.Context, stream *ssestream.Stream[sdk.MessageStreamEventUnion], resp *http.Response, yield func(turn.Chunk, error) bool) {
-	defer stream.Close()
-	var d decoder
-	for stream.Next() {
-		for _, c := range d.decode(stream.Current()) {
-			if !yield(c, nil) {
-				return
-			}
-		}
-	}
-	if err := stream.Err(); err != nil {
-		yield(turn.Chunk{}, failures.Classify(ctx, resp, err))
-		return
-	}
-	tail, err := d.end()
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = failures.Interrupted(ctxErr)
-		}
-		yield(turn.Chunk{}, err)
-		return
-	}
-	for _, c := range tail {
-		if !yield(c, nil) {
-			return
-		}
+		relay.Run(ctx, stream, resp, &decoder{}, failures, yield)
 	}
 }

@@ -21,7 +21,7 @@ type decoder struct {
 	usage  *contract.Usage
 }
 
-func (d *decoder) decode(c sdk.ChatCompletionChunk) []turn.Chunk {
+func (d *decoder) Decode(c sdk.ChatCompletionChunk) []turn.Chunk {
 	if c.JSON.Usage.Valid() {
 		d.usage = &contract.Usage{
 			InputTokens:     c.Usage.PromptTokens,
@@ -91,9 +91,9 @@ func reasoning(delta sdk.ChatCompletionChunkChoiceDelta) string {
 	return ""
 }
 
-// end returns the held-back usage and stop once the stream ended
+// End returns the held-back usage and stop once the stream ended
 // cleanly, or a stream failure when it ended before a finish_reason.
-func (d *decoder) end() ([]turn.Chunk, error) {
+func (d *decoder) End() ([]turn.Chunk, error) {
 	if d.reason == "" {
 		return nil, &turn.ProviderError{Failure: contract.FailStream, Message: "openai: stream ended before finish_reason"}
 	}
