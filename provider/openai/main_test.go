@@ -23,16 +23,4 @@ var suite = replay.Suite{
 	Dir:     "testdata",
 }
 
-func basicRequest() contract.ModelRequest {
-	return contract.ModelRequest{
-		Model:   "gpt-4o-mini",
-		History: contract.HistoryOf(contract.UserText("What is the weather in Paris?")),
-		Tools: []contract.ToolDescriptor{{
-			Name:        "get_weather",
-			Description: "Current weather for a city.",
-			InputSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
-		}},
-		MaxOutputTokens: 256,
-		Turn:            1,
-	}
-}
+func basicRequest() contract.ModelRequest { return replay.WeatherRequest("gpt-4o-mini") }

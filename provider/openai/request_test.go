@@ -15,32 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // richRequest covers every block kind and role the mapping knows.
-func richRequest() contract.ModelRequest {
-	req := basicRequest()
-	req.System = "You are terse."
-	req.Thinking = contract.ThinkingMedium
-	req.Tools = append(req.Tools, contract.ToolDescriptor{Name: "get_time"})
-	req.History = contract.HistoryOf(
-		contract.Turn{Role: contract.RoleUser, Blocks: []contract.Block{
-			contract.TextBlock("What is in this picture, and the weather in Paris and Tokyo?"),
-			{Kind: contract.BlockImage, Image: &contract.ImageRef{URI: "https://example.com/cat.png", MediaType: "image/png"}},
-		}},
-		contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{
-			{Kind: contract.BlockThinking, Text: "Two lookups.", Signature: "sig-1"},
-			contract.TextBlock("A cat. Checking the weather."),
-			contract.CallBlock(contract.ToolCall{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris"}`}),
-			contract.CallBlock(contract.ToolCall{ID: "call_2", Name: "get_weather", Arguments: `{"city": "Tokyo"`}),
-		}},
-		contract.Turn{Role: contract.RoleTool, Blocks: []contract.Block{
-			contract.ResultBlock(contract.ToolResult{CallID: "call_1", Name: "get_weather", Content: "18C, cloudy"}),
-			contract.ResultBlock(contract.ToolResult{CallID: "call_2", Name: "get_weather", Content: "malformed arguments", IsError: true}),
-		}},
-		contract.Turn{Role: contract.RoleUser, Mark: contract.MarkSteer, Blocks: []contract.Block{contract.TextBlock("Only Paris, please.")}},
-		contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{{Kind: contract.BlockThinking, Text: "Only thinking."}}},
-		contract.UserText("Thanks."),
-	)
-	return req
-}
+func richRequest() contract.ModelRequest { return replay.RichRequest("gpt-4o-mini") }
 
 // TestRequestGolden checks the exact JSON the provider puts on the wire.
 func TestRequestGolden(t *testing.T) {

@@ -4,5 +4,6 @@
 // provider runs against it (transcripts decode to the expected chunks,
 // HTTP errors and interruptions classify right, bad requests never leave,
 // request bodies match their golden files, streams keep their invariants
-// under fuzzing). It imports contract and turn only.
+// under fuzzing), and the requests the transcripts answer. It imports
+// contract and turn only.
 package replay
