@@ -181,7 +181,7 @@ func (p *printer) settled(ev contract.RunEvent) {
 		return
 	}
 	u := ev.Usage
-	p.line("── done: %d model calls, %d tool calls, %d tokens in, %d out", u.ModelCalls, u.ToolCalls, u.InputTokens, u.OutputTokens)
+	p.line("── done: %s", usageLine(*u))
 }
 
 func faultText(e *contract.RunError) string {

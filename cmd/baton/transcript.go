@@ -48,7 +48,7 @@ func (t *transcript) ended(prev, next contract.RunSnapshot) {
 		return
 	}
 	u := next.RunUsage
-	usage := fmt.Sprintf("%d model calls, %d tool calls, %d tokens in, %d out", u.ModelCalls, u.ToolCalls, u.InputTokens, u.OutputTokens)
+	usage := usageLine(u)
 	if next.Phase == contract.PhaseFaulted && next.Err != nil {
 		fmt.Fprintf(t.w, "── faulted: %s: %s (%s)\n", next.Err.Kind, next.Err.Message, usage)
 		return
@@ -131,4 +131,17 @@ func (t *transcript) result(s contract.ToolSettled) {
 // indent lines a multi-line text up under its speaker.
 func indent(s string) string {
 	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
+}
+
+// usageLine sums up a run's usage for people.
+func usageLine(u contract.Usage) string {
+	return fmt.Sprintf("%s, %s, %d tokens in, %d out",
+		count(u.ModelCalls, "model call"), count(u.ToolCalls, "tool call"), u.InputTokens, u.OutputTokens)
+}
+
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
