@@ -3,6 +3,7 @@ package cadence
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -63,11 +64,7 @@ func (t *transition) toolNames() string {
 	if len(names) == 0 {
 		return "(none)"
 	}
-	s := names[0]
-	for _, n := range names[1:] {
-		s += ", " + n
-	}
-	return s
+	return strings.Join(names, ", ")
 }
 
 // answer settles a call with a result the runtime wrote itself.

@@ -61,7 +61,8 @@ type Decision struct {
 }
 
 // Approver decides whether a call may run. An error leaves the request
-// pending for Agent.Approve.
+// pending for Agent.Approve. It must return once ctx is done (the run was
+// aborted or ended): a run is over only when its approvers have returned.
 type Approver func(ctx context.Context, call contract.ToolCall, tool contract.ToolDescriptor) (Decision, error)
 
 // Retriever returns context turns for a submit's input. What it returns

@@ -10,7 +10,9 @@ import (
 
 // Hooks let the host watch and shape a run. Every hook is optional. A
 // hook that fails or panics is logged and ignored: the run goes on as if
-// it were not there.
+// it were not there. Hooks that take a context must return once it is
+// done; the model and tool hooks run on the run's own goroutines, and
+// OnRunEnd on the agent's, so it should be quick.
 type Hooks struct {
 	// BeforeModel may rewrite the request about to be sent.
 	BeforeModel func(ctx context.Context, req *contract.ModelRequest) error
