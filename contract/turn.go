@@ -44,10 +44,14 @@ const (
 	BlockToolCall   BlockKind = "tool_call"
 	BlockToolResult BlockKind = "tool_result"
 	BlockImage      BlockKind = "image"
+	// BlockRedactedThinking is thinking the provider encrypted; it has no
+	// readable text, and must go back to that provider unchanged.
+	BlockRedactedThinking BlockKind = "redacted_thinking"
 )
 
 // Block is one piece of a turn. Kind says which fields are set: Text for
-// text; Text and Signature for thinking; Call; Result; Image.
+// text; Text and Signature for thinking; Call; Result; Image; Signature
+// alone for redacted thinking, holding the provider's opaque data.
 type Block struct {
 	Kind      BlockKind   `json:"kind"`
 	Text      string      `json:"text,omitempty"`

@@ -35,6 +35,8 @@ func (a *assembler) add(c Chunk) error {
 	case ChunkThinking:
 		a.appendText(contract.BlockThinking, c.Text, c.Signature)
 		a.emit(contract.RunEvent{Kind: contract.EvThinkingDelta, Text: c.Text}, c.Text != "")
+	case ChunkRedactedThinking:
+		a.addRedacted(c.Signature)
 	case ChunkToolCallStart:
 		return a.startCall(c)
 	case ChunkToolCallArgs:
@@ -74,6 +76,17 @@ func (a *assembler) appendText(kind contract.BlockKind, s, sig string) {
 	if sig != "" {
 		a.blocks[n-1].Signature += sig
 	}
+}
+
+// addRedacted adds one redacted thinking block. Each chunk is a whole
+// block, never merged with its neighbours, since the provider wants each
+// back exactly as it sent it; one without data has nothing to send back.
+func (a *assembler) addRedacted(data string) {
+	if data == "" {
+		return
+	}
+	a.blocks = append(a.blocks, contract.Block{Kind: contract.BlockRedactedThinking, Signature: data})
+	a.text = append(a.text, &strings.Builder{})
 }
 
 func (a *assembler) startCall(c Chunk) error {

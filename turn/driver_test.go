@@ -39,6 +39,21 @@ func TestDriverAssemblesReplies(t *testing.T) {
 			contract.TextBlock("Done."),
 		), Stop: contract.StopEndTurn, At: 42},
 	}, {
+		name: "redacted thinking stays a block of its own, in order",
+		chunks: []turn.Chunk{
+			{Kind: turn.ChunkThinking, Text: "Plan."}, {Kind: turn.ChunkThinking, Signature: "sig-1"},
+			{Kind: turn.ChunkRedactedThinking, Signature: "EnC0"}, {Kind: turn.ChunkRedactedThinking, Signature: "EnC1"},
+			{Kind: turn.ChunkRedactedThinking}, {Kind: turn.ChunkThinking, Text: "More."},
+			callStart(0, "call_1", "get_weather"), callArgs(0, `{"city":"Oslo"}`), callEnd(0), stop(contract.StopToolUse),
+		},
+		want: contract.ModelReplied{Reply: assistant(
+			contract.Block{Kind: contract.BlockThinking, Text: "Plan.", Signature: "sig-1"},
+			contract.Block{Kind: contract.BlockRedactedThinking, Signature: "EnC0"},
+			contract.Block{Kind: contract.BlockRedactedThinking, Signature: "EnC1"},
+			contract.Block{Kind: contract.BlockThinking, Text: "More."},
+			call("call_1", "get_weather", `{"city":"Oslo"}`),
+		), Stop: contract.StopToolUse, At: 42},
+	}, {
 		name: "parallel calls with repaired and normalised pieces",
 		chunks: []turn.Chunk{
 			text("Checking."),
@@ -89,10 +104,12 @@ func TestDriverAssemblesReplies(t *testing.T) {
 	}
 }
 
+// TestDriverPublishesDeltas also checks that redacted thinking, having no
+// text, publishes nothing.
 func TestDriverPublishesDeltas(t *testing.T) {
 	r := &recorder{}
 	chunks := []turn.Chunk{
-		{Kind: turn.ChunkThinking, Text: "hm"}, text("a"), text("b"),
+		{Kind: turn.ChunkThinking, Text: "hm"}, {Kind: turn.ChunkRedactedThinking, Signature: "EnC0"}, text("a"), text("b"),
 		callStart(0, "call_1", "functions.GET_WEATHER"), callArgs(0, `{"city":"Paris"}`), callEnd(0), stop(contract.StopToolUse),
 	}
 	turn.NewDriver(newFake(play{chunks: chunks}), testOptions(r)).Run(context.Background(), weatherReq, r.publish)

@@ -26,6 +26,11 @@ const (
 	ChunkToolCallEnd   ChunkKind = "tool_call_end"   // Index
 	ChunkUsage         ChunkKind = "usage"           // Usage
 	ChunkStop          ChunkKind = "stop"            // Stop
+
+	// ChunkRedactedThinking is one whole thinking block the provider
+	// encrypted, its opaque data in Signature. It has no readable text, so
+	// it publishes no delta.
+	ChunkRedactedThinking ChunkKind = "redacted_thinking"
 )
 
 // Chunk is one piece of a streamed reply.

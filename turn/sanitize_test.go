@@ -18,6 +18,10 @@ func placeholder(id, name string) contract.Block {
 	return contract.ResultBlock(contract.ToolResult{CallID: id, Name: name, Content: turn.PlaceholderResult, IsError: true})
 }
 
+func redacted(data string) contract.Block {
+	return contract.Block{Kind: contract.BlockRedactedThinking, Signature: data}
+}
+
 func tools(blocks ...contract.Block) contract.Turn {
 	return contract.Turn{Role: contract.RoleTool, Blocks: blocks}
 }
@@ -31,6 +35,10 @@ func TestSanitize(t *testing.T) {
 		name: "well formed stays",
 		in:   []contract.Turn{user, assistant(call("a", "search", "{}")), tools(result("a", "1")), assistant(contract.TextBlock("ok"))},
 		out:  []contract.Turn{user, assistant(call("a", "search", "{}")), tools(result("a", "1")), assistant(contract.TextBlock("ok"))},
+	}, {
+		name: "redacted thinking kept beside a dangling call",
+		in:   []contract.Turn{user, assistant(redacted("EnC0"), call("a", "search", "{}"))},
+		out:  []contract.Turn{user, assistant(redacted("EnC0"), call("a", "search", "{}")), tools(placeholder("a", "search"))},
 	}, {
 		name: "orphan result dropped with its empty turn",
 		in:   []contract.Turn{user, tools(result("zz", "1")), assistant(contract.TextBlock("ok"))},

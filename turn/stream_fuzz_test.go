@@ -3,6 +3,7 @@ package turn_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 
 var fuzzKinds = []turn.ChunkKind{
 	turn.ChunkText, turn.ChunkThinking, turn.ChunkToolCallStart, turn.ChunkToolCallArgs,
-	turn.ChunkToolCallEnd, turn.ChunkUsage, turn.ChunkStop, "bogus",
+	turn.ChunkToolCallEnd, turn.ChunkUsage, turn.ChunkStop, turn.ChunkRedactedThinking, "bogus",
 }
 
 var fuzzFragments = []string{"", "a", " ", `{"`, `city`, `":`, `"Paris"`, `}`, `,`, `'`, "é", "\x00"}
@@ -28,7 +29,7 @@ func decodeChunks(b []byte) []turn.Chunk {
 		switch c.Kind {
 		case turn.ChunkToolCallStart:
 			c.CallID, c.Name = "id"+c.Text, c.Text
-		case turn.ChunkThinking:
+		case turn.ChunkThinking, turn.ChunkRedactedThinking:
 			c.Signature = c.Text
 		case turn.ChunkUsage:
 			c.Usage = contract.Usage{InputTokens: int64(b[i+2])}
@@ -42,9 +43,17 @@ func decodeChunks(b []byte) []turn.Chunk {
 
 // checkStream drives one attempt over chunks and checks what any stream
 // must give: one signal, text deltas equal to the reply's text, arguments
-// that are JSON objects or the model's own text, and a known stop reason.
+// that are JSON objects or the model's own text, a known stop reason, and
+// every redacted thinking chunk with data kept as its own block, verbatim
+// and in order.
 func checkStream(t interface{ Fatalf(string, ...any) }, chunks []turn.Chunk) {
 	var deltas strings.Builder
+	var redacted []string
+	for _, c := range chunks {
+		if c.Kind == turn.ChunkRedactedThinking && c.Signature != "" {
+			redacted = append(redacted, c.Signature)
+		}
+	}
 	opts := turn.Options{MaxRetries: turn.NoRetries}
 	sig := turn.NewDriver(sliceProvider(chunks), opts).Run(context.Background(), weatherReq, func(ev contract.RunEvent) {
 		if ev.Kind == contract.EvTextDelta {
@@ -64,6 +73,15 @@ func checkStream(t interface{ Fatalf(string, ...any) }, chunks []turn.Chunk) {
 		case contract.StopEndTurn, contract.StopToolUse, contract.StopMaxTokens, contract.StopRefusal:
 		default:
 			t.Fatalf("unknown stop %q passed through", s.Stop)
+		}
+		var kept []string
+		for _, b := range s.Reply.Blocks {
+			if b.Kind == contract.BlockRedactedThinking {
+				kept = append(kept, b.Signature)
+			}
+		}
+		if !slices.Equal(redacted, kept) {
+			t.Fatalf("redacted thinking %q, reply kept %q", redacted, kept)
 		}
 		for _, c := range s.Reply.Calls() {
 			var obj map[string]any
