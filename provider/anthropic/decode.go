@@ -8,7 +8,7 @@ import (
 )
 
 // decoder turns Messages stream events into turn.Chunks. Content blocks
-// are indexed across text, thinking and tool use; tool calls are renumbered
+// are indexed across text, thinking, redacted thinking and tool use; tool calls are renumbered
 // 0, 1, ... in order so the driver sees the same indices from every
 // provider. Usage and the stop are held back until message_stop.
 type decoder struct {
@@ -66,6 +66,11 @@ func (d *decoder) blockStart(index int64, b sdk.ContentBlockStartEventContentBlo
 	case "thinking":
 		if b.Thinking != "" || b.Signature != "" {
 			return []turn.Chunk{{Kind: turn.ChunkThinking, Text: b.Thinking, Signature: b.Signature}}
+		}
+	case "redacted_thinking":
+		// The whole block arrives here: it streams no deltas.
+		if b.Data != "" {
+			return []turn.Chunk{{Kind: turn.ChunkRedactedThinking, Signature: b.Data}}
 		}
 	case "tool_use":
 		if d.calls == nil {

@@ -1,9 +1,9 @@
 // Package anthropic is a turn.Provider for the Anthropic Messages API: it
 // maps a contract.ModelRequest onto a streaming request through the
-// official SDK, sends thinking blocks back with their signatures, turns a
-// thinking level into a thinking budget, and turns the streamed events
-// into turn.Chunks, usage (with cache reads) last, failures as
-// *turn.ProviderError. The SDK's own retries are off; the turn driver
-// retries. It imports contract and turn, and the
-// shared plumbing under provider/internal.
+// official SDK, sends thinking blocks back with their signatures and
+// redacted thinking blocks with their data, turns a thinking level into a
+// thinking budget, and turns the streamed events into turn.Chunks, usage
+// (with cache reads) last, failures as *turn.ProviderError. The SDK's own
+// retries are off; the turn driver retries. It imports contract and turn,
+// and the shared plumbing under provider/internal.
 package anthropic

@@ -93,6 +93,10 @@ func contentBlocks(t contract.Turn) ([]sdk.ContentBlockParamUnion, error) {
 		case b.Kind == contract.BlockThinking && b.Signature != "" && t.Role == contract.RoleAssistant:
 			// Unsigned thinking (from another provider) would be refused.
 			out = append(out, sdk.NewThinkingBlock(b.Signature, b.Text))
+		case b.Kind == contract.BlockRedactedThinking && b.Signature != "" && t.Role == contract.RoleAssistant:
+			// Sent back verbatim: the API requires the last assistant
+			// turn's thinking, redacted or not, when continuing after tool use.
+			out = append(out, sdk.NewRedactedThinkingBlock(b.Signature))
 		case b.Kind == contract.BlockToolCall && b.Call != nil:
 			out = append(out, sdk.NewToolUseBlock(b.Call.ID, callInput(b.Call.Arguments), b.Call.Name))
 		case b.Kind == contract.BlockToolResult && b.Result != nil:

@@ -46,6 +46,10 @@ func TestStreamTranscripts(t *testing.T) {
 			{Kind: turn.ChunkThinking, Text: "Let me "}, {Kind: turn.ChunkThinking, Text: "think."},
 			{Kind: turn.ChunkThinking, Signature: "sig-1"}, text("Done."), usage(36, 12, 0), stop(contract.StopEndTurn),
 		}},
+		{Name: "redacted_thinking", Want: []turn.Chunk{
+			{Kind: turn.ChunkRedactedThinking, Signature: redactedData},
+			start(0, "toolu_01Redacted", w), args(0, `{"city": "Paris"}`), end(0), usage(402, 88, 0), stop(contract.StopToolUse),
+		}},
 		{Name: "usage", Want: []turn.Chunk{text("Hi."), usage(100, 20, 30), stop(contract.StopEndTurn)}},
 		{Name: "malformed_arguments", Want: []turn.Chunk{
 			start(0, "call_1", w), args(0, `{"city": `), args(0, `"Paris"`), end(0), usage(380, 30, 0), stop(contract.StopToolUse),

@@ -94,8 +94,8 @@ func userMessage(t contract.Turn) sdk.ChatCompletionMessageParamUnion {
 	return sdk.UserMessage(parts)
 }
 
-// assistantMessage drops thinking, which Chat Completions does not take
-// back, and reports false when nothing else is left.
+// assistantMessage drops thinking, redacted or not, which Chat Completions
+// does not take back, and reports false when nothing else is left.
 func assistantMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, bool) {
 	var a sdk.ChatCompletionAssistantMessageParam
 	if text := t.Text(); text != "" {
