@@ -22,9 +22,10 @@
 // On top of the text, every turn costs PerTurnOverhead tokens and every
 // block PerBlockOverhead, for the role and framing tokens chat formats add.
 // Text blocks count their text, thinking blocks their text, tool calls
-// their name and arguments, tool results their content, and an image
-// counts ImageTokens whatever its size, since history holds images by
-// reference only.
+// their name and arguments, tool results their content; an image counts
+// ImageTokens whatever its size, since history holds images by reference
+// only, and a redacted thinking block counts RedactedThinkingTokens, since
+// its data is opaque.
 //
 // Tokenizing costs about a microsecond a byte, so a text longer than
 // ExactLimit (8 KiB) is counted exactly over its first and last 4 KiB and

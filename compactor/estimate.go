@@ -19,6 +19,11 @@ const (
 	// ImageTokens is what one image counts: OpenAI's price of a 1024x1024
 	// image at high detail, a middle figure across providers.
 	ImageTokens = 765
+	// RedactedThinkingTokens is what one redacted thinking block counts.
+	// Its data is encrypted, so its length says little about the tokens
+	// it stood for, and Anthropic bills thinking only while a tool loop
+	// sends it back; a small figure keeps the block from counting nothing.
+	RedactedThinkingTokens = 64
 )
 
 // Estimate returns the token estimate of one turn for the model. Known
@@ -49,6 +54,8 @@ func blockTokens(count func(string) int, b contract.Block) int {
 		return count(b.Result.Content)
 	case contract.BlockImage:
 		return ImageTokens
+	case contract.BlockRedactedThinking:
+		return RedactedThinkingTokens
 	default:
 		// An unknown kind still reaches the model somehow; count what it holds.
 		return count(b.Text)

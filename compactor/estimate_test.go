@@ -17,6 +17,7 @@ func TestEstimate(t *testing.T) {
 	thinking := contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{{Kind: contract.BlockThinking, Text: "hello world", Signature: "sig-not-counted-at-all"}}}
 	call := contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.CallBlock(contract.ToolCall{ID: "id-not-counted", Name: "abcd", Arguments: "efghijkl"})}}
 	result := contract.Turn{Role: contract.RoleTool, Blocks: []contract.Block{contract.ResultBlock(contract.ToolResult{CallID: "c1", Name: "not-counted", Content: "123456789"})}}
+	redacted := contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{{Kind: contract.BlockRedactedThinking, Signature: strings.Repeat("EnC0", 500)}}}
 	two := contract.Turn{Role: contract.RoleUser, Blocks: []contract.Block{contract.TextBlock("hello world"), contract.TextBlock("hello world")}}
 	tests := []struct {
 		name  string
@@ -38,6 +39,8 @@ func TestEstimate(t *testing.T) {
 		{"result counts content", "unknown", result, over + 3},
 		{"image is a fixed figure", "gpt-4o", img, over + compactor.ImageTokens},
 		{"image fallback model", "unknown", img, over + compactor.ImageTokens},
+		{"redacted thinking is a fixed figure", "claude-sonnet-4-5", redacted, over + compactor.RedactedThinkingTokens},
+		{"redacted thinking fallback model", "unknown", redacted, over + compactor.RedactedThinkingTokens},
 		{"two blocks", "gpt-4o", two, compactor.PerTurnOverhead + 2*(compactor.PerBlockOverhead+2)},
 		{"nil call is empty", "gpt-4o", contract.Turn{Blocks: []contract.Block{{Kind: contract.BlockToolCall}}}, over},
 		{"invalid utf-8 does not panic", "gpt-4o", user("\xff\xfe\xfd"), 0},

@@ -25,9 +25,9 @@ Drop pleasantries, repetition and output that led nowhere. Earlier summaries in 
 
 // SummaryPrompt is the instruction the conductor sends to the model to
 // summarise turns: what to keep, then the turns as a plain transcript.
-// Thinking is left out (it is the model's scratch work), archive markers
-// too (they only point at stored turns), and tool outputs are clipped to
-// MaxPromptOutput bytes.
+// Thinking, redacted or not, is left out (it is the model's scratch work),
+// archive markers too (they only point at stored turns), and tool outputs
+// are clipped to MaxPromptOutput bytes.
 func SummaryPrompt(turns []contract.Turn) string {
 	var b strings.Builder
 	b.WriteString(summaryInstruction)

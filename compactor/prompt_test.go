@@ -17,6 +17,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 func TestSummaryPromptGolden(t *testing.T) {
 	thinking := contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{
 		{Kind: contract.BlockThinking, Text: "private scratch work"},
+		{Kind: contract.BlockRedactedThinking, Signature: "EnC0-opaque-data"},
 		contract.TextBlock("Let me look at the config."),
 		contract.CallBlock(contract.ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":"config.yaml"}`}),
 		contract.CallBlock(contract.ToolCall{ID: "c2", Name: "read_file", Arguments: `{"path":"missing.yaml"}`}),
@@ -50,7 +51,7 @@ func TestSummaryPromptGolden(t *testing.T) {
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
-	for _, gone := range []string{"private scratch work", "not shown to the summariser"} {
+	for _, gone := range []string{"private scratch work", "EnC0-opaque-data", "not shown to the summariser"} {
 		if strings.Contains(got, gone) {
 			t.Errorf("prompt contains %q", gone)
 		}
