@@ -26,17 +26,38 @@ type HandlerOptions struct {
 	MaxBody int64
 	// Logger receives request failures; nil discards.
 	Logger *slog.Logger
+	// Protocol is what a request speaks when it names none with the
+	// protocol query parameter; empty means ProtocolAGUI. Mount a second
+	// Handler with ProtocolAISDK to serve AI SDK clients on a path of
+	// their own without changing their URLs.
+	Protocol Protocol
 }
 
-// Handler serves AG-UI over SSE (or baton's NDJSON events when the client
-// accepts application/x-ndjson). POST a RunAgentInput to start a run on
-// its thread; POST or GET with a Last-Event-ID header (or a lastEventId
-// query parameter, with threadId, for GET) to resume a stream. One agent
-// serves each thread for the handler's life.
+// Handler serves two client protocols, chosen per request by the
+// protocol query parameter ("ag-ui" or "ai-sdk"), else by
+// HandlerOptions.Protocol:
+//
+// AG-UI (the default): POST a RunAgentInput to start a run on its thread
+// and get AG-UI events over SSE; POST or GET with a Last-Event-ID header
+// (or a lastEventId query parameter, with threadId, for GET) to resume a
+// stream.
+//
+// The Vercel AI SDK (ai-sdk): POST the body its chat transport sends,
+// {id, messages}, where id is the thread and the trailing user message's
+// text parts are the input, and get the UI message stream over SSE with
+// the x-vercel-ai-ui-message-stream header. GET .../{id}/stream, the
+// transport's resume request, replays the thread's run in flight from its
+// start and follows it, or answers 204 when there is none. Point the
+// transport's api at the handler's URL with ?protocol=ai-sdk, or mount a
+// handler whose options say ProtocolAISDK.
+//
+// Either way, a client that accepts application/x-ndjson gets baton's own
+// events instead. One agent serves each thread for the handler's life.
 type Handler struct {
 	newRunner func(ctx context.Context, threadID string) (Runner, error)
 	maxBody   int64
 	log       *slog.Logger
+	protocol  Protocol
 
 	mu      sync.Mutex
 	threads map[string]*thread
@@ -68,7 +89,10 @@ func NewRunnerHandler(newRunner func(ctx context.Context, threadID string) (Runn
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Handler{newRunner: newRunner, maxBody: opts.MaxBody, log: opts.Logger, threads: map[string]*thread{}}
+	if opts.Protocol == "" {
+		opts.Protocol = ProtocolAGUI
+	}
+	return &Handler{newRunner: newRunner, maxBody: opts.MaxBody, log: opts.Logger, protocol: opts.Protocol, threads: map[string]*thread{}}
 }
 
 // Close closes every thread's agent (ending runs in flight) and waits for
@@ -88,15 +112,24 @@ func (h *Handler) Close() error {
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch r.Method {
-	case http.MethodGet:
+	proto, err := h.requestProtocol(r)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	switch {
+	case proto == ProtocolAISDK && r.Method == http.MethodGet:
+		h.resumeChat(w, r)
+	case proto == ProtocolAISDK && r.Method == http.MethodPost:
+		h.postChat(w, r)
+	case r.Method == http.MethodGet:
 		q := r.URL.Query()
 		last := r.Header.Get("Last-Event-ID")
 		if last == "" {
 			last = q.Get("lastEventId")
 		}
 		h.resume(w, r, q.Get("threadId"), last)
-	case http.MethodPost:
+	case r.Method == http.MethodPost:
 		h.post(w, r)
 	default:
 		w.Header().Set("Allow", "GET, POST")
@@ -105,9 +138,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
-	if err != nil {
-		httpError(w, http.StatusRequestEntityTooLarge, "wire: read body: %v", err)
+	body, ok := readBody(w, r, h.maxBody)
+	if !ok {
 		return
 	}
 	in, err := DecodeRunAgentInput(body)
@@ -124,7 +156,16 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	h.run(w, r, in, turns)
+	h.run(w, r, ProtocolAGUI, in, turns)
+}
+
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		httpError(w, http.StatusRequestEntityTooLarge, "wire: read body: %v", err)
+		return nil, false
+	}
+	return body, true
 }
 
 // lookup returns the thread's runner, creating it when create is set.

@@ -10,7 +10,7 @@ import (
 // run starts a run on the thread and streams it. The run belongs to the
 // thread, not to the request: a client that leaves stops its stream and
 // its subscription, while the run goes on so that the client can resume.
-func (h *Handler) run(w http.ResponseWriter, r *http.Request, in RunAgentInput, turns []contract.Turn) {
+func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, in RunAgentInput, turns []contract.Turn) {
 	ctx := r.Context()
 	t, code, err := h.lookup(ctx, in.ThreadID, true)
 	if err != nil {
@@ -24,7 +24,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, in RunAgentInput, 
 	f := newFeed(ctx)
 	unsubscribe := t.r.Subscribe(f.push)
 	defer unsubscribe()
-	s := newStreamer(w, r, t.r, in.ThreadID)
+	s := newStreamer(w, r, t.r, in.ThreadID, proto)
 	// Read before the run starts: everything newer is this run's.
 	s.last, s.started = t.r.Snapshot().Seq, true
 	done := make(chan struct{})
@@ -43,6 +43,9 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, in RunAgentInput, 
 		<-done
 		err = s.failedToStart(in, runErr)
 	}
+	if err == nil {
+		err = s.done()
+	}
 	if err != nil && ctx.Err() == nil {
 		h.log.Warn("wire: stream ended early", "thread", in.ThreadID, "err", err)
 	}
@@ -57,8 +60,15 @@ func (s *streamer) failedToStart(in RunAgentInput, runErr error) error {
 			code = string(re.Kind)
 		}
 	}
-	if s.nd != nil {
+	switch {
+	case s.nd != nil:
 		return s.nd.WriteEvent(contract.RunEvent{SessionID: in.ThreadID, Kind: contract.EvRunFaulted, Text: msg, Err: &contract.RunError{Kind: contract.ErrorKind(code), Message: msg}})
+	case s.ui != nil:
+		return s.writeUI([]UIChunk{
+			{Type: UIStart, MessageMetadata: UIRunMetadata{SessionID: in.ThreadID, RunID: in.RunID}},
+			{Type: UIError, ErrorText: msg},
+			{Type: UIFinish, FinishReason: "error"},
+		})
 	}
 	return s.writeAGUI([]AGUIEvent{
 		{Type: AGUIRunStarted, ThreadID: in.ThreadID, RunID: in.RunID},
@@ -108,23 +118,23 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
 		return
 	}
-	s := newStreamer(w, r, t.r, threadID)
+	s := newStreamer(w, r, t.r, threadID, ProtocolAGUI)
 	w.WriteHeader(http.StatusOK)
 	// Replaying the earlier events silently gives the projector the state
 	// (run in flight, message ids) the client's stream had.
 	i := 0
 	for ; i < len(events) && events[i].Seq <= after; i++ {
-		s.proj.Project(events[i])
+		s.silent(events[i])
 	}
 	s.last, s.started = after, true
-	s.runID, _ = s.proj.InRun()
+	s.runID, _ = s.inRun()
 	if err := s.resumeRest(ctx, t, f, events[i:]); err != nil && ctx.Err() == nil {
 		h.log.Warn("wire: resumed stream ended early", "thread", threadID, "err", err)
 	}
 }
 
 func (s *streamer) resumeRest(ctx context.Context, t *thread, f *feed, rest []contract.RunEvent) error {
-	if s.nd == nil {
+	if s.nd == nil && s.ui == nil {
 		if err := s.writeAGUI(s.proj.Resume()); err != nil {
 			return err
 		}
@@ -134,7 +144,7 @@ func (s *streamer) resumeRest(ctx context.Context, t *thread, f *feed, rest []co
 			return err
 		}
 	}
-	if _, running := s.proj.InRun(); !running {
+	if _, running := s.inRun(); !running {
 		return nil
 	}
 	done := make(chan struct{})

@@ -31,31 +31,79 @@ func (f *feed) push(ev contract.RunEvent) {
 }
 
 // streamer writes one response: it projects, encodes and deduplicates
-// (a resumed stream sees some events both from the store and live).
+// (a resumed stream sees some events both from the store and live). It
+// writes exactly one of: AG-UI over SSE, the AI SDK's UI message stream
+// over SSE, or baton's NDJSON events.
 type streamer struct {
 	r       Runner
 	proj    *AGUIProjector
+	ui      *UIMessageProjector
 	sse     *SSEWriter
 	nd      *NDJSONWriter
 	last    uint64 // newest committed Seq written
 	runID   string
 	ended   bool
 	started bool
+	// deltaSeq is the Seq of the deltas whose first one this stream
+	// wrote; a UI stream skips a turn's deltas it joined midway, since
+	// the turn's completion sends the whole turn instead.
+	deltaSeq uint64
 }
 
-func newStreamer(w http.ResponseWriter, req *http.Request, r Runner, threadID string) *streamer {
+func newStreamer(w http.ResponseWriter, req *http.Request, r Runner, threadID string, proto Protocol) *streamer {
 	s := &streamer{r: r, proj: NewAGUIProjector(threadID)}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-	if strings.Contains(req.Header.Get("Accept"), "application/x-ndjson") {
+	switch {
+	case strings.Contains(req.Header.Get("Accept"), "application/x-ndjson"):
 		h.Set("Content-Type", "application/x-ndjson")
 		s.nd = NewNDJSONWriter(w)
-	} else {
+	case proto == ProtocolAISDK:
+		h.Set("Content-Type", "text/event-stream")
+		h.Set(UIMessageStreamHeader, UIMessageStreamVersion)
+		s.ui = NewUIMessageProjector(threadID)
+		s.sse = NewSSEWriter(w)
+	default:
 		h.Set("Content-Type", "text/event-stream")
 		s.sse = NewSSEWriter(w)
 	}
 	return s
+}
+
+// silent projects an event the client already has, for the state it
+// leaves in the projector.
+func (s *streamer) silent(ev contract.RunEvent) {
+	if s.ui != nil {
+		s.ui.Project(ev)
+		return
+	}
+	s.proj.Project(ev)
+}
+
+func (s *streamer) inRun() (string, bool) {
+	if s.ui != nil {
+		return s.ui.InRun()
+	}
+	return s.proj.InRun()
+}
+
+// done ends a stream whose run ended: the UI message stream closes with
+// [DONE]; the others need nothing.
+func (s *streamer) done() error {
+	if s.ui == nil {
+		return nil
+	}
+	return s.sse.WriteUIDone()
+}
+
+func (s *streamer) writeUI(chunks []UIChunk) error {
+	for _, c := range chunks {
+		if err := s.sse.WriteUIChunk(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // emit writes one baton event unless the stream already has it.
@@ -65,7 +113,7 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 		return nil
 	case ev.Kind == contract.EvLag:
 	case isDelta(ev.Kind):
-		if ev.Seq < s.last {
+		if ev.Seq < s.last || s.joinedMidTurn(ev) {
 			return nil
 		}
 	default:
@@ -80,10 +128,23 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	if (ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted) && ev.RunID == s.runID {
 		s.ended = true
 	}
-	if s.nd != nil {
+	switch {
+	case s.nd != nil:
 		return s.nd.WriteEvent(ev)
+	case s.ui != nil:
+		return s.writeUI(s.ui.Project(ev))
 	}
 	return s.writeAGUI(s.proj.Project(ev))
+}
+
+func (s *streamer) joinedMidTurn(ev contract.RunEvent) bool {
+	if s.ui == nil {
+		return false
+	}
+	if ev.Delta == 1 {
+		s.deltaSeq = ev.Seq
+	}
+	return s.deltaSeq != ev.Seq
 }
 
 func (s *streamer) writeAGUI(events []AGUIEvent) error {

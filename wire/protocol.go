@@ -1,0 +1,30 @@
+package wire
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Protocol names a client protocol the Handler speaks.
+type Protocol string
+
+const (
+	// ProtocolAGUI is AG-UI: RunAgentInput in, AG-UI events over SSE out.
+	ProtocolAGUI Protocol = "ag-ui"
+	// ProtocolAISDK is the Vercel AI SDK's chat transport: {id, messages}
+	// in, the UI message stream over SSE out.
+	ProtocolAISDK Protocol = "ai-sdk"
+)
+
+// requestProtocol reads the protocol query parameter, which overrides the
+// handler's default.
+func (h *Handler) requestProtocol(r *http.Request) (Protocol, error) {
+	q := r.URL.Query().Get("protocol")
+	switch Protocol(q) {
+	case "":
+		return h.protocol, nil
+	case ProtocolAGUI, ProtocolAISDK:
+		return Protocol(q), nil
+	}
+	return "", fmt.Errorf("%w: protocol %q is neither %q nor %q", ErrBadInput, q, ProtocolAGUI, ProtocolAISDK)
+}

@@ -1,0 +1,92 @@
+package wire
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// postChat starts a run from an AI SDK chat request.
+func (h *Handler) postChat(w http.ResponseWriter, r *http.Request) {
+	body, ok := readBody(w, r, h.maxBody)
+	if !ok {
+		return
+	}
+	in, err := DecodeUIChatRequest(body)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	turns, err := in.NewTurns()
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	h.run(w, r, ProtocolAISDK, RunAgentInput{ThreadID: in.ID}, turns)
+}
+
+// resumeChat answers the AI SDK's resume request, GET .../{id}/stream:
+// the thread's run in flight, replayed from its start (the transport
+// expects a replay by default), then followed live; 204 when the thread
+// has no run in flight, which the transport reads as nothing to resume.
+func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
+	threadID, err := chatIDFromPath(r.URL)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ctx := r.Context()
+	t, _, err := h.lookup(ctx, threadID, false)
+	if err != nil || !t.r.Snapshot().Phase.InFlight() {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	f := newFeed(ctx)
+	unsubscribe := t.r.Subscribe(f.push)
+	defer unsubscribe()
+	events, err := t.r.EventsSince(ctx, 0)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
+		return
+	}
+	start := 0
+	for i, ev := range events {
+		if ev.Kind == contract.EvRunStarted {
+			start = i
+		}
+	}
+	s := newStreamer(w, r, t.r, threadID, ProtocolAISDK)
+	w.WriteHeader(http.StatusOK)
+	// The earlier runs, projected silently, leave the projector's
+	// sequence where the client's original stream had it, so part ids
+	// match.
+	for _, ev := range events[:start] {
+		s.silent(ev)
+		s.last, s.started = ev.Seq, true
+	}
+	err = s.resumeRest(ctx, t, f, events[start:])
+	if err == nil {
+		err = s.done()
+	}
+	if err != nil && ctx.Err() == nil {
+		h.log.Warn("wire: resumed chat stream ended early", "thread", threadID, "err", err)
+	}
+}
+
+// chatIDFromPath reads the chat id of a resume request's path, which the
+// transport builds as api + "/" + encodeURIComponent(id) + "/stream".
+func chatIDFromPath(u *url.URL) (string, error) {
+	p, ok := strings.CutSuffix(u.EscapedPath(), "/stream")
+	if !ok {
+		return "", fmt.Errorf("%w: an ai-sdk GET must end in /{chat id}/stream, not %q", ErrBadInput, u.Path)
+	}
+	seg := p[strings.LastIndexByte(p, '/')+1:]
+	id, err := url.PathUnescape(seg)
+	if err != nil || id == "" {
+		return "", fmt.Errorf("%w: bad chat id %q in %q", ErrBadInput, seg, u.Path)
+	}
+	return id, nil
+}
