@@ -154,7 +154,11 @@ func TestAISDKClientResumesRunInFlight(t *testing.T) {
 	go func() {
 		// Let the tool finish once the resumed stream has subscribed.
 		for e.subs.Load() < 2 {
-			time.Sleep(time.Millisecond)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Millisecond):
+			}
 		}
 		close(e.toolGate)
 	}()
