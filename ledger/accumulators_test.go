@@ -42,6 +42,16 @@ func TestTranscript(t *testing.T) {
 			want: []AssembledTurn{{RunID: "r", Text: "Hello", Complete: true}, {RunID: "r", Text: "again", Complete: true}},
 		},
 		{
+			name: "a retry drops the broken attempt's deltas",
+			events: []contract.RunEvent{
+				{RunID: "r", Kind: contract.EvThinkingDelta, Text: "hm"},
+				{RunID: "r", Kind: contract.EvTextDelta, Text: "Hel"},
+				{RunID: "r", Kind: contract.EvModelRetry, Text: "stream broken"},
+				{RunID: "r", Kind: contract.EvTextDelta, Text: "Hello"},
+			},
+			want: []AssembledTurn{{RunID: "r", Text: "Hello"}},
+		},
+		{
 			name: "open turn shows its deltas",
 			events: []contract.RunEvent{
 				{RunID: "r", Kind: contract.EvTextDelta, Text: "par"},

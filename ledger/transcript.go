@@ -43,6 +43,11 @@ func (t *Transcript) Observe(ev contract.RunEvent) {
 	case contract.EvThinkingDelta:
 		t.ensureOpen(ev.RunID)
 		t.think.WriteString(ev.Text)
+	case contract.EvModelRetry:
+		// The driver starts the reply again; what the broken attempt
+		// streamed is not part of it.
+		t.text.Reset()
+		t.think.Reset()
 	case contract.EvTurnCompleted:
 		t.complete(ev)
 	case contract.EvRunFaulted, contract.EvRunSettled:
