@@ -145,7 +145,9 @@ func (h *Hub) deliver(s *subscriber, fn func(contract.RunEvent)) {
 	for {
 		batch, open := s.wait(nil)
 		for _, ev := range batch {
-			if !h.call(s, fn, ev) {
+			// An unsubscribe, from fn or elsewhere, ends delivery before
+			// the rest of the batch already taken.
+			if s.isStopped() || !h.call(s, fn, ev) {
 				return
 			}
 		}

@@ -67,6 +67,12 @@ func (s *subscriber) stop() {
 	s.signal()
 }
 
+func (s *subscriber) isStopped() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopped
+}
+
 // wait blocks until events are queued, the subscriber ends, or done is
 // closed. It returns the events to deliver (lag notices expanded in place)
 // and whether more may follow. The slice is reused by the next wait.
