@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"net/http"
+	"slices"
 
 	sdk "github.com/openai/openai-go"
 	"github.com/openai/openai-go/option"
@@ -52,7 +53,9 @@ func New(opts ...Option) *Provider {
 	if s.APIKey != "" {
 		ropts = append(ropts, option.WithAPIKey(s.APIKey))
 	}
-	return &Provider{chat: sdk.NewChatCompletionService(ropts...)}
+	// The SDK appends each call's options to these in place; with spare
+	// capacity, concurrent calls would share (and race on) its tail.
+	return &Provider{chat: sdk.NewChatCompletionService(slices.Clip(ropts)...)}
 }
 
 // NewFromEnv returns a provider reading OPENAI_BASE_URL and OPENAI_API_KEY;
