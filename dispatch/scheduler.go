@@ -226,6 +226,12 @@ func (s *Scheduler) Close(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
+	// select picks at random when both are ready; drained wins.
+	select {
+	case <-s.drained:
+		return nil
+	default:
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.straggling) == 0 {

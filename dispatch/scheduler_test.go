@@ -580,3 +580,28 @@ func closedChan() chan struct{} {
 	close(c)
 	return c
 }
+
+// Close with an ended context must still report success when nothing is
+// left to wait for: it once chose at random between "drained" and "ctx
+// done" when both were ready.
+func TestSchedulerCloseDrainedWithEndedContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range 64 {
+		s := NewScheduler(Options{})
+		outs := newOutcomes(1)
+		if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: toolOf(t, "t", text("ok")), Done: outs.done}); err != nil {
+			t.Fatal(err)
+		}
+		outs.next(t)
+		if err := s.Close(context.Background()); err != nil {
+			t.Fatalf("round %d: first Close() = %v", i, err)
+		}
+		if err := s.Close(ctx); err != nil {
+			t.Fatalf("round %d: Close(ended ctx) on a drained scheduler = %v, want nil", i, err)
+		}
+		if err := NewScheduler(Options{}).Close(ctx); err != nil {
+			t.Fatalf("round %d: Close(ended ctx) on an idle scheduler = %v, want nil", i, err)
+		}
+	}
+}
