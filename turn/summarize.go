@@ -37,7 +37,8 @@ func Summarize(ctx context.Context, p Provider, model string, prompt string, opt
 		}
 		return text, nil
 	case contract.ModelFailed:
-		return "", fmt.Errorf("turn: summarize: %w", &ProviderError{Failure: sig.Failure, Message: sig.Message})
+		// The caller's own cancellation stays visible to errors.Is.
+		return "", fmt.Errorf("turn: summarize: %w", &ProviderError{Failure: sig.Failure, Message: sig.Message, Err: ctx.Err()})
 	default:
 		return "", fmt.Errorf("turn: summarize: unexpected signal %T", sig)
 	}

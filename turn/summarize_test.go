@@ -40,3 +40,15 @@ func TestSummarizeErrors(t *testing.T) {
 		t.Error("empty prompt accepted")
 	}
 }
+
+// A summary cut short by the caller says so: the error is the context's.
+func TestSummarizeCancelledIsContextCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	f := newFake(play{chunks: []turn.Chunk{text("never"), stop(contract.StopEndTurn)}})
+	_, err := turn.Summarize(ctx, f, "m", "condense this", testOptions(&recorder{}))
+	var pe *turn.ProviderError
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &pe) {
+		t.Errorf("err = %v, want a ProviderError wrapping context.Canceled", err)
+	}
+}
