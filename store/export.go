@@ -201,6 +201,20 @@ func (im *importer) node(ctx context.Context, h Hash, raw []byte) error {
 // finish makes every node durable, then moves the heads: a failed import
 // leaves no session pointing at missing nodes.
 func (im *importer) finish(ctx context.Context) ([]string, error) {
+	// Held like Append and Fork hold them, so no head can move between
+	// the check below and the write; taken in sorted order, so two
+	// imports never deadlock.
+	var ids []string
+	for _, l := range im.heads {
+		ids = append(ids, l.Session)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for _, id := range ids {
+		s := im.d.session(id)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
 	for _, l := range im.heads {
 		if cur, err := im.d.b.readRef(ctx, refHeads, l.Session); err == nil && cur != *l.Hash {
 			return nil, fmt.Errorf("store: import %q: %w with head %s", l.Session, ErrExists, cur)
@@ -211,13 +225,10 @@ func (im *importer) finish(ctx context.Context) ([]string, error) {
 	if err := im.d.b.putObjects(ctx, im.objs); err != nil {
 		return nil, fmt.Errorf("store: import: %w", err)
 	}
-	var ids []string
 	for _, l := range im.heads {
 		if err := im.d.b.writeRef(ctx, refHeads, l.Session, *l.Hash); err != nil {
 			return nil, fmt.Errorf("store: import %q: %w", l.Session, err)
 		}
-		ids = append(ids, l.Session)
 	}
-	slices.Sort(ids)
-	return slices.Compact(ids), nil
+	return ids, nil
 }
