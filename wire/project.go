@@ -34,6 +34,10 @@ type AGUIProjector struct {
 	thinkSent bool
 	calls     map[int]string // streamed tool-call index -> call id
 	callOrder []int
+	// retries counts the model_retry notices of the turn: each retried
+	// attempt streams into messages of its own, never onto the broken
+	// attempt's partial ones.
+	retries int
 }
 
 // NewAGUIProjector returns a projector for a stream of the session
@@ -64,9 +68,12 @@ func (p *AGUIProjector) Project(ev contract.RunEvent) []AGUIEvent {
 		p.threadID = ev.SessionID
 	}
 	var out []AGUIEvent
-	if isDelta(ev.Kind) {
+	switch {
+	case isDelta(ev.Kind):
 		out = p.delta(ev)
-	} else {
+	case ev.Kind == contract.EvModelRetry:
+		out = p.retry(ev)
+	default:
 		p.seqBefore = p.lastSeq
 		if ev.Kind != contract.EvLag && ev.Seq > p.lastSeq {
 			p.lastSeq = ev.Seq
@@ -92,14 +99,30 @@ func eventID(ev contract.RunEvent) string {
 	switch {
 	case ev.Kind == contract.EvLag:
 		return ""
-	case isDelta(ev.Kind):
+	case isDelta(ev.Kind), ev.Kind == contract.EvModelRetry:
 		return strconv.FormatUint(ev.Seq, 10) + "." + strconv.FormatUint(uint64(ev.Delta), 10)
 	}
 	return strconv.FormatUint(ev.Seq, 10)
 }
 
-func (p *AGUIProjector) messageID() string   { return fmt.Sprintf("m%d", p.turnSeq) }
-func (p *AGUIProjector) reasoningID() string { return fmt.Sprintf("r%d", p.turnSeq) }
+func (p *AGUIProjector) messageID() string   { return "m" + p.turnID() }
+func (p *AGUIProjector) reasoningID() string { return "r" + p.turnID() }
+
+func (p *AGUIProjector) turnID() string {
+	if p.retries == 0 {
+		return strconv.FormatUint(p.turnSeq, 10)
+	}
+	return fmt.Sprintf("%d-retry%d", p.turnSeq, p.retries)
+}
+
+// retry closes what the broken attempt opened, so that the next attempt
+// opens messages of its own, and passes the notice on.
+func (p *AGUIProjector) retry(ev contract.RunEvent) []AGUIEvent {
+	out := p.closeAll()
+	p.retries++
+	c, _ := p.custom(ev)
+	return append(out, c)
+}
 
 func (p *AGUIProjector) beginTurn(seq uint64) {
 	if p.inTurn {

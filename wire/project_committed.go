@@ -7,7 +7,7 @@ import (
 func (p *AGUIProjector) committed(ev contract.RunEvent) []AGUIEvent {
 	switch ev.Kind {
 	case contract.EvRunStarted:
-		p.runID, p.running, p.inTurn = ev.RunID, true, false
+		p.runID, p.running, p.inTurn, p.retries = ev.RunID, true, false, 0
 		return []AGUIEvent{{Type: AGUIRunStarted, ThreadID: p.threadID, RunID: ev.RunID}}
 	case contract.EvTurnCompleted:
 		return p.turnCompleted(ev)
@@ -71,7 +71,7 @@ func (p *AGUIProjector) turnCompleted(ev contract.RunEvent) []AGUIEvent {
 		}
 		out = append(out, AGUIEvent{Type: AGUIToolCallEnd, ToolCallID: c.ID})
 	}
-	p.inTurn = false
+	p.inTurn, p.retries = false, 0
 	return out
 }
 

@@ -112,7 +112,9 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	case ev.Kind == contract.EvSignalRejected:
 		return nil
 	case ev.Kind == contract.EvLag:
-	case isDelta(ev.Kind):
+	case isDelta(ev.Kind), ev.Kind == contract.EvModelRetry:
+		// A retry notice comes from the turn driver numbered like the
+		// deltas, after the newest committed event.
 		if ev.Seq < s.last || s.joinedMidTurn(ev) {
 			return nil
 		}
