@@ -52,6 +52,15 @@ func TestTranscript(t *testing.T) {
 			want: []AssembledTurn{{RunID: "r", Text: "Hello"}},
 		},
 		{
+			name: "a run ending mid-turn keeps what the deltas carried",
+			events: []contract.RunEvent{
+				{RunID: "r", Kind: contract.EvTextDelta, Text: "par"},
+				{RunID: "r", Kind: contract.EvTextDelta, Text: "tial"},
+				{RunID: "r", Kind: contract.EvRunFaulted},
+			},
+			want: []AssembledTurn{{RunID: "r", Text: "partial"}},
+		},
+		{
 			name: "open turn shows its deltas",
 			events: []contract.RunEvent{
 				{RunID: "r", Kind: contract.EvTextDelta, Text: "par"},

@@ -51,8 +51,19 @@ func (t *Transcript) Observe(ev contract.RunEvent) {
 	case contract.EvTurnCompleted:
 		t.complete(ev)
 	case contract.EvRunFaulted, contract.EvRunSettled:
-		t.open = false
+		t.closeOpen()
 	}
+}
+
+// closeOpen ends a turn the run left unfinished, keeping the text its
+// deltas carried, since no committed turn will replace it.
+func (t *Transcript) closeOpen() {
+	if !t.open {
+		return
+	}
+	t.open = false
+	last := &t.turns[len(t.turns)-1]
+	last.Text, last.Thinking = t.text.String(), t.think.String()
 }
 
 func (t *Transcript) ensureOpen(runID string) {
