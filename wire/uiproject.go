@@ -39,6 +39,9 @@ type UIMessageProjector struct {
 	thinkSent bool
 	calls     map[int]*streamedCall
 	callOrder []int
+	// attempt counts retries of the model call, so a retried reply
+	// streams into parts of its own.
+	attempt int
 }
 
 type streamedCall struct {
@@ -72,8 +75,15 @@ func (p *UIMessageProjector) Project(ev contract.RunEvent) []UIChunk {
 	return p.committed(ev)
 }
 
-func (p *UIMessageProjector) textID() string      { return fmt.Sprintf("text-%d", p.turnSeq) }
-func (p *UIMessageProjector) reasoningID() string { return fmt.Sprintf("reasoning-%d", p.turnSeq) }
+func (p *UIMessageProjector) textID() string      { return p.partID("text") }
+func (p *UIMessageProjector) reasoningID() string { return p.partID("reasoning") }
+
+func (p *UIMessageProjector) partID(kind string) string {
+	if p.attempt == 0 {
+		return fmt.Sprintf("%s-%d", kind, p.turnSeq)
+	}
+	return fmt.Sprintf("%s-%d-retry%d", kind, p.turnSeq, p.attempt)
+}
 
 // beginTurn opens a step for a model call, closing the previous call's.
 func (p *UIMessageProjector) beginTurn(seq uint64) []UIChunk {
@@ -81,7 +91,7 @@ func (p *UIMessageProjector) beginTurn(seq uint64) []UIChunk {
 		return nil
 	}
 	p.inTurn = true
-	p.turnSeq = seq
+	p.turnSeq, p.attempt = seq, 0
 	p.textOpen, p.textSent, p.thinkOpen, p.thinkSent = false, false, false, false
 	p.calls = map[int]*streamedCall{}
 	p.callOrder = nil
@@ -161,6 +171,27 @@ func (p *UIMessageProjector) closeText() []UIChunk {
 	}
 	p.textOpen = false
 	return []UIChunk{{Type: UITextEnd, ID: p.textID()}}
+}
+
+// abandonAttempt ends what a model call's broken attempt opened before
+// the driver retries it: the protocol cannot take text back, so its parts
+// are closed as they are, a half-streamed call becomes an input error, and
+// the retry streams into new parts.
+func (p *UIMessageProjector) abandonAttempt() []UIChunk {
+	if !p.inTurn {
+		return nil
+	}
+	out := append(p.closeThinking(), p.closeText()...)
+	for _, i := range p.callOrder {
+		c := p.calls[i]
+		delete(p.known, c.id)
+		out = append(out, UIChunk{Type: UIToolInputError, ToolCallID: c.id, ToolName: c.name, Input: c.args, ErrorText: "the model call was retried"})
+	}
+	p.textSent, p.thinkSent = false, false
+	p.calls = map[int]*streamedCall{}
+	p.callOrder = nil
+	p.attempt++
+	return out
 }
 
 // closeAll ends whatever the stream left open, for a run that ends

@@ -27,6 +27,9 @@ func (p *UIMessageProjector) committed(ev contract.RunEvent) []UIChunk {
 	case contract.EvToolCall:
 		// turn_completed already projected the call.
 		return nil
+	case contract.EvModelRetry:
+		c, _ := uiData(ev)
+		return append(p.abandonAttempt(), c)
 	}
 	if c, ok := uiData(ev); ok {
 		return []UIChunk{c}
