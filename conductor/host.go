@@ -34,12 +34,13 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 			return a.failed
 		}
 		if a.state.Phase.InFlight() && a.run != nil {
-			if reason := a.apply(contract.Steered{Input: append(retrieved, input...), At: a.now()}); reason != "" {
-				return fmt.Errorf("%w: %s", ErrRejected, reason)
-			}
+			// The waiter is registered first: the steer's own step may end
+			// the run (turn cap, store failure) and answer its waiters.
 			run = a.run
-			if run != nil {
-				run.waiters = append(run.waiters, w)
+			run.waiters = append(run.waiters, w)
+			if reason := a.apply(contract.Steered{Input: append(retrieved, input...), At: a.now()}); reason != "" {
+				run.waiters = run.waiters[:len(run.waiters)-1]
+				return fmt.Errorf("%w: %s", ErrRejected, reason)
 			}
 			return nil
 		}

@@ -1,0 +1,32 @@
+package conductor_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+)
+
+// TestSubmitSteeringThatEndsTheRunReturns: a Submit folded in as steering
+// whose step ends the run at once (here the skipped approval closes the
+// batch and the turn cap faults the run) must still return that run's end.
+func TestSubmitSteeringThatEndsTheRunReturns(t *testing.T) {
+	risky := gateTool(t, "risky", make(chan string, 1), nil, dispatch.NeedsApproval())
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "risky", `{}`})}}
+	a := newAgent(t, contract.AgentConfig{MaxTurns: 1}, testDeps(m, toolBox(t, risky)))
+	first := submitAsync(a, "go")
+	waitPhase(t, a, contract.PhaseAwaitingApproval)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	snap, err := a.Submit(ctx, conductor.Text("never mind"))
+	if !errors.Is(err, contract.ErrMaxTurns) || snap.Phase != contract.PhaseFaulted {
+		t.Fatalf("steering submit: phase %s err %v", snap.Phase, err)
+	}
+	if res := <-first; !errors.Is(res.err, contract.ErrMaxTurns) || res.snap.RunID != snap.RunID {
+		t.Fatalf("first submit: run %s err %v", res.snap.RunID, res.err)
+	}
+}
