@@ -54,6 +54,7 @@ type Agent struct {
 	run     *runState
 	release func() error
 	failed  error
+	closed  bool
 	backlog []func()
 }
 
@@ -199,6 +200,7 @@ func (a *Agent) Close() error {
 				a.apply(contract.AbortRequested{Mode: contract.AbortNow, Reason: "agent closed", At: a.now()})
 			}
 			a.unlock()
+			a.closed = true
 			close(done)
 		}
 		<-done

@@ -28,11 +28,20 @@ func (a *Agent) loop() {
 	}
 }
 
-// call runs fn on the loop and waits for its error.
+// call runs fn on the loop and waits for its error. Once Close has had
+// its turn on the loop, fn is refused: a run started then would outlive
+// the agent.
 func (a *Agent) call(ctx context.Context, fn func() error) error {
 	res := make(chan error, 1)
+	run := func() {
+		if a.closed {
+			res <- ErrClosed
+			return
+		}
+		res <- fn()
+	}
 	select {
-	case a.inbox <- func() { res <- fn() }:
+	case a.inbox <- run:
 	case <-a.quit:
 		return ErrClosed
 	case <-ctx.Done():
