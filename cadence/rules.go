@@ -38,6 +38,9 @@ func (r *Rules) Step(s contract.RunSnapshot, sig contract.Signal) (contract.RunS
 	if sig == nil {
 		return s, rejection(s, nil, "no signal")
 	}
+	if !callable(sig) {
+		return s, rejection(s, nil, "nil or broken signal")
+	}
 	t := &transition{rules: r, s: s, sig: sig, at: sig.When()}
 	if reason := r.stepFor(s.Phase)(t); reason != "" {
 		return s, rejection(s, sig, reason)
@@ -57,6 +60,19 @@ func (r *Rules) stepFor(p contract.Phase) phaseStep {
 		return stepCompacting
 	}
 	return stepUnknown
+}
+
+// callable reports whether sig's methods can be called: a nil pointer to
+// a signal type panics in them, and cadence has no reflect to ask first.
+func callable(sig contract.Signal) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	sig.SignalKind()
+	sig.When()
+	return true
 }
 
 func stepUnknown(t *transition) string {
