@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -77,7 +78,13 @@ func loopCount(recent []string) (int, string) {
 
 func describe(sig string) string {
 	if len(sig) > 80 {
-		sig = sig[:80] + "..."
+		// Cut at a character boundary: a split rune is invalid UTF-8 in
+		// the turn the model reads and in the encoded snapshot.
+		cut := 80
+		for cut > 0 && !utf8.RuneStart(sig[cut]) {
+			cut--
+		}
+		sig = sig[:cut] + "..."
 	}
 	return "the call " + sig
 }
