@@ -16,6 +16,9 @@ func stepCompacting(t *transition) string {
 		t.onCompactionFailed(sig)
 		return ""
 	case contract.Resumed:
+		if t.abortOnResume() {
+			return ""
+		}
 		return t.recompact()
 	}
 	return t.onHostInput("compacting")

@@ -76,7 +76,7 @@ func (t *transition) anyStarted() bool {
 	return false
 }
 
-// abortOnResume ends a run whose abort was waiting for a reply or for
+// abortOnResume ends a run whose abort was waiting for a reply, a summary or for
 // running tools when the process stopped: that work died with the
 // process, and re-sending it would start what the abort forbids.
 func (t *transition) abortOnResume() bool {
