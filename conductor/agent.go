@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
@@ -94,6 +95,9 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 				bad = append(bad, contract.FieldError{Field: fmt.Sprintf("Tools[%d]", i), Reason: fmt.Sprintf("%q has no implementation in Deps.Tools", d.Name)})
 			}
 		}
+	}
+	if id := deps.SessionID; len(id) > store.MaxSessionID || !utf8.ValidString(id) {
+		bad = append(bad, contract.FieldError{Field: "Deps.SessionID", Reason: fmt.Sprintf("must be valid UTF-8 of at most %d bytes", store.MaxSessionID)})
 	}
 	if deps.EventBuffer < 0 {
 		bad = append(bad, contract.FieldError{Field: "Deps.EventBuffer", Reason: "must not be negative"})
