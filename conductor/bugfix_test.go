@@ -50,3 +50,34 @@ func TestCreateAgentRefusesASessionIDTheStoreCannotHold(t *testing.T) {
 		}
 	}
 }
+
+// TestRetrievedContextDoesNotBreakASteeringSubmit: retrieved turns are
+// user context whatever role the retriever left on them, on a new run
+// and on a Submit folded in as steering alike.
+func TestRetrievedContextDoesNotBreakASteeringSubmit(t *testing.T) {
+	release := make(chan struct{})
+	m := &fakeModel{replies: []replyFunc{blockUntil(release, say("first")), say("second")}}
+	deps := testDeps(m, nil)
+	deps.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) {
+		return []contract.Turn{{Blocks: []contract.Block{contract.TextBlock("retrieved fact")}}}, nil
+	}
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	first := submitAsync(a, "one")
+	waitPhase(t, a, contract.PhaseAwaitingModel)
+	second := submitAsync(a, "two")
+	for a.Snapshot().Queued == nil {
+		select {
+		case res := <-second:
+			t.Fatalf("steering submit refused: %v", res.err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	close(release)
+	s1, s2 := <-first, <-second
+	if s1.err != nil || s2.err != nil || s1.snap.RunID != s2.snap.RunID {
+		t.Fatalf("first %s %v, second %s %v", s1.snap.RunID, s1.err, s2.snap.RunID, s2.err)
+	}
+	if n := len(m.Requests()); n != 2 {
+		t.Fatalf("%d model calls, want 2", n)
+	}
+}

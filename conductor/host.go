@@ -38,7 +38,7 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 			// the run (turn cap, store failure) and answer its waiters.
 			run = a.run
 			run.waiters = append(run.waiters, w)
-			if reason := a.apply(contract.Steered{Input: append(retrieved, input...), At: a.now()}); reason != "" {
+			if reason := a.apply(contract.Steered{Input: steerInput(retrieved, input), At: a.now()}); reason != "" {
 				run.waiters = run.waiters[:len(run.waiters)-1]
 				return fmt.Errorf("%w: %s", ErrRejected, reason)
 			}
@@ -70,6 +70,21 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 		return a.Snapshot(), err
 	}
 	return a.wait(ctx, run, w)
+}
+
+// steerInput puts retrieved context before the input of a Submit folded
+// in as steering. Retrieved turns are user context whatever role the
+// retriever left on them, as in a new run; empty ones carry nothing.
+func steerInput(retrieved, input []contract.Turn) []contract.Turn {
+	out := make([]contract.Turn, 0, len(retrieved)+len(input))
+	for _, turn := range retrieved {
+		if len(turn.Blocks) == 0 {
+			continue
+		}
+		turn.Role = contract.RoleUser
+		out = append(out, turn)
+	}
+	return append(out, input...)
 }
 
 // wait blocks until the run ends; a cancelled ctx aborts it first.
