@@ -26,6 +26,7 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 			retrieved, err = r(ctx, input)
 			return err
 		})
+		retrieved = validTurns(retrieved)
 	}
 	w := make(chan outcome, 1)
 	var run *runState

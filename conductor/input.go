@@ -1,6 +1,9 @@
 package conductor
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
 )
@@ -21,5 +24,39 @@ func (in Input) turns() []contract.Turn {
 	if in.Text != "" {
 		turns = append(append([]contract.Turn(nil), turns...), contract.UserText(in.Text))
 	}
-	return turns
+	return validTurns(turns)
+}
+
+// validText replaces bytes that are not UTF-8. The canonical encoding
+// would do it on the way to the store anyway; doing it before a signal is
+// made keeps the live state equal to the stored one.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// validTurns returns turns whose text is valid UTF-8, copying only what
+// must change.
+func validTurns(turns []contract.Turn) []contract.Turn {
+	var out []contract.Turn
+	for i, t := range turns {
+		for j, b := range t.Blocks {
+			if utf8.ValidString(b.Text) {
+				continue
+			}
+			if out == nil {
+				out = append([]contract.Turn(nil), turns...)
+			}
+			if &out[i].Blocks[0] == &turns[i].Blocks[0] {
+				out[i].Blocks = append([]contract.Block(nil), t.Blocks...)
+			}
+			out[i].Blocks[j].Text = validText(b.Text)
+		}
+	}
+	if out == nil {
+		return turns
+	}
+	return out
 }

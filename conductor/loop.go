@@ -84,16 +84,20 @@ func (a *Agent) apply(sig contract.Signal) string {
 		}
 	}
 	a.state = next
-	for _, e := range effects {
+	for i, e := range effects {
 		if err := a.perform(e); err != nil {
 			a.state = prev
 			a.storeFailed(err)
 			return ""
 		}
+		if i == 0 {
+			// The step is durable (its persist comes first): hosts may see
+			// it now, before any of its events reach them.
+			a.mu.Lock()
+			a.snap = next
+			a.mu.Unlock()
+		}
 	}
-	a.mu.Lock()
-	a.snap = next
-	a.mu.Unlock()
 	if next.Phase.Terminal() && a.run != nil {
 		a.endRun()
 	}
@@ -122,6 +126,7 @@ func (a *Agent) endRun() {
 	run := a.run
 	a.run = nil
 	run.cancel()
+	run.deltas.close()
 	snap := a.state
 	var err error
 	if snap.Err != nil {
@@ -171,6 +176,7 @@ func (a *Agent) perform(e contract.Effect) error {
 		a.startCompaction(e.Turns, e.Cut)
 	case contract.CancelInFlight:
 		if e.Model && a.run != nil && a.run.modelCancel != nil {
+			a.run.deltas.close()
 			a.run.modelCancel()
 		}
 		for _, id := range e.CallIDs {

@@ -255,3 +255,25 @@ func TestFileStoreRoundTrip(t *testing.T) {
 		t.Fatalf("replay: %v", err)
 	}
 }
+
+// TestToolDoesNotRunWhenItsStartCannotBeRecorded: the store fails on the
+// tool_started record, so the tool must not run: on resume nobody could
+// tell whether it had.
+func TestToolDoesNotRunWhenItsStartCannotBeRecorded(t *testing.T) {
+	for range 20 {
+		ran := make(chan string, 1)
+		release := make(chan struct{})
+		close(release)
+		box := toolBox(t, gateTool(t, "act", ran, release))
+		deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"c1", "act", `{}`}), say("done")}}, box)
+		deps.Store = &crashingStore{Store: store.NewMemory(), after: 2} // submitted, model_replied
+		a := newAgent(t, contract.AgentConfig{}, deps)
+		if _, err := a.Submit(ctxT(t), conductor.Text("go")); !errors.Is(err, contract.ErrStore) {
+			t.Fatalf("submit: %v", err)
+		}
+		_ = a.Close()
+		if len(ran) != 0 {
+			t.Fatal("the tool ran although its start was never recorded")
+		}
+	}
+}

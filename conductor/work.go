@@ -8,6 +8,7 @@ import (
 	"github.com/batonrt/baton/compactor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/ledger"
 	"github.com/batonrt/baton/turn"
 )
 
@@ -29,6 +30,8 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 	run := a.run
 	ctx, cancel := context.WithCancel(run.ctx)
 	run.modelCancel = cancel
+	gate := &deltaGate{}
+	run.deltas = gate
 	base := a.state.Seq
 	session, runID := a.state.SessionID, a.state.RunID
 	a.spawn(run, func() {
@@ -44,7 +47,7 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 			if ev.At == 0 {
 				ev.At = a.now()
 			}
-			a.hub.Publish(ev)
+			gate.publish(a.hub, ev)
 		})
 		if ctx.Err() != nil {
 			return
@@ -106,6 +109,7 @@ func (a *Agent) startTool(call contract.ToolCall, desc contract.ToolDescriptor) 
 					callHook(a.log, "after_tool", func() error { return h(run.ctx, call, &out) })
 				}
 			}
+			out.Content = validText(out.Content)
 			a.send(run, func() { a.apply(contract.ToolSettled{CallID: call.ID, Outcome: out, At: a.now()}) })
 		},
 	}
@@ -128,7 +132,13 @@ func (a *Agent) recordStarted(ctx context.Context, run *runState, id string) err
 			ack <- "run ended"
 			return
 		}
-		ack <- a.apply(contract.ToolStarted{CallID: id, At: a.now()})
+		reason := a.apply(contract.ToolStarted{CallID: id, At: a.now()})
+		if reason == "" && a.run != run {
+			// The record could not be made durable (or ended the run):
+			// a tool must not run unrecorded.
+			reason = "the run ended before the call started"
+		}
+		ack <- reason
 	}:
 	case <-ctx.Done():
 		return context.Cause(ctx)
@@ -232,4 +242,29 @@ func (g *startGate) get() (string, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.blocked, g.notStarted
+}
+
+// deltaGate lets a model call's streaming events through until it is
+// shut; shutting waits for a delta being published, so none slips past.
+type deltaGate struct {
+	mu   sync.Mutex
+	shut bool
+}
+
+func (g *deltaGate) publish(hub *ledger.Hub, ev contract.RunEvent) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.shut {
+		hub.Publish(ev)
+	}
+}
+
+// close shuts the gate; on a nil gate (no model call yet) it does nothing.
+func (g *deltaGate) close() {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	g.shut = true
+	g.mu.Unlock()
 }

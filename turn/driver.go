@@ -105,6 +105,11 @@ func (d *Driver) attempt(ctx context.Context, req contract.ModelRequest, a *asse
 			streamErr = err
 			break
 		}
+		if ctx.Err() != nil {
+			// A provider that streams on after cancellation is not
+			// listened to: nothing more of it reaches the reply or events.
+			break
+		}
 		w.fed()
 		if err := a.add(c); err != nil {
 			return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: err}

@@ -1,0 +1,118 @@
+package conductor_test
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/turn"
+)
+
+// A provider that keeps streaming after its context ends must not get a
+// delta to subscribers after the run's last event.
+func TestNoDeltaAfterTheRunEnds(t *testing.T) {
+	started := make(chan struct{})
+	p := streamFunc(func(ctx context.Context, yield func(turn.Chunk, error) bool) {
+		for i := 0; i < 400; i++ {
+			if i == 1 {
+				close(started)
+			}
+			if !yield(turn.Chunk{Kind: turn.ChunkText, Text: "x"}, nil) {
+				return
+			}
+			time.Sleep(100 * time.Microsecond) // ignores ctx on purpose
+		}
+	})
+	a := newAgent(t, contract.AgentConfig{}, testDeps(p, nil))
+	var mu sync.Mutex
+	var kinds []contract.EventKind
+	a.Subscribe(func(ev contract.RunEvent) {
+		mu.Lock()
+		kinds = append(kinds, ev.Kind)
+		mu.Unlock()
+	})
+	done := submitAsync(a, "go")
+	<-started
+	if err := a.Abort(contract.AbortNow); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	time.Sleep(60 * time.Millisecond) // let a stubborn stream try to publish more
+	_ = a.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	for i, k := range kinds {
+		if k == contract.EvRunFaulted && i != len(kinds)-1 {
+			t.Fatalf("events after run_faulted: %v", kinds[i:])
+		}
+	}
+}
+
+type streamFunc func(ctx context.Context, yield func(turn.Chunk, error) bool)
+
+func (f streamFunc) Stream(ctx context.Context, _ contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	return func(yield func(turn.Chunk, error) bool) { f(ctx, yield) }
+}
+
+// A subscriber that reads Snapshot when it sees an event finds a state at
+// least as new as that event.
+func TestSnapshotIsCurrentWhenItsEventsArrive(t *testing.T) {
+	for range 20 {
+		m := &fakeModel{replies: []replyFunc{say("ok")}}
+		a := newAgent(t, contract.AgentConfig{}, testDeps(m, nil))
+		seen := make(chan contract.Phase, 1)
+		a.Subscribe(func(ev contract.RunEvent) {
+			if ev.Kind == contract.EvRunSettled {
+				seen <- a.Snapshot().Phase
+			}
+		})
+		if _, err := a.Submit(ctxT(t), conductor.Text("hi")); err != nil {
+			t.Fatal(err)
+		}
+		if p := <-seen; p != contract.PhaseSettled {
+			t.Fatalf("snapshot phase %s when run_settled arrived", p)
+		}
+		_ = a.Close()
+	}
+}
+
+// Text that is not valid UTF-8 (a binary tool output, raw input) is made
+// valid before it is recorded, so the live state and the stored one agree.
+func TestInvalidUTF8IsRecordedAsItIsStored(t *testing.T) {
+	binary := rawTool(t, "bin", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
+		return contract.ToolOutcome{Content: "ok\xff\xfe"}, nil
+	})
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "bin", `{}`}), say("done")}}
+	deps := testDeps(m, toolBox(t, binary))
+	deps.Store = store.NewMemory()
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	snap, err := a.Submit(ctxT(t), conductor.Text("raw \xc3 input"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, turn := range snap.History.Turns() {
+		for _, b := range turn.Blocks {
+			if !utf8.ValidString(b.Text) || (b.Result != nil && !utf8.ValidString(b.Result.Content)) {
+				t.Fatalf("invalid UTF-8 recorded in %+v", b)
+			}
+		}
+	}
+	_ = a.Close()
+	deps2 := testDeps(&fakeModel{}, toolBox(t, binary))
+	deps2.Store = deps.Store
+	b := newAgent(t, contract.AgentConfig{}, deps2)
+	resumed, err := b.Resume(ctxT(t), snap.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := results(resumed)[0].Content, results(snap)[0].Content; got != want {
+		t.Fatalf("resumed %q, live %q", got, want)
+	}
+}
