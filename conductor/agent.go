@@ -68,10 +68,10 @@ type runState struct {
 	// deltas gates the current model call's streaming events; it is shut
 	// when the call is cancelled or the run ends, so no delta follows the
 	// events that end it.
-	deltas      *deltaGate
-	box         *dispatch.ToolBox
-	waiters     []chan outcome
-	wg          sync.WaitGroup
+	deltas  *deltaGate
+	box     *dispatch.ToolBox
+	waiters []chan outcome
+	wg      sync.WaitGroup
 }
 
 type outcome struct {
