@@ -1,6 +1,9 @@
 package dispatch
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // Sentinel errors callers branch on with errors.Is.
 var (
@@ -19,9 +22,21 @@ var (
 	// ErrCancelled is the cause of a call cancelled by Cancel, CancelAll
 	// or Close.
 	ErrCancelled = errors.New("dispatch: call cancelled")
-	// ErrTimedOut is the cause of a call that ran past its timeout.
-	ErrTimedOut = errors.New("dispatch: call timed out")
+	// ErrTimedOut is the cause of a call that ran past its timeout; it
+	// matches context.DeadlineExceeded too.
+	ErrTimedOut error = timedOut{}
 	// ErrStragglers is returned by Close when tools ignored cancellation
 	// and were still running when its context ended.
 	ErrStragglers = errors.New("dispatch: tools ignored cancellation")
 )
+
+// timedOut is ErrTimedOut: a tool that checks its context the usual way,
+// errors.Is(err, context.DeadlineExceeded), recognises its timeout.
+type timedOut struct{}
+
+func (timedOut) Error() string   { return "dispatch: call timed out" }
+func (timedOut) Timeout() bool   { return true }
+func (timedOut) Temporary() bool { return true }
+func (timedOut) Is(target error) bool {
+	return target == context.DeadlineExceeded
+}

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -52,6 +53,17 @@ func (c *callCtx) Value(key any) any {
 		return c.j
 	}
 	return c.Context.Value(key)
+}
+
+// Err reports a call cut off by its own timeout as
+// context.DeadlineExceeded, as a context.WithTimeout would, so tools need
+// no dispatch-specific check.
+func (c *callCtx) Err() error {
+	err := c.Context.Err()
+	if err != nil && errors.Is(context.Cause(c.Context), ErrTimedOut) {
+		return context.DeadlineExceeded
+	}
+	return err
 }
 
 // Deadline is the call's timeout, or the dispatch context's deadline if
