@@ -12,10 +12,13 @@ import (
 
 // decoder turns chat.completion.chunk frames into turn.Chunks. Tool-call
 // deltas are keyed by their index; each index becomes one call numbered
-// in order of first appearance. Usage and the stop are held back until
-// the stream ends, because usage arrives after finish_reason.
+// in order of first appearance, and a new call id at an index in use
+// starts a new call (some compatible servers put every parallel call at
+// index 0). Usage and the stop are held back until the stream ends,
+// because usage arrives after finish_reason.
 type decoder struct {
 	calls  map[int64]int
+	ids    map[int64]string
 	order  int
 	reason string
 	usage  *contract.Usage
@@ -55,12 +58,15 @@ func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDel
 	}
 	for _, tc := range delta.ToolCalls {
 		i, ok := d.calls[tc.Index]
+		if ok && tc.ID != "" && d.ids[tc.Index] != "" && tc.ID != d.ids[tc.Index] {
+			ok = false
+		}
 		if !ok {
 			if d.calls == nil {
-				d.calls = map[int64]int{}
+				d.calls, d.ids = map[int64]int{}, map[int64]string{}
 			}
 			i = d.order
-			d.calls[tc.Index] = i
+			d.calls[tc.Index], d.ids[tc.Index] = i, tc.ID
 			d.order++
 			id := tc.ID
 			if id == "" {
