@@ -28,6 +28,11 @@ func checkSubmit(sub contract.Submitted) string {
 	if reason := checkInput(sub.Input); reason != "" {
 		return "submitted: " + reason
 	}
+	for _, turn := range sub.Retrieved {
+		if reason := checkContext(turn); reason != "" {
+			return "submitted: retrieved " + reason
+		}
+	}
 	for _, d := range sub.Tools {
 		if !contract.ValidToolName(d.Name) {
 			return "submitted: invalid tool name " + quote(d.Name)
@@ -47,6 +52,20 @@ func checkInput(turns []contract.Turn) string {
 		}
 		if len(turn.Blocks) == 0 {
 			return "input turn has no blocks"
+		}
+	}
+	return ""
+}
+
+// checkContext accepts a retrieved turn: some content, and no tool calls
+// or results, which would break the pairing of calls and results.
+func checkContext(turn contract.Turn) string {
+	if len(turn.Blocks) == 0 {
+		return "turn has no blocks"
+	}
+	for _, b := range turn.Blocks {
+		if b.Kind == contract.BlockToolCall || b.Kind == contract.BlockToolResult {
+			return "turn holds a " + string(b.Kind) + " block"
 		}
 	}
 	return ""

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
@@ -26,7 +27,7 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 			retrieved, err = r(ctx, input)
 			return err
 		})
-		retrieved = validTurns(retrieved)
+		retrieved = contextTurns(a.log, retrieved)
 	}
 	w := make(chan outcome, 1)
 	var run *runState
@@ -74,18 +75,30 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 }
 
 // steerInput puts retrieved context before the input of a Submit folded
-// in as steering. Retrieved turns are user context whatever role the
-// retriever left on them, as in a new run; empty ones carry nothing.
+// in as steering.
 func steerInput(retrieved, input []contract.Turn) []contract.Turn {
-	out := make([]contract.Turn, 0, len(retrieved)+len(input))
-	for _, turn := range retrieved {
-		if len(turn.Blocks) == 0 {
+	return append(append([]contract.Turn(nil), retrieved...), input...)
+}
+
+// contextTurns keeps what a retriever returned that can stand in history:
+// turns with content and no tool calls or results (those would break the
+// pairing of calls and results), as user context whatever role the
+// retriever left on them. Text is made valid UTF-8.
+func contextTurns(log *slog.Logger, retrieved []contract.Turn) []contract.Turn {
+	var out []contract.Turn
+	for _, turn := range validTurns(retrieved) {
+		usable := len(turn.Blocks) > 0
+		for _, b := range turn.Blocks {
+			usable = usable && b.Kind != contract.BlockToolCall && b.Kind != contract.BlockToolResult
+		}
+		if !usable {
+			log.Warn("conductor: retriever returned a turn that cannot stand in history; dropped", "blocks", len(turn.Blocks))
 			continue
 		}
 		turn.Role = contract.RoleUser
 		out = append(out, turn)
 	}
-	return append(out, input...)
+	return out
 }
 
 // wait blocks until the run ends; a cancelled ctx aborts it first.

@@ -315,3 +315,24 @@ func TestSubmitRefusesAStoredSessionNotResumed(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+func TestRetrievedTurnsThatCannotStandInHistoryAreDropped(t *testing.T) {
+	m := &fakeModel{replies: []replyFunc{say("ok")}}
+	deps := testDeps(m, nil)
+	deps.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) {
+		return []contract.Turn{
+			{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock("a useful fact")}},
+			{Role: contract.RoleUser},
+			{Role: contract.RoleTool, Blocks: []contract.Block{contract.ResultBlock(contract.ToolResult{CallID: "x"})}},
+		}, nil
+	}
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	snap, err := a.Submit(ctxT(t), conductor.Text("question"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := snap.History.Turns()
+	if len(turns) != 3 || turns[0].Mark != contract.MarkRetrieved || turns[0].Role != contract.RoleUser || turns[0].Text() != "a useful fact" {
+		t.Fatalf("history %+v", turns)
+	}
+}
