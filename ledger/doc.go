@@ -2,7 +2,7 @@
 // any number of subscribers, each behind its own bounded queue, so a slow
 // or panicking subscriber never stalls the run or its peers. A subscriber
 // that falls behind loses events rather than memory, and is told how many
-// it lost by an EvLag event before the next one it gets. Beside the hub
+// it lost by an EvLag event as soon as it has caught up. Beside the hub
 // live accumulators that fold the stream into what hosts ask for most (the
 // assistant's text per turn, usage and cost, tool latency) and a JSONL sink
 // and reader for run logs; each accumulator's Observe method is itself a
