@@ -192,9 +192,37 @@ func (a *Agent) Subscribe(fn func(contract.RunEvent)) (unsubscribe func()) {
 	return a.hub.Subscribe(fn)
 }
 
-// Events yields the event stream until ctx is done or the agent closes.
+// Events taps the event stream from the moment it is called, so events
+// published before the range loop starts are not lost, and yields them
+// until ctx is done, the loop stops, or the agent closes. The sequence is
+// single-use. Like any subscriber it has a bounded buffer and is told with
+// a lag event what it missed if it falls behind.
 func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
-	return a.hub.Events(ctx)
+	ch := make(chan contract.RunEvent, 64)
+	unsubscribe := a.hub.Subscribe(func(ev contract.RunEvent) {
+		select {
+		case ch <- ev:
+		case <-ctx.Done():
+		case <-a.quit:
+		}
+	})
+	stopWatching := context.AfterFunc(ctx, unsubscribe)
+	return func(yield func(contract.RunEvent) bool) {
+		defer stopWatching()
+		defer unsubscribe()
+		for {
+			select {
+			case ev := <-ch:
+				if !yield(ev) {
+					return
+				}
+			case <-ctx.Done():
+				return
+			case <-a.quit:
+				return
+			}
+		}
+	}
 }
 
 // Close aborts a run in flight, waits for every goroutine the agent
