@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"slices"
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/conductor"
@@ -72,8 +73,40 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Printf("replayed %d steps: identical\n", steps)
-	// Under other rules (here a different tool set) replay reports the
-	// first step that would have gone differently.
-	_, err = verify(ctx, st, id, config)
-	fmt.Println("with the tool removed:", err)
+	// Each submit records the config it ran under, so replaying with other
+	// rules still folds the session as it ran. What replay catches is a
+	// recording that no longer matches what the rules do with it: here the
+	// model's tool call renamed after the fact.
+	_, err = replayEdited(ctx, st, id, cfg)
+	fmt.Println("with the reply edited:", err)
+}
+
+// replayEdited replays the session with its first recorded tool call
+// renamed to a tool the agent does not have, and returns the divergence
+// replay reports.
+func replayEdited(ctx context.Context, st store.Store, id string, cfg contract.AgentConfig) (contract.RunSnapshot, error) {
+	records, err := st.Records(ctx, id)
+	if err != nil {
+		return contract.RunSnapshot{}, err
+	}
+	records = slices.Clone(records)
+	for i, rec := range records {
+		reply, ok := rec.Signal.(contract.ModelReplied)
+		if !ok || len(reply.Reply.Calls()) == 0 {
+			continue
+		}
+		blocks := slices.Clone(reply.Reply.Blocks)
+		for j, b := range blocks {
+			if b.Kind == contract.BlockToolCall && b.Call != nil {
+				call := *b.Call
+				call.Name = "multiply"
+				blocks[j].Call = &call
+				break
+			}
+		}
+		reply.Reply.Blocks = blocks
+		records[i].Signal = reply
+		break
+	}
+	return cadence.New(cfg).Replay(cadence.InitialSnapshot(id), records)
 }

@@ -25,7 +25,16 @@ func TestSessionReplays(t *testing.T) {
 	if _, err := verify(ctx, st, id, cfg); err != nil {
 		t.Fatalf("replay: %v", err)
 	}
-	if _, err := verify(ctx, st, id, config); !errors.Is(err, cadence.ErrNondeterministic) {
-		t.Fatalf("replay under other rules: got %v, want a divergence", err)
+	// The session recorded its config, so other rules replay it as it ran.
+	if _, err := verify(ctx, st, id, config); err != nil {
+		t.Fatalf("replay under other rules: %v", err)
+	}
+	_, err = replayEdited(ctx, st, id, cfg)
+	var d *cadence.Divergence
+	if !errors.Is(err, cadence.ErrNondeterministic) || !errors.As(err, &d) {
+		t.Fatalf("replay of an edited reply: got %v, want a divergence", err)
+	}
+	if d.Step != 2 {
+		t.Errorf("divergence at step %d, want 2 (the edited reply)", d.Step)
 	}
 }
