@@ -29,8 +29,21 @@ func (d *Divergence) Error() string {
 // Is makes errors.Is(err, ErrNondeterministic) hold.
 func (d *Divergence) Is(target error) bool { return target == ErrNondeterministic }
 
+// ForRecord returns the rules a recorded signal is stepped under when a
+// session is folded or replayed: a submit that recorded its agent's config
+// starts its run under that config; any other signal keeps r. A run's
+// records thus replay under the rules that made them, whatever config the
+// replaying process has.
+func (r *Rules) ForRecord(sig contract.Signal) *Rules {
+	if sub, ok := sig.(contract.Submitted); ok && sub.Config != nil {
+		return New(*sub.Config)
+	}
+	return r
+}
+
 // Fold applies the records' signals in order and returns the snapshot
-// they lead to. A signal the rules reject is an error: a stored session
+// they lead to; each run is folded under the config its submit recorded
+// (see ForRecord). A signal the rules reject is an error: a stored session
 // holds only committed signals.
 func (r *Rules) Fold(s contract.RunSnapshot, records []contract.Record) (contract.RunSnapshot, error) {
 	return r.fold(s, records, false)
@@ -43,8 +56,10 @@ func (r *Rules) Replay(s contract.RunSnapshot, records []contract.Record) (contr
 }
 
 func (r *Rules) fold(s contract.RunSnapshot, records []contract.Record, compare bool) (contract.RunSnapshot, error) {
+	cur := r
 	for _, rec := range records {
-		next, effects := r.Step(s, rec.Signal)
+		cur = cur.ForRecord(rec.Signal)
+		next, effects := cur.Step(s, rec.Signal)
 		persisted, ok := firstPersist(effects)
 		if !ok {
 			return s, fmt.Errorf("%w: step %d (%s): %s", ErrRejectedRecord, rec.Step, kindOf(rec.Signal), rejectionText(effects))

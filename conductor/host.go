@@ -60,7 +60,8 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 		}
 		run = a.newRun(a.deps.IDs.NewID("run"), box)
 		run.waiters = append(run.waiters, w)
-		sub := contract.Submitted{RunID: run.id, Input: input, Retrieved: retrieved, Tools: descriptors(in.Tools), At: a.now()}
+		cfg := a.cfg
+		sub := contract.Submitted{RunID: run.id, Input: input, Retrieved: retrieved, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
 		if reason := a.apply(sub); reason != "" {
 			a.run = nil
 			run.cancel()
@@ -289,6 +290,7 @@ func ReplayEvents(rules *cadence.Rules, sessionID string, records []contract.Rec
 	s := cadenceInitial(sessionID)
 	var out []contract.RunEvent
 	for _, rec := range records {
+		rules = rules.ForRecord(rec.Signal)
 		next, effects := rules.Step(s, rec.Signal)
 		if len(effects) == 0 {
 			return out, fmt.Errorf("conductor: replay step %d: no effects", rec.Step)

@@ -37,7 +37,11 @@ type Submitted struct {
 	Retrieved []Turn `json:"retrieved,omitempty"`
 	// Tools given to this submit shadow the agent's tools of the same name.
 	Tools []ToolDescriptor `json:"tools,omitempty"`
-	At    Timestamp        `json:"at"`
+	// Config is the agent configuration the run starts under, recorded so
+	// a stored session replays under the rules that made it, whoever
+	// replays it.
+	Config *AgentConfig `json:"config,omitempty"`
+	At     Timestamp    `json:"at"`
 }
 
 // Steered is input for the run in flight, delivered at the next model-call
