@@ -62,6 +62,13 @@ func (c *console) approve(ctx context.Context, call contract.ToolCall, tool cont
 		fmt.Fprintf(c.prompts, "run %s `%s`? [y]es/[n]o/[a]lways ", call.Name, callSubject(call))
 		select {
 		case <-ctx.Done():
+			// Unregister, or route would hand the next typed line, a
+			// steer, to this prompt that nobody waits on any more.
+			c.mu.Lock()
+			if c.waiting == answer {
+				c.waiting = nil
+			}
+			c.mu.Unlock()
 			return conductor.Decision{}, ctx.Err()
 		case line := <-answer:
 			switch strings.ToLower(strings.TrimSpace(line)) {

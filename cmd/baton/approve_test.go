@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// An approval whose context ends must give the console back: the next
+// line typed is steering, not an answer to a prompt nobody waits on.
+func TestConsoleLineAfterCancelledApprovalSteers(t *testing.T) {
+	lines := make(chan string)
+	steered := make(chan string, 1)
+	c := &console{prompts: discard{}, lines: lines, steer: func(s string) { steered <- s }}
+	rctx, stop := context.WithCancel(context.Background())
+	routed := make(chan struct{})
+	go func() { defer close(routed); c.route(rctx) }()
+	defer func() { stop(); <-routed }()
+
+	actx, cancel := context.WithCancel(context.Background())
+	asked := make(chan error, 1)
+	go func() {
+		_, err := c.approve(actx, contract.ToolCall{ID: "c1", Name: "shell", Arguments: `{"command":"ls"}`}, contract.ToolDescriptor{Name: "shell"})
+		asked <- err
+	}()
+	for {
+		c.mu.Lock()
+		w := c.waiting
+		c.mu.Unlock()
+		if w != nil {
+			break
+		}
+	}
+	cancel()
+	if err := <-asked; err == nil {
+		t.Fatal("approve with an ended context: got no error")
+	}
+	lines <- "focus on the tests"
+	select {
+	case got := <-steered:
+		if got != "focus on the tests" {
+			t.Errorf("steered %q, want the typed line", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the line typed after a cancelled approval never steered the run")
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
