@@ -91,6 +91,15 @@ func (fs *flagSet) storeDir() (string, error) {
 	return filepath.Join(home, ".baton", "store"), nil
 }
 
+// storeArg is the --store flag to repeat in a command printed for the
+// user, so the command looks where this one did.
+func (fs *flagSet) storeArg() string {
+	if fs.store == "" {
+		return ""
+	}
+	return " --store " + fs.store
+}
+
 // openStore opens the store the flags name.
 func (fs *flagSet) openStore() (store.Store, string, error) {
 	dir, err := fs.storeDir()

@@ -76,6 +76,7 @@ func verifySession(ctx context.Context, st store.Store, rules *cadence.Rules, id
 	}
 	s := cadence.InitialSnapshot(id)
 	for i, n := range nodes {
+		rules = rules.ForRecord(n.Record.Signal)
 		next, effects := rules.Step(s, n.Record.Signal)
 		p, ok := effects[0].(contract.Persist)
 		if !ok {

@@ -239,3 +239,36 @@ func TestReplayDivergence(t *testing.T) {
 		t.Errorf("verifySession: %v", err)
 	}
 }
+
+// The commands baton prints for looking at a session must work as
+// printed: with --store given, they name that store.
+func TestPrintedCommandsNameTheStore(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	script := writeScript(t, `{"replies": [{"text": "Hi."}]}`)
+	code, _, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", t.TempDir(), "hi")
+	if code != 0 {
+		t.Fatalf("run: exit %d %s", code, stderr)
+	}
+	hint, ok := strings.CutPrefix(stderr[strings.Index(stderr, "(")+1:], "baton ")
+	if !ok {
+		t.Fatalf("no command in %q", stderr)
+	}
+	if code, _, errOut := cli(t, "", strings.Fields(strings.TrimSuffix(strings.TrimSpace(hint), ")"))...); code != 0 {
+		t.Errorf("printed command %q: exit %d %s", hint, code, errOut)
+	}
+	id := strings.Fields(stderr)[1]
+	code, stdout, stderr := cli(t, "", "fork", "--store", dir, id, "1")
+	if code != 0 {
+		t.Fatalf("fork: exit %d %s", code, stderr)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n")[1:] {
+		args := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "baton "))
+		if args[0] != "log" {
+			continue
+		}
+		if code, _, errOut := cli(t, "", args...); code != 0 {
+			t.Errorf("printed command %q: exit %d %s", l, code, errOut)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	spec.tools = tools.Tools()
 	_, err = a.drive(ctx, spec)
 	if !fs.json {
-		fmt.Fprintf(a.stderr, "session %s  (baton log %s)\n", spec.sessionID, spec.sessionID)
+		fmt.Fprintf(a.stderr, "session %s  (baton log%s %s)\n", spec.sessionID, fs.storeArg(), spec.sessionID)
 	}
 	if errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("session %q is being driven by another baton process", spec.sessionID)

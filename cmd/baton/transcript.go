@@ -22,6 +22,7 @@ func writeTranscript(w io.Writer, rules *cadence.Rules, sessionID string, record
 	t := &transcript{w: w, rules: rules, snap: cadence.InitialSnapshot(sessionID), names: map[string]string{}}
 	for i, rec := range records {
 		t.record(rec)
+		rules = rules.ForRecord(rec.Signal)
 		next, effects := rules.Step(t.snap, rec.Signal)
 		if len(effects) == 0 || effects[0].EffectKind() != contract.EffPersist {
 			fmt.Fprintf(t.w, "!! step %d: this signal does not fit the session's state; the rest is shown unfolded\n", rec.Step)
