@@ -272,3 +272,24 @@ func TestPrintedCommandsNameTheStore(t *testing.T) {
 		}
 	}
 }
+
+// A session run under a model whose tokens tiktoken counts replays byte
+// for byte: the replay runs under the config the session recorded, not
+// the command line's defaults.
+func TestReplayOfASessionRunWithAKnownModel(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	script := writeScript(t, `{"replies": [
+	  {"text": "Looking.", "tool_calls": [{"id": "c1", "name": "list_files", "arguments": {}}]},
+	  {"text": "The workspace holds nothing of interest, which is itself a finding worth reporting."}
+	]}`)
+	code, _, stderr := cli(t, "", "run", "--provider", "scripted", "--model", "gpt-4o", "--script", script, "--store", dir, "--workspace", t.TempDir(), "what is here?")
+	if code != 0 {
+		t.Fatalf("run: exit %d %s", code, stderr)
+	}
+	id := strings.Fields(stderr)[1]
+	code, stdout, stderr := cli(t, "", "replay", "--store", dir, id)
+	if code != 0 || !strings.HasPrefix(stdout, "replay verified:") {
+		t.Fatalf("replay: exit %d %q %s", code, stdout, stderr)
+	}
+}
