@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -252,5 +253,47 @@ func TestForkExportImport(t *testing.T) {
 	code, stdout, _ = cli(t, "", "export", "--store", dir, "orig")
 	if code != 0 || !strings.HasPrefix(stdout, `{"kind":"baton-store"`) {
 		t.Errorf("export to stdout: exit %d %q", code, stdout[:min(len(stdout), 80)])
+	}
+}
+
+func TestSessionsListsPastDamage(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	for _, id := range []string{"a-good", "b-bad", "c-good"} {
+		fixedSession(t, dir, id)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "refs", "heads", "b-bad"), []byte("not a hash\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cli(t, "", "sessions", "--store", dir)
+	if code != exitFailure {
+		t.Errorf("exit %d, want %d", code, exitFailure)
+	}
+	want := "SESSION  STEPS    UPDATED              HEAD\n" +
+		"a-good   11       2025-01-02 03:04:05  f3713b0aebff\n" +
+		"b-bad    damaged  -                    -\n" +
+		"c-good   11       2025-01-02 03:04:05  f3713b0aebff\n"
+	if diff := cmp.Diff(want, stdout); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(stderr, `baton: session "b-bad": the store is damaged`) || !strings.HasSuffix(stderr, "baton: sessions are damaged: 1 of 3\n") {
+		t.Errorf("stderr does not name the damaged session: %q", stderr)
+	}
+
+	code, stdout, _ = cli(t, "", "sessions", "--json", "--store", dir)
+	if code != exitFailure {
+		t.Errorf("--json: exit %d, want %d", code, exitFailure)
+	}
+	var got []sessionRow
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for dec.More() {
+		var r sessionRow
+		if err := dec.Decode(&r); err != nil {
+			t.Fatalf("--json output: %v\n%s", err, stdout)
+		}
+		got = append(got, r)
+	}
+	if len(got) != 3 || got[0].Error != "" || got[2].Error != "" || got[1].ID != "b-bad" || !strings.Contains(got[1].Error, "corrupt") {
+		t.Errorf("--json rows: %+v", got)
 	}
 }

@@ -3,20 +3,30 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
+
+	"github.com/batonrt/baton/store"
 )
 
 type sessionRow struct {
 	ID      string    `json:"id"`
 	Steps   uint64    `json:"steps"`
 	Head    string    `json:"head"`
-	Updated time.Time `json:"updated"`
+	Updated time.Time `json:"updated,omitzero"`
+	// Error says why a session could not be read; the other fields are
+	// then empty.
+	Error string `json:"error,omitempty"`
 }
 
+// errDamagedSessions is returned after listing when any session could not
+// be read, so the exit code tells a script the store needs attention.
+var errDamagedSessions = errors.New("sessions are damaged")
+
 func (a *app) sessions(ctx context.Context, args []string) error {
-	fs := a.newFlags("sessions", "", "List the stored sessions: id, steps, last update and head node.")
+	fs := a.newFlags("sessions", "", "List the stored sessions: id, steps, last update and head node.\nA session that cannot be read is listed as damaged, its error goes to\nstderr, and the exit code is 1.")
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
 	}
@@ -29,18 +39,44 @@ func (a *app) sessions(ctx context.Context, args []string) error {
 		return fmt.Errorf("list sessions: %w", err)
 	}
 	rows := make([]sessionRow, 0, len(ids))
+	damaged := 0
 	for _, id := range ids {
-		h, err := head(ctx, st, id)
+		r, err := sessionInfo(ctx, st, id)
 		if err != nil {
-			return err
+			// A cancelled listing is not a damaged session.
+			if ctx.Err() != nil {
+				return err
+			}
+			damaged++
+			fmt.Fprintf(a.stderr, "baton: %s\n", err)
+			r = sessionRow{ID: id, Error: err.Error()}
 		}
-		n, err := st.Node(ctx, h)
-		if err != nil {
-			return sessionErr(id, err)
-		}
-		rows = append(rows, sessionRow{ID: id, Steps: n.Record.Step, Head: h.String(), Updated: n.Record.Signal.When().Time()})
+		rows = append(rows, r)
 	}
-	if fs.json {
+	if err := a.printSessions(fs.json, rows); err != nil {
+		return err
+	}
+	if damaged > 0 {
+		return fmt.Errorf("%w: %d of %d", errDamagedSessions, damaged, len(rows))
+	}
+	return nil
+}
+
+// sessionInfo reads the row of one session.
+func sessionInfo(ctx context.Context, st store.Store, id string) (sessionRow, error) {
+	h, err := head(ctx, st, id)
+	if err != nil {
+		return sessionRow{}, err
+	}
+	n, err := st.Node(ctx, h)
+	if err != nil {
+		return sessionRow{}, sessionErr(id, err)
+	}
+	return sessionRow{ID: id, Steps: n.Record.Step, Head: h.String(), Updated: n.Record.Signal.When().Time()}, nil
+}
+
+func (a *app) printSessions(asJSON bool, rows []sessionRow) error {
+	if asJSON {
 		enc := json.NewEncoder(a.stdout)
 		for _, r := range rows {
 			if err := enc.Encode(r); err != nil {
@@ -56,6 +92,10 @@ func (a *app) sessions(ctx context.Context, args []string) error {
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tSTEPS\tUPDATED\tHEAD")
 	for _, r := range rows {
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%s\tdamaged\t-\t-\n", r.ID)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", r.ID, r.Steps, r.Updated.Format(time.DateTime), r.Head[:12])
 	}
 	return tw.Flush()
