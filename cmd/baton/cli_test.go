@@ -297,3 +297,38 @@ func TestSessionsListsPastDamage(t *testing.T) {
 		t.Errorf("--json rows: %+v", got)
 	}
 }
+
+func TestReadOnlyCommandsNeedAStore(t *testing.T) {
+	isolate(t)
+	parent := t.TempDir()
+	missing := filepath.Join(parent, "nope")
+	for _, args := range [][]string{{"sessions"}, {"log", "s"}, {"log", "--graph", "s"}, {"replay", "s"}, {"export"}, {"export", "-o", filepath.Join(parent, "out.jsonl")}, {"fork", "s", "1"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, stdout, stderr := cli(t, "", append(args, "--store", missing)...)
+			if code != exitFailure {
+				t.Errorf("exit %d, want %d", code, exitFailure)
+			}
+			if want := "baton: no store at " + missing + "\n"; stderr != want {
+				t.Errorf("stderr %q, want %q", stderr, want)
+			}
+			if stdout != "" {
+				t.Errorf("stdout not empty: %q", stdout)
+			}
+			entries, err := os.ReadDir(parent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 0 {
+				t.Errorf("created %v", entries[0].Name())
+			}
+		})
+	}
+	// Commands that write may start a store.
+	code, _, stderr := cli(t, "", "run", "--provider", "scripted", "--script", writeScript(t, `{"replies":[{"text":"hi"}]}`), "--store", missing, "hello")
+	if code != exitOK {
+		t.Fatalf("run into a new store: exit %d %s", code, stderr)
+	}
+	if code, stdout, _ := cli(t, "", "sessions", "--store", missing); code != exitOK || !strings.Contains(stdout, "SESSION") {
+		t.Errorf("sessions after import: exit %d %q", code, stdout)
+	}
+}

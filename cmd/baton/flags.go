@@ -113,6 +113,25 @@ func (fs *flagSet) openStore() (store.Store, string, error) {
 	return st, dir, nil
 }
 
+// errNoStore is the error of a read-only command whose store folder does
+// not exist.
+var errNoStore = errors.New("no store at")
+
+// openExistingStore opens the store the flags name for a command that only
+// reads it (or, like fork, adds to what is there): a folder that does not
+// exist is an error, not an empty store to create, so a mistyped --store
+// leaves nothing behind.
+func (fs *flagSet) openExistingStore() (store.Store, string, error) {
+	dir, err := fs.storeDir()
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil, dir, fmt.Errorf("%w %s", errNoStore, dir)
+	}
+	return fs.openStore()
+}
+
 // sessionErr turns the store's not-found into a message naming the session.
 func sessionErr(id string, err error) error {
 	if errors.Is(err, store.ErrNotFound) {

@@ -18,7 +18,7 @@ func (a *app) fork(ctx context.Context, args []string) error {
 		return err
 	}
 	id, ref := pos[0], pos[1]
-	st, _, err := fs.openStore()
+	st, _, err := fs.openExistingStore()
 	if err != nil {
 		return err
 	}

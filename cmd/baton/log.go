@@ -17,7 +17,7 @@ func (a *app) log(ctx context.Context, args []string) error {
 		return err
 	}
 	id := pos[0]
-	st, _, err := fs.openStore()
+	st, _, err := fs.openExistingStore()
 	if err != nil {
 		return err
 	}

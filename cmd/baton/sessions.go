@@ -30,7 +30,7 @@ func (a *app) sessions(ctx context.Context, args []string) error {
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
 	}
-	st, _, err := fs.openStore()
+	st, _, err := fs.openExistingStore()
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ func (a *app) export(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, _, err := fs.openStore()
+	st, _, err := fs.openExistingStore()
 	if err != nil {
 		return err
 	}
