@@ -332,3 +332,50 @@ func TestReadOnlyCommandsNeedAStore(t *testing.T) {
 		t.Errorf("sessions after import: exit %d %q", code, stdout)
 	}
 }
+
+func TestExportFailureLeavesNoPartialFile(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	fixedSession(t, dir, "a-good")
+	fixedSession(t, dir, "b-bad")
+	if err := os.WriteFile(filepath.Join(dir, "refs", "heads", "b-bad"), []byte("not a hash\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outDir := t.TempDir()
+	fresh := filepath.Join(outDir, "fresh.jsonl")
+	kept := filepath.Join(outDir, "kept.jsonl")
+	if err := os.WriteFile(kept, []byte("previous\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{fresh, kept} {
+		code, _, stderr := cli(t, "", "export", "--store", dir, "-o", out)
+		if code != exitFailure || !strings.Contains(stderr, "corrupt") {
+			t.Errorf("export -o %s: exit %d %q", filepath.Base(out), code, stderr)
+		}
+	}
+	var names []string
+	entries, err := os.ReadDir(outDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{"kept.jsonl"}, names); diff != "" {
+		t.Errorf("files after failed exports mismatch (-want +got):\n%s", diff)
+	}
+	if b, err := os.ReadFile(kept); err != nil || string(b) != "previous\n" {
+		t.Errorf("existing file changed: %.60q %v", b, err)
+	}
+	code, _, stderr := cli(t, "", "export", "--store", dir, "-o", kept, "a-good")
+	if code != exitOK {
+		t.Fatalf("export a-good: exit %d %s", code, stderr)
+	}
+	fi, err := os.Stat(kept)
+	if err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("exported file: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(kept); !strings.HasPrefix(string(b), `{"kind":"baton-store"`) {
+		t.Errorf("exported file starts %q", b[:min(len(b), 40)])
+	}
+}

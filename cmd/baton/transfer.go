@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 func (a *app) export(ctx context.Context, args []string) error {
@@ -25,23 +26,44 @@ func (a *app) export(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	w := a.stdout
-	if *out != "-" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		defer f.Close()
-		bw := bufio.NewWriter(f)
-		if err := st.Export(ctx, bw, ids...); err != nil {
-			return err
-		}
-		if err := bw.Flush(); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		return f.Close()
+	if *out == "-" {
+		return st.Export(ctx, a.stdout, ids...)
 	}
-	return st.Export(ctx, w, ids...)
+	return writeAtomic(*out, func(w io.Writer) error { return st.Export(ctx, w, ids...) })
+}
+
+// writeAtomic writes path through a temporary file in the same folder,
+// renamed over path only when write and the flush succeed, so a failure
+// midway leaves no partial file and keeps what was at path before.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	// CreateTemp makes the file 0600; an export is an ordinary file.
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
 }
 
 func (a *app) importSessions(ctx context.Context, args []string) error {
