@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
@@ -29,6 +32,10 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
 	}
+	// A service manager stops a server with SIGTERM, a terminal with
+	// SIGINT: both shut it down gracefully.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	prov, model, err := openProvider(p)
 	if err != nil {
 		return err
@@ -49,7 +56,14 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	return a.serveOn(ctx, ln, st, prov, model, tools.Tools())
 }
 
-// serveOn serves on ln until ctx ends or an interrupt comes.
+// shutdownGrace bounds how long a shutdown waits for connections. The
+// agents are closed first, so every stream has ended by then; what can
+// still hold a connection open is a client that connected and sent no
+// request (a browser's preconnect), which http.Server.Shutdown would wait
+// for until its context ended, so those are closed after the grace.
+const shutdownGrace = time.Second
+
+// serveOn serves on ln until ctx ends.
 func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool) error {
 	h := wire.NewRunnerHandler(func(ctx context.Context, threadID string) (wire.Runner, error) {
 		return openThread(ctx, st, prov, model, tools, threadID)
@@ -63,14 +77,17 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov
 		h.Close()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
-	case <-a.interrupts:
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	fmt.Fprintln(a.stderr, "baton: shutting down")
+	closeErr := h.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	h.Close()
 	err := srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = srv.Close()
+	}
 	<-served
-	if err != nil {
+	if err = errors.Join(closeErr, err); err != nil {
 		return fmt.Errorf("serve: shutdown: %w", err)
 	}
 	return nil

@@ -5,7 +5,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
@@ -63,5 +65,52 @@ func TestServeAGUI(t *testing.T) {
 	code, stdout, stderr := cli(t, "", "replay", "--store", dir, "web-thread")
 	if code != 0 || stdout != "replay verified: 5 steps, byte for byte\n" {
 		t.Errorf("replay of the served session: exit %d %q %q", code, stdout, stderr)
+	}
+}
+
+// A client that connects and sends no request, as a browser's preconnect
+// does, must not hold the shutdown until it fails.
+func TestServeShutdownWithSilentConnection(t *testing.T) {
+	isolate(t)
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := newSyncBuffer()
+	a := &app{stdout: out, stderr: io.Discard}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- a.serveOn(ctx, ln, st, scripted.Echo(), "scripted", nil) }()
+	out.waitFor(t, "serving AG-UI on http://")
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cancel()
+	if err := <-served; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
+
+func TestServeStopsOnSIGTERM(t *testing.T) {
+	isolate(t)
+	out := newSyncBuffer()
+	a := &app{stdout: out, stderr: io.Discard}
+	script := writeScript(t, `{"replies":[{"text":"hi"}]}`)
+	served := make(chan error, 1)
+	go func() {
+		served <- a.serve(context.Background(), []string{"--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", t.TempDir(), "--addr", "127.0.0.1:0"})
+	}()
+	out.waitFor(t, "serving AG-UI on http://")
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("serve: %v", err)
 	}
 }
