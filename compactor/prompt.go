@@ -7,9 +7,16 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// MaxPromptOutput bounds how much of one tool output SummaryPrompt quotes;
-// the head of an output nearly always says what mattered.
+// MaxPromptOutput bounds how much of one tool output, and of one tool
+// call's arguments, SummaryPrompt quotes; the head nearly always says what
+// mattered, and without the bound a summary request could be nearly as big
+// as the history it condenses.
 const MaxPromptOutput = 2000
+
+// MaxPromptText bounds how much of one text block SummaryPrompt quotes. It
+// is larger than MaxPromptOutput because what the user and the assistant
+// wrote carries the goals and decisions a summary must keep.
+const MaxPromptText = 4 * MaxPromptOutput
 
 const summaryInstruction = `You are condensing the earlier part of a conversation between a user and an AI assistant that uses tools, so the assistant can keep working within its context window. The summary will replace the transcript below; the newest turns stay verbatim after it.
 
@@ -26,8 +33,10 @@ Drop pleasantries, repetition and output that led nowhere. Earlier summaries in 
 // SummaryPrompt is the instruction the conductor sends to the model to
 // summarise turns: what to keep, then the turns as a plain transcript.
 // Thinking, redacted or not, is left out (it is the model's scratch work),
-// archive markers too (they only point at stored turns), and tool outputs
-// are clipped to MaxPromptOutput bytes.
+// archive markers too (they only point at stored turns), tool outputs and
+// call arguments are clipped to MaxPromptOutput bytes and text blocks to
+// MaxPromptText bytes, each on a character boundary with a note of how
+// much was cut.
 func SummaryPrompt(turns []contract.Turn) string {
 	var b strings.Builder
 	b.WriteString(summaryInstruction)
@@ -54,26 +63,25 @@ func writeTurn(b *strings.Builder, t contract.Turn) {
 func writeBlock(b *strings.Builder, role contract.Role, blk contract.Block) {
 	switch {
 	case blk.Kind == contract.BlockText:
-		fmt.Fprintf(b, "[%s]\n%s\n\n", role, blk.Text)
+		fmt.Fprintf(b, "[%s]\n%s\n\n", role, clip(blk.Text, MaxPromptText))
 	case blk.Kind == contract.BlockToolCall && blk.Call != nil:
-		fmt.Fprintf(b, "[%s called %s]\n%s\n\n", role, blk.Call.Name, blk.Call.Arguments)
+		fmt.Fprintf(b, "[%s called %s]\n%s\n\n", role, blk.Call.Name, clip(blk.Call.Arguments, MaxPromptOutput))
 	case blk.Kind == contract.BlockToolResult && blk.Result != nil:
 		label := "result"
 		if blk.Result.IsError {
 			label = "error"
 		}
-		fmt.Fprintf(b, "[%s %s]\n%s\n\n", blk.Result.Name, label, clip(blk.Result.Content))
+		fmt.Fprintf(b, "[%s %s]\n%s\n\n", blk.Result.Name, label, clip(blk.Result.Content, MaxPromptOutput))
 	case blk.Kind == contract.BlockImage && blk.Image != nil:
 		fmt.Fprintf(b, "[%s image %s]\n\n", role, blk.Image.URI)
 	}
 }
 
-// clip cuts s to MaxPromptOutput bytes on a rune boundary and says how
-// much it cut.
-func clip(s string) string {
-	if len(s) <= MaxPromptOutput {
+// clip cuts s to max bytes on a rune boundary and says how much it cut.
+func clip(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
-	end := runeStart(s, MaxPromptOutput)
+	end := runeStart(s, max)
 	return fmt.Sprintf("%s\n[... %d more bytes]", s[:end], len(s)-end)
 }

@@ -68,3 +68,34 @@ func TestSummaryPromptClipsOnRuneBoundary(t *testing.T) {
 		t.Error("clipped output is not whole runes")
 	}
 }
+
+func TestSummaryPromptClipsArgumentsAndText(t *testing.T) {
+	args := `{"content":"` + strings.Repeat("é", compactor.MaxPromptOutput) + `"}`
+	text := strings.Repeat("ü", compactor.MaxPromptText)
+	tests := []struct {
+		name string
+		turn contract.Turn
+		kept string
+		cut  string
+	}{
+		{
+			name: "call arguments",
+			turn: contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.CallBlock(contract.ToolCall{ID: "c1", Name: "write_file", Arguments: args})}},
+			kept: "[assistant called write_file]\n" + `{"content":"` + strings.Repeat("é", (compactor.MaxPromptOutput-12)/2) + "\n[... 2014 more bytes]\n\n",
+		},
+		{
+			name: "text",
+			turn: user(text),
+			kept: "[user]\n" + strings.Repeat("ü", compactor.MaxPromptText/2) + "\n[... 8000 more bytes]\n\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := compactor.SummaryPrompt([]contract.Turn{tt.turn})
+			body := strings.TrimSuffix(got[strings.Index(got, "<transcript>\n")+len("<transcript>\n"):], "</transcript>\n")
+			if diff := cmp.Diff(tt.kept, body); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
