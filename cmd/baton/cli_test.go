@@ -379,3 +379,21 @@ func TestExportFailureLeavesNoPartialFile(t *testing.T) {
 		t.Errorf("exported file starts %q", b[:min(len(b), 40)])
 	}
 }
+
+// On a fresh machine the default store does not exist yet: sessions says
+// so kindly and succeeds, while an explicit --store that is wrong fails.
+func TestSessionsOnAFreshMachine(t *testing.T) {
+	isolate(t)
+	code, stdout, stderr := cli(t, "", "sessions")
+	if code != 0 || !strings.Contains(stdout, "no sessions yet") {
+		t.Fatalf("fresh sessions: exit %d %q %q", code, stdout, stderr)
+	}
+	code, stdout, _ = cli(t, "", "sessions", "--json")
+	if code != 0 || stdout != "" {
+		t.Fatalf("fresh sessions --json: exit %d %q", code, stdout)
+	}
+	code, _, stderr = cli(t, "", "sessions", "--store", filepath.Join(t.TempDir(), "typo"))
+	if code != 1 || !strings.Contains(stderr, "no store at") {
+		t.Fatalf("mistyped store: exit %d %q", code, stderr)
+	}
+}

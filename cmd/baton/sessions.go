@@ -31,6 +31,13 @@ func (a *app) sessions(ctx context.Context, args []string) error {
 		return err
 	}
 	st, _, err := fs.openExistingStore()
+	if errors.Is(err, errNoStore) && fs.store == "" {
+		// A fresh machine has no default store yet: nothing is wrong.
+		if !fs.json {
+			fmt.Fprintln(a.stdout, "no sessions yet: try 'baton demo'")
+		}
+		return nil
+	}
 	if err != nil {
 		return err
 	}
