@@ -226,7 +226,9 @@ func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 }
 
 // Close aborts a run in flight, waits for every goroutine the agent
-// started and releases the session. It is safe to call more than once.
+// started and releases the session. It is safe to call more than once,
+// but not from the agent's own callbacks (a subscriber, a hook, the
+// approver or the retriever): Close waits for them to return.
 func (a *Agent) Close() error {
 	var err error
 	a.closing.Do(func() {

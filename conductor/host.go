@@ -49,30 +49,48 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 		if err := a.lockSession(ctx, a.state.SessionID); err != nil {
 			return err
 		}
-		if a.state.Steps == 0 {
-			if _, err := a.store.Head(ctx, a.state.SessionID); err == nil {
-				return contract.NewError(contract.KindConfig, "session %q is already stored: Resume it first, or use a new session id", a.state.SessionID)
-			}
+		err := a.startRun(ctx, in, input, retrieved, w)
+		if err != nil && a.state.Steps == 0 {
+			// Nothing of this session is ours yet: another agent may take it.
+			a.unlock()
 		}
-		box, err := a.deps.Tools.With(in.Tools...)
-		if err != nil {
-			return contract.WrapError(contract.KindConfig, err, "submit: tools")
+		if err == nil {
+			run = a.run
 		}
-		run = a.newRun(a.deps.IDs.NewID("run"), box)
-		run.waiters = append(run.waiters, w)
-		cfg := a.cfg
-		sub := contract.Submitted{RunID: run.id, Input: input, Retrieved: retrieved, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
-		if reason := a.apply(sub); reason != "" {
-			a.run = nil
-			run.cancel()
-			return fmt.Errorf("%w: %s", ErrRejected, reason)
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return a.Snapshot(), err
 	}
 	return a.wait(ctx, run, w)
+}
+
+// startRun begins a run on the locked session; on the loop.
+func (a *Agent) startRun(ctx context.Context, in Input, input, retrieved []contract.Turn, w chan outcome) error {
+	if a.state.Steps == 0 {
+		if _, err := a.store.Head(ctx, a.state.SessionID); err == nil {
+			return contract.NewError(contract.KindConfig, "session %q is already stored: Resume it first, or use a new session id", a.state.SessionID)
+		}
+	}
+	box, err := a.deps.Tools.With(in.Tools...)
+	if err != nil {
+		return contract.WrapError(contract.KindConfig, err, "submit: tools")
+	}
+	run := a.newRun(a.deps.IDs.NewID("run"), box)
+	run.waiters = append(run.waiters, w)
+	cfg := a.cfg
+	sub := contract.Submitted{RunID: run.id, Input: input, Retrieved: retrieved, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
+	if reason := a.apply(sub); reason != "" {
+		if a.run == run {
+			a.run = nil
+		}
+		run.cancel()
+		if a.failed != nil {
+			return a.failed
+		}
+		return fmt.Errorf("%w: %s", ErrRejected, reason)
+	}
+	return nil
 }
 
 // steerInput puts retrieved context before the input of a Submit folded

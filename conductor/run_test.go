@@ -336,3 +336,25 @@ func TestRetrievedTurnsThatCannotStandInHistoryAreDropped(t *testing.T) {
 		t.Fatalf("history %+v", turns)
 	}
 }
+
+// A Submit refused before anything was committed leaves the session free
+// for another agent, even while the refused agent stays open.
+func TestRefusedSubmitReleasesTheSession(t *testing.T) {
+	deps := testDeps(&fakeModel{replies: []replyFunc{say("ok")}}, nil)
+	deps.Store = store.NewMemory()
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	if _, err := a.Submit(ctxT(t), conductor.Text("hi")); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.Close()
+	stale := newAgent(t, contract.AgentConfig{}, deps) // same id, not resumed
+	if _, err := stale.Submit(ctxT(t), conductor.Text("again")); !errors.Is(err, contract.ErrConfig) {
+		t.Fatalf("stale submit: %v", err)
+	}
+	deps2 := testDeps(&fakeModel{}, nil)
+	deps2.Store = deps.Store
+	fresh := newAgent(t, contract.AgentConfig{}, deps2)
+	if _, err := fresh.Resume(ctxT(t), "session_test"); err != nil {
+		t.Fatalf("resume while the refused agent is open: %v", err)
+	}
+}

@@ -101,7 +101,8 @@ func (h *Hub) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 
 // Close delivers what each subscriber already has queued, stops every
 // subscriber goroutine and waits for them. A subscriber fn that never
-// returns keeps Close waiting.
+// returns keeps Close waiting, and so Close must not be called from a
+// subscriber fn.
 func (h *Hub) Close() {
 	h.mu.Lock()
 	if !h.closed {
