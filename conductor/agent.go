@@ -252,5 +252,3 @@ func (a *Agent) Close() error {
 	})
 	return err
 }
-
-func cadenceInitial(sessionID string) contract.RunSnapshot { return cadence.InitialSnapshot(sessionID) }

@@ -305,7 +305,7 @@ func (a *Agent) EventsSince(ctx context.Context, seq uint64) ([]contract.RunEven
 // ReplayEvents folds records from a new session and returns the published
 // events with Seq above after.
 func ReplayEvents(rules *cadence.Rules, sessionID string, records []contract.Record, after uint64) ([]contract.RunEvent, error) {
-	s := cadenceInitial(sessionID)
+	s := cadence.InitialSnapshot(sessionID)
 	var out []contract.RunEvent
 	for _, rec := range records {
 		rules = rules.ForRecord(rec.Signal)

@@ -169,7 +169,7 @@ func (a *Agent) perform(e contract.Effect) error {
 	case contract.InvokeModel:
 		a.startModel(e.Request)
 	case contract.RunTool:
-		a.startTool(e.Call, e.Tool)
+		a.startTool(e.Call)
 	case contract.RequestApproval:
 		a.askApproval(e.Call, e.Tool)
 	case contract.Compact:

@@ -64,7 +64,7 @@ var errBlocked = errors.New("conductor: blocked by before_tool hook")
 // startTool hands a call to the scheduler. The call is recorded as
 // started, durably, before the tool runs; if the run has moved on by
 // then (steered, aborted) the tool never runs.
-func (a *Agent) startTool(call contract.ToolCall, desc contract.ToolDescriptor) {
+func (a *Agent) startTool(call contract.ToolCall) {
 	run := a.run
 	tool, ok := run.box.Lookup(call.Name)
 	if !ok {
