@@ -31,6 +31,7 @@ func TestUsageErrors(t *testing.T) {
 		{"scripted without script", []string{"run", "--provider", "scripted", "hi"}, "needs --script FILE"},
 		{"demo with argument", []string{"demo", "extra"}, `demo: unexpected argument "extra"`},
 		{"bad flag value", []string{"serve", "--json=maybe"}, "invalid boolean value"},
+		{"negative context window", []string{"run", "--context-window", "-5", "hi"}, "run: --context-window must be positive, got -5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

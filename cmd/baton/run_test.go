@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -291,5 +292,32 @@ func TestReplayOfASessionRunWithAKnownModel(t *testing.T) {
 	code, stdout, stderr := cli(t, "", "replay", "--store", dir, id)
 	if code != 0 || !strings.HasPrefix(stdout, "replay verified:") {
 		t.Fatalf("replay: exit %d %q %s", code, stdout, stderr)
+	}
+}
+
+// TestRunContextWindow checks --context-window reaches the run's config:
+// four file reads overflow a 2,000-token window and the history is
+// compacted before the last model call, which a default window never does.
+func TestRunContextWindow(t *testing.T) {
+	isolate(t)
+	ws := t.TempDir()
+	var replies []string
+	for i := range 4 {
+		name := fmt.Sprintf("part%d.txt", i)
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(strings.Repeat("signal state replay ", 95)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		replies = append(replies, fmt.Sprintf(`{"text": "Reading.", "tool_calls": [{"id": "c%d", "name": "read_file", "arguments": {"path": %q}}]}`, i, name))
+	}
+	replies = append(replies, `{"text": "Summary: four parts of repeated words."}`, `{"text": "Done."}`)
+	script := writeScript(t, `{"replies": [`+strings.Join(replies, ",")+`]}`)
+	for _, tt := range []struct {
+		window    string
+		compacted bool
+	}{{"2000", true}, {"0", false}} {
+		code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", ws, "--context-window", tt.window, "read the parts")
+		if got := strings.Contains(stdout, "compacted history"); got != tt.compacted || code != exitOK {
+			t.Errorf("--context-window %s: exit %d, compacted %v, want %v\n%s%s", tt.window, code, got, tt.compacted, stdout, stderr)
+		}
 	}
 }

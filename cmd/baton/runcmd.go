@@ -22,9 +22,13 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	allowShell := fs.Bool("allow-shell", false, "offer the shell tool (each call needs approval)")
 	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs approval)")
 	yes := fs.Bool("yes", false, "approve every tool call without asking")
+	window := fs.Int("context-window", 0, "the model's context size in tokens; history is compacted near it (default 128000)")
 	pos, err := fs.parse(args, 1, -1)
 	if err != nil {
 		return err
+	}
+	if *window < 0 {
+		return usagef(fs.FlagSet, "run: --context-window must be positive, got %d", *window)
 	}
 	prompt := strings.TrimSpace(strings.Join(pos, " "))
 	if prompt == "" {
@@ -42,7 +46,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes}
+	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window}
 	if spec.sessionID != "" {
 		if _, err := head(ctx, st, spec.sessionID); err != nil {
 			return err

@@ -24,8 +24,10 @@ type driveSpec struct {
 	prompt   string
 	json     bool
 	yes      bool
-	clock    conductor.Clock
-	ids      conductor.IDSource
+	// contextWindow overrides the default context size when positive.
+	contextWindow int
+	clock         conductor.Clock
+	ids           conductor.IDSource
 }
 
 // drive runs one prompt to the end of its run, streaming the events.
@@ -44,7 +46,9 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	} else {
 		deps.Approver = autoApprover(spec.yes)
 	}
-	agent, err := conductor.CreateAgent(baseConfig(spec.model), deps)
+	cfg := baseConfig(spec.model)
+	cfg.Compaction.ContextWindow = spec.contextWindow
+	agent, err := conductor.CreateAgent(cfg, deps)
 	if err != nil {
 		return contract.RunSnapshot{}, err
 	}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// sessionsDir holds the sessions every release recorded. They are never
+// rewritten: a release that records differently adds new files, and every
+// file here must still import, replay and export unchanged.
+var sessionsDir = filepath.Join("..", "..", "testdata", "sessions")
+
+// recordedSessions names each recorded file's session and its step count.
+var recordedSessions = map[string]struct {
+	id    string
+	steps int
+}{
+	"plain.jsonl":          {"cosmic-walrus-62f4", 11},
+	"parallel-tools.jsonl": {"glad-thistle-48d9", 9},
+	"retries.jsonl":        {"rapid-summit-a4bb", 5},
+	"steering.jsonl":       {"crisp-robin-b5d6", 7},
+	"approvals.jsonl":      {"keen-lantern-c632", 14},
+	"compaction.jsonl":     {"jolly-otter-30a1", 15},
+	"abort.jsonl":          {"glad-sparrow-f420", 6},
+	"resumed-crash.jsonl":  {"mellow-river-a7f9", 13},
+	"model-failed.jsonl":   {"clever-fern-824d", 2},
+}
+
+// badSessions are damaged or tampered sessions and the exact message
+// baton refuses each with: at import when the bytes are damaged, at
+// replay when a validly hashed record was edited.
+var badSessions = map[string]struct {
+	at      string // "import" or "replay"
+	message string
+}{
+	"bad-hash-mismatch.jsonl":  {"import", "baton: store: import line 2: store: object 7636963f41f1492f0b1fa916a82ed7fa2b88d7d9c1bc16775e72a5a11430d47d: store: corrupt object: content hashes to eb0f2fc7ffe7f6ecbce7969ab1a35ac2a64f7364b8f7daf45738f79f8a707ae2 (truncated, altered or misnamed)\n"},
+	"bad-missing-node.jsonl":   {"import", "baton: store: import line 4: parent of aff1c3f8778e94216723ffb60946eb2a13f52a1e232f133c73ab97b16ae862e8: fb65e49afc7da095ee66d8378eaa053bb6012fbe0ceafac760a39b4cf9f62bc2: store: missing parent\n"},
+	"bad-future-version.jsonl": {"import", "baton: store: import line 1: store: contract: unsupported schema version: export version 2, this release reads up to 1\n"},
+	"bad-torn-line.jsonl":      {"import", "baton: store: import line 3: store: corrupt object: unexpected EOF\n"},
+	"bad-edited-reply.jsonl":   {"replay", `baton: replay glad-thistle-48d9: cadence: nondeterministic step 2: recorded "publish turn_completed#2; publish tool_call#3; publish tool_call#4; publish tool_call#5; run_tool call_a read_file; run_tool call_b read_file; run_tool call_c read_file", replayed "publish turn_completed#2; publish tool_call#3; publish tool_call#4; publish tool_call#5; run_tool call_a write_file; run_tool call_b read_file; run_tool call_c read_file"` + "\n"},
+	"bad-unknown-call.jsonl":   {"replay", `baton: replay glad-thistle-48d9: cadence: recorded signal rejected: step 7 (tool_settled): tool_settled: no pending call "call_q"` + "\n"},
+}
+
+func TestRecordedSessionsAreAllListed(t *testing.T) {
+	entries, err := os.ReadDir(sessionsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, e := range entries {
+		files = append(files, e.Name())
+	}
+	var listed []string
+	for name := range recordedSessions {
+		listed = append(listed, name)
+	}
+	for name := range badSessions {
+		listed = append(listed, name)
+	}
+	slices.Sort(listed)
+	if diff := cmp.Diff(listed, files); diff != "" {
+		t.Errorf("testdata/sessions and the tables here differ (-listed +on disk):\n%s", diff)
+	}
+}
+
+// TestRecordedSessionsReplay imports each recorded session into a fresh
+// store, replays it byte for byte and exports it back to the very bytes
+// it was recorded as.
+func TestRecordedSessionsReplay(t *testing.T) {
+	isolate(t)
+	for name, want := range recordedSessions {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(sessionsDir, name)
+			dir := t.TempDir()
+			code, stdout, stderr := cli(t, "", "import", "--store", dir, path)
+			if code != exitOK || stdout != "imported "+want.id+"\n" {
+				t.Fatalf("import: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			code, stdout, stderr = cli(t, "", "replay", "--store", dir, want.id)
+			wantOut := fmt.Sprintf("replay verified: %d steps, byte for byte\n", want.steps)
+			if code != exitOK || stdout != wantOut {
+				t.Fatalf("replay: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			code, stdout, stderr = cli(t, "", "export", "--store", dir, want.id)
+			if code != exitOK {
+				t.Fatalf("export: exit %d: %s", code, stderr)
+			}
+			recorded, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stdout != string(recorded) {
+				t.Errorf("export of the imported session differs from %s", name)
+			}
+		})
+	}
+}
+
+// TestBadSessionsRefused checks each bad session is refused with its exact
+// message, and that a refused import leaves the store without it.
+func TestBadSessionsRefused(t *testing.T) {
+	isolate(t)
+	for name, want := range badSessions {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(sessionsDir, name)
+			dir := t.TempDir()
+			code, stdout, stderr := cli(t, "", "import", "--store", dir, path)
+			if want.at == "import" {
+				if code != exitFailure || stderr != want.message {
+					t.Fatalf("import: exit %d, want %d\nstdout: %s\nstderr: %s", code, exitFailure, stdout, stderr)
+				}
+				if _, out, _ := cli(t, "", "sessions", "--json", "--store", dir); strings.Contains(out, `"id"`) {
+					t.Errorf("a refused import left sessions behind: %s", out)
+				}
+				return
+			}
+			if code != exitOK {
+				t.Fatalf("import: exit %d: %s", code, stderr)
+			}
+			id := strings.TrimPrefix(strings.TrimSpace(stdout), "imported ")
+			code, _, stderr = cli(t, "", "replay", "--store", dir, id)
+			if code != exitFailure {
+				t.Errorf("replay: exit %d, want %d", code, exitFailure)
+			}
+			if diff := cmp.Diff(want.message, stderr); diff != "" {
+				t.Errorf("replay message mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
