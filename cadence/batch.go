@@ -49,6 +49,9 @@ func (t *transition) admit(p *contract.PendingCall) {
 		t.answer(p, fmt.Sprintf("error: malformed arguments for %s: %v; send a JSON object matching the tool's input schema", p.Call.Name, err), true)
 		return
 	}
+	if tool.Delegate != "" && !t.admitDelegate(p) {
+		return
+	}
 	if tool.NeedsApproval && !slices.Contains(t.s.Allowed, tool.Name) {
 		p.State = contract.CallAwaitingApproval
 		t.emit(contract.RequestApproval{Call: p.Call, Tool: tool})
@@ -71,6 +74,9 @@ func (t *transition) toolNames() string {
 func (t *transition) answer(p *contract.PendingCall, content string, isError bool) {
 	p.State = contract.CallDone
 	p.Result = &contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: content, IsError: isError}
+	if p.Subflow != "" {
+		t.links = append(t.links, p.Subflow)
+	}
 	t.publish(contract.RunEvent{Kind: contract.EvToolResult, Call: &p.Call, Result: p.Result})
 }
 
@@ -152,9 +158,13 @@ func (t *transition) schedule() {
 }
 
 func (t *transition) dispatch(i int) {
+	if t.s.Pending[i].Tool.Delegate != "" && t.s.Pending[i].Subflow == "" {
+		t.startDelegate(i)
+		return
+	}
 	p := &t.pending()[i]
 	p.State = contract.CallDispatched
-	t.emit(contract.RunTool{Call: p.Call, Tool: p.Tool})
+	t.emit(t.runEffect(p))
 }
 
 // closeBatch appends the tool turn, results in call order, and clears the

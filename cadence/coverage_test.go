@@ -32,6 +32,9 @@ var rejectedByDesign = func() map[cell]string {
 		}
 	}
 	m[cell{contract.PhaseAwaitingApproval, contract.SigToolStarted}] = "nothing runs while every open call awaits approval"
+	m[cell{contract.PhaseAwaitingApproval, contract.SigDelegateSettled}] = "nothing runs while every open call awaits approval"
+	m[cell{contract.PhaseAwaitingModel, contract.SigDelegateSettled}] = "only the model is awaited"
+	m[cell{contract.PhaseCompacting, contract.SigDelegateSettled}] = "only the summary is awaited"
 	m[cell{contract.PhaseAwaitingApproval, contract.SigToolSettled}] = "nothing runs while every open call awaits approval"
 	for _, k := range []contract.SignalKind{contract.SigModelReplied, contract.SigModelFailed, contract.SigToolStarted, contract.SigToolSettled, contract.SigApprovalResolved} {
 		m[cell{contract.PhaseCompacting, k}] = "only the summary is awaited"
@@ -69,6 +72,12 @@ func probe(kind contract.SignalKind, s contract.RunSnapshot) contract.Signal {
 		return contract.Compacted{Cut: 1, Summary: "x", At: at}
 	case contract.SigCompactionFailed:
 		return contract.CompactionFailed{At: at}
+	case contract.SigDelegateSettled:
+		sess := "none"
+		if len(s.Pending) > 0 {
+			sess = s.Pending[0].Subflow
+		}
+		return contract.DelegateSettled{CallID: id, Session: sess, At: at}
 	case contract.SigAbortRequested:
 		return contract.AbortRequested{Mode: contract.AbortNow, At: at}
 	}

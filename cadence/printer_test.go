@@ -21,7 +21,11 @@ func clip(s string) string {
 func printEffect(e contract.Effect) string {
 	switch e := e.(type) {
 	case contract.Persist:
-		return fmt.Sprintf("persist step=%d %s", e.Record.Step, e.Record.Signal.SignalKind())
+		s := fmt.Sprintf("persist step=%d %s", e.Record.Step, e.Record.Signal.SignalKind())
+		if len(e.Links) > 0 {
+			s += " links=" + strings.Join(e.Links, ",")
+		}
+		return s
 	case contract.Publish:
 		return "publish " + printEvent(e.Event)
 	case contract.InvokeModel:
@@ -33,6 +37,8 @@ func printEffect(e contract.Effect) string {
 		return fmt.Sprintf("invoke_model turn=%d history=%d tools=[%s]", r.Turn, r.History.Len(), strings.Join(tools, " "))
 	case contract.RunTool:
 		return fmt.Sprintf("run_tool %s %s %s", e.Call.ID, e.Call.Name, e.Call.Arguments)
+	case contract.StartDelegate:
+		return fmt.Sprintf("start_delegate %s %s session=%s depth=%d/%d model=%s task=%s", e.Call.ID, e.Delegate, e.Session, e.Config.Depth, e.Config.MaxDelegationDepth, e.Config.Model, clip(e.Task))
 	case contract.RequestApproval:
 		return fmt.Sprintf("request_approval %s %s", e.Call.ID, e.Call.Name)
 	case contract.Compact:

@@ -8,17 +8,20 @@ import (
 type Rules struct {
 	cfg   contract.AgentConfig
 	tools map[string]contract.ToolDescriptor
+	// offered is cfg.Tools with the delegates' tools after them.
+	offered []contract.ToolDescriptor
 }
 
 // New binds the reducer to cfg, with defaults applied. cfg should have
 // passed Validate; New does not check it again.
 func New(cfg contract.AgentConfig) *Rules {
 	cfg = cfg.WithDefaults()
-	tools := make(map[string]contract.ToolDescriptor, len(cfg.Tools))
-	for _, t := range cfg.Tools {
+	offered := offeredTools(cfg)
+	tools := make(map[string]contract.ToolDescriptor, len(offered))
+	for _, t := range offered {
 		tools[t.Name] = t
 	}
-	return &Rules{cfg: cfg, tools: tools}
+	return &Rules{cfg: cfg, tools: tools, offered: offered}
 }
 
 // Config returns the configuration the rules were bound to.

@@ -78,6 +78,14 @@ func (s *script) configure(args []string) string {
 			cfg.Compaction.TriggerRatio, _ = strconv.ParseFloat(v, 64)
 		case "compaction":
 			cfg.Compaction.Disabled = v == "off"
+		case "delegates":
+			for _, name := range strings.Split(v, ",") {
+				cfg.Delegates = append(cfg.Delegates, contract.Delegate{Name: name, Config: contract.AgentConfig{Model: "scripted-" + name, System: "you are " + name}})
+			}
+		case "depth":
+			cfg.Depth = n
+		case "max_depth":
+			cfg.MaxDelegationDepth = n
 		default:
 			s.t.Fatalf("config: unknown key %q", k)
 		}
@@ -185,6 +193,15 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 		return contract.Compacted{Cut: cut, Summary: a(2), At: at}, err
 	case "compaction_failed":
 		return contract.CompactionFailed{Reason: a(1), At: at}, nil
+	case "delegated":
+		d := contract.DelegateSettled{CallID: a(1), Session: a(2), Outcome: contract.ToolOutcome{Content: a(3), IsError: a(4) == "error"}, At: at}
+		if u, ok := strings.CutPrefix(a(len(words)-1), "usage="); ok {
+			in, out, _ := strings.Cut(u, "/")
+			d.Usage.InputTokens, _ = strconv.ParseInt(in, 10, 64)
+			d.Usage.OutputTokens, _ = strconv.ParseInt(out, 10, 64)
+			d.Usage.ModelCalls = 1
+		}
+		return d, nil
 	}
 	return nil, fmt.Errorf("unknown command %q", words[0])
 }

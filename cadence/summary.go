@@ -35,6 +35,8 @@ func describeEffect(b *strings.Builder, e contract.Effect) {
 		b.WriteString(" turn=" + strconv.Itoa(r.Turn) + " history=" + strconv.Itoa(r.History.Len()) + " tokens=" + strconv.Itoa(r.History.Tokens()) + " tools=" + strconv.Itoa(len(r.Tools)))
 	case contract.RunTool:
 		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
+	case contract.StartDelegate:
+		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
 	case contract.RequestApproval:
 		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
 	case contract.Compact:

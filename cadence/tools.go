@@ -16,6 +16,8 @@ func stepAwaitingTools(t *transition) string {
 		return t.onToolSettled(sig)
 	case contract.ApprovalResolved:
 		return t.onApproval(sig)
+	case contract.DelegateSettled:
+		return t.onDelegateSettled(sig)
 	case contract.Resumed:
 		if !t.abortOnResume() {
 			t.resumeBatch()
@@ -118,7 +120,7 @@ func (t *transition) resumeBatch() {
 		switch {
 		case p.State == contract.CallDispatched, p.State == contract.CallStarted && p.Tool.Idempotent:
 			p.State = contract.CallDispatched
-			t.emit(contract.RunTool{Call: p.Call, Tool: p.Tool})
+			t.emit(t.runEffect(p))
 		case p.State == contract.CallStarted:
 			t.answer(p, "error: indeterminate: interrupted while running; the call may or may not have taken effect", true)
 		case p.State == contract.CallAwaitingApproval:

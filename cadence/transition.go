@@ -16,6 +16,8 @@ type transition struct {
 	effects []contract.Effect
 	// ownPending says s.Pending was already copied in this step.
 	ownPending bool
+	// links are the child sessions of delegate calls answered this step.
+	links []string
 }
 
 func (t *transition) emit(e contract.Effect) { t.effects = append(t.effects, e) }
@@ -51,7 +53,7 @@ func (t *transition) pending() []contract.PendingCall {
 func (t *transition) commit() (contract.RunSnapshot, []contract.Effect) {
 	t.s.Steps++
 	out := make([]contract.Effect, 0, len(t.effects)+1)
-	out = append(out, contract.Persist{Record: contract.Record{Step: t.s.Steps, Signal: t.sig, Effects: Summarize(t.effects)}})
+	out = append(out, contract.Persist{Record: contract.Record{Step: t.s.Steps, Signal: t.sig, Effects: Summarize(t.effects)}, Links: t.links})
 	out = append(out, t.effects...)
 	return t.s, out
 }
@@ -71,9 +73,9 @@ func (t *transition) lookupTool(name string) (contract.ToolDescriptor, bool) {
 // run's tools replacing same-named ones and added after them.
 func (t *transition) toolList() []contract.ToolDescriptor {
 	if len(t.s.RunTools) == 0 {
-		return t.rules.cfg.Tools
+		return t.rules.offered
 	}
-	out := make([]contract.ToolDescriptor, 0, len(t.rules.cfg.Tools)+len(t.s.RunTools))
+	out := make([]contract.ToolDescriptor, 0, len(t.rules.offered)+len(t.s.RunTools))
 	shadowed := func(name string) bool {
 		for _, d := range t.s.RunTools {
 			if d.Name == name {
@@ -82,7 +84,7 @@ func (t *transition) toolList() []contract.ToolDescriptor {
 		}
 		return false
 	}
-	for _, d := range t.rules.cfg.Tools {
+	for _, d := range t.rules.offered {
 		if !shadowed(d.Name) {
 			out = append(out, d)
 		}

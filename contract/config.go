@@ -65,6 +65,15 @@ type AgentConfig struct {
 	ToolConcurrency int `json:"tool_concurrency,omitempty"`
 	// ToolTimeout is the default per-call timeout.
 	ToolTimeout time.Duration `json:"tool_timeout,omitempty"`
+	// Delegates are child agents offered to the model as tools.
+	Delegates []Delegate `json:"delegates,omitempty"`
+	// MaxDelegationDepth bounds how deep delegates may delegate: an agent
+	// at this depth is offered no delegates. Zero means
+	// DefaultMaxDelegationDepth; the cap cannot be switched off.
+	MaxDelegationDepth int `json:"max_delegation_depth,omitempty"`
+	// Depth is where this agent runs in a delegation tree: zero for the
+	// root. The runtime sets it for children.
+	Depth int `json:"depth,omitempty"`
 }
 
 // WithDefaults returns the config with zero fields set to their defaults.
@@ -150,6 +159,7 @@ func (c AgentConfig) Validate() error {
 			add(field+".Timeout", "must not be negative, got %s", t.Timeout)
 		}
 	}
+	bad = append(bad, c.delegateErrors(seen)...)
 	if len(bad) == 0 {
 		return nil
 	}

@@ -10,6 +10,7 @@
 //	effect            answered by
 //	InvokeModel       ModelReplied, ModelFailed
 //	RunTool           ToolStarted, then ToolSettled
+//	StartDelegate     DelegateSettled
 //	RequestApproval   ApprovalResolved
 //	Compact           Compacted, CompactionFailed
 //	CancelInFlight    (nothing: the cancelled work's answers are dropped)

@@ -11,6 +11,7 @@ const (
 	EffCancelInFlight  EffectKind = "cancel_in_flight"
 	EffPersist         EffectKind = "persist"
 	EffPublish         EffectKind = "publish"
+	EffStartDelegate   EffectKind = "start_delegate"
 )
 
 // Effect is a command a step hands to the conductor. A step's effects are
@@ -42,6 +43,17 @@ type RunTool struct {
 	Tool ToolDescriptor
 }
 
+// StartDelegate asks for a child run: Task submitted to a new agent with
+// Config on the session Session, or, when Session is already stored, that
+// session resumed. The child's end comes back as DelegateSettled.
+type StartDelegate struct {
+	Call     ToolCall
+	Delegate string
+	Task     string
+	Session  string
+	Config   AgentConfig
+}
+
 // RequestApproval asks the host whether a call may run.
 type RequestApproval struct {
 	Call ToolCall
@@ -61,8 +73,13 @@ type CancelInFlight struct {
 	CallIDs []string
 }
 
-// Persist appends one committed record to the session.
-type Persist struct{ Record Record }
+// Persist appends one committed record to the session. Links name child
+// sessions whose delegate calls this step answered: the record's node
+// links their chains' heads, so the session is a DAG.
+type Persist struct {
+	Record Record
+	Links  []string
+}
 
 // Publish delivers an event to subscribers.
 type Publish struct{ Event RunEvent }
@@ -74,6 +91,7 @@ func (Compact) EffectKind() EffectKind         { return EffCompact }
 func (CancelInFlight) EffectKind() EffectKind  { return EffCancelInFlight }
 func (Persist) EffectKind() EffectKind         { return EffPersist }
 func (Publish) EffectKind() EffectKind         { return EffPublish }
+func (StartDelegate) EffectKind() EffectKind   { return EffStartDelegate }
 
 // Record is what a session stores per committed signal: the signal, its
 // 1-based step number, and a stable one-line summary of the effects the

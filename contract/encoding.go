@@ -128,6 +128,8 @@ func decodeSignalBody(kind SignalKind, body []byte) (Signal, error) {
 		s, err = decodeAs[AbortRequested](body)
 	case SigResumed:
 		s, err = decodeAs[Resumed](body)
+	case SigDelegateSettled:
+		s, err = decodeAs[DelegateSettled](body)
 	default:
 		return nil, fmt.Errorf("%w: unknown signal kind %q", ErrMalformed, kind)
 	}

@@ -21,6 +21,13 @@ const (
 	EvTurnCompleted     EventKind = "turn_completed"
 	EvRunSettled        EventKind = "run_settled"
 	EvRunFaulted        EventKind = "run_faulted"
+	// EvSubflowStarted, EvSubflowCompleted and EvSubflowFailed mark a
+	// delegate call's child run; Call is the delegate call and Text the
+	// child's session. The child's own events follow with Subflow ending
+	// in the call's id.
+	EvSubflowStarted   EventKind = "subflow_started"
+	EvSubflowCompleted EventKind = "subflow_completed"
+	EvSubflowFailed    EventKind = "subflow_failed"
 	// EvSignalRejected reports a signal that did not fit the run's state;
 	// it changes nothing, so it carries Seq 0 and is not part of the
 	// ordered stream.
@@ -34,13 +41,15 @@ const (
 // driver carry the Seq of the newest committed event and a Delta counter,
 // so (Seq, Delta) orders the whole stream.
 type RunEvent struct {
-	Seq       uint64    `json:"seq"`
-	Delta     uint32    `json:"delta,omitempty"`
-	SessionID string    `json:"session_id"`
-	RunID     string    `json:"run_id,omitempty"`
-	Subflow   []string  `json:"subflow,omitempty"`
-	At        Timestamp `json:"at"`
-	Kind      EventKind `json:"kind"`
+	Seq       uint64 `json:"seq"`
+	Delta     uint32 `json:"delta,omitempty"`
+	SessionID string `json:"session_id"`
+	RunID     string `json:"run_id,omitempty"`
+	// Subflow is the path of delegate call ids from the root run to the
+	// run that published the event; empty for the root run's events.
+	Subflow []string  `json:"subflow,omitempty"`
+	At      Timestamp `json:"at"`
+	Kind    EventKind `json:"kind"`
 
 	// Text is the delta for text and thinking deltas, the input for
 	// steering, the summary for compaction, and the reason where one is

@@ -16,10 +16,11 @@ const (
 	SigCompactionFailed SignalKind = "compaction_failed"
 	SigAbortRequested   SignalKind = "abort_requested"
 	SigResumed          SignalKind = "resumed"
+	SigDelegateSettled  SignalKind = "delegate_settled"
 )
 
 // SignalKinds lists every signal kind in a fixed order.
-var SignalKinds = []SignalKind{SigSubmitted, SigSteered, SigFollowUpQueued, SigModelReplied, SigModelFailed, SigToolStarted, SigToolSettled, SigApprovalResolved, SigCompacted, SigCompactionFailed, SigAbortRequested, SigResumed}
+var SignalKinds = []SignalKind{SigSubmitted, SigSteered, SigFollowUpQueued, SigModelReplied, SigModelFailed, SigToolStarted, SigToolSettled, SigApprovalResolved, SigCompacted, SigCompactionFailed, SigAbortRequested, SigResumed, SigDelegateSettled}
 
 // Signal is a fact fed to the reducer. Its time is data, stamped by the
 // conductor.
@@ -159,6 +160,17 @@ type AbortRequested struct {
 	At     Timestamp `json:"at"`
 }
 
+// DelegateSettled carries a delegate call's outcome: the child run in
+// Session ended, with Outcome its final answer or its error, and Usage
+// what the child run spent, which rolls up into the parent's run.
+type DelegateSettled struct {
+	CallID  string      `json:"call_id"`
+	Session string      `json:"session"`
+	Outcome ToolOutcome `json:"outcome"`
+	Usage   Usage       `json:"usage,omitzero"`
+	At      Timestamp   `json:"at"`
+}
+
 // Resumed says a stored session was rehydrated by a new process; the run
 // in flight, if any, picks up where it stopped.
 type Resumed struct {
@@ -177,6 +189,7 @@ func (Compacted) SignalKind() SignalKind        { return SigCompacted }
 func (CompactionFailed) SignalKind() SignalKind { return SigCompactionFailed }
 func (AbortRequested) SignalKind() SignalKind   { return SigAbortRequested }
 func (Resumed) SignalKind() SignalKind          { return SigResumed }
+func (DelegateSettled) SignalKind() SignalKind  { return SigDelegateSettled }
 
 func (s Submitted) When() Timestamp        { return s.At }
 func (s Steered) When() Timestamp          { return s.At }
@@ -190,3 +203,4 @@ func (s Compacted) When() Timestamp        { return s.At }
 func (s CompactionFailed) When() Timestamp { return s.At }
 func (s AbortRequested) When() Timestamp   { return s.At }
 func (s Resumed) When() Timestamp          { return s.At }
+func (s DelegateSettled) When() Timestamp  { return s.At }

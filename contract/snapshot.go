@@ -17,6 +17,8 @@ type PendingCall struct {
 	Tool   ToolDescriptor `json:"tool,omitzero"`
 	State  CallState      `json:"state"`
 	Result *ToolResult    `json:"result,omitempty"`
+	// Subflow is the child session of a delegate call once it is started.
+	Subflow string `json:"subflow,omitempty"`
 }
 
 // InputKind says how input that arrived mid-run is delivered.

@@ -20,6 +20,9 @@ type ToolDescriptor struct {
 	Sequential bool `json:"sequential,omitempty"`
 	// Timeout bounds one call; zero means the dispatcher's default.
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// Delegate names the delegate this tool hands its task to; empty for
+	// ordinary tools.
+	Delegate string `json:"delegate,omitempty"`
 }
 
 // ToolOutcome is what running a tool produced.

@@ -1,0 +1,119 @@
+package cadence
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// maxSessionID is the store's limit on a session id (store.MaxSessionID),
+// which child session ids must respect.
+const maxSessionID = 80
+
+// offeredTools is the agent's tools followed by its delegates' tools, when
+// its depth still allows delegation.
+func offeredTools(cfg contract.AgentConfig) []contract.ToolDescriptor {
+	if !cfg.OffersDelegates() {
+		return cfg.Tools
+	}
+	out := append([]contract.ToolDescriptor(nil), cfg.Tools...)
+	for _, d := range cfg.Delegates {
+		out = append(out, d.Descriptor())
+	}
+	return out
+}
+
+// delegateTask returns the task of a delegate call's arguments, or why
+// there is none.
+func delegateTask(args string) (string, string) {
+	var in struct {
+		Task *string `json:"task"`
+	}
+	if err := json.Unmarshal([]byte(args), &in); err != nil || in.Task == nil {
+		return "", `the arguments must hold {"task": string}`
+	}
+	if *in.Task == "" {
+		return "", "the task is empty"
+	}
+	return *in.Task, ""
+}
+
+// runEffect is the effect that runs a dispatched call: a tool, or a child
+// run for a delegate call.
+func (t *transition) runEffect(p *contract.PendingCall) contract.Effect {
+	if p.Tool.Delegate == "" {
+		return contract.RunTool{Call: p.Call, Tool: p.Tool}
+	}
+	d, _ := t.rules.cfg.DelegateNamed(p.Tool.Delegate)
+	task, _ := delegateTask(p.Call.Arguments)
+	return contract.StartDelegate{Call: p.Call, Delegate: d.Name, Task: task, Session: p.Subflow, Config: t.rules.cfg.ChildConfig(d)}
+}
+
+// admitDelegate checks a delegate call before it is queued; it answers the
+// call with an error and returns false when the call cannot run.
+func (t *transition) admitDelegate(p *contract.PendingCall) bool {
+	if _, ok := t.rules.cfg.DelegateNamed(p.Tool.Delegate); !ok {
+		t.answer(p, "error: "+p.Call.Name+" names no delegate of this agent", true)
+		return false
+	}
+	if _, why := delegateTask(p.Call.Arguments); why != "" {
+		t.answer(p, "error: malformed arguments for "+p.Call.Name+": "+why, true)
+		return false
+	}
+	return true
+}
+
+// startDelegate hands a delegate call out for the first time: the child's
+// session is named here, from this step, so it is the same on replay.
+func (t *transition) startDelegate(i int) {
+	p := &t.pending()[i]
+	p.State = contract.CallDispatched
+	p.Subflow = childSession(t.s.SessionID, t.s.Steps+1, i)
+	t.publish(contract.RunEvent{Kind: contract.EvSubflowStarted, Call: &p.Call, Text: p.Subflow})
+	t.emit(t.runEffect(p))
+}
+
+// childSession names the session of the delegate call at index i of the
+// batch dispatched by step: unique within the parent, short whatever the
+// depth. A parent id too long to extend is cut from the front.
+func childSession(parent string, step uint64, i int) string {
+	suffix := "/" + strconv.FormatUint(step, 10) + "." + strconv.Itoa(i)
+	if over := len(parent) + len(suffix) - maxSessionID; over > 0 {
+		parent = parent[over:]
+		for len(parent) > 0 && parent[0]&0xC0 == 0x80 {
+			parent = parent[1:]
+		}
+	}
+	return parent + suffix
+}
+
+// onDelegateSettled folds a child run's end into its delegate call: the
+// child's usage rolls up, and its answer or error is the call's result.
+func (t *transition) onDelegateSettled(sig contract.DelegateSettled) string {
+	i := t.findPending(sig.CallID)
+	if i < 0 {
+		return "delegate_settled: no pending call " + quote(sig.CallID)
+	}
+	p := t.s.Pending[i]
+	if p.State != contract.CallDispatched && p.State != contract.CallStarted {
+		return "delegate_settled: call " + quote(sig.CallID) + " is " + string(p.State) + ", not running"
+	}
+	if p.Tool.Delegate == "" || p.Subflow != sig.Session {
+		return "delegate_settled: call " + quote(sig.CallID) + " has no child session " + quote(sig.Session)
+	}
+	u := sig.Usage
+	u.WallNanos = 0
+	u.ToolCalls++
+	t.s.RunUsage = t.s.RunUsage.Add(u)
+	t.s.SessionUsage = t.s.SessionUsage.Add(u)
+	pp := &t.pending()[i]
+	kind := contract.EvSubflowCompleted
+	if sig.Outcome.IsError {
+		kind = contract.EvSubflowFailed
+	}
+	t.publish(contract.RunEvent{Kind: kind, Call: &pp.Call, Text: pp.Subflow, Usage: &sig.Usage})
+	t.answer(pp, sig.Outcome.Content, sig.Outcome.IsError)
+	t.advance()
+	return ""
+}

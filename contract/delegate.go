@@ -1,0 +1,127 @@
+package contract
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// DelegatePrefix starts the tool name a delegate is offered under.
+const DelegatePrefix = "delegate_"
+
+// DefaultMaxDelegationDepth bounds delegation when
+// AgentConfig.MaxDelegationDepth is zero; MaxDelegationDepthLimit bounds
+// any setting, so the cap cannot be switched off.
+const (
+	DefaultMaxDelegationDepth = 3
+	MaxDelegationDepthLimit   = 16
+)
+
+// Delegate is a child agent the parent may hand work to. The model sees it
+// as the tool DelegatePrefix+Name taking {"task": string}; the runtime runs
+// the task as a child run with Config, whose final answer is the call's
+// result.
+type Delegate struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description,omitempty"`
+	Config      AgentConfig `json:"config"`
+}
+
+// ToolName is the name the delegate is offered under.
+func (d Delegate) ToolName() string { return DelegatePrefix + d.Name }
+
+// delegateSchema is the input every delegate tool takes.
+var delegateSchema = json.RawMessage(`{"type":"object","properties":{"task":{"type":"string","description":"the task for the delegate, self-contained: it sees nothing else of this conversation"}},"required":["task"]}`)
+
+// Descriptor is the tool the delegate is offered as. A child run resumes
+// from its own records, so the call is idempotent.
+func (d Delegate) Descriptor() ToolDescriptor {
+	desc := d.Description
+	if desc == "" {
+		desc = "Hand a task to the " + d.Name + " agent and get its final answer."
+	}
+	return ToolDescriptor{Name: d.ToolName(), Description: desc, InputSchema: delegateSchema, Idempotent: true, Delegate: d.Name}
+}
+
+// DelegationDepthLimit is the effective MaxDelegationDepth.
+func (c AgentConfig) DelegationDepthLimit() int {
+	if c.MaxDelegationDepth == 0 {
+		return DefaultMaxDelegationDepth
+	}
+	return c.MaxDelegationDepth
+}
+
+// OffersDelegates reports whether this agent's delegates are offered: not
+// at or past the depth limit.
+func (c AgentConfig) OffersDelegates() bool {
+	return len(c.Delegates) > 0 && c.Depth < c.DelegationDepthLimit()
+}
+
+// ChildConfig is the configuration a delegate's run starts under: its own,
+// one level deeper, under the tighter of the two depth limits.
+func (c AgentConfig) ChildConfig(d Delegate) AgentConfig {
+	child := d.Config
+	limit := c.DelegationDepthLimit()
+	if child.MaxDelegationDepth == 0 || child.MaxDelegationDepth > limit {
+		child.MaxDelegationDepth = limit
+	}
+	child.Depth = c.Depth + 1
+	return child
+}
+
+// DelegateNamed returns the delegate with the name.
+func (c AgentConfig) DelegateNamed(name string) (Delegate, bool) {
+	for _, d := range c.Delegates {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return Delegate{}, false
+}
+
+// delegateErrors checks the delegation fields; tools holds the names of
+// the agent's tools, which delegate tools must not collide with.
+func (c AgentConfig) delegateErrors(tools map[string]bool) []FieldError {
+	var bad []FieldError
+	add := func(field, format string, args ...any) {
+		bad = append(bad, FieldError{Field: field, Reason: fmt.Sprintf(format, args...)})
+	}
+	if c.MaxDelegationDepth < 0 || c.MaxDelegationDepth > MaxDelegationDepthLimit {
+		add("MaxDelegationDepth", "must be in 0..%d (0 means %d), got %d", MaxDelegationDepthLimit, DefaultMaxDelegationDepth, c.MaxDelegationDepth)
+		return bad
+	}
+	if c.Depth < 0 {
+		add("Depth", "must not be negative, got %d", c.Depth)
+		return bad
+	}
+	if !c.OffersDelegates() {
+		// At the depth limit delegates are never offered, so what is
+		// declared below it never runs: a cycle of delegates ends here.
+		return bad
+	}
+	names := map[string]bool{}
+	for i, d := range c.Delegates {
+		field := fmt.Sprintf("Delegates[%d]", i)
+		switch {
+		case d.Name == "":
+			add(field+".Name", "is empty")
+			continue
+		case !ValidToolName(d.ToolName()):
+			add(field+".Name", "%q must match [A-Za-z0-9_-]{1,%d}", d.Name, 64-len(DelegatePrefix))
+			continue
+		case names[d.Name]:
+			add(field+".Name", "%q is declared twice", d.Name)
+			continue
+		case tools[d.ToolName()]:
+			add(field+".Name", "its tool %q collides with a tool of the same name", d.ToolName())
+			continue
+		}
+		names[d.Name] = true
+		if err := c.ChildConfig(d).Validate(); err != nil {
+			re, _ := AsRunError(err)
+			for _, f := range re.Fields {
+				bad = append(bad, FieldError{Field: field + ".Config." + f.Field, Reason: f.Reason})
+			}
+		}
+	}
+	return bad
+}
