@@ -232,7 +232,10 @@ func (a *Agent) unlock() {
 // but not started run, started calls run again only when idempotent (the
 // call id is the idempotency key) and otherwise get an "indeterminate"
 // error result, and pending approvals are asked again. It returns the
-// session's snapshot once nothing is in flight.
+// session's snapshot once nothing is in flight, with the error of the run
+// it finished. A run that had ended before (settled, faulted or aborted)
+// is no error of Resume's: its error stays in the snapshot's Err, and the
+// next Submit starts a new run on the session.
 func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnapshot, error) {
 	w := make(chan outcome, 1)
 	var run *runState
@@ -257,7 +260,7 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 		a.snap = snap
 		a.mu.Unlock()
 		if !snap.Phase.InFlight() {
-			w <- outcome{snap: snap, err: runErr(snap)}
+			w <- outcome{snap: snap}
 			return nil
 		}
 		box, err := a.deps.Tools.With()
@@ -277,13 +280,6 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 		return a.Snapshot(), err
 	}
 	return a.wait(ctx, run, w)
-}
-
-func runErr(s contract.RunSnapshot) error {
-	if s.Err != nil {
-		return s.Err
-	}
-	return nil
 }
 
 // EventsSince returns the committed events after seq, re-projected from

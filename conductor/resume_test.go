@@ -277,3 +277,65 @@ func TestToolDoesNotRunWhenItsStartCannotBeRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedSessionGoesOn: a session whose run faulted (the model failed)
+// or was aborted is resumed by another agent without its old error, and
+// the next Submit starts a new run that calls the model.
+func TestFailedSessionGoesOn(t *testing.T) {
+	fail := func(context.Context, contract.ModelRequest) ([]turn.Chunk, error) {
+		return nil, &turn.ProviderError{Failure: contract.FailServer, Message: "overloaded"}
+	}
+	for _, tt := range []struct {
+		name string
+		end  func(a *conductor.Agent, started <-chan struct{}) error
+		kind contract.ErrorKind
+	}{
+		{"model failed", func(*conductor.Agent, <-chan struct{}) error { return nil }, contract.KindModel},
+		{"aborted", func(a *conductor.Agent, started <-chan struct{}) error {
+			<-started
+			return a.Abort(contract.AbortNow)
+		}, contract.KindAborted},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := store.NewMemory()
+			started := make(chan struct{})
+			first := fail
+			if tt.kind == contract.KindAborted {
+				first = func(ctx context.Context, _ contract.ModelRequest) ([]turn.Chunk, error) {
+					close(started)
+					<-ctx.Done()
+					return nil, ctx.Err()
+				}
+			}
+			deps := testDeps(&fakeModel{replies: []replyFunc{first}}, nil)
+			deps.Store = base
+			a := newAgent(t, contract.AgentConfig{}, deps)
+			errs := make(chan error, 1)
+			go func() { _, err := a.Submit(ctxT(t), conductor.Text("first")); errs <- err }()
+			if err := tt.end(a, started); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-errs; !errors.Is(err, &contract.RunError{Kind: tt.kind}) {
+				t.Fatalf("first run: %v, want kind %s", err, tt.kind)
+			}
+			_ = a.Close()
+
+			model := &fakeModel{replies: []replyFunc{say("back again")}}
+			deps2 := testDeps(model, nil)
+			deps2.Store = base
+			b := newAgent(t, contract.AgentConfig{}, deps2)
+			snap, err := b.Resume(ctxT(t), "session_test")
+			if err != nil || snap.Phase != contract.PhaseFaulted || snap.Err == nil {
+				t.Fatalf("resume: err %v, phase %s, run error %v", err, snap.Phase, snap.Err)
+			}
+			snap, err = b.Submit(ctxT(t), conductor.Text("try again"))
+			if err != nil || snap.Phase != contract.PhaseSettled || snap.Err != nil {
+				t.Fatalf("second run: err %v, phase %s", err, snap.Phase)
+			}
+			if last, _ := snap.History.Last(); len(model.Requests()) != 1 || last.Text() != "back again" {
+				t.Errorf("model calls %d, last turn %q", len(model.Requests()), last.Text())
+			}
+			_ = b.Close()
+		})
+	}
+}

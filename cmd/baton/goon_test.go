@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/batonrt/baton/provider/scripted"
+	"github.com/batonrt/baton/store"
+)
+
+const failingScript = `{"replies": [{"fail": {"status": 400, "message": "bad request"}}]}`
+
+// TestRunGoesOnAfterFailure: a session whose run faulted goes on with the
+// next prompt in a new process: the model is called and the run settles.
+func TestRunGoesOnAfterFailure(t *testing.T) {
+	isolate(t)
+	dir, ws := t.TempDir(), t.TempDir()
+	code, _, stderr := cli(t, "", "run", "--provider", "scripted", "--script", writeScript(t, failingScript), "--store", dir, "--workspace", ws, "hello")
+	if code != exitFailure {
+		t.Fatalf("failing run: exit %d: %s", code, stderr)
+	}
+	id := strings.Fields(stderr)[1]
+	code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", writeScript(t, `{"replies": [{"text": "Here now."}]}`), "--store", dir, "--workspace", ws, "--session", id, "try again")
+	if code != exitOK || !strings.Contains(stdout, "Here now.") {
+		t.Fatalf("going on: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	code, stdout, _ = cli(t, "", "replay", "--store", dir, id)
+	if code != exitOK {
+		t.Errorf("replay: exit %d %s", code, stdout)
+	}
+}
+
+// TestServeGoesOnAfterFailure: a thread whose run faulted in one serve
+// process is answered by the next one with a new run, not an error.
+func TestServeGoesOnAfterFailure(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	post := func(script *scripted.Script, text string) string {
+		t.Helper()
+		st, err := store.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := newSyncBuffer()
+		a := &app{stdout: out, stderr: io.Discard}
+		ctx, cancel := context.WithCancel(context.Background())
+		served := make(chan error, 1)
+		go func() { served <- a.serveOn(ctx, ln, st, script, "scripted", nil) }()
+		defer func() {
+			cancel()
+			if err := <-served; err != nil {
+				t.Errorf("serve: %v", err)
+			}
+			http.DefaultClient.CloseIdleConnections()
+		}()
+		out.waitFor(t, "serving AG-UI on http://")
+		body := `{"threadId":"thread-1","runId":"r-` + text + `","messages":[{"id":"m-` + text + `","role":"user","content":"` + text + `"}]}`
+		resp, err := http.Post("http://"+ln.Addr().String()+"/", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		stream, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("POST %s: status %d: %s", text, resp.StatusCode, stream)
+		}
+		return string(stream)
+	}
+	if s := post(scripted.New(scripted.Reply{Fail: &scripted.Failure{Status: 400, Message: "bad request"}}), "first"); !strings.Contains(s, "RUN_ERROR") {
+		t.Fatalf("first run did not fail:\n%s", s)
+	}
+	if s := post(scripted.New(scripted.Reply{Text: "Here now."}), "again"); strings.Contains(s, "RUN_ERROR") || !strings.Contains(s, "RUN_FINISHED") {
+		t.Fatalf("second run:\n%s", s)
+	}
+}
