@@ -49,6 +49,10 @@ func (t *transition) admit(p *contract.PendingCall) {
 		t.answer(p, fmt.Sprintf("error: malformed arguments for %s: %v; send a JSON object matching the tool's input schema", p.Call.Name, err), true)
 		return
 	}
+	if tool.AsksHuman {
+		t.askHuman(p)
+		return
+	}
 	if tool.Delegate != "" && !t.admitDelegate(p) {
 		return
 	}
@@ -90,7 +94,7 @@ func (t *transition) skipUnstarted(content string) {
 		switch p.State {
 		case contract.CallDispatched:
 			cancel = append(cancel, p.Call.ID)
-		case contract.CallQueued, contract.CallAwaitingApproval:
+		case contract.CallQueued, contract.CallAwaitingApproval, contract.CallAwaitingHuman:
 		default:
 			continue
 		}
@@ -102,16 +106,20 @@ func (t *transition) skipUnstarted(content string) {
 }
 
 // advance dispatches what may run now, then either waits or, when every
-// call is answered, closes the batch and moves to the next boundary.
+// call is answered, closes the batch and moves to the next boundary. The
+// phase names the first kind of wait still open: tools, then approvals,
+// then questions.
 func (t *transition) advance() {
 	t.schedule()
-	running, approving := 0, 0
+	running, approving, asking := 0, 0, 0
 	for _, p := range t.s.Pending {
 		switch p.State {
 		case contract.CallDispatched, contract.CallStarted, contract.CallQueued:
 			running++
 		case contract.CallAwaitingApproval:
 			approving++
+		case contract.CallAwaitingHuman:
+			asking++
 		}
 	}
 	switch {
@@ -119,6 +127,8 @@ func (t *transition) advance() {
 		t.s.Phase = contract.PhaseAwaitingTools
 	case approving > 0:
 		t.s.Phase = contract.PhaseAwaitingApproval
+	case asking > 0:
+		t.s.Phase = contract.PhaseAwaitingHuman
 	default:
 		t.closeBatch()
 		t.boundary()

@@ -20,13 +20,13 @@ var rejectedByDesign = func() map[cell]string {
 			}
 		}
 	}
-	for _, p := range []contract.Phase{contract.PhaseAwaitingModel, contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval, contract.PhaseCompacting} {
+	for _, p := range []contract.Phase{contract.PhaseAwaitingModel, contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval, contract.PhaseAwaitingHuman, contract.PhaseCompacting} {
 		m[cell{p, contract.SigSubmitted}] = "a run is in flight: input mid-run is a steer or a follow-up"
 	}
-	for _, k := range []contract.SignalKind{contract.SigToolStarted, contract.SigToolSettled, contract.SigApprovalResolved, contract.SigCompacted, contract.SigCompactionFailed} {
+	for _, k := range []contract.SignalKind{contract.SigToolStarted, contract.SigToolSettled, contract.SigApprovalResolved, contract.SigHumanAnswered, contract.SigCompacted, contract.SigCompactionFailed} {
 		m[cell{contract.PhaseAwaitingModel, k}] = "only the model is awaited"
 	}
-	for _, p := range []contract.Phase{contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval} {
+	for _, p := range []contract.Phase{contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval, contract.PhaseAwaitingHuman} {
 		for _, k := range []contract.SignalKind{contract.SigModelReplied, contract.SigModelFailed, contract.SigCompacted, contract.SigCompactionFailed} {
 			m[cell{p, k}] = "the model is not awaited while tools run"
 		}
@@ -36,7 +36,11 @@ var rejectedByDesign = func() map[cell]string {
 	m[cell{contract.PhaseAwaitingModel, contract.SigDelegateSettled}] = "only the model is awaited"
 	m[cell{contract.PhaseCompacting, contract.SigDelegateSettled}] = "only the summary is awaited"
 	m[cell{contract.PhaseAwaitingApproval, contract.SigToolSettled}] = "nothing runs while every open call awaits approval"
-	for _, k := range []contract.SignalKind{contract.SigModelReplied, contract.SigModelFailed, contract.SigToolStarted, contract.SigToolSettled, contract.SigApprovalResolved} {
+	m[cell{contract.PhaseAwaitingHuman, contract.SigToolStarted}] = "nothing runs while every open call waits for a person"
+	m[cell{contract.PhaseAwaitingHuman, contract.SigToolSettled}] = "nothing runs while every open call waits for a person"
+	m[cell{contract.PhaseAwaitingHuman, contract.SigDelegateSettled}] = "nothing runs while every open call waits for a person"
+	m[cell{contract.PhaseAwaitingHuman, contract.SigApprovalResolved}] = "no call awaits approval while every open call waits for a person"
+	for _, k := range []contract.SignalKind{contract.SigModelReplied, contract.SigModelFailed, contract.SigToolStarted, contract.SigToolSettled, contract.SigApprovalResolved, contract.SigHumanAnswered} {
 		m[cell{contract.PhaseCompacting, k}] = "only the summary is awaited"
 	}
 	return m
@@ -68,6 +72,8 @@ func probe(kind contract.SignalKind, s contract.RunSnapshot) contract.Signal {
 		return contract.ToolSettled{CallID: id, At: at}
 	case contract.SigApprovalResolved:
 		return contract.ApprovalResolved{CallID: id, Approved: true, At: at}
+	case contract.SigHumanAnswered:
+		return contract.HumanAnswered{CallID: id, Answer: "probe", At: at}
 	case contract.SigCompacted:
 		return contract.Compacted{Cut: 1, Summary: "x", At: at}
 	case contract.SigCompactionFailed:

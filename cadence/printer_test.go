@@ -41,6 +41,8 @@ func printEffect(e contract.Effect) string {
 		return fmt.Sprintf("start_delegate %s %s session=%s depth=%d/%d model=%s task=%s", e.Call.ID, e.Delegate, e.Session, e.Config.Depth, e.Config.MaxDelegationDepth, e.Config.Model, clip(e.Task))
 	case contract.RequestApproval:
 		return fmt.Sprintf("request_approval %s %s", e.Call.ID, e.Call.Name)
+	case contract.AskHuman:
+		return fmt.Sprintf("ask_human %s %s %s %q", e.Call.ID, e.Call.Name, clip(e.Question.Text), e.Question.Choices)
 	case contract.Compact:
 		return fmt.Sprintf("compact cut=%d turns=%d", e.Cut, len(e.Turns))
 	case contract.CancelInFlight:

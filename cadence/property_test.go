@@ -374,7 +374,7 @@ func TestStepNeverPanics(t *testing.T) {
 		snap := cadence.InitialSnapshot("s")
 		snap.Phase = rapid.SampledFrom(append(slices.Clone(contract.Phases), "bogus")).Draw(t, "phase")
 		if rapid.Bool().Draw(t, "pending") {
-			snap.Pending = []contract.PendingCall{{Call: contract.ToolCall{ID: "nope", Name: "echo"}, State: contract.CallState(rapid.SampledFrom([]string{"queued", "dispatched", "started", "done", "awaiting_approval"}).Draw(t, "state"))}}
+			snap.Pending = []contract.PendingCall{{Call: contract.ToolCall{ID: "nope", Name: "echo"}, State: contract.CallState(rapid.SampledFrom([]string{"queued", "dispatched", "started", "done", "awaiting_approval", "awaiting_human"}).Draw(t, "state"))}}
 		}
 		sig := cadencetest.Hostile(snap).Draw(t, "signal")
 		_, effects := rules.Step(snap, sig)

@@ -59,6 +59,8 @@ func (r *Rules) stepFor(p contract.Phase) phaseStep {
 		return stepAwaitingModel
 	case contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval:
 		return stepAwaitingTools
+	case contract.PhaseAwaitingHuman:
+		return stepAwaitingHuman
 	case contract.PhaseCompacting:
 		return stepCompacting
 	}

@@ -20,12 +20,13 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 // the stable printer gives for it, and a blank line, like etcd-io/raft's
 // datadriven files. Commands:
 //
-//	config key=value...       model, tools=a,b/approval/sequential/idempotent,
+//	config key=value...       model, tools=a,b/approval/sequential/idempotent/human,
 //	                          max_turns, warn, critical, window, keep, ratio, compaction=off
 //	submit RUN "text" [tools=...]
 //	reply [text "..."] [call ID TOOL ARGS]... [usage=IN/OUT]
 //	fail KIND ["message"]
 //	started ID | settled ID "out" [error] | approve ID once|session | deny ID ["reason"]
+//	answer ID "text"
 //	steer "text" | followup "text" | abort MODE ["reason"] | resumed
 //	compacted CUT "summary" | compaction_failed "reason"
 //	history | usage
@@ -111,6 +112,8 @@ func parseTools(v string) []contract.ToolDescriptor {
 				d.Sequential = true
 			case "idempotent":
 				d.Idempotent = true
+			case "human":
+				d.AsksHuman = true
 			}
 		}
 		out = append(out, d)
@@ -180,6 +183,8 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 		return contract.ApprovalResolved{CallID: a(1), Approved: true, Scope: contract.ApprovalScope(a(2)), At: at}, nil
 	case "deny":
 		return contract.ApprovalResolved{CallID: a(1), Reason: a(2), At: at}, nil
+	case "answer":
+		return contract.HumanAnswered{CallID: a(1), Answer: a(2), At: at}, nil
 	case "steer":
 		return contract.Steered{Input: []contract.Turn{contract.UserText(a(1))}, At: at}, nil
 	case "followup":

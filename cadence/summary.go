@@ -39,6 +39,8 @@ func describeEffect(b *strings.Builder, e contract.Effect) {
 		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
 	case contract.RequestApproval:
 		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
+	case contract.AskHuman:
+		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
 	case contract.Compact:
 		b.WriteString(" cut=" + strconv.Itoa(e.Cut))
 	case contract.CancelInFlight:

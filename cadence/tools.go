@@ -18,6 +18,8 @@ func stepAwaitingTools(t *transition) string {
 		return t.onApproval(sig)
 	case contract.DelegateSettled:
 		return t.onDelegateSettled(sig)
+	case contract.HumanAnswered:
+		return t.onAnswer(sig)
 	case contract.Resumed:
 		if !t.abortOnResume() {
 			t.resumeBatch()
@@ -112,7 +114,7 @@ func (t *transition) allow(name string) {
 // resumeBatch picks a batch up after a restart: calls handed out but not
 // started are handed out again; started calls with no outcome run again
 // only when idempotent, and otherwise tell the model the truth; approvals
-// are asked again.
+// and questions are asked again.
 func (t *transition) resumeBatch() {
 	pending := t.pending()
 	for i := range pending {
@@ -125,6 +127,8 @@ func (t *transition) resumeBatch() {
 			t.answer(p, "error: indeterminate: interrupted while running; the call may or may not have taken effect", true)
 		case p.State == contract.CallAwaitingApproval:
 			t.emit(contract.RequestApproval{Call: p.Call, Tool: p.Tool})
+		case p.State == contract.CallAwaitingHuman && p.Question != nil:
+			t.emit(contract.AskHuman{Call: p.Call, Question: *p.Question})
 		}
 	}
 	t.advance()

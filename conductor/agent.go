@@ -72,6 +72,8 @@ type runState struct {
 	box     *dispatch.ToolBox
 	waiters []chan outcome
 	wg      sync.WaitGroup
+	// asks cancel the approvers and answerers asked about each call.
+	asks map[string]context.CancelFunc
 }
 
 type outcome struct {

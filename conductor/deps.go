@@ -33,6 +33,9 @@ type Deps struct {
 	// Approver answers approval requests; without one the host answers
 	// with Agent.Approve.
 	Approver Approver
+	// Answerer answers questions the model asks a person; without one
+	// the host answers with Agent.Answer.
+	Answerer Answerer
 	// Retriever, if set, is asked once per submit for context.
 	Retriever Retriever
 	// Logger receives diagnostics; default silent.

@@ -5,7 +5,7 @@
 // after them are published, model calls go through the turn driver, tool
 // calls through the dispatch scheduler, compaction through the provider
 // with a summary prompt. Hosts call CreateAgent, Submit, Steer, FollowUp,
-// Approve, Abort, Subscribe, Snapshot and Resume.
+// Approve, Answer, Abort, Subscribe, Snapshot and Resume.
 //
 // It imports contract, compactor, cadence, ledger, store, dispatch and
 // turn; never provider (hosts choose one) nor wire.

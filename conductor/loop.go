@@ -98,6 +98,9 @@ func (a *Agent) apply(sig contract.Signal) string {
 			a.mu.Unlock()
 		}
 	}
+	if a.run != nil {
+		a.run.dropAnswered(next)
+	}
 	if next.Phase.Terminal() && a.run != nil {
 		a.endRun()
 	}
@@ -172,6 +175,8 @@ func (a *Agent) perform(e contract.Effect) error {
 		a.startTool(e.Call)
 	case contract.RequestApproval:
 		a.askApproval(e.Call, e.Tool)
+	case contract.AskHuman:
+		a.askHuman(e.Call, e.Question)
 	case contract.Compact:
 		a.startCompaction(e.Turns, e.Cut)
 	case contract.CancelInFlight:

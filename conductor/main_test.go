@@ -1,9 +1,15 @@
 package conductor_test
 
 import (
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(askChildEnv); dir != "" {
+		os.Exit(askChild(dir))
+	}
+	goleak.VerifyTestMain(m)
+}

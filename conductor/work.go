@@ -166,14 +166,15 @@ func (a *Agent) askApproval(call contract.ToolCall, desc contract.ToolDescriptor
 		return
 	}
 	run := a.run
+	ctx := run.asking(call.ID)
 	a.spawn(run, func() {
 		var d Decision
 		var err error
 		callHook(a.log, "approver", func() error {
-			d, err = approver(run.ctx, call, desc)
+			d, err = approver(ctx, call, desc)
 			return err
 		})
-		if err != nil || run.ctx.Err() != nil {
+		if err != nil || ctx.Err() != nil {
 			return
 		}
 		a.send(run, func() { a.apply(resolution(call.ID, d, a.now())) })

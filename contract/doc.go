@@ -12,6 +12,7 @@
 //	RunTool           ToolStarted, then ToolSettled
 //	StartDelegate     DelegateSettled
 //	RequestApproval   ApprovalResolved
+//	AskHuman          HumanAnswered
 //	Compact           Compacted, CompactionFailed
 //	CancelInFlight    (nothing: the cancelled work's answers are dropped)
 //	Persist           (nothing: durable before the next Publish is delivered)

@@ -7,6 +7,7 @@ const (
 	EffInvokeModel     EffectKind = "invoke_model"
 	EffRunTool         EffectKind = "run_tool"
 	EffRequestApproval EffectKind = "request_approval"
+	EffAskHuman        EffectKind = "ask_human"
 	EffCompact         EffectKind = "compact"
 	EffCancelInFlight  EffectKind = "cancel_in_flight"
 	EffPersist         EffectKind = "persist"
@@ -60,6 +61,13 @@ type RequestApproval struct {
 	Tool ToolDescriptor
 }
 
+// AskHuman puts a question the model asked to a person; the answer comes
+// back as HumanAnswered, whenever it comes.
+type AskHuman struct {
+	Call     ToolCall
+	Question Question
+}
+
 // Compact asks for a summary of Turns, which are history[:Cut].
 type Compact struct {
 	Turns []Turn
@@ -87,6 +95,7 @@ type Publish struct{ Event RunEvent }
 func (InvokeModel) EffectKind() EffectKind     { return EffInvokeModel }
 func (RunTool) EffectKind() EffectKind         { return EffRunTool }
 func (RequestApproval) EffectKind() EffectKind { return EffRequestApproval }
+func (AskHuman) EffectKind() EffectKind        { return EffAskHuman }
 func (Compact) EffectKind() EffectKind         { return EffCompact }
 func (CancelInFlight) EffectKind() EffectKind  { return EffCancelInFlight }
 func (Persist) EffectKind() EffectKind         { return EffPersist }

@@ -120,6 +120,8 @@ func decodeSignalBody(kind SignalKind, body []byte) (Signal, error) {
 		s, err = decodeAs[ToolSettled](body)
 	case SigApprovalResolved:
 		s, err = decodeAs[ApprovalResolved](body)
+	case SigHumanAnswered:
+		s, err = decodeAs[HumanAnswered](body)
 	case SigCompacted:
 		s, err = decodeAs[Compacted](body)
 	case SigCompactionFailed:

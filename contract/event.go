@@ -13,6 +13,8 @@ const (
 	EvToolResult        EventKind = "tool_result"
 	EvApprovalRequested EventKind = "approval_requested"
 	EvApprovalResolved  EventKind = "approval_resolved"
+	EvQuestionAsked     EventKind = "question_asked"
+	EvQuestionAnswered  EventKind = "question_answered"
 	EvSteeringApplied   EventKind = "steering_applied"
 	EvFollowUpApplied   EventKind = "follow_up_applied"
 	EvLoopWarning       EventKind = "loop_warning"
@@ -63,6 +65,11 @@ type RunEvent struct {
 	Result *ToolResult `json:"result,omitempty"`
 	Usage  *Usage      `json:"usage,omitempty"`
 	Err    *RunError   `json:"error,omitempty"`
+	// Question is what a question_asked asks; the answer of a
+	// question_answered is in Text.
+	Question *Question `json:"question,omitempty"`
+	// Keys are what an approval_requested would allowlist for the session.
+	Keys []string `json:"keys,omitempty"`
 	// Approved and Scope describe an approval_resolved.
 	Approved bool          `json:"approved,omitempty"`
 	Scope    ApprovalScope `json:"scope,omitempty"`

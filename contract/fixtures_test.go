@@ -36,6 +36,7 @@ func sampleSignals() []contract.Signal {
 		contract.ToolStarted{CallID: "c1", At: 6},
 		contract.ToolSettled{CallID: "c1", Outcome: contract.ToolOutcome{Content: "12°C \"cloudy\"", IsError: true, Truncated: true}, At: 7},
 		contract.ApprovalResolved{CallID: "c1", Approved: true, Scope: contract.ScopeSession, Reason: "fine", At: 8},
+		contract.HumanAnswered{CallID: "c2", Answer: "Celsius, \"please\"", At: 13},
 		contract.Compacted{Summary: "the user asked about Oslo", Cut: 3, At: 9},
 		contract.CompactionFailed{Reason: "model down", At: 10},
 		contract.AbortRequested{Mode: contract.AbortAfterTools, Reason: "user pressed stop", At: 11},

@@ -12,6 +12,7 @@ const (
 	SigToolStarted      SignalKind = "tool_started"
 	SigToolSettled      SignalKind = "tool_settled"
 	SigApprovalResolved SignalKind = "approval_resolved"
+	SigHumanAnswered    SignalKind = "human_answered"
 	SigCompacted        SignalKind = "compacted"
 	SigCompactionFailed SignalKind = "compaction_failed"
 	SigAbortRequested   SignalKind = "abort_requested"
@@ -20,7 +21,7 @@ const (
 )
 
 // SignalKinds lists every signal kind in a fixed order.
-var SignalKinds = []SignalKind{SigSubmitted, SigSteered, SigFollowUpQueued, SigModelReplied, SigModelFailed, SigToolStarted, SigToolSettled, SigApprovalResolved, SigCompacted, SigCompactionFailed, SigAbortRequested, SigResumed, SigDelegateSettled}
+var SignalKinds = []SignalKind{SigSubmitted, SigSteered, SigFollowUpQueued, SigModelReplied, SigModelFailed, SigToolStarted, SigToolSettled, SigApprovalResolved, SigHumanAnswered, SigCompacted, SigCompactionFailed, SigAbortRequested, SigResumed, SigDelegateSettled}
 
 // Signal is a fact fed to the reducer. Its time is data, stamped by the
 // conductor.
@@ -74,7 +75,11 @@ type ModelReplied struct {
 	Reply Turn       `json:"reply"`
 	Usage Usage      `json:"usage,omitzero"`
 	Stop  StopReason `json:"stop,omitempty"`
-	At    Timestamp  `json:"at"`
+	// Keys are the approval keys the host derived for the reply's calls
+	// to tools that need approval, recorded so replay never re-derives
+	// them. A call with no entry is keyed by its tool's name.
+	Keys []CallKeys `json:"keys,omitempty"`
+	At   Timestamp  `json:"at"`
 }
 
 // FailureKind classifies a model failure.
@@ -131,6 +136,14 @@ type ApprovalResolved struct {
 	At       Timestamp     `json:"at"`
 }
 
+// HumanAnswered carries a person's answer to a question the model asked
+// with a tool whose descriptor AsksHuman; the answer is the call's result.
+type HumanAnswered struct {
+	CallID string    `json:"call_id"`
+	Answer string    `json:"answer"`
+	At     Timestamp `json:"at"`
+}
+
 // Compacted carries the summary of history[:Cut].
 type Compacted struct {
 	Summary string    `json:"summary"`
@@ -185,6 +198,7 @@ func (ModelFailed) SignalKind() SignalKind      { return SigModelFailed }
 func (ToolStarted) SignalKind() SignalKind      { return SigToolStarted }
 func (ToolSettled) SignalKind() SignalKind      { return SigToolSettled }
 func (ApprovalResolved) SignalKind() SignalKind { return SigApprovalResolved }
+func (HumanAnswered) SignalKind() SignalKind    { return SigHumanAnswered }
 func (Compacted) SignalKind() SignalKind        { return SigCompacted }
 func (CompactionFailed) SignalKind() SignalKind { return SigCompactionFailed }
 func (AbortRequested) SignalKind() SignalKind   { return SigAbortRequested }
@@ -199,6 +213,7 @@ func (s ModelFailed) When() Timestamp      { return s.At }
 func (s ToolStarted) When() Timestamp      { return s.At }
 func (s ToolSettled) When() Timestamp      { return s.At }
 func (s ApprovalResolved) When() Timestamp { return s.At }
+func (s HumanAnswered) When() Timestamp    { return s.At }
 func (s Compacted) When() Timestamp        { return s.At }
 func (s CompactionFailed) When() Timestamp { return s.At }
 func (s AbortRequested) When() Timestamp   { return s.At }

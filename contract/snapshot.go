@@ -6,6 +6,7 @@ type CallState string
 const (
 	CallQueued           CallState = "queued"            // waiting its turn to run
 	CallAwaitingApproval CallState = "awaiting_approval" // request_approval emitted
+	CallAwaitingHuman    CallState = "awaiting_human"    // ask_human emitted
 	CallDispatched       CallState = "dispatched"        // run_tool emitted
 	CallStarted          CallState = "started"           // the tool began running
 	CallDone             CallState = "done"              // Result is set
@@ -19,6 +20,12 @@ type PendingCall struct {
 	Result *ToolResult    `json:"result,omitempty"`
 	// Subflow is the child session of a delegate call once it is started.
 	Subflow string `json:"subflow,omitempty"`
+	// Keys are what approving the call for the session allowlists (see
+	// ModelReplied.Keys), set while it awaits approval.
+	Keys []string `json:"keys,omitempty"`
+	// Question is what the call asks a person, set while it awaits an
+	// answer.
+	Question *Question `json:"question,omitempty"`
 }
 
 // InputKind says how input that arrived mid-run is delivered.
@@ -63,7 +70,9 @@ type RunSnapshot struct {
 	AbortReason string    `json:"abort_reason,omitempty"`
 	// RunTools were given to this run's submit and shadow the agent's.
 	RunTools []ToolDescriptor `json:"run_tools,omitempty"`
-	// Allowed holds tool names approved for the whole session, sorted.
+	// Allowed holds what was approved for the whole session, sorted: a
+	// tool name alone for calls that derive no approval keys, and
+	// tool:key for each key of the calls that do (shell:ls, http:example.com).
 	Allowed []string `json:"allowed,omitempty"`
 	// Recent holds the loop guard's newest call signatures.
 	Recent []string `json:"recent,omitempty"`
@@ -82,6 +91,17 @@ func (s RunSnapshot) PendingApprovals() []ToolCall {
 	for _, p := range s.Pending {
 		if p.State == CallAwaitingApproval {
 			out = append(out, p.Call)
+		}
+	}
+	return out
+}
+
+// PendingQuestions returns the calls waiting for a person's answer.
+func (s RunSnapshot) PendingQuestions() []PendingCall {
+	var out []PendingCall
+	for _, p := range s.Pending {
+		if p.State == CallAwaitingHuman {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -16,6 +16,10 @@ type ToolDescriptor struct {
 	Idempotent bool `json:"idempotent,omitempty"`
 	// NeedsApproval tools wait for an approval before they run.
 	NeedsApproval bool `json:"needs_approval,omitempty"`
+	// AsksHuman tools are answered by a person, not run: a call moves the
+	// run to awaiting_human until the host answers it, with no timeout.
+	// Its arguments are {"question": string, "choices": [string]}.
+	AsksHuman bool `json:"asks_human,omitempty"`
 	// Sequential tools never run beside another tool.
 	Sequential bool `json:"sequential,omitempty"`
 	// Timeout bounds one call; zero means the dispatcher's default.
@@ -31,4 +35,20 @@ type ToolOutcome struct {
 	IsError bool   `json:"is_error,omitempty"`
 	// Truncated says the output cap cut Content.
 	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Question is what an ask-human call asks a person: free text, with
+// choices the model suggests (the answer need not be one of them).
+type Question struct {
+	Text    string   `json:"text"`
+	Choices []string `json:"choices,omitempty"`
+}
+
+// CallKeys are the approval keys derived from one call's arguments: what
+// the call does (the command names of a shell line, the host of a URL).
+// Approving the call for the session allowlists these keys, not the tool.
+// Empty Keys mean none could be derived, so the call always asks.
+type CallKeys struct {
+	CallID string   `json:"call_id"`
+	Keys   []string `json:"keys,omitempty"`
 }

@@ -17,8 +17,12 @@ func Tools() []contract.ToolDescriptor {
 		{Name: "idem", Idempotent: true},
 		{Name: "serial", Sequential: true},
 		{Name: "ask", NeedsApproval: true},
+		{Name: QuestionTool, AsksHuman: true},
 	}
 }
+
+// QuestionTool is the tool Config registers that asks a person.
+const QuestionTool = "question"
 
 // UnknownTool is a tool name no Config registers.
 const UnknownTool = "missing"

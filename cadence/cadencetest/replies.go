@@ -11,6 +11,9 @@ import (
 // has something to find; the last two are malformed.
 var arguments = []string{`{}`, `{"x":1}`, `{"x":2}`, ``, `{"x":`, `[1]`}
 
+// questions are QuestionTool's arguments; the last one asks nothing.
+var questions = []string{`{"question":"which one?"}`, `{"question":"pick","choices":["a","b"]}`, `{"question":""}`}
+
 // Call draws a tool call to one of names or to UnknownTool, with id as
 // its id.
 func Call(id string, names []string) *rapid.Generator[contract.ToolCall] {
@@ -20,6 +23,9 @@ func Call(id string, names []string) *rapid.Generator[contract.ToolCall] {
 			name = rapid.SampledFrom(names).Draw(t, "tool")
 		}
 		args := arguments[rapid.IntRange(0, 2).Draw(t, "args")]
+		if name == QuestionTool {
+			args = rapid.SampledFrom(questions).Draw(t, "question")
+		}
 		if rapid.IntRange(0, 9).Draw(t, "malformed") == 0 {
 			args = rapid.SampledFrom(arguments).Draw(t, "any_args")
 		}

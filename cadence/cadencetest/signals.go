@@ -43,7 +43,7 @@ func Fitting(cfg contract.AgentConfig, s contract.RunSnapshot) *rapid.Generator[
 				return contract.ModelFailed{Failure: kind, Message: "scripted failure", At: at}
 			}
 			return Reply(cfg.Tools, at).Draw(t, "reply")
-		case contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval:
+		case contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval, contract.PhaseAwaitingHuman:
 			if sig, ok := answer(t, s, at); ok {
 				return sig
 			}
@@ -87,6 +87,8 @@ func answer(t *rapid.T, s contract.RunSnapshot, at contract.Timestamp) (contract
 	case contract.CallAwaitingApproval:
 		scope := rapid.SampledFrom([]contract.ApprovalScope{contract.ScopeOnce, contract.ScopeSession}).Draw(t, "scope")
 		return contract.ApprovalResolved{CallID: p.Call.ID, Approved: rapid.IntRange(0, 3).Draw(t, "approve") > 0, Scope: scope, At: at}, true
+	case contract.CallAwaitingHuman:
+		return contract.HumanAnswered{CallID: p.Call.ID, Answer: rapid.SampledFrom([]string{"yes", "a", ""}).Draw(t, "answer"), At: at}, true
 	case contract.CallDispatched:
 		if rapid.Bool().Draw(t, "start") {
 			return contract.ToolStarted{CallID: p.Call.ID, At: at}, true
@@ -169,6 +171,8 @@ func Hostile(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 			return contract.ToolSettled{CallID: id, Outcome: Outcome().Draw(t, "outcome"), At: at}
 		case contract.SigApprovalResolved:
 			return contract.ApprovalResolved{CallID: id, Approved: rapid.Bool().Draw(t, "approved"), Scope: "forever", At: at}
+		case contract.SigHumanAnswered:
+			return contract.HumanAnswered{CallID: id, Answer: "hostile", At: at}
 		case contract.SigCompacted:
 			return contract.Compacted{Summary: "x", Cut: rapid.IntRange(-1, 5).Draw(t, "cut"), At: at}
 		case contract.SigCompactionFailed:

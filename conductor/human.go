@@ -1,0 +1,95 @@
+package conductor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// Answerer answers a question the model asked a person (see
+// dispatch.AskHuman). An error leaves the question pending for
+// Agent.Answer. It must return once ctx is done: the run was aborted,
+// steered past the question, or ended.
+type Answerer func(ctx context.Context, call contract.ToolCall, q contract.Question) (string, error)
+
+// Answer answers a pending question with a person's text, which the
+// model gets as the call's result. A question has no timeout: it waits
+// for Answer (or the Answerer) across restarts, since it is part of the
+// recorded snapshot. Answering an unknown or already answered call is
+// refused with ErrRejected.
+func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
+	return a.call(ctx, func() error {
+		if a.failed != nil {
+			return a.failed
+		}
+		if a.run == nil {
+			return ErrNoRun
+		}
+		if r := a.apply(contract.HumanAnswered{CallID: callID, Answer: validText(answer), At: a.now()}); r != "" {
+			return fmt.Errorf("%w: %s", ErrRejected, r)
+		}
+		return nil
+	})
+}
+
+// askHuman asks the Answerer, when there is one; otherwise the question
+// waits for Agent.Answer.
+func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
+	answerer := a.deps.Answerer
+	if answerer == nil {
+		return
+	}
+	run := a.run
+	ctx := run.asking(call.ID)
+	a.spawn(run, func() {
+		var text string
+		var err error
+		callHook(a.log, "answerer", func() error {
+			text, err = answerer(ctx, call, q)
+			return err
+		})
+		if err != nil || ctx.Err() != nil {
+			return
+		}
+		a.send(run, func() {
+			if r := a.apply(contract.HumanAnswered{CallID: call.ID, Answer: validText(text), At: a.now()}); r != "" {
+				a.log.Debug("conductor: answer refused", "call", call.ID, "reason", r)
+			}
+		})
+	})
+}
+
+// asking returns a context for a person's answer to the call, done when
+// the run ends or the call is answered some other way (Agent.Answer,
+// steering, an abort).
+func (r *runState) asking(callID string) context.Context {
+	ctx, cancel := context.WithCancel(r.ctx)
+	if r.asks == nil {
+		r.asks = map[string]context.CancelFunc{}
+	}
+	if old := r.asks[callID]; old != nil {
+		old()
+	}
+	r.asks[callID] = cancel
+	return ctx
+}
+
+// dropAnswered cancels the asks whose call no longer waits for a person.
+func (r *runState) dropAnswered(s contract.RunSnapshot) {
+	for id, cancel := range r.asks {
+		if !waitsForPerson(s, id) {
+			cancel()
+			delete(r.asks, id)
+		}
+	}
+}
+
+func waitsForPerson(s contract.RunSnapshot, id string) bool {
+	for _, p := range s.Pending {
+		if p.Call.ID == id {
+			return p.State == contract.CallAwaitingHuman || p.State == contract.CallAwaitingApproval
+		}
+	}
+	return false
+}

@@ -1,0 +1,223 @@
+package conductor_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/store"
+)
+
+// questions collects the question_asked events of an agent.
+func questions(a *conductor.Agent) (<-chan contract.RunEvent, func()) {
+	ch := make(chan contract.RunEvent, 16)
+	stop := a.Subscribe(func(ev contract.RunEvent) {
+		if ev.Kind == contract.EvQuestionAsked {
+			ch <- ev
+		}
+	})
+	return ch, stop
+}
+
+func nextQuestion(t *testing.T, ctx context.Context, ch <-chan contract.RunEvent) contract.RunEvent {
+	t.Helper()
+	select {
+	case ev := <-ch:
+		return ev
+	case <-ctx.Done():
+		t.Fatal("no question was asked")
+	}
+	return contract.RunEvent{}
+}
+
+func TestAskHumanAnswersLandInCallOrder(t *testing.T) {
+	ctx := ctxT(t)
+	model := &fakeModel{replies: []replyFunc{
+		callTools(call{"q1", "ask_human", `{"question":"Which city?","choices":["Oslo","Bergen"]}`},
+			call{"q2", "ask_human", `{"question":"When?"}`},
+			call{"e1", "echo", `{"text":"hi"}`}),
+		say("Bergen in May it is."),
+	}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(model, toolBox(t, echoTool(t), dispatch.AskHuman(""))))
+	asked, stop := questions(a)
+	defer stop()
+	done := submitAsync(a, "plan a trip")
+	q1, q2 := nextQuestion(t, ctx, asked), nextQuestion(t, ctx, asked)
+	if diff := cmp.Diff(&contract.Question{Text: "Which city?", Choices: []string{"Oslo", "Bergen"}}, q1.Question); diff != "" {
+		t.Errorf("first question mismatch (-want +got):\n%s", diff)
+	}
+	if err := a.Answer(ctx, "nope", "x"); !errors.Is(err, conductor.ErrRejected) {
+		t.Errorf("answer for an unknown call: %v, want ErrRejected", err)
+	}
+	if err := a.Answer(ctx, q2.Call.ID, "in May"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Answer(ctx, q2.Call.ID, "in June"); !errors.Is(err, conductor.ErrRejected) {
+		t.Errorf("second answer for one call: %v, want ErrRejected", err)
+	}
+	if err := a.Answer(ctx, q1.Call.ID, "Bergen"); err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	want := []contract.ToolResult{
+		{CallID: "q1", Name: "ask_human", Content: "Bergen"},
+		{CallID: "q2", Name: "ask_human", Content: "in May"},
+		{CallID: "e1", Name: "echo", Content: "hi"},
+	}
+	if diff := cmp.Diff(want, results(res.snap)); diff != "" {
+		t.Errorf("results mismatch (-want +got):\n%s", diff)
+	}
+	if err := a.Answer(ctx, "q1", "late"); !errors.Is(err, conductor.ErrNoRun) {
+		t.Errorf("answer after the run: %v, want ErrNoRun", err)
+	}
+}
+
+func TestAskHumanWaitsPastTheToolTimeout(t *testing.T) {
+	ctx := ctxT(t)
+	model := &fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Ready?"}`}), say("ok")}}
+	a := newAgent(t, contract.AgentConfig{ToolTimeout: 1}, testDeps(model, toolBox(t, dispatch.AskHuman(""))))
+	asked, stop := questions(a)
+	defer stop()
+	done := submitAsync(a, "go")
+	q := nextQuestion(t, ctx, asked)
+	if got := a.Snapshot().Phase; got != contract.PhaseAwaitingHuman {
+		t.Errorf("phase %s while the question is open, want awaiting_human", got)
+	}
+	if err := a.Answer(ctx, q.Call.ID, "yes"); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-done; res.err != nil || results(res.snap)[0].Content != "yes" {
+		t.Fatalf("run ended with %v, results %+v", res.err, results(res.snap))
+	}
+}
+
+func TestAskHumanSteerSkipsAndAbortAnswers(t *testing.T) {
+	ctx := ctxT(t)
+	model := &fakeModel{replies: []replyFunc{
+		callTools(call{"q1", "ask_human", `{"question":"Which city?"}`}),
+		callTools(call{"q2", "ask_human", `{"question":"Really?"}`}),
+	}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(model, toolBox(t, dispatch.AskHuman(""))))
+	asked, stop := questions(a)
+	defer stop()
+	done := submitAsync(a, "plan a trip")
+	nextQuestion(t, ctx, asked)
+	if err := a.Steer(conductor.Text("never mind, pick one yourself")); err != nil {
+		t.Fatal(err)
+	}
+	nextQuestion(t, ctx, asked)
+	if err := a.Abort(contract.AbortNow); err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	if re, ok := contract.AsRunError(res.err); !ok || re.Kind != contract.KindAborted {
+		t.Fatalf("run ended with %v, want aborted", res.err)
+	}
+	got := results(res.snap)
+	if len(got) != 2 || got[0].Content != "skipped: steered" || !strings.HasPrefix(got[1].Content, "aborted:") {
+		t.Errorf("results %+v, want the first skipped by the steer and the second aborted", got)
+	}
+}
+
+func TestAnswererAnswers(t *testing.T) {
+	ctx := ctxT(t)
+	model := &fakeModel{replies: []replyFunc{callTools(call{"q1", "ask", `{"question":"Which city?"}`}), say("ok")}}
+	deps := testDeps(model, toolBox(t, dispatch.AskHuman("ask")))
+	deps.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
+		return "answered " + c.ID + ": " + q.Text, nil
+	}
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	snap, err := a.Submit(ctx, conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := results(snap)[0].Content; got != "answered q1: Which city?" {
+		t.Errorf("result %q", got)
+	}
+}
+
+const askChildEnv = "BATON_CONDUCTOR_ASK_CHILD_DIR"
+
+// askChild is the child process of TestQuestionSurvivesRestart: it asks a
+// question on a file store and dies as soon as the question is published,
+// without closing anything.
+func askChild(dir string) int {
+	st, err := store.Open(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	model := &fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Which city?","choices":["Oslo","Bergen"]}`})}}
+	deps := testDeps(model, nil)
+	deps.Store = st
+	box, _ := dispatch.NewToolBox(dispatch.AskHuman(""))
+	deps.Tools = box
+	a, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 3
+	}
+	a.Subscribe(func(ev contract.RunEvent) {
+		if ev.Kind == contract.EvQuestionAsked {
+			fmt.Println("asked", ev.Call.ID)
+			os.Exit(0)
+		}
+	})
+	_, err = a.Submit(context.Background(), conductor.Text("plan a trip"))
+	fmt.Fprintln(os.Stderr, "the child should have exited:", err)
+	return 4
+}
+
+func TestQuestionSurvivesRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	ctx := ctxT(t)
+	dir := t.TempDir()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), askChildEnv+"="+dir)
+	out, err := cmd.Output()
+	if err != nil || strings.TrimSpace(string(out)) != "asked q1" {
+		t.Fatalf("child: %v, output %q", err, out)
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &fakeModel{replies: []replyFunc{say("Bergen it is.")}}
+	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+	deps.Store = st
+	var asked []contract.Question
+	deps.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
+		asked = append(asked, q)
+		return "Bergen", nil
+	}
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	snap, err := a.Resume(ctx, "session_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]contract.Question{{Text: "Which city?", Choices: []string{"Oslo", "Bergen"}}}, asked); diff != "" {
+		t.Errorf("question asked after the restart mismatch (-want +got):\n%s", diff)
+	}
+	if snap.Phase != contract.PhaseSettled || results(snap)[0].Content != "Bergen" {
+		t.Fatalf("resumed run %s with results %+v", snap.Phase, results(snap))
+	}
+	reqs := model.Requests()
+	last, _ := reqs[len(reqs)-1].History.Last()
+	if r := last.Results(); len(r) != 1 || r[0].Content != "Bergen" {
+		t.Errorf("the model was not given the answer: %+v", last)
+	}
+}

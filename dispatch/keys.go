@@ -1,0 +1,29 @@
+package dispatch
+
+import "encoding/json"
+
+// ApprovalKeyer is a Tool that says what a call does, so that approving
+// it for the session allowlists that and not the whole tool: a shell tool
+// returns the command names of the line, an HTTP tool the host. The
+// runtime derives the keys once, when the model's reply arrives, and
+// records them. An error, or no keys, means the call cannot be
+// allowlisted and is always asked.
+type ApprovalKeyer interface {
+	Tool
+	ApprovalKeys(args json.RawMessage) ([]string, error)
+}
+
+// KeyFunc derives approval keys from a call's arguments.
+type KeyFunc func(args json.RawMessage) ([]string, error)
+
+// WithApprovalKeys returns t, which should need approval, keyed by fn.
+func WithApprovalKeys(t Tool, fn KeyFunc) ApprovalKeyer {
+	return keyedTool{Tool: t, keys: fn}
+}
+
+type keyedTool struct {
+	Tool
+	keys KeyFunc
+}
+
+func (k keyedTool) ApprovalKeys(args json.RawMessage) ([]string, error) { return k.keys(args) }
