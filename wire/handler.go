@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,12 +18,9 @@ import (
 // not create; the handler answers 404.
 var ErrUnknownThread = errors.New("wire: unknown thread")
 
-// DefaultMaxBody bounds a request body.
-const DefaultMaxBody = 4 << 20
-
-// HandlerOptions configure a Handler.
+// HandlerOptions configure a Handler. The zero value works.
 type HandlerOptions struct {
-	// MaxBody bounds the request body; zero means DefaultMaxBody.
+	// MaxBody bounds a request body; zero means 4 MiB.
 	MaxBody int64
 	// Logger receives request failures; nil discards.
 	Logger *slog.Logger
@@ -47,17 +45,13 @@ type HandlerOptions struct {
 // text parts are the input, and get the UI message stream over SSE with
 // the x-vercel-ai-ui-message-stream header. GET .../{id}/stream, the
 // transport's resume request, replays the thread's run in flight from its
-// start and follows it, or answers 204 when there is none. Point the
-// transport's api at the handler's URL with ?protocol=ai-sdk, or mount a
-// handler whose options say ProtocolAISDK.
+// start and follows it, or answers 204 when there is none.
 //
 // Either way, a client that accepts application/x-ndjson gets baton's own
-// events instead. One agent serves each thread for the handler's life.
+// events instead.
 type Handler struct {
 	newRunner func(ctx context.Context, threadID string) (Runner, error)
-	maxBody   int64
-	log       *slog.Logger
-	protocol  Protocol
+	opts      HandlerOptions
 
 	mu      sync.Mutex
 	threads map[string]*thread
@@ -84,7 +78,7 @@ func NewHandler(newAgent func(ctx context.Context, threadID string) (*conductor.
 // NewRunnerHandler serves any Runner.
 func NewRunnerHandler(newRunner func(ctx context.Context, threadID string) (Runner, error), opts HandlerOptions) *Handler {
 	if opts.MaxBody <= 0 {
-		opts.MaxBody = DefaultMaxBody
+		opts.MaxBody = 4 << 20
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -92,7 +86,7 @@ func NewRunnerHandler(newRunner func(ctx context.Context, threadID string) (Runn
 	if opts.Protocol == "" {
 		opts.Protocol = ProtocolAGUI
 	}
-	return &Handler{newRunner: newRunner, maxBody: opts.MaxBody, log: opts.Logger, protocol: opts.Protocol, threads: map[string]*thread{}}
+	return &Handler{newRunner: newRunner, opts: opts, threads: map[string]*thread{}}
 }
 
 // Close closes every thread's agent (ending runs in flight) and waits for
@@ -135,28 +129,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, POST")
 		httpError(w, http.StatusMethodNotAllowed, "wire: method %s not allowed", r.Method)
 	}
-}
-
-func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
-	body, ok := readBody(w, r, h.maxBody)
-	if !ok {
-		return
-	}
-	in, err := DecodeRunAgentInput(body)
-	if err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	if last := r.Header.Get("Last-Event-ID"); last != "" {
-		h.resume(w, r, in.ThreadID, last)
-		return
-	}
-	turns, err := in.NewTurns()
-	if err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	h.run(w, r, ProtocolAGUI, in, turns)
 }
 
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
@@ -205,9 +177,5 @@ func parseEventID(s string) (uint64, error) {
 }
 
 func httpError(w http.ResponseWriter, code int, format string, args ...any) {
-	msg := format
-	if len(args) > 0 {
-		msg = sprintf(format, args...)
-	}
-	http.Error(w, msg, code)
+	http.Error(w, fmt.Sprintf(format, args...), code)
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"github.com/batonrt/baton/wire/agui"
 	"io"
 	"net/http"
 	"slices"
@@ -24,17 +25,17 @@ func TestHandlerStreamsRun(t *testing.T) {
 	}
 	frames := readSSE(t, resp.Body)
 	got := types(frames)
-	if got[0] != AGUIRunStarted || got[len(got)-1] != AGUIRunFinished {
+	if got[0] != agui.RunStarted || got[len(got)-1] != agui.RunFinished {
 		t.Fatalf("stream must open with RUN_STARTED and close with RUN_FINISHED: %v", got)
 	}
-	for _, want := range []string{AGUIReasoningMessageContent, AGUITextMessageContent, AGUIToolCallStart, AGUIToolCallArgs, AGUIToolCallEnd, AGUIToolCallResult, AGUIStateSnapshot} {
+	for _, want := range []string{agui.ReasoningMessageContent, agui.TextMessageContent, agui.ToolCallStart, agui.ToolCallArgs, agui.ToolCallEnd, agui.ToolCallResult, agui.StateSnapshot} {
 		if !slices.Contains(got, want) {
 			t.Errorf("no %s in %v", want, got)
 		}
 	}
 	var text strings.Builder
 	for _, f := range frames {
-		if f.Event.Type == AGUITextMessageContent {
+		if f.Event.Type == agui.TextMessageContent {
 			text.WriteString(f.Event.Delta)
 		}
 	}
@@ -71,7 +72,7 @@ func TestHandlerResumeFromLastEventID(t *testing.T) {
 	// committed part of the live stream after that point.
 	cut := -1
 	for i, f := range full {
-		if f.Event.Type == AGUIToolCallEnd {
+		if f.Event.Type == agui.ToolCallEnd {
 			cut = i
 			break
 		}
@@ -80,15 +81,15 @@ func TestHandlerResumeFromLastEventID(t *testing.T) {
 	resp = e.post(context.Background(), runBody("t1", "ignored"), map[string]string{"Last-Event-ID": lastID})
 	defer resp.Body.Close()
 	resumed := readSSE(t, resp.Body)
-	want := []string{AGUIRunStarted} // a resumed AG-UI stream reopens its run
+	want := []string{agui.RunStarted} // a resumed AG-UI stream reopens its run
 	for _, f := range full[cut+1:] {
-		if f.Event.Type != AGUITextMessageContent {
+		if f.Event.Type != agui.TextMessageContent {
 			want = append(want, f.Event.Type)
 		}
 	}
 	var got []string
 	for _, f := range resumed {
-		if f.Event.Type != AGUITextMessageContent {
+		if f.Event.Type != agui.TextMessageContent {
 			got = append(got, f.Event.Type)
 		}
 	}
@@ -178,7 +179,7 @@ func TestHandlerBusyThreadConflict(t *testing.T) {
 		t.Errorf("another thread: %d, want 200", other.StatusCode)
 	}
 	close(gate)
-	if got := types(readSSE(t, first.Body)); got[len(got)-1] != AGUIRunFinished {
+	if got := types(readSSE(t, first.Body)); got[len(got)-1] != agui.RunFinished {
 		t.Errorf("first run did not finish: %v", got)
 	}
 }
@@ -204,7 +205,7 @@ func TestHandlerClientDisconnectLeavesNothingBehind(t *testing.T) {
 	r2 := e.post(context.Background(), runBody("t1", "x"), map[string]string{"Last-Event-ID": "1"})
 	defer r2.Body.Close()
 	got := types(readSSE(t, r2.Body))
-	if len(got) == 0 || got[0] != AGUIRunStarted || got[len(got)-1] != AGUIRunFinished {
+	if len(got) == 0 || got[0] != agui.RunStarted || got[len(got)-1] != agui.RunFinished {
 		t.Errorf("resumed after disconnect: %v", got)
 	}
 }

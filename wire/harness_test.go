@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/batonrt/baton/wire/agui"
 	"io"
 	"iter"
 	"net/http"
@@ -210,7 +211,7 @@ func (e *env) post(ctx context.Context, body string, header map[string]string) *
 // sseFrame is one parsed SSE event.
 type sseFrame struct {
 	ID    string
-	Event AGUIEvent
+	Event agui.Event
 }
 
 // readSSE parses a whole SSE body (data lines are JSON AG-UI events).

@@ -8,18 +8,14 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// NDJSONWriter writes baton's own events, one canonical JSON object
+// ndjsonWriter writes baton's own events, one canonical JSON object
 // (contract.EncodeEvent) per line, flushing after each when it can.
-type NDJSONWriter struct {
+type ndjsonWriter struct {
 	w   io.Writer
 	buf []byte
 }
 
-// NewNDJSONWriter returns an encoder writing to w.
-func NewNDJSONWriter(w io.Writer) *NDJSONWriter { return &NDJSONWriter{w: w} }
-
-// WriteEvent writes one event line.
-func (n *NDJSONWriter) WriteEvent(ev contract.RunEvent) error {
+func (n *ndjsonWriter) writeEvent(ev contract.RunEvent) error {
 	b, err := contract.EncodeEvent(ev)
 	if err != nil {
 		return fmt.Errorf("wire: encode event %d: %w", ev.Seq, err)

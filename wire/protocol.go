@@ -22,9 +22,9 @@ func (h *Handler) requestProtocol(r *http.Request) (Protocol, error) {
 	q := r.URL.Query().Get("protocol")
 	switch Protocol(q) {
 	case "":
-		return h.protocol, nil
+		return h.opts.Protocol, nil
 	case ProtocolAGUI, ProtocolAISDK:
 		return Protocol(q), nil
 	}
-	return "", fmt.Errorf("%w: protocol %q is neither %q nor %q", ErrBadInput, q, ProtocolAGUI, ProtocolAISDK)
+	return "", fmt.Errorf("wire: protocol %q is neither %q nor %q", q, ProtocolAGUI, ProtocolAISDK)
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"github.com/batonrt/baton/wire/agui"
 	"net/http/httptest"
 	"testing"
 
@@ -39,16 +40,16 @@ func TestStreamRetriedModelCallDoesNotGlueMessages(t *testing.T) {
 	retried := false
 	for _, f := range frames {
 		switch f.Event.Type {
-		case AGUITextMessageStart:
+		case agui.TextMessageStart:
 			order = append(order, f.Event.MessageID)
-		case AGUITextMessageContent:
+		case agui.TextMessageContent:
 			texts[f.Event.MessageID] += f.Event.Delta
-		case AGUICustom:
-			retried = retried || f.Event.Name == CustomModelRetry
+		case agui.Custom:
+			retried = retried || f.Event.Name == agui.CustomModelRetry
 		}
 	}
 	if !retried {
-		t.Errorf("no %s event in %v", CustomModelRetry, types(frames))
+		t.Errorf("no %s event in %v", agui.CustomModelRetry, types(frames))
 	}
 	if len(order) == 0 {
 		t.Fatalf("no text message in %v", types(frames))

@@ -2,14 +2,15 @@ package wire
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/agui"
+	"github.com/batonrt/baton/wire/aisdk"
+	"github.com/batonrt/baton/wire/internal/sse"
+	"github.com/batonrt/baton/wire/internal/track"
 )
-
-var sprintf = fmt.Sprintf
 
 // feed carries one stream's live events from the agent's subscriber
 // goroutine to the request's goroutine. When the client is gone, pushes
@@ -36,10 +37,10 @@ func (f *feed) push(ev contract.RunEvent) {
 // over SSE, or baton's NDJSON events.
 type streamer struct {
 	r       Runner
-	proj    *AGUIProjector
-	ui      *UIMessageProjector
-	sse     *SSEWriter
-	nd      *NDJSONWriter
+	proj    *agui.Projector
+	ui      *aisdk.Projector
+	sse     *sse.Writer
+	nd      *ndjsonWriter
 	last    uint64 // newest committed Seq written
 	runID   string
 	ended   bool
@@ -51,22 +52,22 @@ type streamer struct {
 }
 
 func newStreamer(w http.ResponseWriter, req *http.Request, r Runner, threadID string, proto Protocol) *streamer {
-	s := &streamer{r: r, proj: NewAGUIProjector(threadID)}
+	s := &streamer{r: r, proj: agui.NewProjector(threadID)}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	switch {
 	case strings.Contains(req.Header.Get("Accept"), "application/x-ndjson"):
 		h.Set("Content-Type", "application/x-ndjson")
-		s.nd = NewNDJSONWriter(w)
+		s.nd = &ndjsonWriter{w: w}
 	case proto == ProtocolAISDK:
 		h.Set("Content-Type", "text/event-stream")
-		h.Set(UIMessageStreamHeader, UIMessageStreamVersion)
-		s.ui = NewUIMessageProjector(threadID)
-		s.sse = NewSSEWriter(w)
+		h.Set(aisdk.StreamHeader, aisdk.StreamVersion)
+		s.ui = aisdk.NewProjector(threadID)
+		s.sse = sse.New(w)
 	default:
 		h.Set("Content-Type", "text/event-stream")
-		s.sse = NewSSEWriter(w)
+		s.sse = sse.New(w)
 	}
 	return s
 }
@@ -94,12 +95,12 @@ func (s *streamer) done() error {
 	if s.ui == nil {
 		return nil
 	}
-	return s.sse.WriteUIDone()
+	return s.sse.WriteEvent("", "", []byte("[DONE]"))
 }
 
-func (s *streamer) writeUI(chunks []UIChunk) error {
+func (s *streamer) writeUI(chunks []aisdk.Chunk) error {
 	for _, c := range chunks {
-		if err := s.sse.WriteUIChunk(c); err != nil {
+		if err := s.sse.WriteJSON("", c); err != nil {
 			return err
 		}
 	}
@@ -112,7 +113,7 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	case ev.Kind == contract.EvSignalRejected:
 		return nil
 	case ev.Kind == contract.EvLag:
-	case isDelta(ev.Kind), ev.Kind == contract.EvModelRetry:
+	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry:
 		// A retry notice comes from the turn driver numbered like the
 		// deltas, after the newest committed event.
 		if ev.Seq < s.last || s.joinedMidTurn(ev) {
@@ -132,7 +133,7 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	}
 	switch {
 	case s.nd != nil:
-		return s.nd.WriteEvent(ev)
+		return s.nd.writeEvent(ev)
 	case s.ui != nil:
 		return s.writeUI(s.ui.Project(ev))
 	}
@@ -149,12 +150,12 @@ func (s *streamer) joinedMidTurn(ev contract.RunEvent) bool {
 	return s.deltaSeq != ev.Seq
 }
 
-func (s *streamer) writeAGUI(events []AGUIEvent) error {
+func (s *streamer) writeAGUI(events []agui.Event) error {
 	if s.sse == nil {
 		return nil
 	}
 	for _, a := range events {
-		if err := s.sse.WriteAGUI(a); err != nil {
+		if err := s.sse.WriteJSON(a.ID, a); err != nil {
 			return err
 		}
 	}

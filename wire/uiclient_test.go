@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/batonrt/baton/wire/aisdk"
 	"net/http"
 	"os"
 	"os/exec"
@@ -95,8 +96,8 @@ func uiClient(t *testing.T, dir, url, chat, mode string) uiClientResult {
 	if len(res.Errors) > 0 {
 		t.Fatalf("client saw errors: %v", res.Errors)
 	}
-	if diff := cmp.Diff([]string{UIMessageStreamVersion}, res.Headers); diff != "" {
-		t.Errorf("%s header mismatch (-want +got):\n%s", UIMessageStreamHeader, diff)
+	if diff := cmp.Diff([]string{aisdk.StreamVersion}, res.Headers); diff != "" {
+		t.Errorf("%s header mismatch (-want +got):\n%s", aisdk.StreamHeader, diff)
 	}
 	return res
 }
@@ -129,14 +130,14 @@ func TestAISDKClientRebuildsRun(t *testing.T) {
 	if res.Message.Role != "assistant" || res.Message.ID != snap.RunID {
 		t.Errorf("message %s %q, want assistant %q", res.Message.Role, res.Message.ID, snap.RunID)
 	}
-	var meta UIRunMetadata
+	var meta aisdk.Metadata
 	if err := json.Unmarshal(res.Message.Metadata, &meta); err != nil {
 		t.Fatal(err)
 	}
 	if meta.Phase != "settled" || meta.Usage == nil || meta.Usage.ModelCalls != 2 {
 		t.Errorf("metadata %+v, want settled with usage of 2 model calls", meta)
 	}
-	for _, typ := range []string{UIStart, UIStartStep, UIReasoningDelta, UITextDelta, UIToolInputStart, UIToolInputDelta, UIToolInputAvailable, UIToolOutputAvail, UIDataToolStarted, UIFinishStep, UIFinish} {
+	for _, typ := range []string{aisdk.Start, aisdk.StartStep, aisdk.ReasoningDelta, aisdk.TextDelta, aisdk.ToolInputStart, aisdk.ToolInputDelta, aisdk.ToolInputAvailable, aisdk.ToolOutputAvail, aisdk.DataToolStarted, aisdk.FinishStep, aisdk.Finish} {
 		if !slices.Contains(res.Types, typ) {
 			t.Errorf("no %s chunk in %v", typ, res.Types)
 		}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/batonrt/baton/wire/agui"
+	"github.com/batonrt/baton/wire/aisdk"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -28,10 +30,10 @@ func chatBody(id, text string) string {
 
 // readUI parses a UI message stream body into its chunk types; the
 // closing [DONE] is kept as a type of its own.
-func readUI(t *testing.T, r io.Reader) ([]string, []UIChunk) {
+func readUI(t *testing.T, r io.Reader) ([]string, []aisdk.Chunk) {
 	t.Helper()
 	var types []string
-	var chunks []UIChunk
+	var chunks []aisdk.Chunk
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		data, ok := strings.CutPrefix(sc.Text(), "data: ")
@@ -42,7 +44,7 @@ func readUI(t *testing.T, r io.Reader) ([]string, []UIChunk) {
 			types = append(types, data)
 			continue
 		}
-		var c UIChunk
+		var c aisdk.Chunk
 		if err := json.Unmarshal([]byte(data), &c); err != nil {
 			t.Fatalf("bad data %q: %v", data, err)
 		}
@@ -55,16 +57,16 @@ func TestHandlerAISDKStreamsRun(t *testing.T) {
 	e := newEnv(t, weatherScript)
 	resp := e.postChat(context.Background(), chatBody("c1", "weather in Paris?"))
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" || resp.Header.Get(UIMessageStreamHeader) != UIMessageStreamVersion {
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" || resp.Header.Get(aisdk.StreamHeader) != aisdk.StreamVersion {
 		t.Fatalf("status %d, headers %v", resp.StatusCode, resp.Header)
 	}
 	types, chunks := readUI(t, resp.Body)
-	if types[0] != UIStart || types[len(types)-2] != UIFinish || types[len(types)-1] != "[DONE]" {
+	if types[0] != aisdk.Start || types[len(types)-2] != aisdk.Finish || types[len(types)-1] != "[DONE]" {
 		t.Fatalf("stream must open with start and close with finish, [DONE]: %v", types)
 	}
 	var text strings.Builder
 	for _, c := range chunks {
-		if c.Type == UITextDelta {
+		if c.Type == aisdk.TextDelta {
 			text.WriteString(c.Delta)
 		}
 	}
@@ -98,7 +100,7 @@ func TestHandlerAISDKProtocolOption(t *testing.T) {
 	}
 	frames := readSSE(t, resp.Body)
 	resp.Body.Close()
-	if got := types(frames); len(got) == 0 || got[0] != AGUIRunStarted {
+	if got := types(frames); len(got) == 0 || got[0] != agui.RunStarted {
 		t.Errorf("ag-ui on an ai-sdk handler: %v", got)
 	}
 }
@@ -149,12 +151,12 @@ func TestHandlerAISDKBadInput(t *testing.T) {
 		msg                     string
 	}{
 		{"unknown protocol", "POST", "?protocol=grpc", chatBody("x", "hi"), 400, `protocol "grpc"`},
-		{"malformed json", "POST", "?protocol=ai-sdk", "{nope", 400, "bad run input"},
+		{"malformed json", "POST", "?protocol=ai-sdk", "{nope", 400, "bad chat request"},
 		{"no id", "POST", "?protocol=ai-sdk", `{"messages":[]}`, 400, "id is empty"},
 		{"no messages", "POST", "?protocol=ai-sdk", `{"id":"x","messages":[]}`, 400, "messages is empty"},
 		{"regenerate", "POST", "?protocol=ai-sdk", `{"id":"x","trigger":"regenerate-message","messages":[{"id":"a","role":"assistant","parts":[{"type":"text","text":"hi"}]}]}`, 400, "not a user message"},
 		{"no text part", "POST", "?protocol=ai-sdk", `{"id":"x","messages":[{"id":"u","role":"user","parts":[{"type":"file","url":"a"}]}]}`, 400, "no text part"},
-		{"parts not an array", "POST", "?protocol=ai-sdk", `{"id":"x","messages":[{"id":"u","role":"user","parts":7}]}`, 400, "bad run input"},
+		{"parts not an array", "POST", "?protocol=ai-sdk", `{"id":"x","messages":[{"id":"u","role":"user","parts":7}]}`, 400, "bad chat request"},
 		{"factory refuses", "POST", "?protocol=ai-sdk", chatBody("forbidden-1", "hi"), 404, "unknown thread"},
 		{"get without stream path", "GET", "/api/chat?protocol=ai-sdk", "", 400, "/{chat id}/stream"},
 		{"get with empty id", "GET", "/api/chat//stream?protocol=ai-sdk", "", 400, "bad chat id"},
@@ -205,7 +207,7 @@ func TestHandlerAISDKRunThatNeverStarted(t *testing.T) {
 		t.Fatalf("status %d: %s", resp.StatusCode, b)
 	}
 	types, chunks := readUI(t, resp.Body)
-	if diff := cmp.Diff([]string{UIStart, UIError, UIFinish, "[DONE]"}, types); diff != "" {
+	if diff := cmp.Diff([]string{aisdk.Start, aisdk.Error, aisdk.Finish, "[DONE]"}, types); diff != "" {
 		t.Fatalf("mismatch (-want +got):\n%s", diff)
 	}
 	if !strings.Contains(chunks[1].ErrorText, "no model") {

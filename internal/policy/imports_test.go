@@ -30,7 +30,7 @@ dispatch:        contract
 turn:            contract
 provider:        contract, turn
 conductor:       contract, compactor, cadence, ledger, store, dispatch, turn
-wire:            contract, cadence, ledger, store, conductor
+wire:            contract, ledger, store, conductor
 internal/policy:
 cmd:             *
 examples:        *

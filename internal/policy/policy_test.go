@@ -70,6 +70,7 @@ func TestImportRulesCatchForbiddenArrows(t *testing.T) {
 		"conductor":               {"cadence", "store", "turn", "provider/scripted", "cadence/cadencetest"},
 		"conductor/conductortest": {"conductor", "store/storetest"},
 		"wire":                    {"contract", "cadence", "conductor", "dispatch"},
+		"wire/agui":               {"contract", "wire/internal/track"},
 		"cmd/baton":               {"provider/openai", "wire", "conductor", "store/storetest"},
 		"examples/hello":          {"provider/scripted", "conductor"},
 		"internal/policy":         {},
@@ -84,7 +85,8 @@ func TestImportRulesCatchForbiddenArrows(t *testing.T) {
 		"ledger -> store: ledger may import only contract",
 		"store -> compactor: store may import only contract, cadence",
 		"turn -> provider/openai: turn may import only contract",
-		"wire -> dispatch: wire may import only contract, cadence, ledger, store, conductor",
+		"wire -> cadence: wire may import only contract, ledger, store, conductor",
+		"wire -> dispatch: wire may import only contract, ledger, store, conductor",
 	}
 	if diff := cmp.Diff(want, rules.check(imports)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

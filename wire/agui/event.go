@@ -1,30 +1,29 @@
-package wire
+package agui
 
 import "github.com/batonrt/baton/contract"
 
-// AG-UI event types (protocol 1.0).
+// AG-UI event types.
 const (
-	AGUIRunStarted              = "RUN_STARTED"
-	AGUIRunFinished             = "RUN_FINISHED"
-	AGUIRunError                = "RUN_ERROR"
-	AGUITextMessageStart        = "TEXT_MESSAGE_START"
-	AGUITextMessageContent      = "TEXT_MESSAGE_CONTENT"
-	AGUITextMessageEnd          = "TEXT_MESSAGE_END"
-	AGUIReasoningStart          = "REASONING_START"
-	AGUIReasoningMessageStart   = "REASONING_MESSAGE_START"
-	AGUIReasoningMessageContent = "REASONING_MESSAGE_CONTENT"
-	AGUIReasoningMessageEnd     = "REASONING_MESSAGE_END"
-	AGUIReasoningEnd            = "REASONING_END"
-	AGUIToolCallStart           = "TOOL_CALL_START"
-	AGUIToolCallArgs            = "TOOL_CALL_ARGS"
-	AGUIToolCallEnd             = "TOOL_CALL_END"
-	AGUIToolCallResult          = "TOOL_CALL_RESULT"
-	AGUIStateSnapshot           = "STATE_SNAPSHOT"
-	AGUICustom                  = "CUSTOM"
+	RunStarted              = "RUN_STARTED"
+	RunFinished             = "RUN_FINISHED"
+	RunError                = "RUN_ERROR"
+	TextMessageStart        = "TEXT_MESSAGE_START"
+	TextMessageContent      = "TEXT_MESSAGE_CONTENT"
+	TextMessageEnd          = "TEXT_MESSAGE_END"
+	ReasoningStart          = "REASONING_START"
+	ReasoningMessageStart   = "REASONING_MESSAGE_START"
+	ReasoningMessageContent = "REASONING_MESSAGE_CONTENT"
+	ReasoningMessageEnd     = "REASONING_MESSAGE_END"
+	ReasoningEnd            = "REASONING_END"
+	ToolCallStart           = "TOOL_CALL_START"
+	ToolCallArgs            = "TOOL_CALL_ARGS"
+	ToolCallEnd             = "TOOL_CALL_END"
+	ToolCallResult          = "TOOL_CALL_RESULT"
+	StateSnapshot           = "STATE_SNAPSHOT"
+	Custom                  = "CUSTOM"
 )
 
-// Names of the CUSTOM events baton sends for what AG-UI has no event of
-// its own for.
+// Names of the CUSTOM events baton sends.
 const (
 	CustomApprovalRequested = "baton.approval_requested"
 	CustomApprovalResolved  = "baton.approval_resolved"
@@ -37,9 +36,9 @@ const (
 	CustomLag               = "baton.lag"
 )
 
-// AGUIEvent is one AG-UI event. Type says which fields are set; the JSON
+// Event is one AG-UI event. Type says which fields are set; the JSON
 // field names are the protocol's.
-type AGUIEvent struct {
+type Event struct {
 	Type            string `json:"type"`
 	Timestamp       int64  `json:"timestamp,omitempty"`
 	ThreadID        string `json:"threadId,omitempty"`
@@ -59,15 +58,15 @@ type AGUIEvent struct {
 	Value    any     `json:"value,omitempty"`
 	Snapshot any     `json:"snapshot,omitempty"`
 
-	// ID is the SSE id of the event: the Seq of the baton event it came
-	// from ("7"), or Seq and Delta for a streaming delta ("7.3"). It is set
-	// only on the last AG-UI event projected from one baton event, so a
+	// ID is the event's SSE id: the Seq of the baton event it came from
+	// ("7"), or Seq and Delta for a streaming delta ("7.3"). It is set
+	// only on the last event projected from one baton event, so a
 	// client's Last-Event-ID always names a baton event it got in full.
 	ID string `json:"-"`
 }
 
-// RunState is the STATE_SNAPSHOT baton sends when a run ends.
-type RunState struct {
+// runState is the STATE_SNAPSHOT baton sends when a run ends.
+type runState struct {
 	SessionID string          `json:"sessionId"`
 	RunID     string          `json:"runId"`
 	Phase     string          `json:"phase"`

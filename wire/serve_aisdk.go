@@ -7,25 +7,21 @@ import (
 	"strings"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/aisdk"
 )
 
 // postChat starts a run from an AI SDK chat request.
 func (h *Handler) postChat(w http.ResponseWriter, r *http.Request) {
-	body, ok := readBody(w, r, h.maxBody)
+	body, ok := readBody(w, r, h.opts.MaxBody)
 	if !ok {
 		return
 	}
-	in, err := DecodeUIChatRequest(body)
+	in, err := aisdk.DecodeInput(body)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	turns, err := in.NewTurns()
-	if err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	h.run(w, r, ProtocolAISDK, RunAgentInput{ThreadID: in.ID}, turns)
+	h.run(w, r, ProtocolAISDK, in.ChatID, "", in.Turns)
 }
 
 // resumeChat answers the AI SDK's resume request, GET .../{id}/stream:
@@ -72,7 +68,7 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 		err = s.done()
 	}
 	if err != nil && ctx.Err() == nil {
-		h.log.Warn("wire: resumed chat stream ended early", "thread", threadID, "err", err)
+		h.opts.Logger.Warn("wire: resumed chat stream ended early", "thread", threadID, "err", err)
 	}
 }
 
@@ -81,12 +77,12 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 func chatIDFromPath(u *url.URL) (string, error) {
 	p, ok := strings.CutSuffix(u.EscapedPath(), "/stream")
 	if !ok {
-		return "", fmt.Errorf("%w: an ai-sdk GET must end in /{chat id}/stream, not %q", ErrBadInput, u.Path)
+		return "", fmt.Errorf("wire: an ai-sdk GET must end in /{chat id}/stream, not %q", u.Path)
 	}
 	seg := p[strings.LastIndexByte(p, '/')+1:]
 	id, err := url.PathUnescape(seg)
 	if err != nil || id == "" {
-		return "", fmt.Errorf("%w: bad chat id %q in %q", ErrBadInput, seg, u.Path)
+		return "", fmt.Errorf("wire: bad chat id %q in %q", seg, u.Path)
 	}
 	return id, nil
 }

@@ -1,25 +1,27 @@
-package wire
+package aisdk
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/sse"
+	wt "github.com/batonrt/baton/wire/internal/wiretest"
 )
 
 func renderUI(t *testing.T, events []contract.RunEvent) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := NewSSEWriter(&buf)
-	p := NewUIMessageProjector("thread-1")
+	w := sse.New(&buf)
+	p := NewProjector("thread-1")
 	for _, e := range events {
 		for _, c := range p.Project(e) {
-			if err := w.WriteUIChunk(c); err != nil {
+			if err := w.WriteJSON("", c); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if err := w.WriteUIDone(); err != nil {
+	if err := w.WriteEvent("", "", []byte("[DONE]")); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -76,6 +78,6 @@ func TestGoldenUIMessageStream(t *testing.T) {
 		{"ui_aborted.sse", aborted},
 		{"ui_custom.sse", custom},
 	} {
-		t.Run(tt.name, func(t *testing.T) { golden(t, tt.name, renderUI(t, tt.events)) })
+		t.Run(tt.name, func(t *testing.T) { wt.Golden(t, tt.name, renderUI(t, tt.events)) })
 	}
 }

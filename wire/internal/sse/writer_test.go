@@ -1,4 +1,4 @@
-package wire
+package sse
 
 import (
 	"bytes"
@@ -36,10 +36,10 @@ func FuzzSSEEncoder(f *testing.F) {
 	f.Add("bad\nid", []byte("x"))
 	f.Fuzz(func(t *testing.T, id string, data []byte) {
 		var buf bytes.Buffer
-		err := NewSSEWriter(&buf).WriteEvent(id, "", data)
+		err := New(&buf).WriteEvent(id, "", data)
 		if strings.ContainsAny(id, "\r\n\x00") {
-			if !errors.Is(err, ErrBadSSEField) {
-				t.Fatalf("id %q: got %v, want ErrBadSSEField", id, err)
+			if !errors.Is(err, ErrBadField) {
+				t.Fatalf("id %q: got %v, want ErrBadField", id, err)
 			}
 			return
 		}
@@ -54,15 +54,15 @@ func FuzzSSEEncoder(f *testing.F) {
 	})
 }
 
-func TestSSEWriterRejectsBadFields(t *testing.T) {
-	w := NewSSEWriter(&bytes.Buffer{})
+func TestWriterRejectsBadFields(t *testing.T) {
+	w := New(&bytes.Buffer{})
 	for _, err := range []error{
 		w.WriteEvent("1\n", "", nil),
 		w.WriteEvent("1", "a\rb", nil),
 		w.WriteComment("x\ny"),
 	} {
-		if !errors.Is(err, ErrBadSSEField) {
-			t.Errorf("got %v, want ErrBadSSEField", err)
+		if !errors.Is(err, ErrBadField) {
+			t.Errorf("got %v, want ErrBadField", err)
 		}
 	}
 }
@@ -71,11 +71,8 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("gone") }
 
-func TestWritersReportWriteErrors(t *testing.T) {
-	if err := NewSSEWriter(failingWriter{}).WriteEvent("1", "", []byte("x")); err == nil || !strings.Contains(err.Error(), "wire: write sse") {
-		t.Errorf("sse: %v", err)
-	}
-	if err := NewNDJSONWriter(failingWriter{}).WriteEvent(ev(1, 0, "run_started")); err == nil || !strings.Contains(err.Error(), "wire: write ndjson") {
-		t.Errorf("ndjson: %v", err)
+func TestWriterReportsWriteErrors(t *testing.T) {
+	if err := New(failingWriter{}).WriteEvent("1", "", []byte("x")); err == nil || !strings.Contains(err.Error(), "sse: write") {
+		t.Errorf("got %v, want an sse: write error", err)
 	}
 }

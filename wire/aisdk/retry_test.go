@@ -1,4 +1,4 @@
-package wire
+package aisdk
 
 import (
 	"testing"
@@ -12,7 +12,7 @@ import (
 // closed (a half-streamed call becomes an input error) and the retried
 // reply streams into new parts, so the client never shows "HelHello".
 func TestUIMessageRetriedModelCallDoesNotGlueParts(t *testing.T) {
-	p := NewUIMessageProjector("t")
+	p := NewProjector("t")
 	ev := func(seq uint64, delta uint32, kind contract.EventKind, text string) contract.RunEvent {
 		return contract.RunEvent{Seq: seq, Delta: delta, SessionID: "t", RunID: "r", Kind: kind, Text: text}
 	}
@@ -20,7 +20,7 @@ func TestUIMessageRetriedModelCallDoesNotGlueParts(t *testing.T) {
 	done.Turn = &contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock("Hello")}}
 	half := ev(1, 2, contract.EvToolCallDelta, `{"ci`)
 	half.Call = &contract.ToolCall{ID: "c1", Name: "get_weather"}
-	var chunks []UIChunk
+	var chunks []Chunk
 	for _, e := range []contract.RunEvent{
 		ev(1, 0, contract.EvRunStarted, ""),
 		ev(1, 1, contract.EvTextDelta, "Hel"),
@@ -38,17 +38,17 @@ func TestUIMessageRetriedModelCallDoesNotGlueParts(t *testing.T) {
 	inputErrors := 0
 	for _, c := range chunks {
 		switch c.Type {
-		case UITextStart:
+		case TextStart:
 			open[c.ID] = true
 			order = append(order, c.ID)
-		case UITextDelta:
+		case TextDelta:
 			if !open[c.ID] {
 				t.Fatalf("delta for part %s that is not open", c.ID)
 			}
 			texts[c.ID] += c.Delta
-		case UITextEnd:
+		case TextEnd:
 			open[c.ID] = false
-		case UIToolInputError:
+		case ToolInputError:
 			inputErrors++
 		}
 	}

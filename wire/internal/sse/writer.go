@@ -1,4 +1,4 @@
-package wire
+package sse
 
 import (
 	"encoding/json"
@@ -9,28 +9,28 @@ import (
 	"strings"
 )
 
-// ErrBadSSEField is returned for an SSE id or event name that would break
-// the framing (it holds a line break or a NUL).
-var ErrBadSSEField = errors.New("wire: sse field holds a line break or NUL")
+// ErrBadField is returned for an id or event name that would break the
+// framing (it holds a line break or a NUL).
+var ErrBadField = errors.New("sse: field holds a line break or NUL")
 
-// SSEWriter writes Server-Sent Events. It flushes after every event when
+// Writer writes Server-Sent Events. It flushes after every event when
 // the writer is an http.Flusher, so events reach the client as they are
 // produced.
-type SSEWriter struct {
+type Writer struct {
 	w   io.Writer
 	buf []byte
 }
 
-// NewSSEWriter returns an encoder writing to w.
-func NewSSEWriter(w io.Writer) *SSEWriter { return &SSEWriter{w: w} }
+// New returns an encoder writing to w.
+func New(w io.Writer) *Writer { return &Writer{w: w} }
 
 // WriteEvent writes one event: its id (omitted when empty), its event name
 // (omitted when empty) and its data, one "data:" line per line of data.
 // Line breaks in data (\n, \r\n or \r) survive as \n, the only form the
 // SSE format can carry.
-func (s *SSEWriter) WriteEvent(id, event string, data []byte) error {
+func (s *Writer) WriteEvent(id, event string, data []byte) error {
 	if strings.ContainsAny(id, "\r\n\x00") || strings.ContainsAny(event, "\r\n") {
-		return ErrBadSSEField
+		return ErrBadField
 	}
 	b := s.buf[:0]
 	if id != "" {
@@ -53,7 +53,7 @@ func (s *SSEWriter) WriteEvent(id, event string, data []byte) error {
 	b = append(append(append(b, "data: "...), data...), "\n\n"...)
 	s.buf = b
 	if _, err := s.w.Write(b); err != nil {
-		return fmt.Errorf("wire: write sse: %w", err)
+		return fmt.Errorf("sse: write: %w", err)
 	}
 	s.flush()
 	return nil
@@ -61,27 +61,27 @@ func (s *SSEWriter) WriteEvent(id, event string, data []byte) error {
 
 // WriteComment writes an SSE comment line, which clients ignore; it keeps
 // idle connections alive through proxies.
-func (s *SSEWriter) WriteComment(text string) error {
+func (s *Writer) WriteComment(text string) error {
 	if strings.ContainsAny(text, "\r\n") {
-		return ErrBadSSEField
+		return ErrBadField
 	}
 	if _, err := io.WriteString(s.w, ": "+text+"\n\n"); err != nil {
-		return fmt.Errorf("wire: write sse: %w", err)
+		return fmt.Errorf("sse: write: %w", err)
 	}
 	s.flush()
 	return nil
 }
 
-// WriteAGUI writes one AG-UI event as JSON data with its id.
-func (s *SSEWriter) WriteAGUI(ev AGUIEvent) error {
-	data, err := json.Marshal(ev)
+// WriteJSON writes v, encoded as JSON, as the data of an event with id.
+func (s *Writer) WriteJSON(id string, v any) error {
+	data, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("wire: encode %s: %w", ev.Type, err)
+		return fmt.Errorf("sse: encode %T: %w", v, err)
 	}
-	return s.WriteEvent(ev.ID, "", data)
+	return s.WriteEvent(id, "", data)
 }
 
-func (s *SSEWriter) flush() {
+func (s *Writer) flush() {
 	if f, ok := s.w.(http.Flusher); ok {
 		f.Flush()
 	}

@@ -1,0 +1,46 @@
+package agui
+
+import "github.com/batonrt/baton/contract"
+
+// custom maps the events AG-UI has no type for onto CUSTOM events.
+func (p *Projector) custom(ev contract.RunEvent) (Event, bool) {
+	c := Event{Type: Custom}
+	switch ev.Kind {
+	case contract.EvApprovalRequested:
+		c.Name, c.Value = CustomApprovalRequested, callValue(ev.Call)
+	case contract.EvApprovalResolved:
+		v := callValue(ev.Call)
+		v["approved"] = ev.Approved
+		if ev.Scope != "" {
+			v["scope"] = string(ev.Scope)
+		}
+		if ev.Text != "" {
+			v["reason"] = ev.Text
+		}
+		c.Name, c.Value = CustomApprovalResolved, v
+	case contract.EvToolStarted:
+		c.Name, c.Value = CustomToolStarted, callValue(ev.Call)
+	case contract.EvSteeringApplied:
+		c.Name, c.Value = CustomSteeringApplied, map[string]any{"text": ev.Text}
+	case contract.EvFollowUpApplied:
+		c.Name, c.Value = CustomFollowUpApplied, map[string]any{"text": ev.Text}
+	case contract.EvCompaction:
+		c.Name, c.Value = CustomCompaction, map[string]any{"text": ev.Text, "cut": ev.Index}
+	case contract.EvLoopWarning:
+		c.Name, c.Value = CustomLoopWarning, map[string]any{"text": ev.Text}
+	case contract.EvModelRetry:
+		c.Name, c.Value = CustomModelRetry, map[string]any{"text": ev.Text}
+	case contract.EvLag:
+		c.Name, c.Value = CustomLag, map[string]any{"missed": ev.Missed}
+	default:
+		return c, false
+	}
+	return c, true
+}
+
+func callValue(call *contract.ToolCall) map[string]any {
+	if call == nil {
+		return map[string]any{}
+	}
+	return map[string]any{"toolCallId": call.ID, "toolCallName": call.Name, "arguments": call.Arguments}
+}

@@ -1,0 +1,14 @@
+// Package agui encodes baton's run events as AG-UI events (protocol 1.0)
+// and decodes AG-UI's RunAgentInput. A Projector turns one stream of
+// baton events into AG-UI events: live deltas become message content and
+// a turn's completion closes what they opened (sending whatever text they
+// did not carry); re-projected from the store, where there are no
+// deltas, a completion becomes whole messages. The wire package's handler
+// serves it over HTTP; a host with its own transport uses the Projector
+// directly.
+//
+// What AG-UI has no event for (approvals, steering, compaction, retries,
+// tools starting, lag) travels as CUSTOM events named baton.*.
+//
+// agui imports contract of baton's packages.
+package agui

@@ -1,0 +1,111 @@
+package agui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// ErrBadInput is wrapped by every error about a malformed request.
+var ErrBadInput = errors.New("agui: bad run input")
+
+// Input is what baton reads of a RunAgentInput: the thread (baton's
+// session), the client's run id and the new user turns.
+type Input struct {
+	ThreadID string
+	RunID    string
+	// Turns are the trailing user messages: the client sends the whole
+	// conversation, and the thread's agent already holds everything up
+	// to its last reply. Empty when the request only resumes a stream.
+	Turns []contract.Turn
+}
+
+// runAgentInput is AG-UI's request body; the fields baton does not use
+// (state, context, forwarded props) are accepted and ignored.
+type runAgentInput struct {
+	ThreadID string    `json:"threadId"`
+	RunID    string    `json:"runId"`
+	Messages []message `json:"messages"`
+	Tools    []tool    `json:"tools,omitempty"`
+}
+
+type message struct {
+	ID      string          `json:"id"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content,omitempty"`
+}
+
+type tool struct {
+	Name string `json:"name"`
+}
+
+// DecodeInput parses and checks a RunAgentInput body. With turns unset
+// it only checks the envelope (a request resuming a stream needs no new
+// message).
+func DecodeInput(b []byte, turns bool) (Input, error) {
+	var in runAgentInput
+	if err := json.Unmarshal(b, &in); err != nil {
+		return Input{}, fmt.Errorf("%w: %v", ErrBadInput, err)
+	}
+	if in.ThreadID == "" {
+		return Input{}, fmt.Errorf("%w: threadId is empty", ErrBadInput)
+	}
+	for i, t := range in.Tools {
+		if !contract.ValidToolName(t.Name) {
+			return Input{}, fmt.Errorf("%w: tools[%d]: name %q must match [A-Za-z0-9_-]{1,64}", ErrBadInput, i, t.Name)
+		}
+	}
+	out := Input{ThreadID: in.ThreadID, RunID: in.RunID}
+	if !turns {
+		return out, nil
+	}
+	var err error
+	out.Turns, err = newTurns(in.Messages)
+	return out, err
+}
+
+func newTurns(messages []message) ([]contract.Turn, error) {
+	start := len(messages)
+	for start > 0 && messages[start-1].Role == "user" {
+		start--
+	}
+	var turns []contract.Turn
+	for _, m := range messages[start:] {
+		text, err := messageText(m.Content)
+		if err != nil {
+			return nil, fmt.Errorf("%w: message %q: %v", ErrBadInput, m.ID, err)
+		}
+		turns = append(turns, contract.UserText(text))
+	}
+	if len(turns) == 0 {
+		return nil, fmt.Errorf("%w: no user message after the last reply", ErrBadInput)
+	}
+	return turns, nil
+}
+
+// messageText reads a content that is a string or an array of parts, of
+// which it keeps the text parts.
+func messageText(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 {
+		return "", errors.New("content is missing")
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", errors.New("content must be a string or an array of parts")
+	}
+	for _, p := range parts {
+		if p.Type == "text" {
+			s += p.Text
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,158 @@
+package agui
+
+import (
+	"strconv"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/track"
+)
+
+// Projector projects one stream of baton events onto AG-UI. Message ids
+// derive from the event data alone (the Seq the turn's deltas carry), so
+// a live stream and a re-projection name a message the same way.
+//
+// A projector is not safe for concurrent use; use one per stream.
+type Projector struct {
+	t *track.Stream
+}
+
+// NewProjector returns a projector for a stream of the session threadID
+// (AG-UI's thread is baton's session).
+func NewProjector(threadID string) *Projector {
+	return &Projector{t: track.New(threadID)}
+}
+
+// InRun reports whether the projected stream is inside a run, and which.
+func (p *Projector) InRun() (runID string, ok bool) { return p.t.RunID, p.t.Running }
+
+// Resume returns what a client reconnecting mid-run needs before the rest
+// of the run: AG-UI streams open with RUN_STARTED, so a resumed stream
+// whose run started earlier repeats it.
+func (p *Projector) Resume() []Event {
+	if !p.t.Running {
+		return nil
+	}
+	return []Event{{Type: RunStarted, ThreadID: p.t.SessionID, RunID: p.t.RunID, ID: strconv.FormatUint(p.t.LastSeq(), 10)}}
+}
+
+// Project returns the AG-UI events for one baton event, in order.
+func (p *Projector) Project(ev contract.RunEvent) []Event {
+	if ev.Kind == contract.EvSignalRejected {
+		return nil
+	}
+	p.t.Saw(ev)
+	var out []Event
+	switch {
+	case track.IsDelta(ev.Kind):
+		out = p.delta(ev)
+	case ev.Kind == contract.EvModelRetry:
+		out = p.retry(ev)
+	default:
+		p.t.Committed(ev)
+		out = p.committed(ev)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	ts := int64(ev.At) / 1e6
+	for i := range out {
+		out[i].Timestamp = ts
+	}
+	out[len(out)-1].ID = eventID(ev)
+	return out
+}
+
+func eventID(ev contract.RunEvent) string {
+	switch {
+	case ev.Kind == contract.EvLag:
+		return ""
+	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry:
+		return strconv.FormatUint(ev.Seq, 10) + "." + strconv.FormatUint(uint64(ev.Delta), 10)
+	}
+	return strconv.FormatUint(ev.Seq, 10)
+}
+
+func (p *Projector) messageID() string   { return "m" + p.t.TurnID() }
+func (p *Projector) reasoningID() string { return "r" + p.t.TurnID() }
+
+// retry closes what the broken attempt opened, so that the next attempt
+// opens messages of its own, and passes the notice on.
+func (p *Projector) retry(ev contract.RunEvent) []Event {
+	out := p.closeAll()
+	if !p.t.InTurn {
+		p.t.BeginTurn(ev.Seq)
+	}
+	p.t.Retry()
+	c, _ := p.custom(ev)
+	return append(out, c)
+}
+
+func (p *Projector) delta(ev contract.RunEvent) []Event {
+	p.t.BeginTurn(ev.Seq)
+	switch ev.Kind {
+	case contract.EvTextDelta:
+		out := p.closeThinking()
+		if p.t.Text.Start() {
+			out = append(out, Event{Type: TextMessageStart, MessageID: p.messageID(), Role: "assistant"})
+		}
+		p.t.Text.Append(ev.Text)
+		if ev.Text != "" {
+			out = append(out, Event{Type: TextMessageContent, MessageID: p.messageID(), Delta: ev.Text})
+		}
+		return out
+	case contract.EvThinkingDelta:
+		var out []Event
+		if p.t.Thinking.Start() {
+			out = append(out,
+				Event{Type: ReasoningStart, MessageID: p.reasoningID()},
+				Event{Type: ReasoningMessageStart, MessageID: p.reasoningID(), Role: "reasoning"})
+		}
+		p.t.Thinking.Append(ev.Text)
+		if ev.Text != "" {
+			out = append(out, Event{Type: ReasoningMessageContent, MessageID: p.reasoningID(), Delta: ev.Text})
+		}
+		return out
+	}
+	return p.callDelta(ev)
+}
+
+func (p *Projector) callDelta(ev contract.RunEvent) []Event {
+	out := p.closeThinking()
+	c, first := p.t.Call(ev)
+	if first {
+		out = append(out, Event{Type: ToolCallStart, ToolCallID: c.ID, ToolCallName: c.Name, ParentMessageID: p.messageID()})
+	}
+	c.AppendArgs(ev.Text)
+	if ev.Text != "" {
+		out = append(out, Event{Type: ToolCallArgs, ToolCallID: c.ID, Delta: ev.Text})
+	}
+	return out
+}
+
+func (p *Projector) closeThinking() []Event {
+	if !p.t.Thinking.Open {
+		return nil
+	}
+	p.t.Thinking.Open = false
+	return []Event{
+		{Type: ReasoningMessageEnd, MessageID: p.reasoningID()},
+		{Type: ReasoningEnd, MessageID: p.reasoningID()},
+	}
+}
+
+// closeAll ends whatever the stream left open, for a run that ends or a
+// model call that is retried mid-turn.
+func (p *Projector) closeAll() []Event {
+	if !p.t.InTurn {
+		return nil
+	}
+	out := p.closeThinking()
+	if p.t.Text.Open {
+		p.t.Text.Open = false
+		out = append(out, Event{Type: TextMessageEnd, MessageID: p.messageID()})
+	}
+	for _, c := range p.t.Calls() {
+		out = append(out, Event{Type: ToolCallEnd, ToolCallID: c.ID})
+	}
+	return out
+}

@@ -1,0 +1,82 @@
+package aisdk
+
+import "github.com/batonrt/baton/contract"
+
+// UI message stream chunk types (uiMessageChunkSchema).
+const (
+	Start              = "start"
+	Finish             = "finish"
+	Abort              = "abort"
+	Error              = "error"
+	MessageMetadata    = "message-metadata"
+	StartStep          = "start-step"
+	FinishStep         = "finish-step"
+	TextStart          = "text-start"
+	TextDelta          = "text-delta"
+	TextEnd            = "text-end"
+	ReasoningStart     = "reasoning-start"
+	ReasoningDelta     = "reasoning-delta"
+	ReasoningEnd       = "reasoning-end"
+	ToolInputStart     = "tool-input-start"
+	ToolInputDelta     = "tool-input-delta"
+	ToolInputAvailable = "tool-input-available"
+	ToolInputError     = "tool-input-error"
+	ToolOutputAvail    = "tool-output-available"
+	ToolOutputError    = "tool-output-error"
+)
+
+// Types of the data parts baton sends. Transient ones (tool started,
+// model retry, lag) reach the client's onData but are not kept in the
+// message.
+const (
+	DataApprovalRequested = "data-baton-approval-requested"
+	DataApprovalResolved  = "data-baton-approval-resolved"
+	DataSteeringApplied   = "data-baton-steering-applied"
+	DataFollowUpApplied   = "data-baton-follow-up-applied"
+	DataCompaction        = "data-baton-compaction"
+	DataLoopWarning       = "data-baton-loop-warning"
+	DataModelRetry        = "data-baton-model-retry"
+	DataToolStarted       = "data-baton-tool-started"
+	DataLag               = "data-baton-lag"
+)
+
+// StreamHeader is the response header that tells an AI SDK client the
+// body is a UI message stream, and StreamVersion its value.
+const (
+	StreamHeader  = "x-vercel-ai-ui-message-stream"
+	StreamVersion = "v1"
+)
+
+// Chunk is one chunk of the UI message stream. Type says which fields are
+// set; the JSON field names are the protocol's.
+type Chunk struct {
+	Type string `json:"type"`
+	// ID names a text, reasoning or data part.
+	ID              string `json:"id,omitempty"`
+	Delta           string `json:"delta,omitempty"`
+	MessageID       string `json:"messageId,omitempty"`
+	MessageMetadata any    `json:"messageMetadata,omitempty"`
+	ToolCallID      string `json:"toolCallId,omitempty"`
+	ToolName        string `json:"toolName,omitempty"`
+	InputTextDelta  string `json:"inputTextDelta,omitempty"`
+	// Input is the parsed tool input of tool-input-available, or the raw
+	// text of tool-input-error.
+	Input any `json:"input,omitempty"`
+	// Output is a tool's result; a pointer so an empty result is still
+	// sent.
+	Output       *string `json:"output,omitempty"`
+	ErrorText    string  `json:"errorText,omitempty"`
+	FinishReason string  `json:"finishReason,omitempty"`
+	Reason       string  `json:"reason,omitempty"`
+	Data         any     `json:"data,omitempty"`
+	Transient    bool    `json:"transient,omitempty"`
+}
+
+// Metadata is the message metadata baton attaches to the assistant
+// message of a run: on start the ids, on the end also phase and usage.
+type Metadata struct {
+	SessionID string          `json:"sessionId"`
+	RunID     string          `json:"runId"`
+	Phase     string          `json:"phase,omitempty"`
+	Usage     *contract.Usage `json:"usage,omitempty"`
+}

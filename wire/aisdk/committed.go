@@ -1,0 +1,165 @@
+package aisdk
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/track"
+)
+
+func (p *Projector) committed(ev contract.RunEvent) []Chunk {
+	switch ev.Kind {
+	case contract.EvRunStarted:
+		p.stepOpen = false
+		clear(p.known)
+		return []Chunk{{Type: Start, MessageID: ev.RunID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: ev.RunID}}}
+	case contract.EvTurnCompleted:
+		return p.turnCompleted(ev)
+	case contract.EvToolResult:
+		return p.toolResult(ev)
+	case contract.EvRunSettled:
+		out := p.closeAll()
+		return append(out, Chunk{Type: Finish, FinishReason: "stop", MessageMetadata: p.endMetadata(ev, contract.PhaseSettled)})
+	case contract.EvRunFaulted:
+		return p.runFaulted(ev)
+	case contract.EvToolCall:
+		// turn_completed already projected the call.
+		return nil
+	case contract.EvModelRetry:
+		c, _ := data(ev)
+		return append(p.abandonAttempt(), c)
+	}
+	if c, ok := data(ev); ok {
+		return []Chunk{c}
+	}
+	return nil
+}
+
+// turnCompleted closes what the deltas opened, after sending what they
+// did not carry, and sends in full what was not streamed; every call's
+// input becomes available (or an input error when the model's arguments
+// are not JSON).
+func (p *Projector) turnCompleted(ev contract.RunEvent) []Chunk {
+	if ev.Turn == nil || ev.Turn.Role != contract.RoleAssistant {
+		return nil
+	}
+	out := p.beginTurn(p.t.CompletedSeq())
+	out = append(out, p.finishPart(&p.t.Thinking, track.ThinkingText(*ev.Turn), p.reasoningID(), ReasoningStart, ReasoningDelta, ReasoningEnd)...)
+	out = append(out, p.finishPart(&p.t.Text, ev.Turn.Text(), p.textID(), TextStart, TextDelta, TextEnd)...)
+	kept := map[string]bool{}
+	for _, c := range ev.Turn.Calls() {
+		kept[c.ID] = true
+		p.known[c.ID] = true
+		out = append(out, callInput(c))
+	}
+	for _, c := range p.t.Calls() {
+		if !kept[c.ID] {
+			out = append(out, Chunk{Type: ToolInputError, ToolCallID: c.ID, ToolName: c.Name, Input: c.Args(), ErrorText: "the model's turn did not keep this call"})
+		}
+	}
+	p.t.EndTurn()
+	return out
+}
+
+// finishPart closes a streamed part with what its deltas did not carry. A
+// part that streamed nothing comes whole; one closed before its rest came
+// gets the rest in a part of its own; one whose stored text differs from
+// what streamed gets the stored text whole.
+func (p *Projector) finishPart(part *track.Part, final, id, start, delta, end string) []Chunk {
+	rest, ok := part.Rest(final)
+	if part.Open && ok {
+		part.Open = false
+		var out []Chunk
+		if rest != "" {
+			out = append(out, Chunk{Type: delta, ID: id, Delta: rest})
+		}
+		return append(out, Chunk{Type: end, ID: id})
+	}
+	var out []Chunk
+	if part.Open {
+		part.Open = false
+		out = append(out, Chunk{Type: end, ID: id})
+	}
+	switch {
+	case !part.Sent:
+		rest = final
+	case ok:
+		id += "-rest"
+	default:
+		id, rest = id+"-final", final
+	}
+	if rest == "" {
+		return out
+	}
+	return append(out, Chunk{Type: start, ID: id}, Chunk{Type: delta, ID: id, Delta: rest}, Chunk{Type: end, ID: id})
+}
+
+func callInput(c contract.ToolCall) Chunk {
+	args := strings.TrimSpace(c.Arguments)
+	if args == "" {
+		args = "{}"
+	}
+	if !json.Valid([]byte(args)) {
+		return Chunk{Type: ToolInputError, ToolCallID: c.ID, ToolName: c.Name, Input: c.Arguments, ErrorText: "arguments are not valid JSON"}
+	}
+	return Chunk{Type: ToolInputAvailable, ToolCallID: c.ID, ToolName: c.Name, Input: json.RawMessage(args)}
+}
+
+// toolResult sends a tool's output. A call the client never saw (its turn
+// came before this stream began) gets its input first, since the client
+// refuses an output for a part it does not have.
+func (p *Projector) toolResult(ev contract.RunEvent) []Chunk {
+	if ev.Result == nil {
+		return nil
+	}
+	r := ev.Result
+	var out []Chunk
+	if !p.known[r.CallID] {
+		call := contract.ToolCall{ID: r.CallID, Name: r.Name}
+		if ev.Call != nil && ev.Call.ID == r.CallID {
+			call = *ev.Call
+		}
+		p.known[r.CallID] = true
+		out = append(out, callInput(call))
+	}
+	if r.IsError {
+		msg := r.Content
+		if msg == "" {
+			msg = "tool failed"
+		}
+		return append(out, Chunk{Type: ToolOutputError, ToolCallID: r.CallID, ErrorText: msg})
+	}
+	content := r.Content
+	return append(out, Chunk{Type: ToolOutputAvail, ToolCallID: r.CallID, Output: &content})
+}
+
+// runFaulted ends the message the way the AI SDK does: an abort chunk
+// (after the metadata, since nothing follows an abort), or an error chunk
+// and a finish whose reason is error.
+func (p *Projector) runFaulted(ev contract.RunEvent) []Chunk {
+	out := p.closeAll()
+	meta := p.endMetadata(ev, contract.PhaseFaulted)
+	msg := faultMessage(ev)
+	if ev.Err != nil && ev.Err.Kind == contract.KindAborted {
+		if ev.Err.Message != "" {
+			msg = ev.Err.Message
+		}
+		return append(out, Chunk{Type: MessageMetadata, MessageMetadata: meta}, Chunk{Type: Abort, Reason: msg})
+	}
+	return append(out, Chunk{Type: Error, ErrorText: msg}, Chunk{Type: Finish, FinishReason: "error", MessageMetadata: meta})
+}
+
+func faultMessage(ev contract.RunEvent) string {
+	switch {
+	case ev.Text != "":
+		return ev.Text
+	case ev.Err != nil:
+		return ev.Err.Error()
+	}
+	return "run faulted"
+}
+
+func (p *Projector) endMetadata(ev contract.RunEvent, phase contract.Phase) Metadata {
+	return Metadata{SessionID: p.t.SessionID, RunID: ev.RunID, Phase: string(phase), Usage: ev.Usage}
+}

@@ -1,0 +1,150 @@
+package aisdk
+
+import (
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/track"
+)
+
+// Projector projects one stream of baton events onto the UI message
+// stream. Part ids derive from the event data alone (the Seq the turn's
+// deltas carry), so a live stream and a re-projection name a part the
+// same way. The stream's closing `data: [DONE]` is the transport's job.
+//
+// A projector is not safe for concurrent use; use one per stream.
+type Projector struct {
+	t        *track.Stream
+	stepOpen bool
+	// known holds the tool calls the client has a part for.
+	known map[string]bool
+}
+
+// NewProjector returns a projector for a stream of the session chatID
+// (the AI SDK's chat id).
+func NewProjector(chatID string) *Projector {
+	return &Projector{t: track.New(chatID), known: map[string]bool{}}
+}
+
+// InRun reports whether the projected stream is inside a run, and which.
+func (p *Projector) InRun() (runID string, ok bool) { return p.t.RunID, p.t.Running }
+
+// Project returns the chunks for one baton event, in order.
+func (p *Projector) Project(ev contract.RunEvent) []Chunk {
+	if ev.Kind == contract.EvSignalRejected {
+		return nil
+	}
+	p.t.Saw(ev)
+	if track.IsDelta(ev.Kind) {
+		return p.delta(ev)
+	}
+	p.t.Committed(ev)
+	return p.committed(ev)
+}
+
+func (p *Projector) textID() string      { return "text-" + p.t.TurnID() }
+func (p *Projector) reasoningID() string { return "reasoning-" + p.t.TurnID() }
+
+// beginTurn opens a step for a model call, closing the previous call's.
+func (p *Projector) beginTurn(seq uint64) []Chunk {
+	if !p.t.BeginTurn(seq) {
+		return nil
+	}
+	out := p.finishStep()
+	p.stepOpen = true
+	return append(out, Chunk{Type: StartStep})
+}
+
+func (p *Projector) finishStep() []Chunk {
+	if !p.stepOpen {
+		return nil
+	}
+	p.stepOpen = false
+	return []Chunk{{Type: FinishStep}}
+}
+
+func (p *Projector) delta(ev contract.RunEvent) []Chunk {
+	out := p.beginTurn(ev.Seq)
+	switch ev.Kind {
+	case contract.EvTextDelta:
+		out = append(out, p.closeThinking()...)
+		if p.t.Text.Start() {
+			out = append(out, Chunk{Type: TextStart, ID: p.textID()})
+		}
+		p.t.Text.Append(ev.Text)
+		if ev.Text != "" {
+			out = append(out, Chunk{Type: TextDelta, ID: p.textID(), Delta: ev.Text})
+		}
+		return out
+	case contract.EvThinkingDelta:
+		if p.t.Thinking.Start() {
+			out = append(out, Chunk{Type: ReasoningStart, ID: p.reasoningID()})
+		}
+		p.t.Thinking.Append(ev.Text)
+		if ev.Text != "" {
+			out = append(out, Chunk{Type: ReasoningDelta, ID: p.reasoningID(), Delta: ev.Text})
+		}
+		return out
+	}
+	return append(out, p.callDelta(ev)...)
+}
+
+func (p *Projector) callDelta(ev contract.RunEvent) []Chunk {
+	out := p.closeThinking()
+	c, first := p.t.Call(ev)
+	if first {
+		p.known[c.ID] = true
+		out = append(out, Chunk{Type: ToolInputStart, ToolCallID: c.ID, ToolName: c.Name})
+	}
+	c.AppendArgs(ev.Text)
+	if ev.Text != "" {
+		out = append(out, Chunk{Type: ToolInputDelta, ToolCallID: c.ID, InputTextDelta: ev.Text})
+	}
+	return out
+}
+
+func (p *Projector) closeThinking() []Chunk {
+	if !p.t.Thinking.Open {
+		return nil
+	}
+	p.t.Thinking.Open = false
+	return []Chunk{{Type: ReasoningEnd, ID: p.reasoningID()}}
+}
+
+func (p *Projector) closeText() []Chunk {
+	if !p.t.Text.Open {
+		return nil
+	}
+	p.t.Text.Open = false
+	return []Chunk{{Type: TextEnd, ID: p.textID()}}
+}
+
+// abandonAttempt ends what a model call's broken attempt opened before
+// the driver retries it: the protocol cannot take text back, so its parts
+// are closed as they are, a half-streamed call becomes an input error, and
+// the retry streams into new parts.
+func (p *Projector) abandonAttempt() []Chunk {
+	if !p.t.InTurn {
+		return nil
+	}
+	out := append(p.closeThinking(), p.closeText()...)
+	for _, c := range p.t.Calls() {
+		delete(p.known, c.ID)
+		out = append(out, Chunk{Type: ToolInputError, ToolCallID: c.ID, ToolName: c.Name, Input: c.Args(), ErrorText: "the model call was retried"})
+	}
+	p.t.Retry()
+	return out
+}
+
+// closeAll ends whatever the stream left open, for a run that ends
+// mid-turn: a call whose input never completed becomes an input error, so
+// the client's part does not stay streaming for ever.
+func (p *Projector) closeAll() []Chunk {
+	var out []Chunk
+	if p.t.InTurn {
+		out = append(p.closeThinking(), p.closeText()...)
+		for _, c := range p.t.Calls() {
+			out = append(out, Chunk{Type: ToolInputError, ToolCallID: c.ID, ToolName: c.Name, Input: c.Args(), ErrorText: "run ended before the call was complete"})
+		}
+		p.t.EndTurn()
+	}
+	return append(out, p.finishStep()...)
+}

@@ -1,0 +1,69 @@
+// Package wiretest holds the event fixtures the wire packages' tests
+// share: a live run as subscribers see it, and helpers to build events.
+//
+// wiretest imports contract of baton's packages.
+package wiretest
+
+import "github.com/batonrt/baton/contract"
+
+const ms = contract.Timestamp(1e6)
+
+// AssistantTurn is an assistant turn of blocks.
+func AssistantTurn(blocks ...contract.Block) *contract.Turn {
+	return &contract.Turn{Role: contract.RoleAssistant, Blocks: blocks}
+}
+
+// Fixture values of the live run.
+var (
+	CallA   = contract.ToolCall{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris"}`}
+	ResultA = contract.ToolResult{CallID: "call_1", Name: "get_weather", Content: "18C, cloudy"}
+	Usage   = contract.Usage{InputTokens: 30, OutputTokens: 8, ModelCalls: 2, ToolCalls: 1}
+)
+
+// Ev is an event of session thread-1, run run-1, timed by its position.
+func Ev(seq uint64, delta uint32, kind contract.EventKind) contract.RunEvent {
+	return contract.RunEvent{Seq: seq, Delta: delta, SessionID: "thread-1", RunID: "run-1", At: contract.Timestamp(seq*1000+uint64(delta)) * ms, Kind: kind}
+}
+
+// With returns e changed by f.
+func With(e contract.RunEvent, f func(*contract.RunEvent)) contract.RunEvent { f(&e); return e }
+
+// LiveRun is a run with a tool call, as subscribers see it: deltas and
+// committed events interleaved.
+func LiveRun() []contract.RunEvent {
+	call := &contract.ToolCall{ID: "call_1", Name: "get_weather"}
+	return []contract.RunEvent{
+		With(Ev(1, 0, contract.EvRunStarted), func(e *contract.RunEvent) { e.Text = "weather in Paris?" }),
+		With(Ev(1, 1, contract.EvThinkingDelta), func(e *contract.RunEvent) { e.Text = "need the tool" }),
+		With(Ev(1, 2, contract.EvTextDelta), func(e *contract.RunEvent) { e.Text = "Let me " }),
+		With(Ev(1, 3, contract.EvTextDelta), func(e *contract.RunEvent) { e.Text = "check." }),
+		With(Ev(1, 4, contract.EvToolCallDelta), func(e *contract.RunEvent) { e.Call = call }),
+		With(Ev(1, 5, contract.EvToolCallDelta), func(e *contract.RunEvent) { e.Call = call; e.Text = `{"city":` }),
+		With(Ev(1, 6, contract.EvToolCallDelta), func(e *contract.RunEvent) { e.Call = call; e.Text = `"Paris"}` }),
+		With(Ev(2, 0, contract.EvTurnCompleted), func(e *contract.RunEvent) {
+			e.Turn = AssistantTurn(contract.Block{Kind: contract.BlockThinking, Text: "need the tool"}, contract.TextBlock("Let me check."), contract.CallBlock(CallA))
+			e.Usage = &contract.Usage{InputTokens: 10, OutputTokens: 5, ModelCalls: 1}
+		}),
+		With(Ev(3, 0, contract.EvToolCall), func(e *contract.RunEvent) { e.Call = &CallA }),
+		With(Ev(4, 0, contract.EvToolStarted), func(e *contract.RunEvent) { e.Call = &CallA }),
+		With(Ev(5, 0, contract.EvToolResult), func(e *contract.RunEvent) { e.Call = &CallA; e.Result = &ResultA }),
+		With(Ev(5, 1, contract.EvTextDelta), func(e *contract.RunEvent) { e.Text = "It is 18C." }),
+		With(Ev(6, 0, contract.EvTurnCompleted), func(e *contract.RunEvent) {
+			e.Turn = AssistantTurn(contract.TextBlock("It is 18C."))
+			e.Usage = &contract.Usage{InputTokens: 20, OutputTokens: 3, ModelCalls: 1}
+		}),
+		With(Ev(7, 0, contract.EvRunSettled), func(e *contract.RunEvent) { e.Usage = &Usage }),
+	}
+}
+
+// CommittedOnly keeps the committed events: what a re-projection from the
+// store sees.
+func CommittedOnly(events []contract.RunEvent) []contract.RunEvent {
+	var out []contract.RunEvent
+	for _, e := range events {
+		if e.Delta == 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
