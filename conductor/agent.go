@@ -50,6 +50,13 @@ type Agent struct {
 	mu   sync.Mutex
 	snap contract.RunSnapshot
 
+	// forward, set on a delegate's child agent, takes its events to the
+	// parent's stream instead of its own hub.
+	forward func(contract.RunEvent)
+	// toolSource implements the tools of delegates at every depth: the
+	// root agent's Deps.Tools.
+	toolSource *dispatch.ToolBox
+
 	// Owned by the loop goroutine.
 	state   contract.RunSnapshot
 	run     *runState
@@ -71,7 +78,9 @@ type runState struct {
 	deltas  *deltaGate
 	box     *dispatch.ToolBox
 	waiters []chan outcome
-	wg      sync.WaitGroup
+	// children are the run's delegate calls handed out, by child session.
+	children map[string]*child
+	wg       sync.WaitGroup
 	// asks cancel the approvers and answerers asked about each call.
 	asks map[string]context.CancelFunc
 }
@@ -105,6 +114,10 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	if id := deps.SessionID; len(id) > store.MaxSessionID || !utf8.ValidString(id) {
 		bad = append(bad, contract.FieldError{Field: "Deps.SessionID", Reason: fmt.Sprintf("must be valid UTF-8 of at most %d bytes", store.MaxSessionID)})
 	}
+	var delegateBad []contract.FieldError
+	cfg.Delegates, delegateBad = resolveDelegates(cfg.Delegates, box, "Delegates")
+	bad = append(bad, delegateBad...)
+	bad = append(bad, delegateErrors(cfg, deps)...)
 	if deps.EventBuffer < 0 {
 		bad = append(bad, contract.FieldError{Field: "Deps.EventBuffer", Reason: "must not be negative"})
 	}
@@ -128,6 +141,7 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 		quit:     make(chan struct{}),
 		loopDone: make(chan struct{}),
 	}
+	a.toolSource = box
 	dopts := deps.Dispatch
 	if dopts.Limit == 0 {
 		dopts.Limit = cfg.ToolConcurrency

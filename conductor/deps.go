@@ -47,6 +47,9 @@ type Deps struct {
 	Dispatch dispatch.Options
 	// EventBuffer is each subscriber's queue length; default 1024.
 	EventBuffer int
+	// DelegateProviders gives delegates, by name, a provider of their
+	// own; the others use Provider.
+	DelegateProviders map[string]turn.Provider
 }
 
 // Clock tells the time. Only the conductor reads it; signals carry it.

@@ -156,9 +156,14 @@ func (a *Agent) FollowUp(in Input) error {
 	return a.hostSignal(func() contract.Signal { return contract.FollowUpQueued{Input: in.turns(), At: a.now()} })
 }
 
-// Approve answers a pending approval request.
+// Approve answers a pending approval request: the run's own, or else one
+// of a delegate's child run (see ApproveSubflow to name which).
 func (a *Agent) Approve(callID string, d Decision) error {
-	return a.hostSignal(func() contract.Signal { return resolution(callID, d, a.now()) })
+	err := a.hostSignal(func() contract.Signal { return resolution(callID, d, a.now()) })
+	if errors.Is(err, ErrRejected) && a.approveInChildren(callID, d) {
+		return nil
+	}
+	return err
 }
 
 // Abort stops the run in flight: at once, after the model's reply, or
@@ -240,46 +245,54 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 	w := make(chan outcome, 1)
 	var run *runState
 	err := a.call(ctx, func() error {
-		if a.run != nil {
-			return ErrBusy
-		}
-		a.unlock()
-		if err := a.lockSession(ctx, sessionID); err != nil {
-			return err
-		}
-		// Folding from the newest checkpoint may save a new one, so the
-		// session is locked first.
-		snap, err := store.Resume(ctx, a.store, a.rules, sessionID)
-		if err != nil {
-			a.unlock()
-			return contract.WrapError(contract.KindStore, err, "resume "+sessionID)
-		}
-		a.failed = nil
-		a.state = snap
-		a.mu.Lock()
-		a.snap = snap
-		a.mu.Unlock()
-		if !snap.Phase.InFlight() {
-			w <- outcome{snap: snap}
-			return nil
-		}
-		box, err := a.deps.Tools.With()
-		if err != nil {
-			return err
-		}
-		run = a.newRun(snap.RunID, box)
-		run.waiters = append(run.waiters, w)
-		if r := a.apply(contract.Resumed{At: a.now()}); r != "" {
-			a.run = nil
-			run.cancel()
-			return fmt.Errorf("%w: %s", ErrRejected, r)
-		}
-		return nil
+		var err error
+		run, err = a.resumeOnLoop(ctx, sessionID, w)
+		return err
 	})
 	if err != nil {
 		return a.Snapshot(), err
 	}
 	return a.wait(ctx, run, w)
+}
+
+// resumeOnLoop rehydrates the session and, when a run is in flight,
+// restarts it, returning it; w gets the outcome. On the loop.
+func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan outcome) (*runState, error) {
+	if a.run != nil {
+		return nil, ErrBusy
+	}
+	a.unlock()
+	if err := a.lockSession(ctx, sessionID); err != nil {
+		return nil, err
+	}
+	// Folding from the newest checkpoint may save a new one, so the
+	// session is locked first.
+	snap, err := store.Resume(ctx, a.store, a.rules, sessionID)
+	if err != nil {
+		a.unlock()
+		return nil, contract.WrapError(contract.KindStore, err, "resume "+sessionID)
+	}
+	a.failed = nil
+	a.state = snap
+	a.mu.Lock()
+	a.snap = snap
+	a.mu.Unlock()
+	if !snap.Phase.InFlight() {
+		w <- outcome{snap: snap}
+		return nil, nil
+	}
+	box, err := a.deps.Tools.With()
+	if err != nil {
+		return nil, err
+	}
+	run := a.newRun(snap.RunID, box)
+	run.waiters = append(run.waiters, w)
+	if r := a.apply(contract.Resumed{At: a.now()}); r != "" {
+		a.run = nil
+		run.cancel()
+		return nil, fmt.Errorf("%w: %s", ErrRejected, r)
+	}
+	return run, nil
 }
 
 // EventsSince returns the committed events after seq, re-projected from

@@ -146,7 +146,7 @@ func (a *Agent) endRun() {
 // newRun prepares the loop's bookkeeping for a run.
 func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box}
+	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box, children: map[string]*child{}}
 	a.run = r
 	return r
 }
@@ -164,11 +164,13 @@ func (a *Agent) later(run *runState, sig contract.Signal) {
 func (a *Agent) perform(e contract.Effect) error {
 	switch e := e.(type) {
 	case contract.Persist:
-		if _, err := a.store.Append(context.Background(), a.state.SessionID, e.Record); err != nil {
+		if err := a.persist(e); err != nil {
 			return fmt.Errorf("conductor: persist step %d: %w", e.Record.Step, err)
 		}
 	case contract.Publish:
-		a.hub.Publish(e.Event)
+		a.publish(e.Event)
+	case contract.StartDelegate:
+		a.startDelegate(e)
 	case contract.InvokeModel:
 		a.startModel(e.Request)
 	case contract.RunTool:

@@ -8,7 +8,6 @@ import (
 	"github.com/batonrt/baton/compactor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
-	"github.com/batonrt/baton/ledger"
 	"github.com/batonrt/baton/turn"
 )
 
@@ -47,7 +46,7 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 			if ev.At == 0 {
 				ev.At = a.now()
 			}
-			gate.publish(a.hub, ev)
+			gate.publish(a.publish, ev)
 		})
 		if ctx.Err() != nil {
 			return
@@ -252,11 +251,11 @@ type deltaGate struct {
 	shut bool
 }
 
-func (g *deltaGate) publish(hub *ledger.Hub, ev contract.RunEvent) {
+func (g *deltaGate) publish(publish func(contract.RunEvent), ev contract.RunEvent) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.shut {
-		hub.Publish(ev)
+		publish(ev)
 	}
 }
 

@@ -63,6 +63,9 @@ func Resume(ctx context.Context, st Store, rules *cadence.Rules, sessionID strin
 // comparing each step's effect summary with the recorded one; the first
 // difference is a *cadence.Divergence (errors.Is cadence.ErrNondeterministic)
 // saying which step. It ignores checkpoints: it checks the chain itself.
+// Then it replays every delegated run's chain linked into the session, at
+// any depth; a divergence there names the child session and the step of
+// the parent's node that links it.
 func Replay(ctx context.Context, st Store, rules *cadence.Rules, sessionID string) error {
 	if rules == nil {
 		return fmt.Errorf("store: replay %q: %w: nil rules", sessionID, ErrInvalid)
@@ -72,6 +75,14 @@ func Replay(ctx context.Context, st Store, rules *cadence.Rules, sessionID strin
 		return fmt.Errorf("store: replay: %w", err)
 	}
 	if _, err := rules.Replay(cadence.InitialSnapshot(sessionID), recs); err != nil {
+		return fmt.Errorf("store: replay %q: %w", sessionID, err)
+	}
+	head, err := st.Head(ctx, sessionID)
+	if err != nil {
+		return fmt.Errorf("store: replay: %w", err)
+	}
+	r := &dagReplay{st: st, rules: rules, done: map[Hash]bool{}}
+	if err := r.links(ctx, head); err != nil {
 		return fmt.Errorf("store: replay %q: %w", sessionID, err)
 	}
 	return nil

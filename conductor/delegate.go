@@ -1,0 +1,388 @@
+package conductor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/turn"
+)
+
+// delegateTimeout bounds a child run as a call of its parent. A child is
+// already bounded by its own turn cap and its tools' timeouts; this only
+// keeps the scheduler's default tool timeout from cutting it short.
+const delegateTimeout = 24 * time.Hour
+
+// child is one delegate call's child run, from the moment the call is
+// handed out. Its agent exists once the child run has begun.
+type child struct {
+	callID  string
+	session string
+
+	mu      sync.Mutex
+	stopped bool
+	agent   *Agent
+	usage   contract.Usage
+}
+
+// stop keeps a child from beginning and aborts one that has: the parent
+// answered its call, so nothing more of the child may happen. It returns
+// once the child's abort is durable.
+func (c *child) stop() {
+	c.mu.Lock()
+	c.stopped = true
+	ag := c.agent
+	c.mu.Unlock()
+	if ag != nil {
+		_ = ag.Abort(contract.AbortNow)
+	}
+}
+
+func (c *child) running() *Agent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.agent
+}
+
+// publish delivers an event to subscribers: a child's go up to its parent.
+func (a *Agent) publish(ev contract.RunEvent) {
+	if a.forward != nil {
+		a.forward(ev)
+		return
+	}
+	a.hub.Publish(ev)
+}
+
+// persist appends a step's record; a step that answered delegate calls
+// links the heads of their children's chains, each child stopped first so
+// its head is final.
+func (a *Agent) persist(e contract.Persist) error {
+	ctx := context.Background()
+	var links []store.Hash
+	for _, session := range e.Links {
+		if a.run != nil {
+			if c := a.run.children[session]; c != nil {
+				c.stop()
+			}
+		}
+		head, err := a.store.Head(ctx, session)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // the child never began
+		}
+		if err != nil {
+			return fmt.Errorf("child %s: %w", session, err)
+		}
+		links = append(links, head)
+	}
+	if len(links) == 0 {
+		_, err := a.store.Append(ctx, a.state.SessionID, e.Record)
+		return err
+	}
+	_, err := a.store.AppendLinked(ctx, a.state.SessionID, e.Record, links...)
+	return err
+}
+
+// startDelegate runs a delegate call's child as a call on the scheduler,
+// so children count against the tool concurrency limit and are cancelled
+// like tools. The call is recorded as started before the child begins.
+func (a *Agent) startDelegate(e contract.StartDelegate) {
+	run := a.run
+	c := &child{callID: e.Call.ID, session: e.Session}
+	run.children[e.Session] = c
+	desc := contract.ToolDescriptor{Name: e.Call.Name, Idempotent: true, Timeout: delegateTimeout}
+	tool, err := dispatch.NewTool(desc, func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		return a.runChild(ctx, e, c), nil
+	})
+	if err != nil {
+		a.later(run, delegateFailed(e, c, err))
+		return
+	}
+	var gate startGate
+	job := dispatch.Job{
+		Call:      e.Call,
+		Tool:      tool,
+		SessionID: a.state.SessionID,
+		RunID:     a.state.RunID,
+		Start: func(ctx context.Context) error {
+			err := a.recordStarted(ctx, run, e.Call.ID)
+			if errors.Is(err, errNotStarted) {
+				gate.set("", true)
+			}
+			return err
+		},
+		Done: func(o dispatch.Outcome) {
+			if _, notStarted := gate.get(); notStarted {
+				return
+			}
+			c.mu.Lock()
+			usage := c.usage
+			c.mu.Unlock()
+			out := o.Outcome
+			out.Content = validText(out.Content)
+			a.send(run, func() {
+				a.apply(contract.DelegateSettled{CallID: e.Call.ID, Session: e.Session, Outcome: out, Usage: usage, At: a.now()})
+			})
+		},
+	}
+	if err := a.sched.Dispatch(run.ctx, job); err != nil {
+		a.later(run, delegateFailed(e, c, err))
+	}
+}
+
+func delegateFailed(e contract.StartDelegate, c *child, err error) contract.DelegateSettled {
+	return contract.DelegateSettled{CallID: e.Call.ID, Session: e.Session, Outcome: contract.ToolOutcome{Content: "error: delegate " + e.Delegate + ": " + err.Error(), IsError: true}}
+}
+
+// runChild drives the child run to its end and returns its final answer,
+// or its error as an error outcome for the parent's model.
+func (a *Agent) runChild(ctx context.Context, e contract.StartDelegate, c *child) contract.ToolOutcome {
+	fail := func(format string, args ...any) contract.ToolOutcome {
+		return contract.ToolOutcome{Content: "error: delegate " + e.Delegate + ": " + fmt.Sprintf(format, args...), IsError: true}
+	}
+	ag, run, w, err := a.beginChild(ctx, e, c)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer func() {
+		if err := ag.Close(); err != nil {
+			a.log.Warn("conductor: close delegate", "session", e.Session, "err", err)
+		}
+	}()
+	snap, err := ag.wait(ctx, run, w)
+	c.mu.Lock()
+	c.usage = snap.RunUsage
+	c.mu.Unlock()
+	switch {
+	case snap.Phase == contract.PhaseSettled:
+		return contract.ToolOutcome{Content: finalAnswer(snap)}
+	case snap.Err != nil:
+		return fail("failed: %v", snap.Err)
+	case err != nil:
+		return fail("%v", err)
+	}
+	return fail("ended in phase %s", snap.Phase)
+}
+
+// finalAnswer is the text of the child's last assistant turn.
+func finalAnswer(s contract.RunSnapshot) string {
+	turns := s.History.Turns()
+	for i := len(turns) - 1; i >= 0; i-- {
+		if turns[i].Role == contract.RoleAssistant {
+			if text := turns[i].Text(); text != "" {
+				return text
+			}
+			break
+		}
+	}
+	return "(the delegate gave no text answer)"
+}
+
+var errChildStopped = errors.New("the call was answered before the child began")
+
+// beginChild makes the child agent and starts its run: the task submitted
+// on a new session, or, when the session is stored (a resumed parent),
+// that session resumed so the child finishes where it stopped.
+func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *child) (*Agent, *runState, chan outcome, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return nil, nil, nil, errChildStopped
+	}
+	ag, err := a.newChild(e)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	_, err = a.store.Head(ctx, e.Session)
+	stored := err == nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		_ = ag.Close()
+		return nil, nil, nil, err
+	}
+	w := make(chan outcome, 1)
+	var run *runState
+	err = ag.call(ctx, func() error {
+		if stored {
+			var err error
+			run, err = ag.resumeOnLoop(ctx, e.Session, w)
+			return err
+		}
+		if err := ag.lockSession(ctx, e.Session); err != nil {
+			return err
+		}
+		in := Text(e.Task)
+		err := ag.startRun(ctx, in, in.turns(), nil, w)
+		run = ag.run
+		return err
+	})
+	if err != nil {
+		_ = ag.Close()
+		return nil, nil, nil, err
+	}
+	c.agent = ag
+	return ag, run, w, nil
+}
+
+// newChild makes the agent for a delegate call: the delegate's config one
+// level deeper, its own tools from the parent's box, its own provider when
+// the host gave one, and everything else shared with the parent.
+func (a *Agent) newChild(e contract.StartDelegate) (*Agent, error) {
+	var tools []dispatch.Tool
+	for _, d := range e.Config.Tools {
+		t, ok := a.toolSource.Lookup(d.Name)
+		if !ok {
+			return nil, fmt.Errorf("tool %q has no implementation", d.Name)
+		}
+		tools = append(tools, t)
+	}
+	box, err := dispatch.NewToolBox(tools...)
+	if err != nil {
+		return nil, err
+	}
+	deps := a.deps
+	deps.Tools = box
+	deps.SessionID = e.Session
+	deps.Retriever = nil
+	deps.Dispatch.Limit = 0
+	if p, ok := a.deps.DelegateProviders[e.Delegate]; ok {
+		deps.Provider = p
+	}
+	// The child's own delegates keep the providers given for them.
+	names := map[string]bool{}
+	delegateNames(e.Config.Delegates, names)
+	deps.DelegateProviders = nil
+	for name, p := range a.deps.DelegateProviders {
+		if names[name] {
+			if deps.DelegateProviders == nil {
+				deps.DelegateProviders = map[string]turn.Provider{}
+			}
+			deps.DelegateProviders[name] = p
+		}
+	}
+	ag, err := CreateAgent(e.Config, deps)
+	if err != nil {
+		return nil, err
+	}
+	ag.toolSource = a.toolSource
+	ag.forward = func(ev contract.RunEvent) {
+		ev.Subflow = append([]string{e.Call.ID}, ev.Subflow...)
+		a.publish(ev)
+	}
+	return ag, nil
+}
+
+// resolveDelegates fills in the tools of every delegate, at every depth,
+// from the box: a host may declare them by name alone. A tool the box
+// lacks is reported, so a bad delegate fails CreateAgent, not a run.
+func resolveDelegates(ds []contract.Delegate, box *dispatch.ToolBox, field string) ([]contract.Delegate, []contract.FieldError) {
+	if len(ds) == 0 {
+		return ds, nil
+	}
+	var bad []contract.FieldError
+	out := make([]contract.Delegate, len(ds))
+	for i, d := range ds {
+		f := fmt.Sprintf("%s[%d].Config", field, i)
+		tools := make([]contract.ToolDescriptor, len(d.Config.Tools))
+		for j, t := range d.Config.Tools {
+			impl, ok := box.Lookup(t.Name)
+			if !ok {
+				bad = append(bad, contract.FieldError{Field: fmt.Sprintf("%s.Tools[%d]", f, j), Reason: fmt.Sprintf("%q has no implementation in Deps.Tools", t.Name)})
+				tools[j] = t
+				continue
+			}
+			tools[j] = impl.Descriptor()
+		}
+		d.Config.Tools = tools
+		var nested []contract.FieldError
+		d.Config.Delegates, nested = resolveDelegates(d.Config.Delegates, box, f+".Delegates")
+		bad = append(bad, nested...)
+		out[i] = d
+	}
+	return out, bad
+}
+
+// delegateNames collects the names of the delegates at every depth.
+func delegateNames(ds []contract.Delegate, into map[string]bool) {
+	for _, d := range ds {
+		into[d.Name] = true
+		delegateNames(d.Config.Delegates, into)
+	}
+}
+
+// delegateErrors checks what CreateAgent is given for delegation beyond
+// the config's own rules.
+func delegateErrors(cfg contract.AgentConfig, deps Deps) []contract.FieldError {
+	var bad []contract.FieldError
+	names := map[string]bool{}
+	delegateNames(cfg.Delegates, names)
+	for name, p := range deps.DelegateProviders {
+		switch {
+		case !names[name]:
+			bad = append(bad, contract.FieldError{Field: "Deps.DelegateProviders[" + name + "]", Reason: "names no delegate"})
+		case p == nil:
+			bad = append(bad, contract.FieldError{Field: "Deps.DelegateProviders[" + name + "]", Reason: "is nil"})
+		}
+	}
+	return bad
+}
+
+// ApproveSubflow answers an approval request of the run at the subflow
+// path (delegate call ids from the root, as events carry it): an empty
+// path is this agent's own run.
+func (a *Agent) ApproveSubflow(path []string, callID string, d Decision) error {
+	if len(path) == 0 {
+		return a.hostSignal(func() contract.Signal { return resolution(callID, d, a.now()) })
+	}
+	ag, err := a.childAgent(path[0])
+	if err != nil {
+		return err
+	}
+	return ag.ApproveSubflow(path[1:], callID, d)
+}
+
+// childAgent returns the running child of the delegate call.
+func (a *Agent) childAgent(callID string) (*Agent, error) {
+	var ag *Agent
+	err := a.call(context.Background(), func() error {
+		if a.run == nil {
+			return ErrNoRun
+		}
+		for _, c := range a.run.children {
+			if c.callID == callID {
+				ag = c.running()
+			}
+		}
+		if ag == nil {
+			return fmt.Errorf("%w: no child run for delegate call %q", ErrNoRun, callID)
+		}
+		return nil
+	})
+	return ag, err
+}
+
+// approveInChildren offers the decision to every running child, depth
+// first, and reports whether one took it.
+func (a *Agent) approveInChildren(callID string, d Decision) bool {
+	var kids []*Agent
+	_ = a.call(context.Background(), func() error {
+		if a.run != nil {
+			for _, c := range a.run.children {
+				if ag := c.running(); ag != nil {
+					kids = append(kids, ag)
+				}
+			}
+		}
+		return nil
+	})
+	for _, ag := range kids {
+		if ag.Approve(callID, d) == nil {
+			return true
+		}
+	}
+	return false
+}

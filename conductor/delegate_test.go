@@ -1,0 +1,510 @@
+package conductor_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/turn"
+	"github.com/google/go-cmp/cmp"
+)
+
+// agentsModel answers each agent of a delegation tree by its system
+// prompt, from the request alone, so a resumed run gets the same answers.
+type agentsModel map[string]func(ctx context.Context, req contract.ModelRequest) replyFunc
+
+func (m agentsModel) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	gen, ok := m[req.System]
+	if !ok {
+		return (&fakeModel{}).Stream(ctx, req)
+	}
+	return (&fakeModel{replies: []replyFunc{gen(ctx, req)}}).Stream(ctx, req)
+}
+
+// lastResults returns the tool results of the newest tool turn.
+func lastResults(req contract.ModelRequest) []contract.ToolResult {
+	turns := req.History.Turns()
+	if n := len(turns); n > 0 && turns[n-1].Role == contract.RoleTool {
+		return turns[n-1].Results()
+	}
+	return nil
+}
+
+func lastUser(req contract.ModelRequest) string {
+	turns := req.History.Turns()
+	for i := len(turns) - 1; i >= 0; i-- {
+		if turns[i].Role == contract.RoleUser {
+			return turns[i].Text()
+		}
+	}
+	return ""
+}
+
+// answerTask answers with the task it was given.
+func answerTask(prefix string) func(context.Context, contract.ModelRequest) replyFunc {
+	return func(_ context.Context, req contract.ModelRequest) replyFunc {
+		return say(prefix + ": " + lastUser(req))
+	}
+}
+
+// delegateOnce calls the calls on the first turn, then answers with the
+// results joined.
+func delegateOnce(calls ...call) func(context.Context, contract.ModelRequest) replyFunc {
+	return func(_ context.Context, req contract.ModelRequest) replyFunc {
+		res := lastResults(req)
+		if res == nil {
+			return callTools(calls...)
+		}
+		var parts []string
+		for _, r := range res {
+			parts = append(parts, r.Content)
+		}
+		return say(strings.Join(parts, " | "))
+	}
+}
+
+func twoDelegates() contract.AgentConfig {
+	return contract.AgentConfig{
+		Model:  "gpt-4o",
+		System: "parent",
+		Delegates: []contract.Delegate{
+			{Name: "researcher", Description: "Finds facts.", Config: contract.AgentConfig{Model: "gpt-4o", System: "researcher"}},
+			{Name: "writer", Config: contract.AgentConfig{Model: "gpt-4o", System: "writer", Tools: []contract.ToolDescriptor{{Name: "echo"}}}},
+		},
+	}
+}
+
+// TestDelegationRunsChildrenInParallelAsOneDAG: two delegate calls of one
+// turn run at once (each child waits for the other to start), their final
+// answers are the calls' results, their usage rolls up, their events reach
+// the parent's subscribers under their subflow path, and the store holds
+// one DAG that verifies and replays.
+func TestDelegationRunsChildrenInParallelAsOneDAG(t *testing.T) {
+	var started sync.WaitGroup
+	started.Add(2)
+	meet := func(prefix string) func(context.Context, contract.ModelRequest) replyFunc {
+		return func(ctx context.Context, req contract.ModelRequest) replyFunc {
+			started.Done()
+			waited := make(chan struct{})
+			go func() { started.Wait(); close(waited) }()
+			select {
+			case <-waited:
+			case <-time.After(10 * time.Second):
+				return say(prefix + ": alone")
+			}
+			return answerTask(prefix)(ctx, req)
+		}
+	}
+	model := agentsModel{
+		"parent":     delegateOnce(call{"c1", "delegate_researcher", `{"task":"facts about Oslo"}`}, call{"c2", "delegate_writer", `{"task":"a poem"}`}),
+		"researcher": meet("researched"),
+		"writer":     meet("wrote"),
+	}
+	st := store.NewMemory()
+	deps := testDeps(model, toolBox(t, echoTool(t)))
+	deps.Store = st
+	a := newAgent(t, twoDelegates(), deps)
+	rec := &recorder{}
+	a.Subscribe(rec.add)
+
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []contract.ToolResult{
+		{CallID: "c1", Name: "delegate_researcher", Content: "researched: facts about Oslo"},
+		{CallID: "c2", Name: "delegate_writer", Content: "wrote: a poem"},
+	}
+	if diff := cmp.Diff(want, results(snap)); diff != "" {
+		t.Errorf("results mismatch (-want +got):\n%s", diff)
+	}
+	if got := snap.RunUsage.ModelCalls; got != 4 {
+		t.Errorf("run usage counts %d model calls, want 4 (2 parent, 1 per child)", got)
+	}
+	if got := snap.RunUsage.ToolCalls; got != 2 {
+		t.Errorf("run usage counts %d tool calls, want 2", got)
+	}
+
+	ctx := ctxT(t)
+	checkDAG(t, st, "session_test", map[string]bool{"session_test/2.0": true, "session_test/2.1": true})
+	if err := store.Replay(ctx, st, cadence.New(twoDelegates()), "session_test"); err != nil {
+		t.Errorf("replay: %v", err)
+	}
+
+	waitFor(t, func() bool { return slices.Contains(rec.kinds(true), contract.EvRunSettled) })
+	bySubflow := map[string][]contract.EventKind{}
+	rec.mu.Lock()
+	for _, ev := range rec.events {
+		if ev.Delta == 0 {
+			bySubflow[strings.Join(ev.Subflow, "/")] = append(bySubflow[strings.Join(ev.Subflow, "/")], ev.Kind)
+		}
+	}
+	rec.mu.Unlock()
+	child := []contract.EventKind{contract.EvRunStarted, contract.EvTurnCompleted, contract.EvRunSettled}
+	if diff := cmp.Diff(child, bySubflow["c1"]); diff != "" {
+		t.Errorf("child c1 events mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(child, bySubflow["c2"]); diff != "" {
+		t.Errorf("child c2 events mismatch (-want +got):\n%s", diff)
+	}
+	root := bySubflow[""]
+	for _, k := range []contract.EventKind{contract.EvSubflowStarted, contract.EvSubflowCompleted} {
+		if n := count(root, k); n != 2 {
+			t.Errorf("root stream has %d %s events, want 2: %v", n, k, root)
+		}
+	}
+}
+
+func count[T comparable](s []T, v T) int {
+	n := 0
+	for _, x := range s {
+		if x == v {
+			n++
+		}
+	}
+	return n
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for range 2000 {
+		if cond() {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("condition not reached in 10s")
+}
+
+// checkDAG verifies the store and checks that the session's chain links
+// exactly the children named, each once, and that every linked chain
+// folds to a run that ended with well-formed history.
+func checkDAG(t *testing.T, st store.Store, session string, children map[string]bool) {
+	t.Helper()
+	ctx := ctxT(t)
+	if err := st.Verify(ctx); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	linked := map[string]int{}
+	var walk func(session string, depth int)
+	walk = func(session string, depth int) {
+		head, err := st.Head(ctx, session)
+		if err != nil {
+			t.Fatalf("head of %s: %v", session, err)
+		}
+		for n, err := range st.Walk(ctx, head) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range n.Links {
+				name := sessionWithHead(t, st, l)
+				linked[name]++
+				walk(name, depth+1)
+			}
+		}
+		snap, err := store.Resume(ctx, st, cadence.New(contract.AgentConfig{Model: "gpt-4o"}), session)
+		if err != nil {
+			t.Fatalf("fold %s: %v", session, err)
+		}
+		if snap.Phase.InFlight() {
+			t.Errorf("session %s is still %s", session, snap.Phase)
+		}
+		if err := wellFormed(snap.History); err != nil {
+			t.Errorf("session %s: %v", session, err)
+		}
+	}
+	walk(session, 0)
+	for name, n := range linked {
+		if n != 1 {
+			t.Errorf("child %s linked %d times, want once", name, n)
+		}
+		if children != nil && !children[name] && !strings.Contains(name, "/") {
+			t.Errorf("unexpected link to %s", name)
+		}
+	}
+	for name := range children {
+		if linked[name] != 1 {
+			t.Errorf("child %s linked %d times, want once", name, linked[name])
+		}
+	}
+}
+
+// sessionWithHead names the session whose head is h.
+func sessionWithHead(t *testing.T, st store.Store, h store.Hash) string {
+	t.Helper()
+	ctx := ctxT(t)
+	ids, err := st.Sessions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if head, err := st.Head(ctx, id); err == nil && head == h {
+			return id
+		}
+	}
+	t.Fatalf("no session has head %s", h)
+	return ""
+}
+
+// wellFormed checks that every tool call has exactly one result, in the
+// turn right after it.
+func wellFormed(h contract.History) error {
+	turns := h.Turns()
+	for i, tn := range turns {
+		calls := tn.Calls()
+		if len(calls) == 0 {
+			continue
+		}
+		if i+1 >= len(turns) || turns[i+1].Role != contract.RoleTool {
+			return fmt.Errorf("turn %d: calls with no tool turn after them", i)
+		}
+		res := turns[i+1].Results()
+		if len(res) != len(calls) {
+			return fmt.Errorf("turn %d: %d calls, %d results", i, len(calls), len(res))
+		}
+		for j := range calls {
+			if res[j].CallID != calls[j].ID {
+				return fmt.Errorf("turn %d: result %d answers %s, want %s", i, j, res[j].CallID, calls[j].ID)
+			}
+		}
+	}
+	return nil
+}
+
+// TestDelegateFailuresAreErrorResults: a child whose provider fails and a
+// child that reaches its turn cap each answer their call with an error
+// result; the parent's run goes on and settles, and every child chain is
+// linked.
+func TestDelegateFailuresAreErrorResults(t *testing.T) {
+	failing := &fakeModel{replies: []replyFunc{func(context.Context, contract.ModelRequest) ([]turn.Chunk, error) {
+		return nil, &turn.ProviderError{Failure: contract.FailAuth, Message: "bad key"}
+	}}}
+	model := agentsModel{
+		"parent": delegateOnce(call{"c1", "delegate_broken", `{"task":"x"}`}, call{"c2", "delegate_busy", `{"task":"y"}`}),
+		"busy": func(context.Context, contract.ModelRequest) replyFunc {
+			return callTools(call{"e", "echo", `{"text":"again"}`})
+		},
+	}
+	cfg := contract.AgentConfig{Model: "gpt-4o", System: "parent", Delegates: []contract.Delegate{
+		{Name: "broken", Config: contract.AgentConfig{Model: "gpt-4o", System: "broken"}},
+		{Name: "busy", Config: contract.AgentConfig{Model: "gpt-4o", System: "busy", MaxTurns: 2, Tools: []contract.ToolDescriptor{{Name: "echo"}}}},
+	}}
+	st := store.NewMemory()
+	deps := testDeps(model, toolBox(t, echoTool(t)))
+	deps.Store = st
+	deps.DelegateProviders = map[string]turn.Provider{"broken": failing}
+	a := newAgent(t, cfg, deps)
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := results(snap)
+	if len(res) != 2 || !res[0].IsError || !res[1].IsError {
+		t.Fatalf("results %+v, want two errors", res)
+	}
+	for i, want := range []string{"error: delegate broken: failed: baton: model: auth: turn: provider auth: bad key", "error: delegate busy: failed: baton: max_turns: reached the cap of 2 model calls"} {
+		if res[i].Content != want {
+			t.Errorf("result %d = %q, want %q", i, res[i].Content, want)
+		}
+	}
+	if snap.Phase != contract.PhaseSettled {
+		t.Errorf("parent phase %s, want settled", snap.Phase)
+	}
+	checkDAG(t, st, "session_test", map[string]bool{"session_test/2.0": true, "session_test/2.1": true})
+}
+
+// TestAbortReachesChildren: aborting the parent aborts its running child;
+// both histories stay well formed and the child's chain is linked at the
+// parent's abort.
+func TestAbortReachesChildren(t *testing.T) {
+	model := agentsModel{
+		"parent": delegateOnce(call{"c1", "delegate_researcher", `{"task":"slow"}`}),
+		"researcher": func(context.Context, contract.ModelRequest) replyFunc {
+			return blockUntil(make(chan struct{}), say("never"))
+		},
+	}
+	st := store.NewMemory()
+	deps := testDeps(model, toolBox(t, echoTool(t)))
+	deps.Store = st
+	a := newAgent(t, twoDelegates(), deps)
+	rec := &recorder{}
+	a.Subscribe(rec.add)
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Submit(ctxT(t), conductor.Text("go"))
+		done <- err
+	}()
+	waitFor(t, func() bool {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		for _, ev := range rec.events {
+			if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 1 {
+				return true
+			}
+		}
+		return false
+	})
+	if err := a.Abort(contract.AbortNow); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, contract.ErrAborted) {
+		t.Fatalf("submit = %v, want aborted", err)
+	}
+	checkDAG(t, st, "session_test", map[string]bool{"session_test/2.0": true})
+	child, err := store.Resume(ctxT(t), st, cadence.New(contract.AgentConfig{Model: "gpt-4o"}), "session_test/2.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if child.Err == nil || child.Err.Kind != contract.KindAborted {
+		t.Errorf("child ended with %v, want aborted", child.Err)
+	}
+}
+
+// TestChildApprovalSurfacesOnTheParent: a child's approval request reaches
+// the parent's subscribers with the subflow path and is answered through
+// the parent, by call id alone or by path.
+func TestChildApprovalSurfacesOnTheParent(t *testing.T) {
+	for _, byPath := range []bool{false, true} {
+		t.Run(fmt.Sprintf("by_path=%v", byPath), func(t *testing.T) {
+			model := agentsModel{
+				"parent": delegateOnce(call{"c1", "delegate_writer", `{"task":"write"}`}),
+				"writer": delegateOnce(call{"w1", "echo", `{"text":"ink"}`}),
+			}
+			deps := testDeps(model, toolBox(t, echoTool(t, dispatchNeedsApproval)))
+			a := newAgent(t, twoDelegates(), deps)
+			rec := &recorder{}
+			a.Subscribe(rec.add)
+			done := make(chan contract.RunSnapshot, 1)
+			go func() {
+				snap, _ := a.Submit(ctxT(t), conductor.Text("go"))
+				done <- snap
+			}()
+			var asked contract.RunEvent
+			waitFor(t, func() bool {
+				rec.mu.Lock()
+				defer rec.mu.Unlock()
+				for _, ev := range rec.events {
+					if ev.Kind == contract.EvApprovalRequested {
+						asked = ev
+						return true
+					}
+				}
+				return false
+			})
+			if diff := cmp.Diff([]string{"c1"}, asked.Subflow); diff != "" {
+				t.Fatalf("approval subflow mismatch (-want +got):\n%s", diff)
+			}
+			var err error
+			if byPath {
+				err = a.ApproveSubflow(asked.Subflow, asked.Call.ID, conductor.Decision{Approved: true})
+			} else {
+				err = a.Approve(asked.Call.ID, conductor.Decision{Approved: true})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap := <-done
+			if got := results(snap); len(got) != 1 || got[0].Content != "ink" {
+				t.Errorf("parent results %+v, want the child's answer ink", got)
+			}
+		})
+	}
+}
+
+func dispatchNeedsApproval(d *contract.ToolDescriptor) { d.NeedsApproval = true }
+
+// TestDelegateConfigErrors: bad delegation is refused by CreateAgent,
+// naming each bad field.
+func TestDelegateConfigErrors(t *testing.T) {
+	child := contract.AgentConfig{Model: "gpt-4o"}
+	cases := []struct {
+		name  string
+		cfg   contract.AgentConfig
+		deps  func(*conductor.Deps)
+		field string
+	}{
+		{"collides with a tool", contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "delegate_echo"}}, Delegates: []contract.Delegate{{Name: "echo", Config: child}}}, nil, "Delegates[0].Name"},
+		{"declared twice", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a", Config: child}, {Name: "a", Config: child}}}, nil, "Delegates[1].Name"},
+		{"bad name", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a b", Config: child}}}, nil, "Delegates[0].Name"},
+		{"child config", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a"}}}, nil, "Delegates[0].Config.Model"},
+		{"child tool missing", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "nope"}}}}}}, nil, "Delegates[0].Config.Tools[0]"},
+		{"provider for no delegate", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a", Config: child}}}, func(d *conductor.Deps) {
+			d.DelegateProviders = map[string]turn.Provider{"b": &fakeModel{}}
+		}, "Deps.DelegateProviders[b]"},
+		{"depth cap", contract.AgentConfig{Model: "m", MaxDelegationDepth: -1}, nil, "MaxDelegationDepth"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			deps := testDeps(&fakeModel{}, toolBox(t, echoTool(t)))
+			if c.deps != nil {
+				c.deps(&deps)
+			}
+			a, err := conductor.CreateAgent(c.cfg, deps)
+			if err == nil {
+				_ = a.Close()
+				t.Fatal("CreateAgent accepted it")
+			}
+			re, ok := contract.AsRunError(err)
+			if !ok || re.Kind != contract.KindConfig {
+				t.Fatalf("error %v, want a config RunError", err)
+			}
+			var fields []string
+			for _, f := range re.Fields {
+				fields = append(fields, f.Field)
+			}
+			if !slices.Contains(fields, c.field) {
+				t.Errorf("fields %v, want %s among them (%v)", fields, c.field, err)
+			}
+		})
+	}
+}
+
+// TestDelegationDepthIsCapped: an agent that is its own delegate, nested
+// deeper than the cap, always delegates while it may; the tree stops at
+// the cap, where the delegate is not offered.
+func TestDelegationDepthIsCapped(t *testing.T) {
+	self := contract.AgentConfig{Model: "gpt-4o", System: "self"}
+	for range 5 {
+		inner := self
+		self.Delegates = []contract.Delegate{{Name: "self", Config: inner}}
+	}
+	self.MaxDelegationDepth = 2
+	deepest := 0
+	var mu sync.Mutex
+	model := agentsModel{"self": func(_ context.Context, req contract.ModelRequest) replyFunc {
+		offered := slices.ContainsFunc(req.Tools, func(d contract.ToolDescriptor) bool { return d.Name == "delegate_self" })
+		if res := lastResults(req); res != nil || !offered {
+			mu.Lock()
+			deepest = max(deepest, strings.Count(lastUser(req), "+"))
+			mu.Unlock()
+			return say("leaf " + lastUser(req))
+		}
+		return callTools(call{"d", "delegate_self", `{"task":"` + lastUser(req) + `+"}`})
+	}}
+	st := store.NewMemory()
+	deps := testDeps(model, toolBox(t))
+	deps.Store = st
+	a := newAgent(t, self, deps)
+	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
+		t.Fatal(err)
+	}
+	if deepest != 2 {
+		t.Errorf("deepest run was %d levels down, want the cap 2", deepest)
+	}
+	ids, _ := st.Sessions(ctxT(t))
+	want := []string{"session_test", "session_test/2.0", "session_test/2.0/2.0"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("sessions mismatch (-want +got):\n%s", diff)
+	}
+	checkDAG(t, st, "session_test", nil)
+}
