@@ -36,8 +36,8 @@ func BenchmarkStep(b *testing.B) {
 			sig := contract.ToolSettled{CallID: call.ID, Outcome: contract.ToolOutcome{Content: "ok"}, At: 5}
 			b.ReportAllocs()
 			for b.Loop() {
-				next, effects := rules.Step(snap, sig)
-				if next.Phase != contract.PhaseAwaitingModel || len(effects) != 3 {
+				next, effects, err := rules.Step(snap, sig)
+				if err != nil || next.Phase != contract.PhaseAwaitingModel || len(effects) != 3 {
 					b.Fatalf("phase %s, %d effects", next.Phase, len(effects))
 				}
 			}

@@ -10,8 +10,11 @@
 //	rules := cadence.New(cfg)
 //	snap := cadence.InitialSnapshot(sessionID)
 //	for sig := range signals {
-//		var effects []contract.Effect
-//		snap, effects = rules.Step(snap, sig)
+//		next, effects, err := rules.Step(snap, sig)
+//		if err != nil { // a *Rejection: nothing happened
+//			continue
+//		}
+//		snap = next
 //		for _, e := range effects {
 //			switch e := e.(type) {
 //			case contract.Persist: // append e.Record; durable before the next Publish
@@ -25,6 +28,7 @@
 //
 // A signal that does not fit the snapshot (a result for an unknown call, a
 // reply while no model call is out, anything but a submit after the run
-// ended) is rejected: the snapshot comes back unchanged with a single
-// signal_rejected Publish and nothing to persist.
+// ended) is rejected with a *Rejection error: the snapshot comes back
+// unchanged, with no effects. Steps folds a stored session record by
+// record; Fold, Replay, resume and every printer of a session use it.
 package cadence

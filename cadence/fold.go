@@ -3,6 +3,7 @@ package cadence
 import (
 	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -41,57 +42,78 @@ func (r *Rules) ForRecord(sig contract.Signal) *Rules {
 	return r
 }
 
+// Folded is one step of a fold: the record, the snapshots before and
+// after it, the effects its signal produced, and the record those
+// effects persist (what the rules would have stored).
+type Folded struct {
+	Record    contract.Record
+	Before    contract.RunSnapshot
+	After     contract.RunSnapshot
+	Effects   []contract.Effect
+	Persisted contract.Record
+}
+
+// Steps folds records from s in order, each run under the config its
+// submit recorded (see ForRecord), and yields every step. A record the
+// rules reject yields an error matching ErrRejectedRecord and its
+// *Rejection, and ends the sequence: a stored session holds only
+// committed signals.
+func (r *Rules) Steps(s contract.RunSnapshot, records []contract.Record) iter.Seq2[Folded, error] {
+	return func(yield func(Folded, error) bool) {
+		cur := r
+		for _, rec := range records {
+			cur = cur.ForRecord(rec.Signal)
+			next, effects, err := cur.Step(s, rec.Signal)
+			if err != nil {
+				yield(Folded{Record: rec, Before: s, After: s}, fmt.Errorf("%w: step %d (%s): %w", ErrRejectedRecord, rec.Step, kindOf(rec.Signal), err))
+				return
+			}
+			f := Folded{Record: rec, Before: s, After: next, Effects: effects, Persisted: effects[0].(contract.Persist).Record}
+			if !yield(f, nil) {
+				return
+			}
+			s = next
+		}
+	}
+}
+
 // Fold applies the records' signals in order and returns the snapshot
-// they lead to; each run is folded under the config its submit recorded
-// (see ForRecord). A signal the rules reject is an error: a stored session
-// holds only committed signals.
+// they lead to (see Steps).
 func (r *Rules) Fold(s contract.RunSnapshot, records []contract.Record) (contract.RunSnapshot, error) {
-	return r.fold(s, records, false)
+	for f, err := range r.Steps(s, records) {
+		if err != nil {
+			return s, err
+		}
+		s = f.After
+	}
+	return s, nil
 }
 
 // Replay folds like Fold and also compares each step's effects with what
 // was recorded, returning a *Divergence at the first difference.
 func (r *Rules) Replay(s contract.RunSnapshot, records []contract.Record) (contract.RunSnapshot, error) {
-	return r.fold(s, records, true)
-}
-
-func (r *Rules) fold(s contract.RunSnapshot, records []contract.Record, compare bool) (contract.RunSnapshot, error) {
-	cur := r
-	for _, rec := range records {
-		cur = cur.ForRecord(rec.Signal)
-		next, effects := cur.Step(s, rec.Signal)
-		persisted, ok := firstPersist(effects)
-		if !ok {
-			return s, fmt.Errorf("%w: step %d (%s): %s", ErrRejectedRecord, rec.Step, kindOf(rec.Signal), rejectionText(effects))
+	for f, err := range r.Steps(s, records) {
+		if err != nil {
+			return s, err
 		}
-		if compare {
-			if persisted.Step != rec.Step {
-				return s, &Divergence{Step: rec.Step, Recorded: fmt.Sprintf("step %d", rec.Step), Replayed: fmt.Sprintf("step %d", persisted.Step)}
-			}
-			if persisted.Effects != rec.Effects {
-				return s, &Divergence{Step: rec.Step, Recorded: rec.Effects, Replayed: persisted.Effects}
-			}
+		if err := Compare(f.Record, f.Persisted); err != nil {
+			return s, err
 		}
-		s = next
+		s = f.After
 	}
 	return s, nil
 }
 
-func firstPersist(effects []contract.Effect) (contract.Record, bool) {
-	if len(effects) == 0 {
-		return contract.Record{}, false
+// Compare returns a *Divergence when a replayed record's step number or
+// effect summary differs from the recorded one's, and nil otherwise.
+func Compare(recorded, replayed contract.Record) error {
+	if replayed.Step != recorded.Step {
+		return &Divergence{Step: recorded.Step, Recorded: fmt.Sprintf("step %d", recorded.Step), Replayed: fmt.Sprintf("step %d", replayed.Step)}
 	}
-	p, ok := effects[0].(contract.Persist)
-	return p.Record, ok
-}
-
-func rejectionText(effects []contract.Effect) string {
-	for _, e := range effects {
-		if p, ok := e.(contract.Publish); ok && p.Event.Kind == contract.EvSignalRejected {
-			return p.Event.Text
-		}
+	if replayed.Effects != recorded.Effects {
+		return &Divergence{Step: recorded.Step, Recorded: recorded.Effects, Replayed: replayed.Effects}
 	}
-	return "rejected"
+	return nil
 }
 
 func kindOf(s contract.Signal) contract.SignalKind {

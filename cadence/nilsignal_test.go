@@ -1,6 +1,7 @@
 package cadence_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/batonrt/baton/cadence"
@@ -13,9 +14,10 @@ func steps(t *testing.T, r *cadence.Rules, s contract.RunSnapshot, sigs ...contr
 	t.Helper()
 	var effects []contract.Effect
 	for _, sig := range sigs {
-		s, effects = r.Step(s, sig)
-		if _, ok := effects[0].(contract.Persist); !ok {
-			t.Fatalf("%s rejected: %s", sig.SignalKind(), cadence.Summarize(effects))
+		var err error
+		s, effects, err = r.Step(s, sig)
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	return s, effects
@@ -27,12 +29,9 @@ func TestStepRejectsTypedNilSignals(t *testing.T) {
 	busy, _ := steps(t, r, idle, contract.Submitted{RunID: "r1", Input: []contract.Turn{contract.UserText("hi")}, At: 1})
 	for _, sig := range []contract.Signal{(*contract.Submitted)(nil), (*contract.AbortRequested)(nil), (*contract.Resumed)(nil)} {
 		for _, s := range []contract.RunSnapshot{idle, busy} {
-			next, effects := r.Step(s, sig)
-			if len(effects) != 1 || next.Steps != s.Steps {
-				t.Fatalf("typed nil %T in %s: %s", sig, s.Phase, cadence.Summarize(effects))
-			}
-			if p, ok := effects[0].(contract.Publish); !ok || p.Event.Kind != contract.EvSignalRejected {
-				t.Fatalf("typed nil %T in %s: %s", sig, s.Phase, cadence.Summarize(effects))
+			next, effects, err := r.Step(s, sig)
+			if !errors.Is(err, cadence.ErrRejected) || len(effects) != 0 || next.Steps != s.Steps {
+				t.Fatalf("typed nil %T in %s: %v, %s", sig, s.Phase, err, cadence.Summarize(effects))
 			}
 		}
 	}

@@ -1,10 +1,12 @@
 package cadence_test
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
 )
 
@@ -16,6 +18,15 @@ func clip(s string) string {
 		s = s[:72] + "..."
 	}
 	return strconv.Quote(s)
+}
+
+// printRejection prints Step's refusal of a signal.
+func printRejection(err error) string {
+	var rej *cadence.Rejection
+	if !errors.As(err, &rej) {
+		return "error " + err.Error()
+	}
+	return fmt.Sprintf("rejected %s %q", rej.Signal, rej.Reason)
 }
 
 func printEffect(e contract.Effect) string {

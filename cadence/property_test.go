@@ -2,6 +2,7 @@ package cadence_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,37 +46,38 @@ func encodeSnap(t *rapid.T, s contract.RunSnapshot) []byte {
 
 func (m *machine) step(t *rapid.T, sig contract.Signal) {
 	before := encodeSnap(t, m.snap)
-	next, effects := m.rules.Step(m.snap, sig)
+	next, effects, err := m.rules.Step(m.snap, sig)
 	// Invariant 1: equal inputs give equal outputs, the input is unchanged.
-	next2, effects2 := m.rules.Step(m.snap, sig)
-	if !bytes.Equal(encodeSnap(t, next), encodeSnap(t, next2)) || cadence.Summarize(effects) != cadence.Summarize(effects2) {
+	next2, effects2, err2 := m.rules.Step(m.snap, sig)
+	if !bytes.Equal(encodeSnap(t, next), encodeSnap(t, next2)) || cadence.Summarize(effects) != cadence.Summarize(effects2) || fmt.Sprint(err) != fmt.Sprint(err2) {
 		t.Fatalf("Step is not deterministic for %s", sig.SignalKind())
 	}
 	if !bytes.Equal(before, encodeSnap(t, m.snap)) {
 		t.Fatalf("Step changed its input snapshot on %s", sig.SignalKind())
 	}
-	if len(effects) == 0 {
-		t.Fatalf("Step returned no effects for %s", sig.SignalKind())
+	if err != nil {
+		m.checkRejection(t, sig, next, effects, err, before)
+		return
 	}
 	persist, committed := effects[0].(contract.Persist)
 	if !committed {
-		m.checkRejection(t, sig, next, effects, before)
-		return
+		t.Fatalf("%s committed without a persist first: %s", sig.SignalKind(), cadence.Summarize(effects))
 	}
 	m.checkCommitted(t, sig, persist.Record, next, effects)
 	m.records = append(m.records, persist.Record)
 	m.snap = next
 }
 
-// checkRejection: a bad signal yields one rejection event and leaves the
-// snapshot as it was (and terminal phases absorb all but submit).
-func (m *machine) checkRejection(t *rapid.T, sig contract.Signal, next contract.RunSnapshot, effects []contract.Effect, before []byte) {
-	if len(effects) != 1 {
+// checkRejection: a bad signal yields a *Rejection naming it, no effects,
+// and leaves the snapshot as it was (terminal phases absorb all but
+// submit).
+func (m *machine) checkRejection(t *rapid.T, sig contract.Signal, next contract.RunSnapshot, effects []contract.Effect, err error, before []byte) {
+	if len(effects) != 0 {
 		t.Fatalf("rejection of %s has %d effects: %s", sig.SignalKind(), len(effects), cadence.Summarize(effects))
 	}
-	p, ok := effects[0].(contract.Publish)
-	if !ok || p.Event.Kind != contract.EvSignalRejected || p.Event.Signal != sig.SignalKind() || p.Event.Text == "" || p.Event.Seq != 0 {
-		t.Fatalf("rejection of %s is not one signal_rejected event: %+v", sig.SignalKind(), effects[0])
+	var rej *cadence.Rejection
+	if !errors.As(err, &rej) || !errors.Is(err, cadence.ErrRejected) || rej.Signal != sig.SignalKind() || rej.Phase != m.snap.Phase || rej.Reason == "" {
+		t.Fatalf("rejection of %s is not a *Rejection naming it: %v", sig.SignalKind(), err)
 	}
 	if !bytes.Equal(before, encodeSnap(t, next)) {
 		t.Fatalf("rejected %s changed the snapshot", sig.SignalKind())
@@ -377,9 +379,9 @@ func TestStepNeverPanics(t *testing.T) {
 			snap.Pending = []contract.PendingCall{{Call: contract.ToolCall{ID: "nope", Name: "echo"}, State: contract.CallState(rapid.SampledFrom([]string{"queued", "dispatched", "started", "done", "awaiting_approval", "awaiting_human"}).Draw(t, "state"))}}
 		}
 		sig := cadencetest.Hostile(snap).Draw(t, "signal")
-		_, effects := rules.Step(snap, sig)
-		if len(effects) == 0 {
-			t.Fatalf("no effects")
+		_, effects, err := rules.Step(snap, sig)
+		if (err == nil) == (len(effects) == 0) {
+			t.Fatalf("err %v with %d effects", err, len(effects))
 		}
 		_ = strings.TrimSpace
 	})

@@ -29,7 +29,10 @@ func TestReplayUsesTheRecordedConfig(t *testing.T) {
 			contract.ToolSettled{CallID: "c1", Outcome: contract.ToolOutcome{Content: "hello, world, and everyone in it"}, At: 4},
 		} {
 			var effects []contract.Effect
-			s, effects = r.Step(s, sig)
+			var err error
+			if s, effects, err = r.Step(s, sig); err != nil {
+				t.Fatal(err)
+			}
 			recs = append(recs, effects[0].(contract.Persist).Record)
 		}
 		return recs

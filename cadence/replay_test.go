@@ -25,12 +25,11 @@ func recordSession(t *testing.T, r *cadence.Rules, sigs ...contract.Signal) (con
 	var recs []contract.Record
 	for _, sig := range sigs {
 		var effects []contract.Effect
-		s, effects = r.Step(s, sig)
-		p, ok := effects[0].(contract.Persist)
-		if !ok {
-			t.Fatalf("%s rejected: %s", sig.SignalKind(), cadence.Summarize(effects))
+		var err error
+		if s, effects, err = r.Step(s, sig); err != nil {
+			t.Fatal(err)
 		}
-		recs = append(recs, p.Record)
+		recs = append(recs, effects[0].(contract.Persist).Record)
 	}
 	return s, recs
 }
@@ -80,8 +79,12 @@ func ExampleRules_Step() {
 	rules := cadence.New(contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}}})
 	snap := cadence.InitialSnapshot("session-1")
 	for _, sig := range session() {
-		var effects []contract.Effect
-		snap, effects = rules.Step(snap, sig)
+		next, effects, err := rules.Step(snap, sig)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		snap = next
 		fmt.Printf("%s -> %s: %s\n", sig.SignalKind(), snap.Phase, cadence.Summarize(effects))
 	}
 	// Output:
@@ -96,8 +99,12 @@ func ExampleRules_Fold() {
 	var records []contract.Record
 	snap := cadence.InitialSnapshot("session-1")
 	for _, sig := range session() {
-		var effects []contract.Effect
-		snap, effects = rules.Step(snap, sig)
+		next, effects, err := rules.Step(snap, sig)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		snap = next
 		records = append(records, effects[0].(contract.Persist).Record)
 	}
 	rebuilt, err := rules.Fold(cadence.InitialSnapshot("session-1"), records)

@@ -1,6 +1,7 @@
 package cadence_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/batonrt/baton/cadence"
@@ -15,8 +16,8 @@ func TestSubmitRejectsRetrievedTurnsThatBreakHistory(t *testing.T) {
 		"call":   {Role: contract.RoleUser, Blocks: []contract.Block{contract.CallBlock(contract.ToolCall{ID: "x", Name: "t"})}},
 		"result": {Role: contract.RoleUser, Blocks: []contract.Block{contract.ResultBlock(contract.ToolResult{CallID: "x"})}},
 	} {
-		next, effects := r.Step(s, contract.Submitted{RunID: "r", Input: []contract.Turn{contract.UserText("hi")}, Retrieved: []contract.Turn{retrieved}})
-		if len(effects) != 1 || effects[0].(contract.Publish).Event.Kind != contract.EvSignalRejected || next.Phase != contract.PhaseIdle {
+		next, effects, err := r.Step(s, contract.Submitted{RunID: "r", Input: []contract.Turn{contract.UserText("hi")}, Retrieved: []contract.Turn{retrieved}})
+		if !errors.Is(err, cadence.ErrRejected) || len(effects) != 0 || next.Phase != contract.PhaseIdle {
 			t.Errorf("%s: retrieved turn accepted: %s", name, cadence.Summarize(effects))
 		}
 	}

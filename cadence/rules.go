@@ -36,19 +36,23 @@ func InitialSnapshot(sessionID string) contract.RunSnapshot {
 // reason to reject the signal.
 type phaseStep func(t *transition) (reject string)
 
-// Step applies one signal. It never panics and never changes s.
-func (r *Rules) Step(s contract.RunSnapshot, sig contract.Signal) (contract.RunSnapshot, []contract.Effect) {
+// Step applies one signal and returns the next snapshot with the effects
+// to perform, the record to persist first. A signal that does not fit s
+// is refused with a *Rejection (errors.Is ErrRejected): s comes back
+// unchanged, with no effects. Step never panics and never changes s.
+func (r *Rules) Step(s contract.RunSnapshot, sig contract.Signal) (contract.RunSnapshot, []contract.Effect, error) {
 	if sig == nil {
-		return s, rejection(s, nil, "no signal")
+		return s, nil, reject(s, nil, "no signal")
 	}
 	if !callable(sig) {
-		return s, rejection(s, nil, "nil or broken signal")
+		return s, nil, reject(s, nil, "nil or broken signal")
 	}
 	t := &transition{rules: r, s: s, sig: sig, at: sig.When()}
 	if reason := r.stepFor(s.Phase)(t); reason != "" {
-		return s, rejection(s, sig, reason)
+		return s, nil, reject(s, sig, reason)
 	}
-	return t.commit()
+	next, effects := t.commit()
+	return next, effects, nil
 }
 
 func (r *Rules) stepFor(p contract.Phase) phaseStep {
@@ -82,13 +86,4 @@ func callable(sig contract.Signal) (ok bool) {
 
 func stepUnknown(t *transition) string {
 	return "snapshot has unknown phase " + string(t.s.Phase)
-}
-
-func rejection(s contract.RunSnapshot, sig contract.Signal, reason string) []contract.Effect {
-	ev := contract.RunEvent{SessionID: s.SessionID, RunID: s.RunID, Kind: contract.EvSignalRejected, Text: reason}
-	if sig != nil {
-		ev.Signal = sig.SignalKind()
-		ev.At = sig.When()
-	}
-	return []contract.Effect{contract.Publish{Event: ev}}
 }

@@ -256,15 +256,16 @@ func (s *script) run(line string) string {
 	}
 	before, _ := contract.EncodeSnapshot(s.snap)
 	phase := s.snap.Phase
-	next, effects := s.rules.Step(s.snap, sig)
+	next, effects, err := s.rules.Step(s.snap, sig)
 	var b strings.Builder
-	_, committed := effects[0].(contract.Persist)
+	committed := err == nil
 	s.cells[cell{phase, sig.SignalKind()}] = s.cells[cell{phase, sig.SignalKind()}] || committed
 	if !committed {
 		after, _ := contract.EncodeSnapshot(next)
-		if !bytes.Equal(before, after) {
-			s.t.Errorf("%q: a rejected signal changed the snapshot", line)
+		if !bytes.Equal(before, after) || len(effects) != 0 {
+			s.t.Errorf("%q: a rejected signal changed the snapshot or had effects", line)
 		}
+		b.WriteString(printRejection(err) + "\n")
 	} else {
 		s.records = append(s.records, effects[0].(contract.Persist).Record)
 	}

@@ -40,9 +40,9 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 			// the run (turn cap, store failure) and answer its waiters.
 			run = a.run
 			run.waiters = append(run.waiters, w)
-			if reason := a.apply(contract.Steered{Input: steerInput(retrieved, input), At: a.now()}); reason != "" {
+			if err := a.apply(contract.Steered{Input: steerInput(retrieved, input), At: a.now()}); err != nil {
 				run.waiters = run.waiters[:len(run.waiters)-1]
-				return fmt.Errorf("%w: %s", ErrRejected, reason)
+				return err
 			}
 			return nil
 		}
@@ -80,7 +80,7 @@ func (a *Agent) startRun(ctx context.Context, in Input, input, retrieved []contr
 	run.waiters = append(run.waiters, w)
 	cfg := a.cfg
 	sub := contract.Submitted{RunID: run.id, Input: input, Retrieved: retrieved, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
-	if reason := a.apply(sub); reason != "" {
+	if err := a.apply(sub); err != nil {
 		if a.run == run {
 			a.run = nil
 		}
@@ -88,7 +88,7 @@ func (a *Agent) startRun(ctx context.Context, in Input, input, retrieved []contr
 		if a.failed != nil {
 			return a.failed
 		}
-		return fmt.Errorf("%w: %s", ErrRejected, reason)
+		return err
 	}
 	return nil
 }
@@ -187,10 +187,7 @@ func (a *Agent) abortRun(run *runState, mode contract.AbortMode, reason string) 
 }
 
 func (a *Agent) abortNow(mode contract.AbortMode, reason string) error {
-	if r := a.apply(contract.AbortRequested{Mode: mode, Reason: reason, At: a.now()}); r != "" {
-		return fmt.Errorf("%w: %s", ErrRejected, r)
-	}
-	return nil
+	return a.apply(contract.AbortRequested{Mode: mode, Reason: reason, At: a.now()})
 }
 
 func (a *Agent) hostSignal(make func() contract.Signal) error {
@@ -201,10 +198,7 @@ func (a *Agent) hostSignal(make func() contract.Signal) error {
 		if a.run == nil {
 			return ErrNoRun
 		}
-		if r := a.apply(make()); r != "" {
-			return fmt.Errorf("%w: %s", ErrRejected, r)
-		}
-		return nil
+		return a.apply(make())
 	})
 }
 
@@ -287,10 +281,10 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan outco
 	}
 	run := a.newRun(snap.RunID, box)
 	run.waiters = append(run.waiters, w)
-	if r := a.apply(contract.Resumed{At: a.now()}); r != "" {
+	if err := a.apply(contract.Resumed{At: a.now()}); err != nil {
 		a.run = nil
 		run.cancel()
-		return nil, fmt.Errorf("%w: %s", ErrRejected, r)
+		return nil, err
 	}
 	return run, nil
 }
@@ -314,23 +308,16 @@ func (a *Agent) EventsSince(ctx context.Context, seq uint64) ([]contract.RunEven
 // ReplayEvents folds records from a new session and returns the published
 // events with Seq above after.
 func ReplayEvents(rules *cadence.Rules, sessionID string, records []contract.Record, after uint64) ([]contract.RunEvent, error) {
-	s := cadence.InitialSnapshot(sessionID)
 	var out []contract.RunEvent
-	for _, rec := range records {
-		rules = rules.ForRecord(rec.Signal)
-		next, effects := rules.Step(s, rec.Signal)
-		if len(effects) == 0 {
-			return out, fmt.Errorf("conductor: replay step %d: no effects", rec.Step)
+	for f, err := range rules.Steps(cadence.InitialSnapshot(sessionID), records) {
+		if err != nil {
+			return out, fmt.Errorf("conductor: replay: %w", err)
 		}
-		if _, ok := effects[0].(contract.Persist); !ok {
-			return out, fmt.Errorf("conductor: replay step %d: recorded signal rejected", rec.Step)
-		}
-		for _, e := range effects {
+		for _, e := range f.Effects {
 			if p, ok := e.(contract.Publish); ok && p.Event.Seq > after {
 				out = append(out, p.Event)
 			}
 		}
-		s = next
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
 )
@@ -70,25 +71,28 @@ func (a *Agent) send(run *runState, fn func()) {
 }
 
 // apply steps the reducer and performs the effects in order. It returns
-// the reason a signal was rejected, or "".
-func (a *Agent) apply(sig contract.Signal) string {
+// an error matching ErrRejected when the rules refused the signal, or the
+// agent refuses all work after a store failure.
+func (a *Agent) apply(sig contract.Signal) error {
 	if a.failed != nil {
-		return a.failed.Error()
+		return fmt.Errorf("%w: %s", ErrRejected, a.failed.Error())
 	}
 	prev := a.state
-	next, effects := a.rules.Step(prev, sig)
-	if len(effects) > 0 {
-		if p, ok := effects[0].(contract.Publish); ok && p.Event.Kind == contract.EvSignalRejected {
-			a.log.Debug("conductor: signal rejected", "signal", sig.SignalKind(), "reason", p.Event.Text)
-			return p.Event.Text
+	next, effects, err := a.rules.Step(prev, sig)
+	if err != nil {
+		var rej *cadence.Rejection
+		if errors.As(err, &rej) {
+			a.log.Debug("conductor: signal rejected", "signal", rej.Signal, "reason", rej.Reason)
+			return fmt.Errorf("%w: %s", ErrRejected, rej.Reason)
 		}
+		return fmt.Errorf("%w: %w", ErrRejected, err)
 	}
 	a.state = next
 	for i, e := range effects {
 		if err := a.perform(e); err != nil {
 			a.state = prev
 			a.storeFailed(err)
-			return ""
+			return nil
 		}
 		if i == 0 {
 			// The step is durable (its persist comes first): hosts may see
@@ -104,7 +108,7 @@ func (a *Agent) apply(sig contract.Signal) string {
 	if next.Phase.Terminal() && a.run != nil {
 		a.endRun()
 	}
-	return ""
+	return nil
 }
 
 // storeFailed ends the run when a record could not be made durable: the

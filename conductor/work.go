@@ -131,7 +131,10 @@ func (a *Agent) recordStarted(ctx context.Context, run *runState, id string) err
 			ack <- "run ended"
 			return
 		}
-		reason := a.apply(contract.ToolStarted{CallID: id, At: a.now()})
+		var reason string
+		if err := a.apply(contract.ToolStarted{CallID: id, At: a.now()}); err != nil {
+			reason = err.Error()
+		}
 		if reason == "" && a.run != run {
 			// The record could not be made durable (or ended the run):
 			// a tool must not run unrecorded.

@@ -30,12 +30,11 @@ func cadenceSession(tb testing.TB, rules *cadence.Rules, id string, n int) ([]co
 		if i%2 == 1 {
 			sig = contract.ModelReplied{Reply: contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock("hello")}}, Stop: contract.StopEndTurn, At: at}
 		}
-		next, effects := rules.Step(s, sig)
-		p, ok := effects[0].(contract.Persist)
-		if !ok {
-			tb.Fatalf("step %d: signal %s rejected: %v", i, sig.SignalKind(), effects)
+		next, effects, err := rules.Step(s, sig)
+		if err != nil {
+			tb.Fatalf("step %d: %v", i, err)
 		}
-		recs = append(recs, p.Record)
+		recs = append(recs, effects[0].(contract.Persist).Record)
 		snaps = append(snaps, next)
 		s = next
 	}

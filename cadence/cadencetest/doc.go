@@ -17,7 +17,7 @@
 //			t.Repeat(map[string]func(*rapid.T){
 //				"step": func(t *rapid.T) {
 //					sig := cadencetest.Signal(cfg, snap).Draw(t, "signal")
-//					snap, _ = rules.Step(snap, sig)
+//					snap, _, _ = rules.Step(snap, sig)
 //				},
 //				"": func(t *rapid.T) {
 //					if snap.Turns > rules.Config().MaxTurns {

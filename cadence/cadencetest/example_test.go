@@ -20,8 +20,11 @@ func Example() {
 		snap := cadence.InitialSnapshot("session")
 		for _, sig := range cadencetest.Session(cfg, 40).Example(seed) {
 			before := snap.Steps
-			next, effects := rules.Step(snap, sig)
-			if p, ok := effects[0].(contract.Persist); ok && p.Record.Step != before+1 {
+			next, effects, err := rules.Step(snap, sig)
+			if err != nil {
+				continue
+			}
+			if p := effects[0].(contract.Persist); p.Record.Step != before+1 {
 				broken++
 			}
 			if next.Turns > rules.Config().MaxTurns {

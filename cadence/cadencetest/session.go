@@ -18,7 +18,7 @@ func Session(cfg contract.AgentConfig, n int) *rapid.Generator[[]contract.Signal
 		for range count {
 			sig := Signal(cfg, snap).Draw(t, "signal")
 			sigs = append(sigs, sig)
-			snap, _ = rules.Step(snap, sig)
+			snap, _, _ = rules.Step(snap, sig)
 		}
 		return sigs
 	})

@@ -71,25 +71,23 @@ func verifySession(ctx context.Context, st store.Store, rules *cadence.Rules, id
 	for i, n := range nodes {
 		records[i] = n.Record
 	}
-	if _, err := rules.Replay(cadence.InitialSnapshot(id), records); err != nil {
-		return 0, fmt.Errorf("replay %s: %w", id, err)
-	}
-	s := cadence.InitialSnapshot(id)
-	for i, n := range nodes {
-		rules = rules.ForRecord(n.Record.Signal)
-		next, effects := rules.Step(s, n.Record.Signal)
-		p, ok := effects[0].(contract.Persist)
-		if !ok {
-			return i, fmt.Errorf("replay %s: step %d rejected", id, n.Record.Step)
+	i := 0
+	for f, err := range rules.Steps(cadence.InitialSnapshot(id), records) {
+		if err == nil {
+			err = cadence.Compare(f.Record, f.Persisted)
 		}
-		b, err := store.EncodeNode(store.Node{Parent: n.Parent, Links: n.Links, Record: p.Record})
+		if err != nil {
+			return i, fmt.Errorf("replay %s: %w", id, err)
+		}
+		n := nodes[i]
+		b, err := store.EncodeNode(store.Node{Parent: n.Parent, Links: n.Links, Record: f.Persisted})
 		if err != nil {
 			return i, fmt.Errorf("replay %s: step %d: %w", id, n.Record.Step, err)
 		}
 		if got := store.HashOf(b); got != n.Hash {
 			return i, fmt.Errorf("replay %s: step %d re-encodes to node %s, stored %s", id, n.Record.Step, shortHash(got), shortHash(n.Hash))
 		}
-		s = next
+		i++
 	}
 	return len(nodes), nil
 }

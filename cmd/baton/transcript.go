@@ -20,17 +20,17 @@ type transcript struct {
 
 func writeTranscript(w io.Writer, rules *cadence.Rules, sessionID string, records []contract.Record) error {
 	t := &transcript{w: w, rules: rules, snap: cadence.InitialSnapshot(sessionID), names: map[string]string{}}
-	for i, rec := range records {
-		t.record(rec)
-		rules = rules.ForRecord(rec.Signal)
-		next, effects := rules.Step(t.snap, rec.Signal)
-		if len(effects) == 0 || effects[0].EffectKind() != contract.EffPersist {
-			fmt.Fprintf(t.w, "!! step %d: this signal does not fit the session's state; the rest is shown unfolded\n", rec.Step)
-			t.rest(records[i+1:])
+	folded := 0
+	for f, err := range rules.Steps(t.snap, records) {
+		t.record(f.Record)
+		if err != nil {
+			fmt.Fprintf(t.w, "!! step %d: this signal does not fit the session's state; the rest is shown unfolded\n", f.Record.Step)
+			t.rest(records[folded+1:])
 			return nil
 		}
-		t.ended(t.snap, next)
-		t.snap = next
+		folded++
+		t.ended(f.Before, f.After)
+		t.snap = f.After
 	}
 	if t.snap.Phase.InFlight() {
 		fmt.Fprintf(t.w, "── run %s still in flight (%s)\n", t.snap.RunID, t.snap.Phase)
