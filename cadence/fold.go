@@ -65,7 +65,7 @@ func (r *Rules) Steps(s contract.RunSnapshot, records []contract.Record) iter.Se
 			cur = cur.ForRecord(rec.Signal)
 			next, effects, err := cur.Step(s, rec.Signal)
 			if err != nil {
-				yield(Folded{Record: rec, Before: s, After: s}, fmt.Errorf("%w: step %d (%s): %w", ErrRejectedRecord, rec.Step, kindOf(rec.Signal), err))
+				yield(Folded{Record: rec, Before: s, After: s}, &rejectedRecord{step: rec.Step, rej: err.(*Rejection)})
 				return
 			}
 			f := Folded{Record: rec, Before: s, After: next, Effects: effects, Persisted: effects[0].(contract.Persist).Record}
@@ -116,9 +116,19 @@ func Compare(recorded, replayed contract.Record) error {
 	return nil
 }
 
-func kindOf(s contract.Signal) contract.SignalKind {
-	if s == nil {
-		return "nil"
-	}
-	return s.SignalKind()
+// rejectedRecord is a stored record the rules refuse; it matches both
+// ErrRejectedRecord and its *Rejection.
+type rejectedRecord struct {
+	step uint64
+	rej  *Rejection
 }
+
+func (e *rejectedRecord) Error() string {
+	kind := e.rej.Signal
+	if kind == "" {
+		kind = "nil"
+	}
+	return fmt.Sprintf("%v: step %d (%s): %s", ErrRejectedRecord, e.step, kind, e.rej.Reason)
+}
+
+func (e *rejectedRecord) Unwrap() []error { return []error{ErrRejectedRecord, e.rej} }

@@ -65,13 +65,49 @@ func TestReplayNamesFirstDivergentStep(t *testing.T) {
 		t.Errorf("message mismatch (-want +got):\n%s", diff)
 	}
 	// Fold does not compare effects; it stops only at a rejected record.
-	if _, err := other.Fold(cadence.InitialSnapshot("s1"), recs); !errors.Is(err, cadence.ErrRejectedRecord) {
+	var rej *cadence.Rejection
+	if _, err := other.Fold(cadence.InitialSnapshot("s1"), recs); !errors.Is(err, cadence.ErrRejectedRecord) || !errors.As(err, &rej) || rej.Signal != contract.SigToolSettled {
 		t.Errorf("Fold under other rules: %v, want ErrRejectedRecord (c1 was never dispatched)", err)
 	}
 	tampered := append([]contract.Record(nil), recs...)
 	tampered[3].Step = 9
 	if _, err := echoRules().Replay(cadence.InitialSnapshot("s1"), tampered); err == nil || err.Error() != `cadence: nondeterministic step 9: recorded "step 9", replayed "step 4"` {
 		t.Errorf("renumbered record: %v", err)
+	}
+}
+
+// Steps yields every step in order, each starting where the one before
+// ended, with the record its effects persist; breaking out stops it.
+func TestStepsYieldsEveryStep(t *testing.T) {
+	want, recs := recordSession(t, echoRules(), session()...)
+	s := cadence.InitialSnapshot("s1")
+	var got []contract.Record
+	for f, err := range echoRules().Steps(s, recs) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Before.History.Equal(s.History) || f.Before.Steps != s.Steps {
+			t.Fatalf("step %d does not start where the one before ended", f.Record.Step)
+		}
+		if p := f.Effects[0].(contract.Persist).Record; p.Step != f.Persisted.Step || p.Effects != f.Persisted.Effects {
+			t.Fatalf("step %d: Persisted %+v is not the first effect's record %+v", f.Record.Step, f.Persisted, p)
+		}
+		got = append(got, f.Persisted)
+		s = f.After
+	}
+	if diff := cmp.Diff(recs, got); diff != "" {
+		t.Errorf("persisted records mismatch (-want +got):\n%s", diff)
+	}
+	if !s.History.Equal(want.History) || s.Phase != want.Phase {
+		t.Errorf("folded to %s, want %s", s.Phase, want.Phase)
+	}
+	n := 0
+	for range echoRules().Steps(cadence.InitialSnapshot("s1"), recs) {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("%d steps after break", n)
 	}
 }
 
