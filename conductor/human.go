@@ -2,7 +2,6 @@ package conductor
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -26,10 +25,7 @@ func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
 		if a.run == nil {
 			return ErrNoRun
 		}
-		if r := a.apply(contract.HumanAnswered{CallID: callID, Answer: validText(answer), At: a.now()}); r != "" {
-			return fmt.Errorf("%w: %s", ErrRejected, r)
-		}
-		return nil
+		return a.apply(contract.HumanAnswered{CallID: callID, Answer: validText(answer), At: a.now()})
 	})
 }
 
@@ -53,8 +49,8 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 			return
 		}
 		a.send(run, func() {
-			if r := a.apply(contract.HumanAnswered{CallID: call.ID, Answer: validText(text), At: a.now()}); r != "" {
-				a.log.Debug("conductor: answer refused", "call", call.ID, "reason", r)
+			if err := a.apply(contract.HumanAnswered{CallID: call.ID, Answer: validText(text), At: a.now()}); err != nil {
+				a.log.Debug("conductor: answer refused", "call", call.ID, "err", err)
 			}
 		})
 	})
