@@ -18,12 +18,11 @@ func stepAll(t *testing.T, rules *cadence.Rules, session string, sigs ...contrac
 	s := cadence.InitialSnapshot(session)
 	var out []contract.Persist
 	for _, sig := range sigs {
-		next, effects := rules.Step(s, sig)
-		p, ok := effects[0].(contract.Persist)
-		if !ok {
-			t.Fatalf("%s rejected: %+v", sig.SignalKind(), effects)
+		next, effects, err := rules.Step(s, sig)
+		if err != nil {
+			t.Fatal(err)
 		}
-		out = append(out, p)
+		out = append(out, effects[0].(contract.Persist))
 		s = next
 	}
 	return out
