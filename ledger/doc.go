@@ -1,8 +1,10 @@
 // Package ledger is baton's event hub: it fans run events out, in order, to
 // any number of subscribers, each behind its own bounded queue, so a slow
 // or panicking subscriber never stalls the run or its peers. A subscriber
-// that falls behind loses events rather than memory, and is told how many
-// it lost by an EvLag event as soon as it has caught up. Beside the hub
+// that falls behind never loses text: consecutive deltas of one part are
+// merged, and the events that end a turn or a run (and approval requests)
+// are always kept; other events past its buffer are dropped, and it is
+// told how many by an EvLag event as soon as it has caught up. Beside the hub
 // live accumulators that fold the stream into what hosts ask for most (the
 // assistant's text per turn, usage and cost, tool latency) and a JSONL sink
 // and reader for run logs; each accumulator's Observe method is itself a

@@ -17,7 +17,8 @@ const DefaultBuffer = 1024
 // Options configure a Hub.
 type Options struct {
 	// Buffer is how many undelivered events one subscriber may hold before
-	// the hub drops its events (and later tells it with EvLag).
+	// the hub merges its deltas and drops the events it may lose (and
+	// later tells it with EvLag).
 	Buffer int
 	// Logger receives panics of subscribers; nil discards.
 	Logger *slog.Logger
@@ -48,8 +49,10 @@ func NewHub(opts Options) *Hub {
 }
 
 // Publish queues ev for every subscriber. A subscriber whose queue is full
-// misses ev; it learns the count from an EvLag event delivered before the
-// next event it receives. Publishing to a closed hub does nothing.
+// gets a delta merged into the one before it, and an event ending a turn
+// or a run queued anyway; it misses any other event, and learns the count
+// from an EvLag event delivered before the next event it receives.
+// Publishing to a closed hub does nothing.
 func (h *Hub) Publish(ev contract.RunEvent) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()

@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/batonrt/baton/contract"
@@ -22,27 +24,77 @@ type subscriber struct {
 }
 
 // item is a queued event and how many events were dropped just before it.
+// Deltas merged into it collect in text, so that merging many stays
+// linear.
 type item struct {
 	ev     contract.RunEvent
 	missed int
+	text   *strings.Builder
 }
 
 func newSubscriber(limit int) *subscriber {
 	return &subscriber{limit: limit, wake: make(chan struct{}, 1)}
 }
 
+// push queues ev. A full queue loses no text: a delta continuing the
+// newest queued delta of the same part is merged into it, and deltas and
+// the events that end a turn or a run are queued past the limit. Only the
+// other events are dropped, and counted for the lag notice. So a stalled
+// subscriber holds at most the limit plus one item per streamed part and
+// per turn, however long the text.
 func (s *subscriber) push(ev contract.RunEvent) {
 	s.mu.Lock()
 	switch {
 	case s.stopped || s.closing:
-	case len(s.queue) >= s.limit:
-		s.missed++
-	default:
+	case len(s.queue) < s.limit:
 		s.queue = append(s.queue, item{ev: ev, missed: s.missed})
 		s.missed = 0
+	case s.missed == 0 && continues(s.queue[len(s.queue)-1].ev, ev):
+		s.queue[len(s.queue)-1].merge(ev)
+	case isDelta(ev.Kind) || ends(ev.Kind):
+		s.queue = append(s.queue, item{ev: ev, missed: s.missed})
+		s.missed = 0
+	default:
+		s.missed++
 	}
 	s.mu.Unlock()
 	s.signal()
+}
+
+func isDelta(k contract.EventKind) bool {
+	return k == contract.EvTextDelta || k == contract.EvThinkingDelta || k == contract.EvToolCallDelta
+}
+
+// ends reports whether k ends a turn or a run, or asks the host for
+// something it must answer: events a subscriber is never left without.
+func ends(k contract.EventKind) bool {
+	switch k {
+	case contract.EvTurnCompleted, contract.EvRunSettled, contract.EvRunFaulted, contract.EvApprovalRequested:
+		return true
+	}
+	return false
+}
+
+// continues reports whether next is the delta right after prev in the
+// same part of the same model call.
+func continues(prev, next contract.RunEvent) bool {
+	return isDelta(next.Kind) && next.Kind == prev.Kind && next.Seq == prev.Seq &&
+		next.Index == prev.Index && next.RunID == prev.RunID && next.SessionID == prev.SessionID &&
+		slices.Equal(next.Subflow, prev.Subflow)
+}
+
+// merge appends a continuing delta: the merged event carries the newest
+// Delta number and time, so it stands for every delta up to it.
+func (it *item) merge(next contract.RunEvent) {
+	if it.text == nil {
+		it.text = &strings.Builder{}
+		it.text.WriteString(it.ev.Text)
+	}
+	it.text.WriteString(next.Text)
+	it.ev.Delta, it.ev.At = next.Delta, next.At
+	if it.ev.Call == nil {
+		it.ev.Call = next.Call
+	}
 }
 
 func (s *subscriber) signal() {
@@ -108,6 +160,9 @@ func (s *subscriber) take() []contract.RunEvent {
 		if it.missed > 0 {
 			out = append(out, lagEvent(it.ev, it.missed))
 		}
+		if it.text != nil {
+			it.ev.Text = it.text.String()
+		}
 		out = append(out, it.ev)
 	}
 	if s.missed > 0 {
@@ -116,7 +171,7 @@ func (s *subscriber) take() []contract.RunEvent {
 		// rather than waiting for an event that may never come.
 		last := contract.RunEvent{}
 		if len(q) > 0 {
-			last = q[len(q)-1].ev
+			last = out[len(out)-1]
 		}
 		out = append(out, lagEvent(last, s.missed))
 		s.missed = 0

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"context"
-	"github.com/batonrt/baton/wire/agui"
 	"io"
 	"net/http"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/ledger"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/wire/agui"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"github.com/batonrt/baton/wire/agui"
 	"io"
 	"iter"
 	"net/http"
@@ -20,6 +19,7 @@ import (
 	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/wire/agui"
 )
 
 // script is a provider that plays one reply per model call.
@@ -221,6 +221,7 @@ func readSSE(t *testing.T, r io.Reader) []sseFrame {
 	var cur sseFrame
 	var data strings.Builder
 	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 64<<20) // a lagging stream merges deltas into long lines
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
@@ -237,6 +238,9 @@ func readSSE(t *testing.T, r io.Reader) []sseFrame {
 		case strings.HasPrefix(line, "data: "):
 			data.WriteString(strings.TrimPrefix(line, "data: "))
 		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read sse: %v", err)
 	}
 	return out
 }

@@ -1,13 +1,13 @@
 package wire
 
 import (
-	"github.com/batonrt/baton/wire/agui"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/agui"
 )
 
 // A model call retried mid-stream: the client must get the model_retry

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/batonrt/baton/wire/aisdk"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/batonrt/baton/wire/aisdk"
 )
 
 // uiClientResult is what ui.mjs prints: the assistant message the AI SDK

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"github.com/batonrt/baton/wire/agui"
-	"github.com/batonrt/baton/wire/aisdk"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +12,8 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/ledger"
+	"github.com/batonrt/baton/wire/agui"
+	"github.com/batonrt/baton/wire/aisdk"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -35,6 +35,7 @@ func readUI(t *testing.T, r io.Reader) ([]string, []aisdk.Chunk) {
 	var types []string
 	var chunks []aisdk.Chunk
 	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 64<<20) // a lagging stream merges deltas into long lines
 	for sc.Scan() {
 		data, ok := strings.CutPrefix(sc.Text(), "data: ")
 		if !ok {
@@ -49,6 +50,9 @@ func readUI(t *testing.T, r io.Reader) ([]string, []aisdk.Chunk) {
 			t.Fatalf("bad data %q: %v", data, err)
 		}
 		types, chunks = append(types, c.Type), append(chunks, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read ui stream: %v", err)
 	}
 	return types, chunks
 }
