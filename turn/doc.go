@@ -2,6 +2,8 @@
 // provider's chunk stream into one model_replied or model_failed signal,
 // publishing the deltas as events on the way, and enforces timeouts,
 // retries, tool-argument repair and history sanitation. It imports
-// contract only; turntest beside it is the conformance suite every
-// provider runs.
+// contract only. Beside it, turntest is the conformance suite every
+// provider runs, and endpoint, httpfail, relay and transcripttest are the
+// toolkit any HTTP provider, in this module or outside it, is built and
+// tested with.
 package turn

@@ -4,6 +4,6 @@
 // redacted thinking blocks with their data, turns a thinking level into a
 // thinking budget, and turns the streamed events into turn.Chunks, usage
 // (with cache reads) last, failures as *turn.ProviderError. The SDK's own
-// retries are off; the turn driver retries. It imports contract and turn,
-// and the shared plumbing under provider/internal.
+// retries are off; the turn driver retries. It imports contract and turn
+// (with its HTTP provider toolkit: endpoint, httpfail, relay).
 package anthropic

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
-	"github.com/batonrt/baton/provider/internal/httpfail"
+	"github.com/batonrt/baton/turn/httpfail"
 )
 
 // failures classifies this API's failures; only its error frame is its own.

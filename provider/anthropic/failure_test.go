@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/replay"
+	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 func TestHTTPErrors(t *testing.T) {
-	suite.HTTPErrors(t, []replay.HTTPError{
+	suite.HTTPErrors(t, []transcripttest.HTTPError{
 		{Name: "rate limit seconds", Transcript: "### HTTP 429\nRetry-After: 7\n\n{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"slow down\"}}\n", Fail: contract.FailRateLimited, Status: 429, RetryAfter: 7 * time.Second},
 		{Name: "rate limit ms wins", Transcript: "### HTTP 429\nRetry-After: 7\nRetry-After-Ms: 1500\n\n{}\n", Fail: contract.FailRateLimited, Status: 429, RetryAfter: 1500 * time.Millisecond},
 		{Name: "overloaded", Transcript: "### HTTP 529\n\n{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n", Fail: contract.FailServer, Status: 529},

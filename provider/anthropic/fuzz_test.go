@@ -7,12 +7,12 @@ import (
 	"net/http"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
-	"github.com/batonrt/baton/provider/internal/relay"
-	"github.com/batonrt/baton/provider/internal/replay"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/relay"
+	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 // FuzzStream feeds arbitrary response bodies through the SDK's SSE decoder
@@ -21,7 +21,7 @@ import (
 // name a tool call it did not start. The HTTP round trip is left out so
 // the fuzzer runs fast; the transcript tests cover it.
 func FuzzStream(f *testing.F) {
-	replay.Seed(f, "testdata")
+	transcripttest.Seed(f, "testdata")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res := &http.Response{
 			StatusCode: 200,
@@ -29,7 +29,7 @@ func FuzzStream(f *testing.F) {
 			Body:       io.NopCloser(bytes.NewReader(b)),
 		}
 		stream := ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(res), nil)
-		replay.CheckStream(t, func(yield func(turn.Chunk, error) bool) {
+		transcripttest.CheckStream(t, func(yield func(turn.Chunk, error) bool) {
 			relay.Run(context.Background(), stream, res, &decoder{}, failures, yield)
 		})
 	})

@@ -4,14 +4,15 @@ import (
 	"context"
 	"iter"
 	"net/http"
+	"slices"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/endpoint"
-	"github.com/batonrt/baton/provider/internal/relay"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
+	"github.com/batonrt/baton/turn/relay"
 )
 
 // DefaultBaseURL is Anthropic's own endpoint.
@@ -19,7 +20,7 @@ const DefaultBaseURL = "https://api.anthropic.com/"
 
 // Provider streams messages. It is safe for concurrent use.
 type Provider struct {
-	messages sdk.MessageService
+	stream relay.SDK[sdk.MessageNewParams, sdk.MessageStreamEventUnion]
 }
 
 var _ turn.Provider = (*Provider)(nil)
@@ -50,9 +51,20 @@ func New(opts ...Option) *Provider {
 		option.WithMaxRetries(0),
 	}
 	if s.APIKey != "" {
-		ropts = append(ropts, option.WithAPIKey(s.APIKey))
+		// The v2 SDK sends an API key as a bearer token; the Messages
+		// API documents x-api-key, which every gateway accepts.
+		ropts = append(ropts, option.WithHeader("x-api-key", s.APIKey))
 	}
-	return &Provider{messages: sdk.NewMessageService(ropts...)}
+	// Clipped: the SDK appends each call's options to these in place.
+	messages := sdk.NewMessageService(slices.Clip(ropts)...)
+	return &Provider{stream: relay.SDK[sdk.MessageNewParams, sdk.MessageStreamEventUnion]{
+		Build: buildParams,
+		Open: func(ctx context.Context, p sdk.MessageNewParams, resp **http.Response) relay.Events[sdk.MessageStreamEventUnion] {
+			return messages.NewStreaming(ctx, p, option.WithResponseInto(resp))
+		},
+		Decoder:  func() relay.Decoder[sdk.MessageStreamEventUnion] { return &decoder{} },
+		Failures: failures,
+	}}
 }
 
 // NewFromEnv returns a provider reading ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY;
@@ -64,14 +76,5 @@ func NewFromEnv(opts ...Option) *Provider {
 // Stream sends req and yields the reply as it arrives. The request is
 // made when the sequence is ranged over, once per range.
 func (p *Provider) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
-	return func(yield func(turn.Chunk, error) bool) {
-		params, err := buildParams(req)
-		if err != nil {
-			yield(turn.Chunk{}, failures.BadRequest(err))
-			return
-		}
-		var resp *http.Response
-		stream := p.messages.NewStreaming(ctx, params, option.WithResponseInto(&resp))
-		relay.Run(ctx, stream, resp, &decoder{}, failures, yield)
-	}
+	return p.stream.Stream(ctx, req)
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -59,12 +59,13 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 // messages of tool_result blocks, and consecutive turns of one role merge.
 func messages(h contract.History) ([]sdk.MessageParam, error) {
 	var out []sdk.MessageParam
+	var last contract.Role
 	for i, t := range h.Turns() {
-		role := sdk.MessageParamRoleUser
+		role := contract.RoleUser
 		switch t.Role {
 		case contract.RoleUser, contract.RoleTool:
 		case contract.RoleAssistant:
-			role = sdk.MessageParamRoleAssistant
+			role = contract.RoleAssistant
 		default:
 			return nil, fmt.Errorf("%w: turn %d has unknown role %q", ErrBadRequest, i, t.Role)
 		}
@@ -75,11 +76,17 @@ func messages(h contract.History) ([]sdk.MessageParam, error) {
 		if len(blocks) == 0 {
 			continue
 		}
-		if n := len(out); n > 0 && out[n-1].Role == role {
-			out[n-1].Content = append(out[n-1].Content, blocks...)
-			continue
+		switch n := len(out); {
+		case n > 0 && last == role && role == contract.RoleUser:
+			out[n-1].OfUser.Content = append(out[n-1].OfUser.Content, blocks...)
+		case n > 0 && last == role:
+			out[n-1].OfAssistant.Content = append(out[n-1].OfAssistant.Content, blocks...)
+		case role == contract.RoleUser:
+			out = append(out, sdk.NewUserMessage(blocks...))
+		default:
+			out = append(out, sdk.NewAssistantMessage(blocks...))
 		}
-		out = append(out, sdk.MessageParam{Role: role, Content: blocks})
+		last = role
 	}
 	return out, nil
 }

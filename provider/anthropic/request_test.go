@@ -8,15 +8,15 @@ import (
 	"testing"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/replay"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // richRequest covers every block kind and role the mapping knows.
 func richRequest() contract.ModelRequest {
-	return replay.RichRequest("claude-sonnet-4-5", contract.Block{Kind: contract.BlockImage, Image: &contract.ImageRef{URI: "data:image/png;base64,iVBORw0KGgo="}})
+	return transcripttest.RichRequest("claude-sonnet-4-5", contract.Block{Kind: contract.BlockImage, Image: &contract.ImageRef{URI: "data:image/png;base64,iVBORw0KGgo="}})
 }
 
 // TestRequestGolden checks the exact JSON the provider puts on the wire.
@@ -33,7 +33,7 @@ func TestRequestGolden(t *testing.T) {
 
 func TestNoKeyNoAuthorization(t *testing.T) {
 	srv, p := suite.Serve(t, "text")
-	if _, err := replay.Collect(context.Background(), p, basicRequest()); err != nil {
+	if _, err := transcripttest.Collect(context.Background(), p, basicRequest()); err != nil {
 		t.Fatal(err)
 	}
 	if h := srv.Header(0).Get("X-Api-Key"); h != "" {
@@ -42,11 +42,11 @@ func TestNoKeyNoAuthorization(t *testing.T) {
 }
 
 func TestNewFromEnv(t *testing.T) {
-	srv := replay.ServeFile(t, filepath.Join("testdata", "text.sse"))
+	srv := transcripttest.ServeFile(t, filepath.Join("testdata", "text.sse"))
 	t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-env")
 	p := NewFromEnv(WithHTTPClient(srv.Client()))
-	got, err := replay.Collect(context.Background(), p, basicRequest())
+	got, err := transcripttest.Collect(context.Background(), p, basicRequest())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestNewFromEnv(t *testing.T) {
 }
 
 func TestBadRequestNeverSent(t *testing.T) {
-	suite.BadRequests(t, ErrBadRequest, []replay.BadRequest{
+	suite.BadRequests(t, ErrBadRequest, []transcripttest.BadRequest{
 		{Name: "no model", Edit: func(r *contract.ModelRequest) { r.Model = "" }},
 		{Name: "bad schema", Edit: func(r *contract.ModelRequest) { r.Tools[0].InputSchema = []byte(`[1,2`) }},
 		{Name: "schema not an object", Edit: func(r *contract.ModelRequest) { r.Tools[0].InputSchema = []byte(`{"type":"string"}`) }},

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/replay"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 func text(s string) turn.Chunk { return turn.Chunk{Kind: turn.ChunkText, Text: s} }
@@ -25,7 +25,7 @@ var helloChunks = []turn.Chunk{text("Hello"), text(", world"), text("."), usage(
 
 func TestStreamTranscripts(t *testing.T) {
 	const w = "get_weather"
-	suite.Transcripts(t, []replay.Transcript{
+	suite.Transcripts(t, []transcripttest.Transcript{
 		{Name: "text", Want: helloChunks},
 		{Name: "tools", Want: []turn.Chunk{
 			start(0, "call_1", w), args(0, `{"city": "Pa`), args(0, `ris"}`), end(0), usage(380, 54, 0), stop(contract.StopToolUse),

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	sdk "github.com/openai/openai-go"
+	sdk "github.com/openai/openai-go/v3"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	sdk "github.com/openai/openai-go"
+	sdk "github.com/openai/openai-go/v3"
 
 	"github.com/batonrt/baton/turn"
 )

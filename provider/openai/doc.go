@@ -4,6 +4,6 @@
 // through the official SDK and turns the streamed chunks into turn.Chunks,
 // tool calls keyed by their index, usage last, failures as
 // *turn.ProviderError. The SDK's own retries are off; the turn driver
-// retries. It imports contract and turn, and the
-// shared plumbing under provider/internal.
+// retries. It imports contract and turn (with its HTTP
+// provider toolkit: endpoint, httpfail, relay).
 package openai

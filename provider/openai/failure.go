@@ -2,12 +2,26 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
+	"strings"
 
-	"github.com/batonrt/baton/provider/internal/httpfail"
+	sdk "github.com/openai/openai-go/v3"
+
+	"github.com/batonrt/baton/turn/httpfail"
 )
 
 // failures classifies this API's failures; only its error frame is its own.
-var failures = httpfail.Classifier{API: "openai", Frame: streamErrorFrame}
+var failures = httpfail.Classifier{API: "openai", Frame: streamErrorFrame, Detail: errorDetail}
+
+// errorDetail reads the error object of a failed response, since the
+// SDK's error text names only the status.
+func errorDetail(err error) string {
+	var apiErr *sdk.Error
+	if !errors.As(err, &apiErr) {
+		return ""
+	}
+	return strings.Join([]string{apiErr.Type, apiErr.Code, apiErr.Message}, " ")
+}
 
 // streamErrorFrame reads the error object the SDK reports when a stream
 // carries {"error": {...}} instead of a chunk. A string code such as

@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/replay"
+	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 func TestHTTPErrors(t *testing.T) {
-	suite.HTTPErrors(t, []replay.HTTPError{
+	suite.HTTPErrors(t, []transcripttest.HTTPError{
 		{Name: "rate limit seconds", Transcript: "### HTTP 429\nRetry-After: 7\n\n{\"error\":{\"message\":\"slow down\",\"type\":\"requests\",\"code\":\"rate_limit_exceeded\"}}\n", Fail: contract.FailRateLimited, Status: 429, RetryAfter: 7 * time.Second},
 		{Name: "rate limit ms wins", Transcript: "### HTTP 429\nRetry-After: 7\nRetry-After-Ms: 1500\n\n{}\n", Fail: contract.FailRateLimited, Status: 429, RetryAfter: 1500 * time.Millisecond},
 		{Name: "server plain text", Transcript: "### HTTP 503\nContent-Type: text/plain\n\nupstream unavailable\n", Fail: contract.FailServer, Status: 503},

@@ -7,15 +7,15 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/replay"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // suite runs the checks shared with the other HTTP providers against
 // this one and the transcripts in testdata.
-var suite = replay.Suite{
+var suite = transcripttest.Suite{
 	Dial: func(url string, c *http.Client) turn.Provider {
 		return New(WithBaseURL(url), WithHTTPClient(c))
 	},
@@ -23,4 +23,4 @@ var suite = replay.Suite{
 	Dir:     "testdata",
 }
 
-func basicRequest() contract.ModelRequest { return replay.WeatherRequest("gpt-4o-mini") }
+func basicRequest() contract.ModelRequest { return transcripttest.WeatherRequest("gpt-4o-mini") }

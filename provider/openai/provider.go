@@ -6,13 +6,13 @@ import (
 	"net/http"
 	"slices"
 
-	sdk "github.com/openai/openai-go"
-	"github.com/openai/openai-go/option"
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/endpoint"
-	"github.com/batonrt/baton/provider/internal/relay"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
+	"github.com/batonrt/baton/turn/relay"
 )
 
 // DefaultBaseURL is OpenAI's own endpoint.
@@ -20,7 +20,7 @@ const DefaultBaseURL = "https://api.openai.com/v1/"
 
 // Provider streams chat completions. It is safe for concurrent use.
 type Provider struct {
-	chat sdk.ChatCompletionService
+	stream relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]
 }
 
 var _ turn.Provider = (*Provider)(nil)
@@ -55,7 +55,15 @@ func New(opts ...Option) *Provider {
 	}
 	// The SDK appends each call's options to these in place; with spare
 	// capacity, concurrent calls would share (and race on) its tail.
-	return &Provider{chat: sdk.NewChatCompletionService(slices.Clip(ropts)...)}
+	chat := sdk.NewChatCompletionService(slices.Clip(ropts)...)
+	return &Provider{stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
+		Build: buildParams,
+		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
+			return chat.NewStreaming(ctx, p, option.WithResponseInto(resp))
+		},
+		Decoder:  func() relay.Decoder[sdk.ChatCompletionChunk] { return &decoder{} },
+		Failures: failures,
+	}}
 }
 
 // NewFromEnv returns a provider reading OPENAI_BASE_URL and OPENAI_API_KEY;
@@ -67,14 +75,5 @@ func NewFromEnv(opts ...Option) *Provider {
 // Stream sends req and yields the reply as it arrives. The request is
 // made when the sequence is ranged over, once per range.
 func (p *Provider) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
-	return func(yield func(turn.Chunk, error) bool) {
-		params, err := buildParams(req)
-		if err != nil {
-			yield(turn.Chunk{}, failures.BadRequest(err))
-			return
-		}
-		var resp *http.Response
-		stream := p.chat.NewStreaming(ctx, params, option.WithResponseInto(&resp))
-		relay.Run(ctx, stream, resp, &decoder{}, failures, yield)
-	}
+	return p.stream.Stream(ctx, req)
 }

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	sdk "github.com/openai/openai-go"
-	"github.com/openai/openai-go/shared"
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -102,10 +102,10 @@ func assistantMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, boo
 		a.Content.OfString = sdk.String(text)
 	}
 	for _, c := range t.Calls() {
-		a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallParam{
+		a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
 			ID:       c.ID,
-			Function: sdk.ChatCompletionMessageToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
-		})
+			Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
+		}})
 	}
 	if a.Content.OfString.Value == "" && len(a.ToolCalls) == 0 {
 		return sdk.ChatCompletionMessageParamUnion{}, false
@@ -113,8 +113,8 @@ func assistantMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, boo
 	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}, true
 }
 
-func toolParams(tools []contract.ToolDescriptor) ([]sdk.ChatCompletionToolParam, error) {
-	var out []sdk.ChatCompletionToolParam
+func toolParams(tools []contract.ToolDescriptor) ([]sdk.ChatCompletionToolUnionParam, error) {
+	var out []sdk.ChatCompletionToolUnionParam
 	for _, t := range tools {
 		params := shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
 		if len(t.InputSchema) > 0 {
@@ -127,7 +127,7 @@ func toolParams(tools []contract.ToolDescriptor) ([]sdk.ChatCompletionToolParam,
 		if t.Description != "" {
 			fn.Description = sdk.String(t.Description)
 		}
-		out = append(out, sdk.ChatCompletionToolParam{Function: fn})
+		out = append(out, sdk.ChatCompletionFunctionTool(fn))
 	}
 	return out, nil
 }

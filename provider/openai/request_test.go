@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/replay"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // richRequest covers every block kind and role the mapping knows.
-func richRequest() contract.ModelRequest { return replay.RichRequest("gpt-4o-mini") }
+func richRequest() contract.ModelRequest { return transcripttest.RichRequest("gpt-4o-mini") }
 
 // TestRequestGolden checks the exact JSON the provider puts on the wire.
 func TestRequestGolden(t *testing.T) {
@@ -31,7 +31,7 @@ func TestRequestGolden(t *testing.T) {
 
 func TestNoKeyNoAuthorization(t *testing.T) {
 	srv, p := suite.Serve(t, "text")
-	if _, err := replay.Collect(context.Background(), p, basicRequest()); err != nil {
+	if _, err := transcripttest.Collect(context.Background(), p, basicRequest()); err != nil {
 		t.Fatal(err)
 	}
 	if h := srv.Header(0).Get("Authorization"); h != "" {
@@ -40,11 +40,11 @@ func TestNoKeyNoAuthorization(t *testing.T) {
 }
 
 func TestNewFromEnv(t *testing.T) {
-	srv := replay.ServeFile(t, filepath.Join("testdata", "text.sse"))
+	srv := transcripttest.ServeFile(t, filepath.Join("testdata", "text.sse"))
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	t.Setenv("OPENAI_API_KEY", "sk-env")
 	p := NewFromEnv(WithHTTPClient(srv.Client()))
-	got, err := replay.Collect(context.Background(), p, basicRequest())
+	got, err := transcripttest.Collect(context.Background(), p, basicRequest())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestNewFromEnv(t *testing.T) {
 }
 
 func TestBadRequestNeverSent(t *testing.T) {
-	suite.BadRequests(t, ErrBadRequest, []replay.BadRequest{
+	suite.BadRequests(t, ErrBadRequest, []transcripttest.BadRequest{
 		{Name: "no model", Edit: func(r *contract.ModelRequest) { r.Model = "" }},
 		{Name: "bad schema", Edit: func(r *contract.ModelRequest) { r.Tools[0].InputSchema = []byte(`[1,2`) }},
 		{Name: "bad role", Edit: func(r *contract.ModelRequest) {

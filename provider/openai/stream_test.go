@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/replay"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 func text(s string) turn.Chunk { return turn.Chunk{Kind: turn.ChunkText, Text: s} }
@@ -24,7 +24,7 @@ func stop(r contract.StopReason) turn.Chunk { return turn.Chunk{Kind: turn.Chunk
 var helloChunks = []turn.Chunk{text("Hello"), text(","), text(" world"), text("."), usage(10, 5, 0), stop(contract.StopEndTurn)}
 
 func TestStreamTranscripts(t *testing.T) {
-	suite.Transcripts(t, []replay.Transcript{
+	suite.Transcripts(t, []transcripttest.Transcript{
 		{Name: "text", Want: helloChunks},
 		{Name: "tools", Want: []turn.Chunk{
 			start(0, "call_1"), args(0, `{"`), args(0, "city"), args(0, `":"`), args(0, "Paris"), args(0, `"}`),

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/batonrt/baton/provider/internal/endpoint"
+	"github.com/batonrt/baton/turn/endpoint"
 )
 
 // Option stands for a provider's own exported Option type.

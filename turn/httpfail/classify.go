@@ -21,6 +21,10 @@ type Classifier struct {
 	API string
 	// Frame reads the API's in-stream error frames; nil reads none.
 	Frame FrameReader
+	// Detail reads what the API said in an error response out of the
+	// error the SDK returned for it, for SDKs whose error text carries
+	// only the status; nil reads err.Error().
+	Detail func(err error) string
 	// Now reads the clock for Retry-After dates; nil means time.Now.
 	Now func() time.Time
 }
@@ -37,7 +41,7 @@ func (c Classifier) Classify(ctx context.Context, resp *http.Response, err error
 	}
 	if resp != nil && resp.StatusCode >= 400 {
 		return &turn.ProviderError{
-			Failure:    StatusKind(resp.StatusCode, err.Error()),
+			Failure:    StatusKind(resp.StatusCode, c.detail(err)),
 			Status:     resp.StatusCode,
 			RetryAfter: RetryAfter(resp.Header, c.now()),
 			Message:    c.API + ": request failed",
@@ -69,6 +73,15 @@ func (c Classifier) Interrupted(err error) *turn.ProviderError {
 // anything was sent.
 func (c Classifier) BadRequest(err error) *turn.ProviderError {
 	return &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: c.API + ": bad request", Err: err}
+}
+
+func (c Classifier) detail(err error) string {
+	if c.Detail != nil {
+		if d := c.Detail(err); d != "" {
+			return d
+		}
+	}
+	return err.Error()
 }
 
 func (c Classifier) now() time.Time {

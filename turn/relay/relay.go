@@ -4,8 +4,8 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/batonrt/baton/provider/internal/httpfail"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/httpfail"
 )
 
 // Events is the part of an SDK's event stream relay reads; the

@@ -1,4 +1,4 @@
-package replay
+package transcripttest
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 )
 
 // ErrTranscript is wrapped by every error about a malformed transcript.
-var ErrTranscript = errors.New("replay: bad transcript")
+var ErrTranscript = errors.New("transcripttest: bad transcript")
 
 // Modes a response may carry in its X-Replay pseudo-header.
 const (

@@ -1,15 +1,15 @@
-package replay_test
+package transcripttest_test
 
 import (
 	"fmt"
 	"io"
 
-	"github.com/batonrt/baton/provider/internal/replay"
+	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 // ExampleNewServer plays a failed attempt, then the reply that follows it.
 func ExampleNewServer() {
-	srv, err := replay.NewServer([]byte("### HTTP 503\n\nbusy\n### HTTP 200\nContent-Type: text/event-stream\n\ndata: hello\n\n"))
+	srv, err := transcripttest.NewServer([]byte("### HTTP 503\n\nbusy\n### HTTP 200\nContent-Type: text/event-stream\n\ndata: hello\n\n"))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -34,15 +34,15 @@ func ExampleNewServer() {
 
 // ExampleParse reads a transcript whose reply goes quiet after its body.
 func ExampleParse() {
-	rs, err := replay.Parse([]byte("### HTTP 200\nX-Replay: hold\n\ndata: a\n\n"))
+	rs, err := transcripttest.Parse([]byte("### HTTP 200\nX-Replay: hold\n\ndata: a\n\n"))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(len(rs), rs[0].Status, rs[0].Mode)
-	_, err = replay.Parse([]byte("### HTTP ok\n\n"))
+	_, err = transcripttest.Parse([]byte("### HTTP ok\n\n"))
 	fmt.Println(err)
 	// Output:
 	// 1 200 hold
-	// replay: bad transcript: response 0: status "ok"
+	// transcripttest: bad transcript: response 0: status "ok"
 }

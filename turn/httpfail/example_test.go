@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/batonrt/baton/provider/internal/httpfail"
+	"github.com/batonrt/baton/turn/httpfail"
 )
 
 // ExampleClassifier classifies a 429 that asks for a pause.

@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/httpfail"
-	"github.com/batonrt/baton/provider/internal/relay"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/httpfail"
+	"github.com/batonrt/baton/turn/relay"
 )
 
 // lines stands in for an SDK's event stream.

@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/provider/internal/httpfail"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/httpfail"
 )
 
 // events plays a list of words, then err.
@@ -104,5 +104,48 @@ func TestRun(t *testing.T) {
 				t.Errorf("closed %d times, want 1", ev.closed)
 			}
 		})
+	}
+}
+
+// TestSDK: a request that does not build never opens a stream, and each
+// range gets a fresh decoder, so a sequence replays whole.
+func TestSDK(t *testing.T) {
+	opened := 0
+	s := SDK[string, string]{
+		Build: func(req contract.ModelRequest) (string, error) {
+			if req.Model == "" {
+				return "", errors.New("model is empty")
+			}
+			return req.Model, nil
+		},
+		Open: func(_ context.Context, model string, resp **http.Response) Events[string] {
+			opened++
+			*resp = &http.Response{StatusCode: 200}
+			return &events{words: []string{model, "."}}
+		},
+		Decoder:  func() Decoder[string] { return &decoder{} },
+		Failures: failures,
+	}
+	for _, err := range s.Stream(context.Background(), contract.ModelRequest{}) {
+		var pe *turn.ProviderError
+		if !errors.As(err, &pe) || pe.Failure != contract.FailInvalidRequest {
+			t.Errorf("error %v, want invalid_request", err)
+		}
+	}
+	if opened != 0 {
+		t.Fatalf("opened %d streams for a bad request, want 0", opened)
+	}
+	seq := s.Stream(context.Background(), contract.ModelRequest{Model: "m"})
+	for range 2 {
+		var got []turn.Chunk
+		for c, err := range seq {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, c)
+		}
+		if diff := cmp.Diff([]turn.Chunk{text("m"), stop}, got); diff != "" {
+			t.Errorf("mismatch (-want +got):\n%s", diff)
+		}
 	}
 }

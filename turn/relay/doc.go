@@ -2,5 +2,7 @@
 // stream through a provider's decoder to the caller: decoded chunks as they
 // arrive, then the decoder's tail (usage, stop), or the failure that ended
 // the stream classified by httpfail. The stream is closed however the
-// caller stops. It imports turn and provider/internal/httpfail only.
+// caller stops. SDK is a provider's whole Stream method over such an SDK,
+// given how to build the request, open the stream and decode it. It
+// imports contract, turn and turn/httpfail only.
 package relay

@@ -1,0 +1,10 @@
+// Package transcripttest is the conformance kit for HTTP providers, used
+// beside turntest: an httptest server that plays recorded responses (SSE
+// transcripts) in order, holding or cutting the connection where the
+// transcript says, and the checks every HTTP provider runs against it
+// (transcripts decode to the expected chunks, HTTP errors and interruptions
+// classify right, bad requests never leave, request bodies match their
+// golden files, streams keep their invariants under fuzzing), and the
+// requests the transcripts answer. A provider outside this module points a
+// Suite at its own testdata folder. It imports contract and turn only.
+package transcripttest
