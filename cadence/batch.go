@@ -184,13 +184,18 @@ func (t *transition) closeBatch() {
 		return
 	}
 	blocks := make([]contract.Block, 0, len(t.s.Pending))
+	calls := make([]contract.ToolCall, 0, len(t.s.Pending))
+	results := make([]contract.ToolResult, 0, len(t.s.Pending))
 	for _, p := range t.s.Pending {
 		r := contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: "error: no result was recorded", IsError: true}
 		if p.Result != nil {
 			r = *p.Result
 		}
 		blocks = append(blocks, contract.ResultBlock(r))
+		calls = append(calls, p.Call)
+		results = append(results, r)
 	}
+	t.noteProgress(calls, results)
 	t.appendTurn(contract.Turn{Role: contract.RoleTool, Blocks: blocks})
 	t.s.Pending, t.ownPending = nil, false
 }

@@ -21,17 +21,24 @@ func (t *transition) boundary() {
 		t.fault(contract.KindMaxTurns, fmt.Sprintf("reached the cap of %d model calls", t.rules.cfg.MaxTurns))
 		return
 	}
+	if t.stalled() {
+		return
+	}
 	if t.startCompaction() {
 		return
 	}
 	t.deliverQueued(contract.InputSteer)
 	t.remindIfLooping()
+	t.remindIfStalled()
 	t.invokeModel()
 }
 
 func (t *transition) invokeModel() {
 	t.s.Turns++
 	t.s.Phase = contract.PhaseAwaitingModel
+	if t.rules.cfg.Revision >= 1 {
+		t.publish(contract.RunEvent{Kind: contract.EvTurnStarted, Round: t.s.Turns, MaxRounds: t.rules.cfg.MaxTurns})
+	}
 	t.emit(contract.InvokeModel{Request: t.request()})
 }
 
@@ -39,12 +46,13 @@ func (t *transition) request() contract.ModelRequest {
 	cfg := t.rules.cfg
 	return contract.ModelRequest{
 		Model:           cfg.Model,
-		System:          cfg.System,
-		History:         t.s.History,
+		System:          t.systemPrompt(),
+		History:         t.modelHistory(),
 		Tools:           t.toolList(),
 		MaxOutputTokens: cfg.MaxOutputTokens,
 		Thinking:        cfg.Thinking,
 		Turn:            t.s.Turns,
+		Sampling:        cfg.Sampling,
 	}
 }
 
@@ -53,7 +61,7 @@ func (t *transition) request() contract.ModelRequest {
 func (t *transition) startCompaction() bool {
 	p := t.rules.cfg.Compaction
 	h := t.s.History
-	if p.Disabled || h.Len() <= t.s.CompactedAt || !compactor.ShouldCompact(h.Tokens(), p) {
+	if p.Disabled || h.Len() <= t.s.CompactedAt || !compactionDue(h, p) {
 		return false
 	}
 	return t.compactNow()
@@ -68,7 +76,7 @@ func (t *transition) compactNow() bool {
 		return false
 	}
 	t.s.Phase = contract.PhaseCompacting
-	t.emit(contract.Compact{Turns: turns[:cut], Cut: cut})
+	t.emit(contract.Compact{Turns: summarised(turns[:cut]), Cut: cut})
 	return true
 }
 
@@ -91,6 +99,7 @@ func (t *transition) deliverQueued(kind contract.InputKind) bool {
 			turn.Mark = mark
 			t.appendTurn(turn)
 		}
+		t.resetProgress()
 		t.publish(contract.RunEvent{Kind: ev, Text: inputText(q.Turns)})
 	}
 	if delivered {

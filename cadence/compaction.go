@@ -38,7 +38,7 @@ func (t *transition) recompact() string {
 		t.boundary()
 		return ""
 	}
-	t.emit(contract.Compact{Turns: turns[:cut], Cut: cut})
+	t.emit(contract.Compact{Turns: summarised(turns[:cut]), Cut: cut})
 	return ""
 }
 
@@ -51,6 +51,7 @@ func (t *transition) onCompacted(sig contract.Compacted) string {
 	condensed := compactor.Condense(model, turns, cut, sig.Summary)
 	if compactor.Shrinks(turns, condensed) {
 		t.s.History = contract.HistoryOf(condensed...)
+		t.afterCondense(cut, len(condensed)-(len(turns)-cut))
 		t.publish(contract.RunEvent{Kind: contract.EvCompaction, Text: sig.Summary, Index: cut})
 	} else {
 		t.publish(contract.RunEvent{Kind: contract.EvCompaction, Text: "skipped: the summary would not shrink the history", Index: 0})

@@ -17,6 +17,7 @@ func (t *transition) fault(kind contract.ErrorKind, message string) {
 	t.answerPending("aborted: " + message)
 	t.s.Err = &contract.RunError{Kind: kind, Message: message}
 	t.endRun(contract.PhaseFaulted)
+	t.excludeFailedRun(t.s.Err)
 	u := t.s.RunUsage
 	t.publish(contract.RunEvent{Kind: contract.EvRunFaulted, Err: t.s.Err, Usage: &u, Text: message})
 }

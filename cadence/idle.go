@@ -82,6 +82,9 @@ func (t *transition) startRun(sub contract.Submitted) {
 	s.RunTools = sub.Tools
 	s.Warned = false
 	s.RunStartedAt = sub.At
+	s.RunFrom = s.History.Len()
+	s.Progress = contract.Progress{}
+	s.Instructions = sub.Instructions
 	t.publish(contract.RunEvent{Kind: contract.EvRunStarted, Text: inputText(sub.Input)})
 	for _, turn := range sub.Retrieved {
 		turn.Role = contract.RoleUser
@@ -90,6 +93,10 @@ func (t *transition) startRun(sub contract.Submitted) {
 	}
 	for _, turn := range sub.Input {
 		t.appendTurn(turn)
+	}
+	if sub.RetrievalError != "" {
+		t.fault(contract.KindRetrieval, "retriever failed: "+sub.RetrievalError)
+		return
 	}
 	t.boundary()
 }

@@ -121,6 +121,9 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	if deps.EventBuffer < 0 {
 		bad = append(bad, contract.FieldError{Field: "Deps.EventBuffer", Reason: "must not be negative"})
 	}
+	if cfg.Revision == 0 {
+		cfg.Revision = contract.CurrentRevision
+	}
 	if err := cfg.Validate(); err != nil {
 		re, _ := contract.AsRunError(err)
 		bad = append(bad, re.Fields...)

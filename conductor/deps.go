@@ -36,8 +36,12 @@ type Deps struct {
 	// Answerer answers questions the model asks a person; without one
 	// the host answers with Agent.Answer.
 	Answerer Answerer
-	// Retriever, if set, is asked once per submit for context.
+	// Retriever, if set, is asked once per submit for context. When it
+	// fails the run faults with kind retrieval, unless RetrieverOptional.
 	Retriever Retriever
+	// RetrieverOptional lets a run go on without context when the
+	// retriever fails; the failure is logged.
+	RetrieverOptional bool
 	// Logger receives diagnostics; default silent.
 	Logger *slog.Logger
 	// Driver tunes model-call timeouts and retries.

@@ -137,6 +137,7 @@ func ExampleAgent_EventsSince() {
 		fmt.Println(ev.Seq, ev.Kind)
 	}
 	// Output:
-	// 2 turn_completed
-	// 3 run_settled
+	// 2 turn_started
+	// 3 turn_completed
+	// 4 run_settled
 }

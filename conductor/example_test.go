@@ -149,12 +149,14 @@ func ExampleAgent_Subscribe() {
 	}
 	// Output:
 	// 1 run_started
-	// 2 turn_completed
-	// 3 tool_call
-	// 4 tool_started
-	// 5 tool_result
-	// 6 turn_completed
-	// 7 run_settled
+	// 2 turn_started
+	// 3 turn_completed
+	// 4 tool_call
+	// 5 tool_started
+	// 6 tool_result
+	// 7 turn_started
+	// 8 turn_completed
+	// 9 run_settled
 }
 
 func ExampleAgent_Resume() {

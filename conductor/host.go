@@ -20,15 +20,7 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 	if len(input) == 0 {
 		return a.Snapshot(), contract.NewError(contract.KindConfig, "submit: empty input")
 	}
-	var retrieved []contract.Turn
-	if r := a.deps.Retriever; r != nil {
-		callHook(a.log, "retriever", func() error {
-			var err error
-			retrieved, err = r(ctx, input)
-			return err
-		})
-		retrieved = contextTurns(a.log, retrieved)
-	}
+	retrieved, retrievalErr := a.retrieve(ctx, input)
 	w := make(chan outcome, 1)
 	var run *runState
 	err := a.call(ctx, func() error {
@@ -36,6 +28,9 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 			return a.failed
 		}
 		if a.state.Phase.InFlight() && a.run != nil {
+			if retrievalErr != "" {
+				return contract.NewError(contract.KindRetrieval, "retriever failed: %s", retrievalErr)
+			}
 			// The waiter is registered first: the steer's own step may end
 			// the run (turn cap, store failure) and answer its waiters.
 			run = a.run
@@ -49,7 +44,7 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 		if err := a.lockSession(ctx, a.state.SessionID); err != nil {
 			return err
 		}
-		err := a.startRun(ctx, in, input, retrieved, w)
+		err := a.startRun(ctx, in, submission{input: input, retrieved: retrieved, retrievalErr: retrievalErr}, w)
 		if err != nil && a.state.Steps == 0 {
 			// Nothing of this session is ours yet: another agent may take it.
 			a.unlock()
@@ -66,7 +61,7 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 }
 
 // startRun begins a run on the locked session; on the loop.
-func (a *Agent) startRun(ctx context.Context, in Input, input, retrieved []contract.Turn, w chan outcome) error {
+func (a *Agent) startRun(ctx context.Context, in Input, sb submission, w chan outcome) error {
 	if a.state.Steps == 0 {
 		if _, err := a.store.Head(ctx, a.state.SessionID); err == nil {
 			return contract.NewError(contract.KindConfig, "session %q is already stored: Resume it first, or use a new session id", a.state.SessionID)
@@ -79,7 +74,7 @@ func (a *Agent) startRun(ctx context.Context, in Input, input, retrieved []contr
 	run := a.newRun(a.deps.IDs.NewID("run"), box)
 	run.waiters = append(run.waiters, w)
 	cfg := a.cfg
-	sub := contract.Submitted{RunID: run.id, Input: input, Retrieved: retrieved, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
+	sub := contract.Submitted{RunID: run.id, Input: sb.input, Retrieved: sb.retrieved, RetrievalError: sb.retrievalErr, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
 	if err := a.apply(sub); err != nil {
 		if a.run == run {
 			a.run = nil

@@ -163,7 +163,8 @@ func TestAbortAfterReplyRunsNoTools(t *testing.T) {
 		t.Fatal("a tool ran after abort")
 	}
 	rs := results(snap)
-	if snap.History.Len() != 3 || len(rs) != 1 || !strings.HasPrefix(rs[0].Content, "aborted") {
+	// input, reply, aborted result, and the note the failed run leaves
+	if snap.History.Len() != 4 || len(rs) != 1 || !strings.HasPrefix(rs[0].Content, "aborted") {
 		t.Fatalf("history %d results %+v", snap.History.Len(), rs)
 	}
 }

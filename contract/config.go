@@ -40,6 +40,12 @@ type CompactionPolicy struct {
 	KeepRecent int `json:"keep_recent,omitempty"`
 	// ContextWindow is the model's context size in tokens.
 	ContextWindow int `json:"context_window,omitempty"`
+	// MaxMessages, when positive, also starts compaction once the history
+	// holds that many turns.
+	MaxMessages int `json:"max_messages,omitempty"`
+	// MaxChars, when positive, also starts compaction once the history's
+	// text, arguments and results reach that many characters.
+	MaxChars int `json:"max_chars,omitempty"`
 }
 
 // LoopGuard thresholds count repeats of one call (same tool, same
@@ -74,6 +80,13 @@ type AgentConfig struct {
 	// Depth is where this agent runs in a delegation tree: zero for the
 	// root. The runtime sets it for children.
 	Depth int `json:"depth,omitempty"`
+	// Sampling holds the request options passed to the provider.
+	Sampling Sampling `json:"sampling,omitzero"`
+	// FailedRuns says what later model calls see of a run that faulted or
+	// was aborted; see FailedRunsPolicy.
+	FailedRuns FailedRunsPolicy `json:"failed_runs,omitempty"`
+	// Revision is the revision of the run rules; see CurrentRevision.
+	Revision int `json:"revision,omitempty"`
 }
 
 // WithDefaults returns the config with zero fields set to their defaults.
@@ -143,6 +156,21 @@ func (c AgentConfig) Validate() error {
 	if p.ContextWindow < 1 {
 		add("Compaction.ContextWindow", "must be positive, got %d", p.ContextWindow)
 	}
+	if p.MaxMessages < 0 {
+		add("Compaction.MaxMessages", "must not be negative, got %d", p.MaxMessages)
+	}
+	if p.MaxChars < 0 {
+		add("Compaction.MaxChars", "must not be negative, got %d", p.MaxChars)
+	}
+	if c.Revision < 0 || c.Revision > CurrentRevision {
+		add("Revision", "must be in 0..%d, got %d", CurrentRevision, c.Revision)
+	}
+	switch c.FailedRuns {
+	case FailedRunsDefault, FailedRunsExclude, FailedRunsKeep:
+	default:
+		add("FailedRuns", "must be exclude, keep or empty, got %q", c.FailedRuns)
+	}
+	bad = append(bad, c.Sampling.fieldErrors(c.Tools)...)
 	seen := map[string]bool{}
 	for i, t := range c.Tools {
 		field := fmt.Sprintf("Tools[%d]", i)

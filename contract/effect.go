@@ -33,6 +33,8 @@ type ModelRequest struct {
 	Thinking        ThinkingLevel    `json:"thinking,omitempty"`
 	// Turn is the 1-based number of this model call in its run.
 	Turn int `json:"turn"`
+	// Sampling is the agent's request options.
+	Sampling Sampling `json:"sampling,omitzero"`
 }
 
 // InvokeModel asks for one assistant turn.

@@ -18,6 +18,9 @@ const (
 	KindLoop     ErrorKind = "loop"
 	KindConfig   ErrorKind = "config"
 	KindInternal ErrorKind = "internal"
+	// KindRetrieval: the retriever failed, and the host did not mark it
+	// optional.
+	KindRetrieval ErrorKind = "retrieval"
 )
 
 // RunError is the one error type a run ends with. errors.Is matches it
@@ -46,7 +49,8 @@ var (
 	ErrMaxTurns = &RunError{Kind: KindMaxTurns}
 	ErrLoop     = &RunError{Kind: KindLoop}
 	ErrConfig   = &RunError{Kind: KindConfig}
-	ErrInternal = &RunError{Kind: KindInternal}
+	ErrInternal  = &RunError{Kind: KindInternal}
+	ErrRetrieval = &RunError{Kind: KindRetrieval}
 )
 
 // NewError returns a RunError of the kind with a formatted message.

@@ -20,6 +20,13 @@ const (
 	EvLoopWarning       EventKind = "loop_warning"
 	EvCompaction        EventKind = "compaction"
 	EvModelRetry        EventKind = "model_retry"
+	// EvTurnStarted opens a model call: Round is its number in the run,
+	// MaxRounds the run's cap.
+	EvTurnStarted EventKind = "turn_started"
+	// EvWaiting is a pulse while a model call has streamed nothing for a
+	// while, so a UI can show that the run is alive; like deltas it is
+	// not committed.
+	EvWaiting EventKind = "waiting"
 	EvTurnCompleted     EventKind = "turn_completed"
 	EvRunSettled        EventKind = "run_settled"
 	EvRunFaulted        EventKind = "run_faulted"
@@ -77,4 +84,7 @@ type RunEvent struct {
 	Missed int `json:"missed,omitempty"`
 	// Signal names the rejected signal's kind.
 	Signal SignalKind `json:"signal,omitempty"`
+	// Round and MaxRounds describe a turn_started.
+	Round     int `json:"round,omitempty"`
+	MaxRounds int `json:"max_rounds,omitempty"`
 }

@@ -16,6 +16,7 @@ type historyNode struct {
 	prev   *historyNode
 	len    int
 	tokens int
+	chars  int
 }
 
 // HistoryOf builds a History from turns.
@@ -29,10 +30,11 @@ func HistoryOf(turns ...Turn) History {
 
 // Append returns the history with t added at the end.
 func (h History) Append(t Turn) History {
-	n := &historyNode{turn: t, prev: h.last, len: 1, tokens: t.Tokens}
+	n := &historyNode{turn: t, prev: h.last, len: 1, tokens: t.Tokens, chars: t.Chars()}
 	if h.last != nil {
 		n.len += h.last.len
 		n.tokens += h.last.tokens
+		n.chars += h.last.chars
 	}
 	return History{last: n}
 }
@@ -51,6 +53,14 @@ func (h History) Tokens() int {
 		return 0
 	}
 	return h.last.tokens
+}
+
+// Chars is the sum of the turns' Chars.
+func (h History) Chars() int {
+	if h.last == nil {
+		return 0
+	}
+	return h.last.chars
 }
 
 // Last returns the newest turn.

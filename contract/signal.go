@@ -37,6 +37,12 @@ type Submitted struct {
 	// Retrieved is what the retriever returned for this input, recorded
 	// here so replay needs no retriever.
 	Retrieved []Turn `json:"retrieved,omitempty"`
+	// RetrievalError is the retriever's error when it failed and was not
+	// marked optional: the run faults with kind retrieval.
+	RetrievalError string `json:"retrieval_error,omitempty"`
+	// Instructions are the project instruction files found for this run,
+	// recorded with their text so replay needs no files.
+	Instructions []Instruction `json:"instructions,omitempty"`
 	// Tools given to this submit shadow the agent's tools of the same name.
 	Tools []ToolDescriptor `json:"tools,omitempty"`
 	// Config is the agent configuration the run starts under, recorded so

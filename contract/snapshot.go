@@ -83,6 +83,28 @@ type RunSnapshot struct {
 	// attempt; no new attempt happens until history grows past it.
 	CompactedAt  int       `json:"compacted_at,omitempty"`
 	RunStartedAt Timestamp `json:"run_started_at,omitempty"`
+	// RunFrom is the history index of the current run's first turn.
+	RunFrom int `json:"run_from,omitempty"`
+	// Excluded counts history turns marked Excluded.
+	Excluded int `json:"excluded,omitempty"`
+	// Progress is the no_progress guard's state for the current run.
+	Progress Progress `json:"progress,omitzero"`
+	// Instructions are the project instructions of the current run.
+	Instructions []Instruction `json:"instructions,omitempty"`
+}
+
+// Progress is what the no_progress guard remembers within a run.
+type Progress struct {
+	// Seen holds a hash of each distinct tool result of the run, sorted.
+	Seen []string `json:"seen,omitempty"`
+	// Repeats counts the newest tool results in a row that repeated an
+	// earlier one.
+	Repeats int `json:"repeats,omitempty"`
+	// StaleRounds counts the newest rounds of tool calls in a row that
+	// brought no new result.
+	StaleRounds int `json:"stale_rounds,omitempty"`
+	// Warned says the reminder was given for the current stall.
+	Warned bool `json:"warned,omitempty"`
 }
 
 // PendingApprovals returns the calls waiting for an approval.

@@ -22,6 +22,7 @@ const (
 	MarkSteer     TurnMark = "steer"     // input delivered by steering
 	MarkFollowUp  TurnMark = "follow_up" // input delivered as a follow-up
 	MarkRetrieved TurnMark = "retrieved" // context from the retriever
+	MarkRunFailed TurnMark = "run_failed" // the note a failed run leaves in view
 )
 
 // Turn is one message of the conversation.
@@ -33,6 +34,9 @@ type Turn struct {
 	// reducer when it appends the turn, so that estimating a grown history
 	// costs only its new turns.
 	Tokens int `json:"tokens,omitempty"`
+	// Excluded turns belong to a failed run: the session keeps them, but
+	// model calls leave them out (see FailedRunsPolicy).
+	Excluded bool `json:"excluded,omitempty"`
 }
 
 // BlockKind names the kind of a Block.
@@ -127,4 +131,21 @@ func (t Turn) Results() []ToolResult {
 		}
 	}
 	return rs
+}
+
+// Chars counts the bytes of the turn's text, thinking, tool-call names
+// and arguments, and tool results: what a character-count compaction
+// trigger measures.
+func (t Turn) Chars() int {
+	n := 0
+	for _, b := range t.Blocks {
+		n += len(b.Text)
+		if b.Call != nil {
+			n += len(b.Call.Name) + len(b.Call.Arguments)
+		}
+		if b.Result != nil {
+			n += len(b.Result.Content)
+		}
+	}
+	return n
 }

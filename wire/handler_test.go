@@ -57,7 +57,7 @@ func TestHandlerNDJSON(t *testing.T) {
 			kinds = append(kinds, ev.Kind)
 		}
 	}
-	want := []contract.EventKind{contract.EvRunStarted, contract.EvTurnCompleted, contract.EvToolCall, contract.EvToolStarted, contract.EvToolResult, contract.EvTurnCompleted, contract.EvRunSettled}
+	want := []contract.EventKind{contract.EvRunStarted, contract.EvTurnStarted, contract.EvTurnCompleted, contract.EvToolCall, contract.EvToolStarted, contract.EvToolResult, contract.EvTurnStarted, contract.EvTurnCompleted, contract.EvRunSettled}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

@@ -271,9 +271,9 @@ func TestSessionsListsPastDamage(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitFailure)
 	}
 	want := "SESSION  STEPS    UPDATED              HEAD\n" +
-		"a-good   11       2025-01-02 03:04:05  f3713b0aebff\n" +
+		"a-good   11       2025-01-02 03:04:05  8a25c3819801\n" +
 		"b-bad    damaged  -                    -\n" +
-		"c-good   11       2025-01-02 03:04:05  f3713b0aebff\n"
+		"c-good   11       2025-01-02 03:04:05  8a25c3819801\n"
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

@@ -1,0 +1,43 @@
+package cadence
+
+import (
+	"github.com/batonrt/baton/compactor"
+	"github.com/batonrt/baton/contract"
+)
+
+// compactionDue reports whether any of the policy's triggers fires: the
+// token ratio, and the message and character counts when set.
+func compactionDue(h contract.History, p contract.CompactionPolicy) bool {
+	switch {
+	case compactor.ShouldCompact(h.Tokens(), p):
+		return true
+	case p.MaxMessages > 0 && h.Len() >= p.MaxMessages:
+		return true
+	case p.MaxChars > 0 && h.Chars() >= p.MaxChars:
+		return true
+	}
+	return false
+}
+
+// summarised is what a summary may read of the turns it replaces: not
+// the turns of failed runs, which the model is not to see again.
+func summarised(turns []contract.Turn) []contract.Turn {
+	for _, turn := range turns {
+		if turn.Excluded {
+			return visible(turns)
+		}
+	}
+	return turns
+}
+
+// afterCondense keeps the run's bookkeeping in step with a history whose
+// first cut turns became head new ones: the run's first turn moves with
+// the kept part, or to the start of it when the cut reached into the run.
+func (t *transition) afterCondense(cut, head int) {
+	if t.s.RunFrom >= cut {
+		t.s.RunFrom += head - cut
+	} else {
+		t.s.RunFrom = head
+	}
+	t.s.Excluded = countExcluded(t.s.History)
+}

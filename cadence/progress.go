@@ -1,0 +1,106 @@
+package cadence
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// The no_progress guard (revision 1 on) watches what tool calls bring
+// back: calls in a row whose result repeats what the same call (tool and
+// arguments) already brought back earlier in the run, or rounds of tool
+// calls in a row with no new result, count as a stall. Unlike the repeat
+// guard it sees through interleaving (A, B, A, B, ... with the same
+// answers) and needs no two calls to be adjacent. At LoopGuard.Warn the model gets a reminder;
+// at LoopGuard.Critical the run faults with kind loop.
+
+// noteProgress folds a closed batch's results into the guard's state.
+func (t *transition) noteProgress(calls []contract.ToolCall, results []contract.ToolResult) {
+	if t.rules.cfg.Revision < 1 || len(results) == 0 {
+		return
+	}
+	p := t.s.Progress
+	seen := slices.Clone(p.Seen)
+	fresh := false
+	for i, r := range results {
+		h := resultHash(calls[i], r)
+		if i, found := slices.BinarySearch(seen, h); found {
+			p.Repeats++
+		} else {
+			seen = slices.Insert(seen, i, h)
+			p.Repeats = 0
+			fresh = true
+		}
+	}
+	if fresh {
+		p.StaleRounds = 0
+	} else {
+		p.StaleRounds++
+	}
+	if stall(p) < t.rules.cfg.LoopGuard.Warn {
+		p.Warned = false
+	}
+	p.Seen = seen
+	t.s.Progress = p
+}
+
+// stall is the worse of the two counts.
+func stall(p contract.Progress) int { return max(p.Repeats, p.StaleRounds) }
+
+// resultHash names what a call brought back: the call's signature (tool
+// and compacted arguments), the error flag and the content.
+func resultHash(c contract.ToolCall, r contract.ToolResult) string {
+	h := fnv.New64a()
+	h.Write([]byte(signature(c)))
+	h.Write([]byte{0})
+	if r.IsError {
+		h.Write([]byte{1})
+	}
+	h.Write([]byte(r.Content))
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// stalled faults the run when the stall reached the critical threshold.
+func (t *transition) stalled() bool {
+	p := t.s.Progress
+	if stall(p) < t.rules.cfg.LoopGuard.Critical {
+		return false
+	}
+	t.fault(contract.KindLoop, "no_progress: "+describeStall(p))
+	return true
+}
+
+// remindIfStalled adds a reminder once per stall that reached the warning
+// threshold.
+func (t *transition) remindIfStalled() {
+	p := t.s.Progress
+	if stall(p) < t.rules.cfg.LoopGuard.Warn || p.Warned {
+		return
+	}
+	t.s.Progress.Warned = true
+	if t.s.Warned {
+		// The repeat guard's reminder covers the same stall.
+		return
+	}
+	text := "Reminder: " + describeStall(p) + ". Stop repeating yourself: try a different approach, or answer with what you have."
+	t.appendTurn(contract.Turn{Role: contract.RoleUser, Mark: contract.MarkReminder, Blocks: []contract.Block{contract.TextBlock(text)}})
+	t.publish(contract.RunEvent{Kind: contract.EvLoopWarning, Text: text})
+}
+
+func describeStall(p contract.Progress) string {
+	if p.Repeats >= p.StaleRounds {
+		return fmt.Sprintf("the last %d tool results repeated earlier ones", p.Repeats)
+	}
+	return fmt.Sprintf("the last %d rounds of tool calls brought no new result", p.StaleRounds)
+}
+
+// resetProgress starts the stall count over: new input from the host is
+// progress the tools could not make.
+func (t *transition) resetProgress() {
+	if t.s.Progress.Repeats != 0 || t.s.Progress.StaleRounds != 0 || t.s.Progress.Warned {
+		t.s.Progress.Repeats, t.s.Progress.StaleRounds, t.s.Progress.Warned = 0, 0, false
+	}
+}

@@ -1,0 +1,46 @@
+package conductor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// submission is what a Submit brings to the loop: its input and what the
+// retriever made of it.
+type submission struct {
+	input, retrieved []contract.Turn
+	// retrievalErr says why the retriever failed, when it did and is not
+	// optional.
+	retrievalErr string
+}
+
+// retrieve asks the retriever, if any, for context. A failure (an error
+// or a panic) comes back as its message, to be recorded in the submit so
+// the run faults with kind retrieval; an optional retriever's failure is
+// logged and the run goes on without context.
+func (a *Agent) retrieve(ctx context.Context, input []contract.Turn) ([]contract.Turn, string) {
+	r := a.deps.Retriever
+	if r == nil {
+		return nil, ""
+	}
+	retrieved, err := callRetriever(ctx, r, input)
+	if err != nil {
+		if a.deps.RetrieverOptional {
+			a.log.Warn("conductor: optional retriever failed; the run goes on without its context", "err", err)
+			return nil, ""
+		}
+		return nil, validText(err.Error())
+	}
+	return contextTurns(a.log, retrieved), ""
+}
+
+func callRetriever(ctx context.Context, r Retriever, input []contract.Turn) (turns []contract.Turn, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			turns, err = nil, fmt.Errorf("conductor: retriever panicked: %v", p)
+		}
+	}()
+	return r(ctx, input)
+}

@@ -1,0 +1,41 @@
+package contract
+
+// CurrentRevision is the revision of the run rules this release writes.
+// A recorded session replays under the revision its submits recorded, so
+// behaviour added in a later revision never changes how an older session
+// replays. Revision 0, what every config recorded before revisions existed
+// carries, keeps the rules as they were; cadence.New leaves a zero
+// Revision alone and conductor.CreateAgent fills in CurrentRevision.
+//
+// Revision 1 adds: the turns of a failed run left out of later model calls
+// (FailedRunsPolicy), the no_progress loop guard, and turn_started events.
+const CurrentRevision = 1
+
+// FailedRunsPolicy says what the model sees, in later runs of a session,
+// of a run that faulted or was aborted. The session's store keeps every
+// turn whatever the policy; it decides only what later model calls see.
+type FailedRunsPolicy string
+
+const (
+	// FailedRunsDefault is FailedRunsExclude from revision 1 on and
+	// FailedRunsKeep at revision 0.
+	FailedRunsDefault FailedRunsPolicy = ""
+	// FailedRunsExclude leaves the failed run's turns (its input, replies
+	// and tool results) out of later model calls; only a short note that
+	// the run failed, and why, stays in view.
+	FailedRunsExclude FailedRunsPolicy = "exclude"
+	// FailedRunsKeep leaves everything in view, as revision 0 did.
+	FailedRunsKeep FailedRunsPolicy = "keep"
+)
+
+// ExcludesFailedRuns reports whether the config's runs leave failed runs'
+// turns out of later model calls.
+func (c AgentConfig) ExcludesFailedRuns() bool {
+	switch c.FailedRuns {
+	case FailedRunsExclude:
+		return true
+	case FailedRunsKeep:
+		return false
+	}
+	return c.Revision >= 1
+}
