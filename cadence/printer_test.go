@@ -1,6 +1,7 @@
 package cadence_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -86,6 +87,9 @@ func printEvent(ev contract.RunEvent) string {
 	if ev.Kind == contract.EvCompaction {
 		s += fmt.Sprintf(" cut=%d", ev.Index)
 	}
+	if ev.Kind == contract.EvTurnStarted {
+		s += fmt.Sprintf(" round=%d/%d", ev.Round, ev.MaxRounds)
+	}
 	if ev.Kind == contract.EvTurnCompleted && ev.Usage != nil {
 		s += " usage=" + printUsage(*ev.Usage)
 	}
@@ -125,6 +129,9 @@ func printHistory(h contract.History) string {
 		if t.Mark != "" {
 			fmt.Fprintf(&b, " [%s]", t.Mark)
 		}
+		if t.Excluded {
+			b.WriteString(" (excluded)")
+		}
 		for _, blk := range t.Blocks {
 			switch {
 			case blk.Call != nil:
@@ -142,4 +149,29 @@ func printHistory(h contract.History) string {
 		b.WriteString("\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// printResults prints the terminal-snapshot accessors.
+func printResults(s contract.RunSnapshot) string {
+	out := fmt.Sprintf("final=%s turns=%d wall=%s", clip(s.FinalText()), s.TurnCount(), s.WallTime())
+	for _, c := range s.ToolCalls() {
+		out += "\ncall " + c.Call.ID + " " + c.Call.Name + " " + c.Call.Arguments
+		if c.Result != nil {
+			out += fmt.Sprintf(" -> error=%v %s", c.Result.IsError, clip(c.Result.Content))
+		}
+	}
+	return out
+}
+
+// printRequest prints what a model call is sent: the system prompt when
+// there is one, the sampling options when set, and the history.
+func printRequest(r contract.ModelRequest) string {
+	out := ""
+	if r.System != "" {
+		out += "system " + strconv.Quote(r.System) + "\n"
+	}
+	if samp, _ := json.Marshal(r.Sampling); string(samp) != "{}" {
+		out += "sampling " + string(samp) + "\n"
+	}
+	return out + printHistory(r.History)
 }

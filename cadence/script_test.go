@@ -21,15 +21,17 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 // datadriven files. Commands:
 //
 //	config key=value...       model, tools=a,b/approval/sequential/idempotent/human,
-//	                          max_turns, warn, critical, window, keep, ratio, compaction=off
-//	submit RUN "text" [tools=...]
+//	                          max_turns, warn, critical, window, keep, ratio, compaction=off,
+//	                          revision, failed_runs, max_messages, max_chars,
+//	                          temperature, top_p, seed, stop=a,b, parallel=false, tool_choice
+//	submit RUN "text" [tools=...] [retrieval_failed "why"]
 //	reply [text "..."] [call ID TOOL ARGS]... [usage=IN/OUT]
 //	fail KIND ["message"]
 //	started ID | settled ID "out" [error] | approve ID once|session | deny ID ["reason"]
 //	answer ID "text"
 //	steer "text" | followup "text" | abort MODE ["reason"] | resumed
 //	compacted CUT "summary" | compaction_failed "reason"
-//	history | usage
+//	history | usage | request (the newest invoke_model's system and history) | results
 type script struct {
 	t       *testing.T
 	rules   *cadence.Rules
@@ -41,6 +43,8 @@ type script struct {
 	cells map[cell]bool
 	// phases keeps a snapshot seen in each phase, for the coverage test.
 	phases map[contract.Phase]contract.RunSnapshot
+	// request is the newest invoke_model's request.
+	request contract.ModelRequest
 }
 
 type cell struct {
@@ -87,6 +91,31 @@ func (s *script) configure(args []string) string {
 			cfg.Depth = n
 		case "max_depth":
 			cfg.MaxDelegationDepth = n
+		case "revision":
+			cfg.Revision = n
+		case "failed_runs":
+			cfg.FailedRuns = contract.FailedRunsPolicy(v)
+		case "max_messages":
+			cfg.Compaction.MaxMessages = n
+		case "max_chars":
+			cfg.Compaction.MaxChars = n
+		case "temperature", "top_p":
+			f, _ := strconv.ParseFloat(v, 64)
+			if k == "temperature" {
+				cfg.Sampling.Temperature = &f
+			} else {
+				cfg.Sampling.TopP = &f
+			}
+		case "seed":
+			seed := int64(n)
+			cfg.Sampling.Seed = &seed
+		case "stop":
+			cfg.Sampling.Stop = strings.Split(v, ",")
+		case "parallel":
+			parallel := v == "true"
+			cfg.Sampling.ParallelToolCalls = &parallel
+		case "tool_choice":
+			cfg.Sampling.ToolChoice = contract.ToolChoice(v)
 		default:
 			s.t.Fatalf("config: unknown key %q", k)
 		}
@@ -94,8 +123,13 @@ func (s *script) configure(args []string) string {
 	if err := cfg.Validate(); err != nil {
 		s.t.Fatalf("config: %v", err)
 	}
+	if s.rules != nil && len(s.records) > 0 {
+		// A new config starts a new session: the old one must replay first.
+		s.checkReplay()
+	}
 	s.rules = cadence.New(cfg)
 	s.snap = cadence.InitialSnapshot("s1")
+	s.records = nil
 	return "ok"
 }
 
@@ -167,8 +201,14 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 	switch words[0] {
 	case "submit":
 		sub := contract.Submitted{RunID: a(1), Input: []contract.Turn{contract.UserText(a(2))}, At: at}
-		if t, ok := strings.CutPrefix(a(3), "tools="); ok {
-			sub.Tools = parseTools(t)
+		for i := 3; i < len(words); i++ {
+			if t, ok := strings.CutPrefix(a(i), "tools="); ok {
+				sub.Tools = parseTools(t)
+			}
+			if a(i) == "retrieval_failed" {
+				sub.RetrievalError = a(i + 1)
+				i++
+			}
 		}
 		return sub, nil
 	case "reply":
@@ -247,6 +287,10 @@ func (s *script) run(line string) string {
 		return s.configure(words[1:])
 	case "history":
 		return printHistory(s.snap.History)
+	case "request":
+		return printRequest(s.request)
+	case "results":
+		return printResults(s.snap)
 	case "usage":
 		return "run " + printUsage(s.snap.RunUsage) + "\nsession " + printUsage(s.snap.SessionUsage)
 	}
@@ -271,6 +315,9 @@ func (s *script) run(line string) string {
 	}
 	for _, e := range effects {
 		b.WriteString(printEffect(e) + "\n")
+		if im, ok := e.(contract.InvokeModel); ok {
+			s.request = im.Request
+		}
 	}
 	s.snap = next
 	if _, seen := s.phases[next.Phase]; !seen {

@@ -42,13 +42,13 @@ type FieldError struct {
 
 // Sentinels for errors.Is: a RunError matches the sentinel of its kind.
 var (
-	ErrModel    = &RunError{Kind: KindModel}
-	ErrTool     = &RunError{Kind: KindTool}
-	ErrStore    = &RunError{Kind: KindStore}
-	ErrAborted  = &RunError{Kind: KindAborted}
-	ErrMaxTurns = &RunError{Kind: KindMaxTurns}
-	ErrLoop     = &RunError{Kind: KindLoop}
-	ErrConfig   = &RunError{Kind: KindConfig}
+	ErrModel     = &RunError{Kind: KindModel}
+	ErrTool      = &RunError{Kind: KindTool}
+	ErrStore     = &RunError{Kind: KindStore}
+	ErrAborted   = &RunError{Kind: KindAborted}
+	ErrMaxTurns  = &RunError{Kind: KindMaxTurns}
+	ErrLoop      = &RunError{Kind: KindLoop}
+	ErrConfig    = &RunError{Kind: KindConfig}
 	ErrInternal  = &RunError{Kind: KindInternal}
 	ErrRetrieval = &RunError{Kind: KindRetrieval}
 )

@@ -26,10 +26,10 @@ const (
 	// EvWaiting is a pulse while a model call has streamed nothing for a
 	// while, so a UI can show that the run is alive; like deltas it is
 	// not committed.
-	EvWaiting EventKind = "waiting"
-	EvTurnCompleted     EventKind = "turn_completed"
-	EvRunSettled        EventKind = "run_settled"
-	EvRunFaulted        EventKind = "run_faulted"
+	EvWaiting       EventKind = "waiting"
+	EvTurnCompleted EventKind = "turn_completed"
+	EvRunSettled    EventKind = "run_settled"
+	EvRunFaulted    EventKind = "run_faulted"
 	// EvSubflowStarted, EvSubflowCompleted and EvSubflowFailed mark a
 	// delegate call's child run; Call is the delegate call and Text the
 	// child's session. The child's own events follow with Subflow ending

@@ -16,12 +16,12 @@ type TurnMark string
 
 const (
 	MarkNone      TurnMark = ""
-	MarkSummary   TurnMark = "summary"   // a compaction summary
-	MarkArchive   TurnMark = "archive"   // names the hash range a summary replaced
-	MarkReminder  TurnMark = "reminder"  // the loop guard's warning
-	MarkSteer     TurnMark = "steer"     // input delivered by steering
-	MarkFollowUp  TurnMark = "follow_up" // input delivered as a follow-up
-	MarkRetrieved TurnMark = "retrieved" // context from the retriever
+	MarkSummary   TurnMark = "summary"    // a compaction summary
+	MarkArchive   TurnMark = "archive"    // names the hash range a summary replaced
+	MarkReminder  TurnMark = "reminder"   // the loop guard's warning
+	MarkSteer     TurnMark = "steer"      // input delivered by steering
+	MarkFollowUp  TurnMark = "follow_up"  // input delivered as a follow-up
+	MarkRetrieved TurnMark = "retrieved"  // context from the retriever
 	MarkRunFailed TurnMark = "run_failed" // the note a failed run leaves in view
 )
 

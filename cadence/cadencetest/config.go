@@ -42,11 +42,17 @@ func Config() *rapid.Generator[contract.AgentConfig] {
 				Warn:     warn,
 				Critical: warn + rapid.IntRange(1, 2).Draw(t, "loop_gap"),
 			},
+			Revision: rapid.IntRange(0, contract.CurrentRevision).Draw(t, "revision"),
+			FailedRuns: rapid.SampledFrom([]contract.FailedRunsPolicy{
+				contract.FailedRunsDefault, contract.FailedRunsExclude, contract.FailedRunsKeep,
+			}).Draw(t, "failed_runs"),
 			Compaction: contract.CompactionPolicy{
 				Disabled:      rapid.IntRange(0, 4).Draw(t, "compaction_off") == 0,
 				TriggerRatio:  0.5,
 				KeepRecent:    rapid.IntRange(1, 4).Draw(t, "keep_recent"),
 				ContextWindow: rapid.IntRange(60, 400).Draw(t, "context_window"),
+				MaxMessages:   rapid.SampledFrom([]int{0, 0, 6, 12}).Draw(t, "max_messages"),
+				MaxChars:      rapid.SampledFrom([]int{0, 0, 200, 800}).Draw(t, "max_chars"),
 			},
 		}
 	})

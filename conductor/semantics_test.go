@@ -1,0 +1,188 @@
+package conductor_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+	"github.com/google/go-cmp/cmp"
+)
+
+// requestTexts lists the text of every turn a model call was sent.
+func requestTexts(req contract.ModelRequest) []string {
+	var out []string
+	for _, turn := range req.History.Turns() {
+		s := turn.Text()
+		for _, c := range turn.Calls() {
+			s += "call:" + c.Name
+		}
+		for _, r := range turn.Results() {
+			s += "result:" + r.Content
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestFailedRunStaysOutOfTheNextRun(t *testing.T) {
+	for _, tc := range []struct {
+		policy contract.FailedRunsPolicy
+		want   []string
+	}{
+		{"", []string{"[The previous request ended with an error and its turns are left out of this conversation: baton: model: invalid_request: turn: provider invalid_request: script exhausted]", "second"}},
+		{contract.FailedRunsKeep, []string{"first", "call:echo", "result:x", "second"}},
+	} {
+		t.Run(string(tc.policy)+"default", func(t *testing.T) {
+			m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"x"}`}), nil, say("ok")}}
+			st := store.NewMemory()
+			deps := testDeps(m, toolBox(t, echoTool(t)))
+			deps.Store = st
+			a := newAgent(t, contract.AgentConfig{FailedRuns: tc.policy}, deps)
+			if _, err := a.Submit(ctxT(t), conductor.Text("first")); !errors.Is(err, contract.ErrModel) {
+				t.Fatalf("first run: %v", err)
+			}
+			snap, err := a.Submit(ctxT(t), conductor.Text("second"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := m.Requests()
+			if diff := cmp.Diff(tc.want, requestTexts(reqs[len(reqs)-1])); diff != "" {
+				t.Errorf("third model call mismatch (-want +got):\n%s", diff)
+			}
+			// The session keeps every turn either way, and replays.
+			if snap.History.Turns()[0].Text() != "first" {
+				t.Errorf("history lost the failed run: %+v", snap.History.Turns()[0])
+			}
+			records, err := st.Records(ctxT(t), a.SessionID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conductor.ReplayEvents(cadence.New(contract.AgentConfig{Model: "other"}), a.SessionID(), records, 0); err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+		})
+	}
+}
+
+func TestRetrievalFailureFaultsTheRun(t *testing.T) {
+	boom := errors.New("index offline")
+	for _, optional := range []bool{false, true} {
+		m := &fakeModel{replies: []replyFunc{say("answer")}}
+		deps := testDeps(m, toolBox(t, echoTool(t)))
+		deps.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) { return nil, boom }
+		deps.RetrieverOptional = optional
+		a := newAgent(t, contract.AgentConfig{}, deps)
+		snap, err := a.Submit(ctxT(t), conductor.Text("what does the handbook say?"))
+		if optional {
+			if err != nil || snap.FinalText() != "answer" {
+				t.Errorf("optional retriever: err %v final %q", err, snap.FinalText())
+			}
+			continue
+		}
+		if !errors.Is(err, contract.ErrRetrieval) || snap.Phase != contract.PhaseFaulted || !strings.Contains(err.Error(), "index offline") {
+			t.Fatalf("err %v phase %s, want a retrieval fault", err, snap.Phase)
+		}
+		if n := len(m.Requests()); n != 0 {
+			t.Errorf("the model was called %d times without its context", n)
+		}
+	}
+}
+
+func TestNoProgressStopsACyclingModel(t *testing.T) {
+	var replies []replyFunc
+	for i := range 12 {
+		replies = append(replies, callTools(call{"", "echo", []string{`{"text":"a"}`, `{"text":"b"}`, `{"text":"c"}`}[i%3]}))
+	}
+	m := &fakeModel{replies: replies}
+	a := newAgent(t, contract.AgentConfig{LoopGuard: contract.LoopGuard{Warn: 2, Critical: 3}}, testDeps(m, toolBox(t, echoTool(t))))
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if !errors.Is(err, contract.ErrLoop) || !strings.Contains(err.Error(), "no_progress") {
+		t.Fatalf("err %v", err)
+	}
+	if n := len(m.Requests()); n != 6 || snap.TurnCount() != 6 {
+		t.Errorf("model calls %d (turns %d), want 6: three new, then three repeats", n, snap.TurnCount())
+	}
+}
+
+func TestRoundEventsAndResultAccessors(t *testing.T) {
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"hi"}`}), say("all done")}}
+	deps := testDeps(m, toolBox(t, echoTool(t)))
+	a := newAgent(t, contract.AgentConfig{MaxTurns: 7}, deps)
+	var rec recorder
+	defer a.Subscribe(rec.add)()
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := snap.FinalText(); got != "all done" {
+		t.Errorf("FinalText %q", got)
+	}
+	calls := snap.ToolCalls()
+	if len(calls) != 1 || calls[0].Call.Name != "echo" || calls[0].Result == nil || calls[0].Result.Content != "hi" {
+		t.Errorf("ToolCalls %+v", calls)
+	}
+	if snap.TurnCount() != 2 || snap.WallTime() <= 0 {
+		t.Errorf("TurnCount %d WallTime %s", snap.TurnCount(), snap.WallTime())
+	}
+	waitFor(t, func() bool { return slices.Contains(rec.kinds(true), contract.EvRunSettled) })
+	var rounds [][2]int
+	rec.mu.Lock()
+	for _, ev := range rec.events {
+		if ev.Kind == contract.EvTurnStarted {
+			rounds = append(rounds, [2]int{ev.Round, ev.MaxRounds})
+		}
+	}
+	rec.mu.Unlock()
+	if diff := cmp.Diff([][2]int{{1, 7}, {2, 7}}, rounds); diff != "" {
+		t.Errorf("turn_started mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestMessageCountTriggersCompaction(t *testing.T) {
+	var replies []replyFunc
+	for i := range 4 {
+		replies = append(replies, callTools(call{"", "echo", `{"text":"` + strings.Repeat("word ", 40+i) + `"}`}))
+	}
+	m := &summarizingModel{fakeModel: &fakeModel{replies: append(replies, say("done"))}}
+	deps := testDeps(m, toolBox(t, echoTool(t)))
+	cfg := contract.AgentConfig{Compaction: contract.CompactionPolicy{MaxMessages: 6, KeepRecent: 2}}
+	a := newAgent(t, cfg, deps)
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.summaries.Load() == 0 || snap.History.Turns()[0].Mark != contract.MarkSummary {
+		t.Errorf("summaries %d, first turn %+v: the message count did not trigger compaction", m.summaries.Load(), snap.History.Turns()[0])
+	}
+}
+
+func TestCharacterCountTriggersCompaction(t *testing.T) {
+	m := &summarizingModel{fakeModel: &fakeModel{replies: []replyFunc{callTools(call{"", "big", `{}`}), callTools(call{"", "big", `{"again":1}`}), say("done")}}}
+	deps := testDeps(m, toolBox(t, bigTool(t)))
+	cfg := contract.AgentConfig{Compaction: contract.CompactionPolicy{MaxChars: 4000, KeepRecent: 2}}
+	a := newAgent(t, cfg, deps)
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.summaries.Load() == 0 || snap.History.Turns()[0].Mark != contract.MarkSummary {
+		t.Errorf("summaries %d: the character count did not trigger compaction", m.summaries.Load())
+	}
+}
+
+// waitFor polls cond for up to five seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5s")
+		}
+	}
+}
