@@ -54,11 +54,16 @@ func (c *console) route(ctx context.Context) {
 func (c *console) approve(ctx context.Context, call contract.ToolCall, tool contract.ToolDescriptor) (conductor.Decision, error) {
 	c.ask.Lock()
 	defer c.ask.Unlock()
-	for {
+	for again := false; ; again = true {
 		answer := make(chan string, 1)
 		c.mu.Lock()
 		c.waiting = answer
 		c.mu.Unlock()
+		// The prompt is registered before it is shown, so an answer typed
+		// as soon as it appears cannot go to the run as steering.
+		if again {
+			fmt.Fprintln(c.prompts, "please answer y, n or a")
+		}
 		fmt.Fprintf(c.prompts, "run %s `%s`? [y]es/[n]o/[a]lways ", call.Name, callSubject(call))
 		select {
 		case <-ctx.Done():
@@ -79,7 +84,6 @@ func (c *console) approve(ctx context.Context, call contract.ToolCall, tool cont
 			case "n", "no":
 				return conductor.Decision{Approved: false, Reason: "the user said no"}, nil
 			}
-			fmt.Fprintln(c.prompts, "please answer y, n or a")
 		}
 	}
 }
