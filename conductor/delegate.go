@@ -216,7 +216,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 			return err
 		}
 		in := Text(e.Task)
-		err := ag.startRun(ctx, in, in.turns(), nil, w)
+		err := ag.startRun(ctx, in, submission{input: in.turns()}, w)
 		run = ag.run
 		return err
 	})

@@ -150,7 +150,7 @@ func TestDelegationRunsChildrenInParallelAsOneDAG(t *testing.T) {
 		}
 	}
 	rec.mu.Unlock()
-	child := []contract.EventKind{contract.EvRunStarted, contract.EvTurnCompleted, contract.EvRunSettled}
+	child := []contract.EventKind{contract.EvRunStarted, contract.EvTurnStarted, contract.EvTurnCompleted, contract.EvRunSettled}
 	if diff := cmp.Diff(child, bySubflow["c1"]); diff != "" {
 		t.Errorf("child c1 events mismatch (-want +got):\n%s", diff)
 	}

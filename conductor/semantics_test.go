@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/conductor"
@@ -177,12 +176,3 @@ func TestCharacterCountTriggersCompaction(t *testing.T) {
 	}
 }
 
-// waitFor polls cond for up to five seconds.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5s")
-		}
-	}
-}
