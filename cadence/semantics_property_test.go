@@ -23,8 +23,8 @@ func revisionOne(t *rapid.T) contract.AgentConfig {
 
 // stepped applies sig and reports the effects when it was committed.
 func stepped(rules *cadence.Rules, s contract.RunSnapshot, sig contract.Signal) (contract.RunSnapshot, []contract.Effect, bool) {
-	next, effects := rules.Step(s, sig)
-	if _, ok := effects[0].(contract.Persist); !ok {
+	next, effects, err := rules.Step(s, sig)
+	if err != nil {
 		return s, nil, false
 	}
 	return next, effects, true
@@ -96,16 +96,16 @@ func TestRetrievalFailureAlwaysFaults(t *testing.T) {
 		rules := cadence.New(cfg)
 		s := cadence.InitialSnapshot("s")
 		for range rapid.IntRange(0, 40).Draw(t, "before") {
-			s, _ = rules.Step(s, cadencetest.Signal(cfg, s).Draw(t, "signal"))
+			s, _, _ = stepped(rules, s, cadencetest.Signal(cfg, s).Draw(t, "signal"))
 		}
 		for s.Phase.InFlight() {
-			s, _ = rules.Step(s, contract.AbortRequested{Mode: contract.AbortNow, At: cadencetest.At(s)})
+			s, _, _ = stepped(rules, s, contract.AbortRequested{Mode: contract.AbortNow, At: cadencetest.At(s)})
 		}
 		sub := cadencetest.Submit(s).Draw(t, "submit").(contract.Submitted)
 		sub.RetrievalError = rapid.StringMatching(`[a-z ]{1,20}`).Draw(t, "error")
-		next, effects, ok := stepped(rules, s, sub)
-		if !ok {
-			t.Fatalf("submit with a retrieval error was rejected: %s", cadence.Summarize(effects))
+		next, effects, err := rules.Step(s, sub)
+		if err != nil {
+			t.Fatalf("submit with a retrieval error was rejected: %v", err)
 		}
 		if next.Phase != contract.PhaseFaulted || next.Err == nil || next.Err.Kind != contract.KindRetrieval {
 			t.Fatalf("phase %s error %v, want faulted with kind retrieval", next.Phase, next.Err)
@@ -131,7 +131,7 @@ func TestNoProgressFiresWithinThreshold(t *testing.T) {
 		rules := cadence.New(cfg)
 		k := rapid.IntRange(1, 4).Draw(t, "cycle")
 		perReply := rapid.IntRange(1, 3).Draw(t, "per_reply")
-		s, _ := rules.Step(cadence.InitialSnapshot("s"), contract.Submitted{RunID: "r", Input: []contract.Turn{contract.UserText("go")}, At: 1})
+		s, _, _ := stepped(rules, cadence.InitialSnapshot("s"), contract.Submitted{RunID: "r", Input: []contract.Turn{contract.UserText("go")}, At: 1})
 		calls := 0
 		for s.Phase == contract.PhaseAwaitingModel {
 			var blocks []contract.Block
@@ -139,12 +139,12 @@ func TestNoProgressFiresWithinThreshold(t *testing.T) {
 				blocks = append(blocks, contract.CallBlock(contract.ToolCall{ID: fmt.Sprintf("c%d", calls), Name: "echo", Arguments: fmt.Sprintf(`{"n":%d}`, calls%k)}))
 				calls++
 			}
-			s, _ = rules.Step(s, contract.ModelReplied{Reply: contract.Turn{Role: contract.RoleAssistant, Blocks: blocks}, At: cadencetest.At(s)})
+			s, _, _ = stepped(rules, s, contract.ModelReplied{Reply: contract.Turn{Role: contract.RoleAssistant, Blocks: blocks}, At: cadencetest.At(s)})
 			for _, p := range s.Pending {
 				if s.Phase != contract.PhaseAwaitingTools {
 					break
 				}
-				s, _ = rules.Step(s, contract.ToolSettled{CallID: p.Call.ID, Outcome: contract.ToolOutcome{Content: "same for " + p.Call.Arguments}, At: cadencetest.At(s)})
+				s, _, _ = stepped(rules, s, contract.ToolSettled{CallID: p.Call.ID, Outcome: contract.ToolOutcome{Content: "same for " + p.Call.Arguments}, At: cadencetest.At(s)})
 			}
 		}
 		if s.Err == nil || s.Err.Kind != contract.KindLoop {

@@ -175,4 +175,3 @@ func TestCharacterCountTriggersCompaction(t *testing.T) {
 		t.Errorf("summaries %d: the character count did not trigger compaction", m.summaries.Load())
 	}
 }
-
