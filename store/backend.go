@@ -2,35 +2,53 @@ package store
 
 import (
 	"context"
+	"errors"
 	"io"
 )
 
-// refKind names a family of refs.
-type refKind string
+// RefKind names a family of refs: each session holds at most one ref of
+// each kind.
+type RefKind string
 
 const (
-	refHeads       refKind = "heads"
-	refCheckpoints refKind = "checkpoints"
+	// RefHeads names a session's newest node.
+	RefHeads RefKind = "heads"
+	// RefCheckpoints names a session's newest checkpoint object.
+	RefCheckpoints RefKind = "checkpoints"
 )
 
-type object struct {
-	hash  Hash
-	bytes []byte
+// Object is stored bytes and the hash that names them.
+type Object struct {
+	Hash  Hash
+	Bytes []byte
 }
 
-// backend is the raw storage under a Store: objects by hash, refs by
-// session, locks. It checks nothing; the Store on top verifies every read.
-type backend interface {
-	// putObjects makes the objects durable; one that exists is a no-op.
-	putObjects(ctx context.Context, objs []object) error
-	// getObject returns the stored bytes, or ErrNotFound.
-	getObject(ctx context.Context, h Hash) ([]byte, error)
-	// readRef returns a ref, or ErrNotFound.
-	readRef(ctx context.Context, kind refKind, session string) (Hash, error)
-	// writeRef moves a ref durably; the objects it names are durable.
-	writeRef(ctx context.Context, kind refKind, session string, h Hash) error
-	// listRefs returns the sessions holding a ref of the kind, sorted.
-	listRefs(ctx context.Context, kind refKind) ([]string, error)
-	// lock takes the session's lock or fails with ErrLocked.
-	lock(ctx context.Context, session string) (io.Closer, error)
+// ErrConflict: a ref did not hold the value a compare-and-set expected,
+// because another writer moved it. Backends return it from Commit.
+var ErrConflict = errors.New("store: ref moved by another writer")
+
+// Backend is the raw storage under a Store: objects by hash, one ref per
+// session and kind, and session locks. It checks nothing; the Store that
+// New builds on it verifies every read and keeps every rule (chains,
+// steps, links, checkpoints, export and import), so a backend only moves
+// bytes. Errors wrap the Store's sentinels: ErrNotFound, ErrLocked,
+// ErrConflict, ErrIO.
+type Backend interface {
+	// Get returns the bytes stored under h, or ErrNotFound.
+	Get(ctx context.Context, h Hash) ([]byte, error)
+	// Ref returns the hash a session's ref of kind holds, or ErrNotFound.
+	Ref(ctx context.Context, kind RefKind, session string) (Hash, error)
+	// Refs returns the sessions holding a ref of kind, sorted.
+	Refs(ctx context.Context, kind RefKind) ([]string, error)
+	// Commit makes objs durable and moves the session's ref of kind from
+	// old to new as one step: when the ref no longer holds old (zero old:
+	// when the ref exists), it moves nothing and returns ErrConflict. An
+	// object already stored is left as it is.
+	Commit(ctx context.Context, kind RefKind, session string, old, new Hash, objs []Object) error
+	// Lock takes the session's lock, or fails at once with ErrLocked when
+	// another holder has it. A holder that dies frees it. Commit may
+	// refuse a writer that lost the lock.
+	Lock(ctx context.Context, session string) (io.Closer, error)
+	// Close releases what the backend holds; the Store is unusable after.
+	Close() error
 }

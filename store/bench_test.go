@@ -3,8 +3,12 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
@@ -13,9 +17,26 @@ import (
 )
 
 // BenchmarkAppend appends records to a session on a real folder, one
-// fsync'd append per record (sync=each) or 64 records per append
-// (sync=batch); ns/op is per record either way.
+// durable append per record (sync=each) or 64 records per append
+// (sync=batch); ns/op is per record either way. floor is the disk's: a
+// 400-byte append and an fdatasync on a file of the same folder.
 func BenchmarkAppend(b *testing.B) {
+	b.Run("floor", func(b *testing.B) {
+		f, err := os.OpenFile(filepath.Join(b.TempDir(), "floor"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		buf := make([]byte, 400)
+		for b.Loop() {
+			if _, err := f.Write(buf); err != nil {
+				b.Fatal(err)
+			}
+			if err := datasync(f); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	for _, batch := range []int{1, 64} {
 		name := "sync=each"
 		if batch > 1 {
@@ -27,6 +48,11 @@ func BenchmarkAppend(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			defer st.Close()
+			// A driver holds its session's lock, as the conductor does.
+			if _, err := st.Lock(ctx, "s"); err != nil {
+				b.Fatal(err)
+			}
 			recs := storetest.Script("bench", b.N)
 			b.ResetTimer()
 			for i := 0; i < b.N; i += batch {
@@ -36,6 +62,83 @@ func BenchmarkAppend(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkAppendConcurrent has 100 sessions append one record at a time
+// each, all at once, on one real folder, and reports records/s; floor is
+// 100 goroutines each appending 400 bytes and fdatasync-ing its own file.
+func BenchmarkAppendConcurrent(b *testing.B) {
+	const sessions = 100
+	b.Run("floor", func(b *testing.B) {
+		dir := b.TempDir()
+		files := make([]*os.File, sessions)
+		for i := range files {
+			f, err := os.OpenFile(filepath.Join(dir, fmt.Sprint(i)), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			files[i] = f
+		}
+		buf := make([]byte, 400)
+		concurrently(b, sessions, func(i, n int) error {
+			for range n {
+				if _, err := files[i].Write(buf); err != nil {
+					return err
+				}
+				if err := datasync(files[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	b.Run("store", func(b *testing.B) {
+		ctx := b.Context()
+		st, err := store.Open(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		per := b.N/sessions + 1
+		recs := storetest.Script("bench", per)
+		for i := range sessions {
+			if _, err := st.Lock(ctx, fmt.Sprint("s", i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		concurrently(b, sessions, func(i, n int) error {
+			for _, r := range recs[:n] {
+				if _, err := st.Append(ctx, fmt.Sprint("s", i), r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// concurrently runs work on g goroutines, splitting b.N operations among
+// them, and reports the operations per second.
+func concurrently(b *testing.B, g int, work func(i, n int) error) {
+	b.Helper()
+	per := b.N/g + 1
+	errs := make(chan error, g)
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range g {
+		wg.Go(func() { errs <- work(i, per) })
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(g*per)/elapsed.Seconds(), "records/s")
 }
 
 // noCheckpoints hides checkpoints so every Resume folds the whole chain.
@@ -81,6 +184,11 @@ type countFS struct {
 
 func (c countFS) Create(name string) (vfs.File, error) {
 	f, err := c.FS.Create(name)
+	return countFile{f, c.written}, err
+}
+
+func (c countFS) OpenAppend(name string) (vfs.File, error) {
+	f, err := c.FS.OpenAppend(name)
 	return countFile{f, c.written}, err
 }
 

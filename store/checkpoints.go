@@ -38,10 +38,11 @@ func (d *db) SaveCheckpoint(ctx context.Context, sessionID string, at Hash, snap
 	}
 	b := encodeCheckpoint(at, sb)
 	h := HashOf(b)
-	if err := d.b.putObjects(ctx, []object{{hash: h, bytes: b}}); err != nil {
+	old, err := d.b.Ref(ctx, RefCheckpoints, sessionID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("store: checkpoint %q: %w", sessionID, err)
 	}
-	if err := d.b.writeRef(ctx, refCheckpoints, sessionID, h); err != nil {
+	if err := d.b.Commit(ctx, RefCheckpoints, sessionID, old, h, []Object{{Hash: h, Bytes: b}}); err != nil {
 		return fmt.Errorf("store: checkpoint %q: %w", sessionID, err)
 	}
 	return nil
@@ -51,7 +52,7 @@ func (d *db) Checkpoint(ctx context.Context, sessionID string) (Checkpoint, erro
 	if err := checkSession(sessionID); err != nil {
 		return Checkpoint{}, err
 	}
-	h, err := d.b.readRef(ctx, refCheckpoints, sessionID)
+	h, err := d.b.Ref(ctx, RefCheckpoints, sessionID)
 	if err != nil {
 		return Checkpoint{}, err
 	}
@@ -59,7 +60,7 @@ func (d *db) Checkpoint(ctx context.Context, sessionID string) (Checkpoint, erro
 }
 
 func (d *db) readCheckpoint(ctx context.Context, sessionID string, h Hash) (Checkpoint, error) {
-	b, err := d.b.getObject(ctx, h)
+	b, err := d.b.Get(ctx, h)
 	if errors.Is(err, ErrNotFound) {
 		return Checkpoint{}, fmt.Errorf("store: checkpoint of %q: %w: %s", sessionID, ErrBrokenRef, h)
 	}

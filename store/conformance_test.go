@@ -9,7 +9,7 @@ import (
 )
 
 func TestConformanceMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return store.NewMemory() })
+	storetest.RunBackend(t, func(t *testing.T) store.Backend { return store.NewMemoryBackend() })
 }
 
 func TestConformanceFileOS(t *testing.T) {
@@ -23,11 +23,11 @@ func TestConformanceFileOS(t *testing.T) {
 }
 
 func TestConformanceFileMem(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		st, err := store.OpenFS(vfs.NewMem())
+	storetest.RunBackend(t, func(t *testing.T) store.Backend {
+		b, err := store.OpenFSBackend(vfs.NewMem())
 		if err != nil {
 			t.Fatal(err)
 		}
-		return st
+		return b
 	})
 }

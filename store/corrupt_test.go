@@ -6,6 +6,7 @@ import (
 	"path"
 	"testing"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/store/storetest"
 	"github.com/batonrt/baton/store/vfs"
@@ -30,8 +31,29 @@ func writeRaw(t *testing.T, fs vfs.FS, name string, b []byte) {
 	}
 }
 
-// TestDamageIsTypedError damages a stored session in each way the issue
-// names and checks that reads and Verify report the right sentinel.
+// writeLoose writes recs as session s in the layout of format 1, one file
+// per object and per ref, and returns the nodes' hashes.
+func writeLoose(t *testing.T, fs vfs.FS, recs []contract.Record) []store.Hash {
+	t.Helper()
+	writeRaw(t, fs, "format", []byte("baton-store 1\n"))
+	var nodes []store.Hash
+	var parent store.Hash
+	for _, r := range recs {
+		b, err := store.EncodeNode(store.Node{Parent: parent, Record: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parent = store.HashOf(b)
+		writeRaw(t, fs, objPath(parent), b)
+		nodes = append(nodes, parent)
+	}
+	writeRaw(t, fs, "refs/heads/s", []byte(parent.String()+"\n"))
+	return nodes
+}
+
+// TestDamageIsTypedError damages a session stored in format 1 in each way
+// the issue names and checks that reads and Verify report the right
+// sentinel; the rules are the Store's, whatever the backend.
 func TestDamageIsTypedError(t *testing.T) {
 	ctx := t.Context()
 	recs := storetest.Script("r", 4)
@@ -85,20 +107,9 @@ func TestDamageIsTypedError(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			fs := vfs.NewMem()
-			st, err := store.OpenFS(fs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var nodes []store.Hash
-			for _, r := range recs {
-				h, err := st.Append(ctx, "s", r)
-				if err != nil {
-					t.Fatal(err)
-				}
-				nodes = append(nodes, h)
-			}
+			nodes := writeLoose(t, fs, recs)
 			c.damage(t, fs, nodes)
-			st, err = store.OpenFS(fs)
+			st, err := store.OpenFS(fs)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,7 @@ import (
 // db is the Store over any backend: it holds every rule, the backends only
 // move bytes.
 type db struct {
-	b        backend
+	b        Backend
 	log      *slog.Logger
 	mu       sync.Mutex
 	sessions map[string]*sessionState
@@ -29,7 +29,13 @@ type sessionState struct {
 	step uint64
 }
 
-func newDB(b backend, opts []Option) *db {
+// New returns the Store over a backend: every rule of the store (hash
+// verification, chains, steps, links, checkpoints, verify, export and
+// import) is kept here, so a backend only moves bytes. Closing the Store
+// closes the backend.
+func New(b Backend, opts ...Option) Store { return newDB(b, opts) }
+
+func newDB(b Backend, opts []Option) *db {
 	d := &db{b: b, log: slog.New(slog.DiscardHandler), sessions: map[string]*sessionState{}}
 	for _, o := range opts {
 		o(d)
@@ -81,7 +87,8 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 	if err != nil {
 		return Hash{}, err
 	}
-	objs := make([]object, 0, len(recs))
+	objs := make([]Object, 0, len(recs))
+	old := head
 	for i, rec := range recs {
 		if rec.Step != step+1 {
 			return Hash{}, fmt.Errorf("store: append %q: %w: record step %d after step %d", sessionID, ErrInvalid, rec.Step, step)
@@ -95,12 +102,9 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 			return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
 		}
 		head, step = HashOf(b), rec.Step
-		objs = append(objs, object{hash: head, bytes: b})
+		objs = append(objs, Object{Hash: head, Bytes: b})
 	}
-	if err := d.b.putObjects(ctx, objs); err != nil {
-		return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
-	}
-	if err := d.b.writeRef(ctx, refHeads, sessionID, head); err != nil {
+	if err := d.b.Commit(ctx, RefHeads, sessionID, old, head, objs); err != nil {
 		s.head, s.step = Hash{}, 0
 		return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
 	}
@@ -111,7 +115,7 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 
 // tip returns the session's head and its step (zero for a new session).
 func (d *db) tip(ctx context.Context, sessionID string, s *sessionState) (Hash, uint64, error) {
-	head, err := d.b.readRef(ctx, refHeads, sessionID)
+	head, err := d.b.Ref(ctx, RefHeads, sessionID)
 	if errors.Is(err, ErrNotFound) {
 		return Hash{}, 0, nil
 	}
@@ -140,7 +144,7 @@ func (d *db) Head(ctx context.Context, sessionID string) (Hash, error) {
 	if err := checkSession(sessionID); err != nil {
 		return Hash{}, err
 	}
-	head, err := d.b.readRef(ctx, refHeads, sessionID)
+	head, err := d.b.Ref(ctx, RefHeads, sessionID)
 	if err != nil {
 		return Hash{}, err
 	}
@@ -157,7 +161,7 @@ func (d *db) Node(ctx context.Context, h Hash) (Node, error) {
 	if h.IsZero() {
 		return Node{}, fmt.Errorf("store: node: %w: zero hash", ErrNotFound)
 	}
-	b, err := d.b.getObject(ctx, h)
+	b, err := d.b.Get(ctx, h)
 	if err != nil {
 		return Node{}, err
 	}
@@ -219,8 +223,10 @@ func (d *db) Records(ctx context.Context, sessionID string) ([]contract.Record, 
 }
 
 func (d *db) Sessions(ctx context.Context) ([]string, error) {
-	return d.b.listRefs(ctx, refHeads)
+	return d.b.Refs(ctx, RefHeads)
 }
+
+func (d *db) Close() error { return d.b.Close() }
 
 func (d *db) Lock(ctx context.Context, sessionID string) (func() error, error) {
 	if err := checkSession(sessionID); err != nil {
@@ -229,7 +235,7 @@ func (d *db) Lock(ctx context.Context, sessionID string) (func() error, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("store: lock %q: %w", sessionID, err)
 	}
-	c, err := d.b.lock(ctx, sessionID)
+	c, err := d.b.Lock(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +254,7 @@ func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {
 	s := d.session(newSessionID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, err := d.b.readRef(ctx, refHeads, newSessionID); err == nil {
+	if _, err := d.b.Ref(ctx, RefHeads, newSessionID); err == nil {
 		return fmt.Errorf("store: fork %q: %w", newSessionID, ErrExists)
 	} else if !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("store: fork %q: %w", newSessionID, err)
@@ -256,7 +262,11 @@ func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {
 	if _, err := d.Node(ctx, at); err != nil {
 		return fmt.Errorf("store: fork %q at %s: %w", newSessionID, at, err)
 	}
-	if err := d.b.writeRef(ctx, refHeads, newSessionID, at); err != nil {
+	err := d.b.Commit(ctx, RefHeads, newSessionID, Hash{}, at, nil)
+	if errors.Is(err, ErrConflict) {
+		return fmt.Errorf("store: fork %q: %w", newSessionID, ErrExists)
+	}
+	if err != nil {
 		return fmt.Errorf("store: fork %q: %w", newSessionID, err)
 	}
 	return nil

@@ -6,10 +6,13 @@
 // the graph is a DAG. Every read re-hashes what it read and reports damage
 // as a typed error, never as data.
 //
-// Two backends implement Store: NewMemory, and Open/OpenFS, which keeps one
-// folder in a git-like layout and does all I/O through a vfs.FS so crashes
-// and faults can be simulated. A session lock stops two drivers, in one
-// process or two, from appending to one session. Resume and Replay fold a
+// The rules live once, in the Store that New builds over a Backend: the
+// raw storage of objects by hash, refs moved by compare-and-set, and
+// session locks. Backends here: NewMemoryBackend, and the file backend of
+// Open/OpenFS, which keeps each session in one append-only, checksummed
+// log with one data sync per commit and does all I/O through a vfs.FS so
+// crashes and faults can be simulated. Open also takes URLs of schemes
+// other packages register (store/postgres). Resume and Replay fold a
 // session's records through cadence, the only other package of ours this
 // one imports besides contract.
 package store

@@ -72,7 +72,7 @@ func (d *db) exportChain(ctx context.Context, enc *json.Encoder, head Hash, done
 		h = n.Parent
 	}
 	for _, h := range slices.Backward(path) {
-		b, err := d.b.getObject(ctx, h)
+		b, err := d.b.Get(ctx, h)
 		if err != nil {
 			return err
 		}
@@ -121,7 +121,7 @@ type importer struct {
 	d      *db
 	header bool
 	nodes  map[Hash]uint64 // nodes of this import -> step
-	objs   []object
+	objs   []Object
 	heads  []exportLine
 }
 
@@ -194,7 +194,7 @@ func (im *importer) node(ctx context.Context, h Hash, raw []byte) error {
 		}
 	}
 	im.nodes[h] = n.Record.Step
-	im.objs = append(im.objs, object{hash: h, bytes: slices.Clone(raw)})
+	im.objs = append(im.objs, Object{Hash: h, Bytes: slices.Clone(raw)})
 	return nil
 }
 
@@ -215,20 +215,31 @@ func (im *importer) finish(ctx context.Context) ([]string, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 	}
+	var moves []exportLine
 	for _, l := range im.heads {
-		if cur, err := im.d.b.readRef(ctx, refHeads, l.Session); err == nil && cur != *l.Hash {
+		cur, err := im.d.b.Ref(ctx, RefHeads, l.Session)
+		switch {
+		case err == nil && cur != *l.Hash:
 			return nil, fmt.Errorf("store: import %q: %w with head %s", l.Session, ErrExists, cur)
-		} else if err != nil && !errors.Is(err, ErrNotFound) {
+		case errors.Is(err, ErrNotFound):
+			moves = append(moves, l)
+		case err != nil:
 			return nil, fmt.Errorf("store: import %q: %w", l.Session, err)
 		}
 	}
-	if err := im.d.b.putObjects(ctx, im.objs); err != nil {
-		return nil, fmt.Errorf("store: import: %w", err)
-	}
-	for _, l := range im.heads {
-		if err := im.d.b.writeRef(ctx, refHeads, l.Session, *l.Hash); err != nil {
+	// The first commit carries every object, so the heads after it name
+	// durable nodes; a session's nodes may live under another session,
+	// as a fork's do.
+	objs := im.objs
+	for _, l := range moves {
+		err := im.d.b.Commit(ctx, RefHeads, l.Session, Hash{}, *l.Hash, objs)
+		if errors.Is(err, ErrConflict) {
+			err = fmt.Errorf("%w: created meanwhile", ErrExists)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("store: import %q: %w", l.Session, err)
 		}
+		objs = nil
 	}
 	return ids, nil
 }

@@ -1,13 +1,9 @@
 package store
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,83 +12,143 @@ import (
 	"github.com/batonrt/baton/store/vfs"
 )
 
-// formatLine is the content of the folder's format file.
-const formatLine = "baton-store 1\n"
+// folderFormat is the folder layout this release writes: 1 kept every
+// object in its own file (objects/ab/cdef...) and every ref in its own
+// file (refs/<kind>/<session>); 2 keeps each session in one log
+// (logs/<session>.log) and still reads what format 1 left.
+const folderFormat = 2
 
-// Open opens (creating if needed) a store in the folder dir on the
-// operating system's file system.
+// Open opens (creating if needed) a store: a folder on the operating
+// system's file system, or a URL whose scheme a backend package
+// registered with RegisterScheme (store/postgres registers postgres://).
 func Open(dir string, opts ...Option) (Store, error) {
+	if open, ok := openerFor(dir); ok {
+		return open(dir, opts...)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, ioErr("open "+dir, err)
 	}
 	return OpenFS(vfs.OS(dir), opts...)
 }
 
-// OpenFS opens (creating if needed) a store on fsys. The layout is git's:
-// objects/ab/cdef... holds the object whose hex hash is abcdef...,
-// refs/heads/<session> and refs/checkpoints/<session> hold one hash each,
-// locks/<session> are lock files. Temporary files start with a dot and
-// are never read.
+// OpenFS opens (creating if needed) a store on fsys: logs/<session>.log
+// holds a session's commits (see logframe.go), locks/<session> are lock
+// files, format names the layout. A folder of format 1 is read as it is
+// and upgraded in place: its loose objects and ref files stay readable,
+// and new commits go to logs. Files starting with .tmp- are litter of an
+// interrupted write and are removed.
 func OpenFS(fsys vfs.FS, opts ...Option) (Store, error) {
-	fb := &fileBackend{fs: fsys, durableDirs: map[string]bool{}}
-	if err := fb.init(); err != nil {
+	fb, err := openFileBackend(fsys)
+	if err != nil {
 		return nil, err
 	}
 	return newDB(fb, opts), nil
 }
 
-type fileBackend struct {
-	fs  vfs.FS
-	seq atomic.Uint64
-	mu  sync.Mutex
-	// durableDirs are object folders whose own name is known durable.
-	durableDirs map[string]bool
+// OpenFSBackend opens the file backend alone, for wrapping or for
+// storetest.RunBackend; OpenFS is New over it.
+func OpenFSBackend(fsys vfs.FS) (Backend, error) { return openFileBackend(fsys) }
+
+func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
+	fb := &fileBackend{fs: fsys, logs: map[string]*sessionLog{}, index: map[Hash]objLoc{}}
+	format, err := fb.readFormat()
+	if err != nil {
+		return nil, err
+	}
+	// A folder upgraded from format 1 keeps its loose files.
+	fb.loose = format == 1
+	for _, d := range []string{"objects", "refs"} {
+		ok, err := fsys.Exists(d)
+		if err != nil {
+			return nil, ioErr("open: stat "+d, err)
+		}
+		fb.loose = fb.loose || ok
+	}
+	if err := fb.init(format); err != nil {
+		return nil, err
+	}
+	if err := fb.cleanLitter(); err != nil {
+		return nil, err
+	}
+	if err := fb.cutTornTails(); err != nil {
+		return nil, err
+	}
+	return fb, nil
 }
 
-func (f *fileBackend) init() error {
-	for _, d := range []string{"objects", "refs/heads", "refs/checkpoints", "locks"} {
+// fileBackend keeps each session in an append-only log: a commit is one
+// frame, written and made durable with one data sync. Sessions commit in
+// parallel (no lock is shared across sessions while a sync runs), so the
+// file system's journal commits concurrent sessions' syncs together.
+type fileBackend struct {
+	fs    vfs.FS
+	loose bool // a format 1 folder: loose objects and ref files are read too
+	seq   atomic.Uint64
+
+	mu    sync.Mutex
+	logs  map[string]*sessionLog
+	index map[Hash]objLoc
+}
+
+// objLoc says where an object's bytes are: in a log at an offset.
+type objLoc struct {
+	log *sessionLog
+	off int64
+	n   int
+}
+
+func (f *fileBackend) readFormat() (int, error) {
+	b, err := f.fs.ReadFile("format")
+	if errors.Is(err, vfs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, ioErr("open: read format", err)
+	}
+	v, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "baton-store ")
+	n, err := strconv.Atoi(v)
+	switch {
+	case !ok || err != nil || n < 1:
+		return 0, fmt.Errorf("store: open: %w: format file says %q", ErrCorrupt, b)
+	case n > folderFormat:
+		return 0, fmt.Errorf("store: open: %w: folder format %d, this release reads up to %d", ErrSchemaVersion, n, folderFormat)
+	}
+	return n, nil
+}
+
+func (f *fileBackend) init(format int) error {
+	for _, d := range []string{"logs", "locks"} {
 		if err := f.fs.MkdirAll(d); err != nil {
 			return ioErr("open: mkdir "+d, err)
 		}
 	}
-	for _, d := range []string{"refs", "."} {
-		if err := f.fs.SyncDir(d); err != nil {
-			return ioErr("open: sync "+d, err)
-		}
+	// Logs found here are durable by name from this sync on, so their
+	// first commit need not sync the folder again.
+	if err := f.fs.SyncDir("logs"); err != nil {
+		return ioErr("open: sync logs", err)
 	}
-	b, err := f.fs.ReadFile("format")
-	if errors.Is(err, vfs.ErrNotExist) {
-		return f.writeAtomic(".", "format", []byte(formatLine))
+	if err := f.fs.SyncDir("."); err != nil {
+		return ioErr("open: sync folder", err)
 	}
-	if err != nil {
-		return ioErr("open: read format", err)
+	if format == folderFormat {
+		return nil
 	}
-	return checkFormat(b)
-}
-
-func checkFormat(b []byte) error {
-	v, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "baton-store ")
-	n, err := strconv.Atoi(v)
-	switch {
-	case !ok || err != nil:
-		return fmt.Errorf("store: open: %w: format file says %q", ErrCorrupt, b)
-	case n > nodeVersion:
-		return fmt.Errorf("store: open: %w: folder format %d, this release reads up to %d", ErrSchemaVersion, n, nodeVersion)
-	}
-	return nil
+	// An older release refuses a folder of a newer format, which keeps it
+	// from missing what the logs hold.
+	return f.writeAtomic(".", "format", []byte("baton-store "+strconv.Itoa(folderFormat)+"\n"))
 }
 
 func (f *fileBackend) tmpName(dir string) string {
 	return fmt.Sprintf("%s/.tmp-%d-%d", dir, os.Getpid(), f.seq.Add(1))
 }
 
-// writeFile writes b to a temporary file in dir, syncs it and renames it
-// to name, so name never holds a partial file. The folder is not synced.
-func (f *fileBackend) writeFile(dir, name string, b []byte) error {
+// writeAtomic writes b to a synced temporary file in dir, renames it to
+// name and syncs dir, so name never holds a partial file.
+func (f *fileBackend) writeAtomic(dir, name string, b []byte) error {
 	tmp := f.tmpName(dir)
 	file, err := f.fs.Create(tmp)
 	if err != nil {
-		return err
+		return ioErr("write "+name, err)
 	}
 	_, err = file.Write(b)
 	if err == nil {
@@ -106,12 +162,6 @@ func (f *fileBackend) writeFile(dir, name string, b []byte) error {
 	}
 	if err != nil {
 		_ = f.fs.Remove(tmp)
-	}
-	return err
-}
-
-func (f *fileBackend) writeAtomic(dir, name string, b []byte) error {
-	if err := f.writeFile(dir, name, b); err != nil {
 		return ioErr("write "+name, err)
 	}
 	if err := f.fs.SyncDir(dir); err != nil {
@@ -120,113 +170,53 @@ func (f *fileBackend) writeAtomic(dir, name string, b []byte) error {
 	return nil
 }
 
-func objectPath(h Hash) (dir, name string) {
-	s := h.String()
-	return "objects/" + s[:2], s[2:]
-}
-
-func (f *fileBackend) putObjects(ctx context.Context, objs []object) error {
-	dirs := map[string]bool{}
-	syncRoot := false
-	for _, o := range objs {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("store: write objects: %w", err)
+// cleanLitter removes the temporary files that interrupted writes left
+// (this release writes them only for the format file; format 1 wrote one
+// per object and ref). This process's own are spared.
+func (f *fileBackend) cleanLitter() error {
+	dirs := []string{"."}
+	if f.loose {
+		dirs = append(dirs, "refs/heads", "refs/checkpoints")
+		subs, err := f.fs.ReadDir("objects")
+		if err != nil && !errors.Is(err, vfs.ErrNotExist) {
+			return ioErr("open: list objects", err)
 		}
-		dir, name := objectPath(o.hash)
-		dirs[dir] = true
-		f.mu.Lock()
-		known := f.durableDirs[dir]
-		f.mu.Unlock()
-		if !known {
-			syncRoot = true
-			if err := f.fs.MkdirAll(dir); err != nil {
-				return ioErr("mkdir "+dir, err)
-			}
+		for _, s := range subs {
+			dirs = append(dirs, "objects/"+s)
 		}
-		// An object already there may sit in a folder whose last sync
-		// failed, so its folder is synced below all the same.
-		if ok, err := f.fs.Exists(dir + "/" + name); err != nil {
-			return ioErr("stat object "+o.hash.String(), err)
-		} else if ok {
+	}
+	mine := fmt.Sprintf(".tmp-%d-", os.Getpid())
+	for _, d := range dirs {
+		names, err := f.fs.ReadDir(d)
+		if errors.Is(err, vfs.ErrNotExist) {
 			continue
 		}
-		if err := f.writeFile(dir, name, o.bytes); err != nil {
-			return ioErr("write object "+o.hash.String(), err)
+		if err != nil {
+			return ioErr("open: list "+d, err)
+		}
+		for _, n := range names {
+			if strings.HasPrefix(n, ".tmp-") && !strings.HasPrefix(n, mine) {
+				if err := f.fs.Remove(d + "/" + n); err != nil && !errors.Is(err, vfs.ErrNotExist) {
+					return ioErr("open: remove "+d+"/"+n, err)
+				}
+			}
 		}
 	}
-	if syncRoot {
-		if err := f.fs.SyncDir("objects"); err != nil {
-			return ioErr("sync objects", err)
-		}
-	}
-	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
-		if err := f.fs.SyncDir(dir); err != nil {
-			return ioErr("sync "+dir, err)
-		}
-	}
-	f.mu.Lock()
-	for dir := range dirs {
-		f.durableDirs[dir] = true
-	}
-	f.mu.Unlock()
 	return nil
 }
 
-func (f *fileBackend) getObject(ctx context.Context, h Hash) ([]byte, error) {
-	dir, name := objectPath(h)
-	b, err := f.fs.ReadFile(dir + "/" + name)
-	if errors.Is(err, vfs.ErrNotExist) {
-		return nil, fmt.Errorf("store: object %s: %w", h, ErrNotFound)
+func (f *fileBackend) Close() error {
+	f.mu.Lock()
+	logs := make([]*sessionLog, 0, len(f.logs))
+	for _, l := range f.logs {
+		logs = append(logs, l)
 	}
-	if err != nil {
-		return nil, ioErr("read object "+h.String(), err)
+	f.mu.Unlock()
+	var errs []error
+	for _, l := range logs {
+		l.mu.Lock()
+		errs = append(errs, l.closeFile())
+		l.mu.Unlock()
 	}
-	return b, nil
-}
-
-func refDir(kind refKind) string { return "refs/" + string(kind) }
-
-func (f *fileBackend) readRef(ctx context.Context, kind refKind, session string) (Hash, error) {
-	b, err := f.fs.ReadFile(refDir(kind) + "/" + escapeSession(session))
-	if errors.Is(err, vfs.ErrNotExist) {
-		return Hash{}, fmt.Errorf("store: %s ref of %q: %w", kind, session, ErrNotFound)
-	}
-	if err != nil {
-		return Hash{}, ioErr("read ref "+session, err)
-	}
-	h, err := ParseHash(strings.TrimSuffix(string(b), "\n"))
-	if err != nil || len(b) != 65 {
-		return Hash{}, fmt.Errorf("store: %s ref of %q: %w: holds %q", kind, session, ErrCorrupt, b)
-	}
-	return h, nil
-}
-
-func (f *fileBackend) writeRef(ctx context.Context, kind refKind, session string, h Hash) error {
-	return f.writeAtomic(refDir(kind), escapeSession(session), []byte(h.String()+"\n"))
-}
-
-func (f *fileBackend) listRefs(ctx context.Context, kind refKind) ([]string, error) {
-	names, err := f.fs.ReadDir(refDir(kind))
-	if err != nil {
-		return nil, ioErr("list refs", err)
-	}
-	var out []string
-	for _, n := range names {
-		if id, ok := unescapeSession(n); ok {
-			out = append(out, id)
-		}
-	}
-	slices.Sort(out)
-	return out, nil
-}
-
-func (f *fileBackend) lock(ctx context.Context, session string) (io.Closer, error) {
-	c, err := f.fs.Lock("locks/" + escapeSession(session))
-	if errors.Is(err, vfs.ErrLocked) {
-		return nil, fmt.Errorf("store: lock %q: %w", session, ErrLocked)
-	}
-	if err != nil {
-		return nil, ioErr("lock "+session, err)
-	}
-	return c, nil
+	return errors.Join(errs...)
 }

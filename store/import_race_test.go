@@ -12,8 +12,8 @@ import (
 	"github.com/batonrt/baton/store/vfs"
 )
 
-// gateFS holds the first Create after it is armed until released, so a
-// test can stop an operation between its checks and its writes.
+// gateFS holds the first OpenAppend after it is armed until released, so
+// a test can stop an operation between its checks and its writes.
 type gateFS struct {
 	vfs.FS
 	mu       sync.Mutex
@@ -22,7 +22,7 @@ type gateFS struct {
 	released chan struct{}
 }
 
-func (g *gateFS) Create(name string) (vfs.File, error) {
+func (g *gateFS) OpenAppend(name string) (vfs.File, error) {
 	g.mu.Lock()
 	hold := g.armed
 	g.armed = false
@@ -31,7 +31,7 @@ func (g *gateFS) Create(name string) (vfs.File, error) {
 		close(g.entered)
 		<-g.released
 	}
-	return g.FS.Create(name)
+	return g.FS.OpenAppend(name)
 }
 
 // An Import that found a session absent must not overwrite a head an

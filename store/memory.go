@@ -11,33 +11,26 @@ import (
 
 // NewMemory returns a Store that keeps everything in memory. It verifies
 // reads exactly as the file backend does.
-func NewMemory(opts ...Option) Store {
-	return newDB(&memBackend{
+func NewMemory(opts ...Option) Store { return New(NewMemoryBackend(), opts...) }
+
+// NewMemoryBackend returns a Backend that keeps everything in memory,
+// for tests and for wrapping.
+func NewMemoryBackend() Backend {
+	return &memBackend{
 		objects: map[Hash][]byte{},
-		refs:    map[refKind]map[string]Hash{refHeads: {}, refCheckpoints: {}},
+		refs:    map[RefKind]map[string]Hash{RefHeads: {}, RefCheckpoints: {}},
 		locks:   map[string]bool{},
-	}, opts)
+	}
 }
 
 type memBackend struct {
 	mu      sync.Mutex
 	objects map[Hash][]byte
-	refs    map[refKind]map[string]Hash
+	refs    map[RefKind]map[string]Hash
 	locks   map[string]bool
 }
 
-func (m *memBackend) putObjects(ctx context.Context, objs []object) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, o := range objs {
-		if _, ok := m.objects[o.hash]; !ok {
-			m.objects[o.hash] = slices.Clone(o.bytes)
-		}
-	}
-	return nil
-}
-
-func (m *memBackend) getObject(ctx context.Context, h Hash) ([]byte, error) {
+func (m *memBackend) Get(ctx context.Context, h Hash) ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b, ok := m.objects[h]
@@ -47,7 +40,7 @@ func (m *memBackend) getObject(ctx context.Context, h Hash) ([]byte, error) {
 	return slices.Clone(b), nil
 }
 
-func (m *memBackend) readRef(ctx context.Context, kind refKind, session string) (Hash, error) {
+func (m *memBackend) Ref(ctx context.Context, kind RefKind, session string) (Hash, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	h, ok := m.refs[kind][session]
@@ -57,20 +50,32 @@ func (m *memBackend) readRef(ctx context.Context, kind refKind, session string) 
 	return h, nil
 }
 
-func (m *memBackend) writeRef(ctx context.Context, kind refKind, session string, h Hash) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.refs[kind][session] = h
-	return nil
-}
-
-func (m *memBackend) listRefs(ctx context.Context, kind refKind) ([]string, error) {
+func (m *memBackend) Refs(ctx context.Context, kind RefKind) ([]string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return slices.Sorted(maps.Keys(m.refs[kind])), nil
 }
 
-func (m *memBackend) lock(ctx context.Context, session string) (io.Closer, error) {
+func (m *memBackend) Commit(ctx context.Context, kind RefKind, session string, old, new Hash, objs []Object) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	refs, ok := m.refs[kind]
+	if !ok {
+		return fmt.Errorf("store: commit: %w: ref kind %q", ErrInvalid, kind)
+	}
+	if cur := refs[session]; cur != old {
+		return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
+	}
+	for _, o := range objs {
+		if _, ok := m.objects[o.Hash]; !ok {
+			m.objects[o.Hash] = slices.Clone(o.Bytes)
+		}
+	}
+	refs[session] = new
+	return nil
+}
+
+func (m *memBackend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.locks[session] {
@@ -84,6 +89,8 @@ func (m *memBackend) lock(ctx context.Context, session string) (io.Closer, error
 		return nil
 	}), nil
 }
+
+func (m *memBackend) Close() error { return nil }
 
 type closerFunc func() error
 

@@ -53,6 +53,9 @@ type Store interface {
 	// Import reads what Export wrote, verifying every node, and returns
 	// the sessions it created or found identical.
 	Import(ctx context.Context, r io.Reader) ([]string, error)
+	// Close releases what the store holds (open files, connections); the
+	// store is unusable after. Locks still held are released.
+	Close() error
 }
 
 // Option configures a Store.

@@ -34,7 +34,7 @@ func (d *db) Verify(ctx context.Context) error {
 		}
 		v.session(ctx, id)
 	}
-	cps, err := d.b.listRefs(ctx, refCheckpoints)
+	cps, err := d.b.Refs(ctx, RefCheckpoints)
 	if err != nil {
 		return fmt.Errorf("store: verify: %w", err)
 	}
@@ -45,7 +45,7 @@ func (d *db) Verify(ctx context.Context) error {
 }
 
 func (v *verifier) session(ctx context.Context, id string) {
-	head, err := v.d.b.readRef(ctx, refHeads, id)
+	head, err := v.d.b.Ref(ctx, RefHeads, id)
 	if err != nil {
 		v.add(fmt.Errorf("store: verify %q: %w", id, err))
 		return

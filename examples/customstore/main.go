@@ -1,7 +1,10 @@
-// Customstore wraps a store.Store to add behaviour around it, here an
-// audit line for every record appended, and hands it to an agent. The
-// test beside it runs the store conformance suite (storetest) over the
-// wrapper, which is how any Store implementation proves itself.
+// Customstore implements a store.Backend, the raw storage under a
+// store.Store, and hands store.New over it to an agent. The backend keeps
+// objects and refs in maps and prints an audit line per commit; every
+// rule of the store (hashes, chains, checkpoints, export) comes from
+// store.New. The test beside it runs the conformance suite
+// (storetest.RunBackend) over the backend, which is how any backend
+// proves itself.
 package main
 
 import (
@@ -10,6 +13,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/batonrt/baton/conductor"
@@ -18,28 +22,95 @@ import (
 	"github.com/batonrt/baton/store"
 )
 
-// auditStore writes one line per appended record and delegates the rest.
-type auditStore struct {
-	store.Store
-	mu  sync.Mutex
-	out io.Writer
+// auditBackend keeps everything in memory and reports each commit.
+type auditBackend struct {
+	mu      sync.Mutex
+	out     io.Writer
+	objects map[store.Hash][]byte
+	refs    map[store.RefKind]map[string]store.Hash
+	locks   map[string]bool
 }
 
-func (s *auditStore) Append(ctx context.Context, session string, recs ...contract.Record) (store.Hash, error) {
-	h, err := s.Store.Append(ctx, session, recs...)
-	if err != nil {
-		return h, err
+func newAuditBackend(out io.Writer) *auditBackend {
+	return &auditBackend{out: out, objects: map[store.Hash][]byte{}, refs: map[store.RefKind]map[string]store.Hash{}, locks: map[string]bool{}}
+}
+
+func (b *auditBackend) Get(ctx context.Context, h store.Hash) ([]byte, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o, ok := b.objects[h]
+	if !ok {
+		return nil, fmt.Errorf("audit: object %s: %w", h, store.ErrNotFound)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, r := range recs {
-		fmt.Fprintf(s.out, "audit %s step %d %s\n", session, r.Step, r.Signal.SignalKind())
+	return slices.Clone(o), nil
+}
+
+func (b *auditBackend) Ref(ctx context.Context, kind store.RefKind, session string) (store.Hash, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	h, ok := b.refs[kind][session]
+	if !ok {
+		return store.Hash{}, fmt.Errorf("audit: %s of %q: %w", kind, session, store.ErrNotFound)
 	}
 	return h, nil
 }
 
+func (b *auditBackend) Refs(ctx context.Context, kind store.RefKind) ([]string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var ids []string
+	for id := range b.refs[kind] {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// Commit is the one write: the objects, then the ref, only if the ref
+// still holds what the caller read.
+func (b *auditBackend) Commit(ctx context.Context, kind store.RefKind, session string, old, new store.Hash, objs []store.Object) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if cur := b.refs[kind][session]; cur != old {
+		return fmt.Errorf("audit: %s of %q: %w", kind, session, store.ErrConflict)
+	}
+	for _, o := range objs {
+		if _, ok := b.objects[o.Hash]; !ok {
+			b.objects[o.Hash] = slices.Clone(o.Bytes)
+		}
+	}
+	if b.refs[kind] == nil {
+		b.refs[kind] = map[string]store.Hash{}
+	}
+	b.refs[kind][session] = new
+	fmt.Fprintf(b.out, "audit: %s of %s moved, %d objects\n", kind, session, len(objs))
+	return nil
+}
+
+func (b *auditBackend) Lock(ctx context.Context, session string) (io.Closer, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.locks[session] {
+		return nil, fmt.Errorf("audit: %q: %w", session, store.ErrLocked)
+	}
+	b.locks[session] = true
+	return unlock(func() error {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		delete(b.locks, session)
+		return nil
+	}), nil
+}
+
+func (b *auditBackend) Close() error { return nil }
+
+type unlock func() error
+
+func (u unlock) Close() error { return u() }
+
 func main() {
-	st := &auditStore{Store: store.NewMemory(), out: os.Stdout}
+	st := store.New(newAuditBackend(os.Stdout))
+	defer st.Close()
 	model := scripted.New(scripted.Reply{Text: "Noted."})
 	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Store: st, SessionID: "audited"})
 	if err != nil {

@@ -8,8 +8,6 @@ import (
 	"github.com/batonrt/baton/store/storetest"
 )
 
-func TestAuditStoreConforms(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		return &auditStore{Store: store.NewMemory(), out: io.Discard}
-	})
+func TestAuditBackendConforms(t *testing.T) {
+	storetest.RunBackend(t, func(t *testing.T) store.Backend { return newAuditBackend(io.Discard) })
 }

@@ -15,13 +15,17 @@ import (
 )
 
 // Run checks the rules every Store must keep, each in a subtest named for
-// the rule, on a fresh store from newStore.
+// the rule, on a fresh store from newStore, closed after the rule.
 func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	t.Helper()
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) {
-			if err := r.check(t.Context(), newStore(t)); err != nil {
+			st := newStore(t)
+			if err := r.check(t.Context(), st); err != nil {
 				t.Errorf("%v\nrule: %s", err, r.why)
+			}
+			if err := st.Close(); err != nil {
+				t.Errorf("st.Close: %v", err)
 			}
 		})
 	}

@@ -68,7 +68,31 @@ func (f *Faulty) Create(name string) (File, error) {
 	return faultyFile{f: f, inner: file}, nil
 }
 
+func (f *Faulty) OpenAppend(name string) (File, error) {
+	if err := f.fault("open"); err != nil {
+		return nil, err
+	}
+	file, err := f.inner.OpenAppend(name)
+	if err != nil {
+		return nil, err
+	}
+	return faultyFile{f: f, inner: file}, nil
+}
+
+func (f *Faulty) Truncate(name string, size int64) error {
+	if err := f.fault("truncate"); err != nil {
+		return err
+	}
+	return f.inner.Truncate(name, size)
+}
+
 func (f *Faulty) ReadFile(name string) ([]byte, error) { return f.inner.ReadFile(name) }
+
+func (f *Faulty) ReadAt(name string, p []byte, off int64) (int, error) {
+	return f.inner.ReadAt(name, p, off)
+}
+
+func (f *Faulty) Size(name string) (int64, error) { return f.inner.Size(name) }
 
 func (f *Faulty) Exists(name string) (bool, error) { return f.inner.Exists(name) }
 

@@ -22,8 +22,19 @@ var (
 type FS interface {
 	// Create makes (or truncates) a file for writing.
 	Create(name string) (File, error)
+	// OpenAppend opens a file for appending, making it when missing (a
+	// new name is durable once its folder is synced).
+	OpenAppend(name string) (File, error)
+	// Truncate cuts a file to size bytes; durable once the file is synced
+	// through a handle opened after it.
+	Truncate(name string, size int64) error
 	// ReadFile returns a whole file; ErrNotExist when it is missing.
 	ReadFile(name string) ([]byte, error)
+	// ReadAt reads len(p) bytes from off, as io.ReaderAt does (io.EOF
+	// when the file ends first); ErrNotExist when it is missing.
+	ReadAt(name string, p []byte, off int64) (int, error)
+	// Size returns a file's length; ErrNotExist when it is missing.
+	Size(name string) (int64, error)
 	// Exists reports whether a name exists.
 	Exists(name string) (bool, error)
 	// Rename moves a file, replacing any file at newname.
@@ -45,7 +56,8 @@ type FS interface {
 // File is a file open for writing.
 type File interface {
 	io.Writer
-	// Sync makes what was written durable.
+	// Sync makes what was written durable (the data and the length, not
+	// necessarily the times).
 	Sync() error
 	Close() error
 }

@@ -213,6 +213,90 @@ func (m *Mem) Create(name string) (File, error) {
 	return &memHandle{m: m, f: e.file, gen: m.gen}, nil
 }
 
+// OpenAppend opens a file for appending, making it when missing.
+func (m *Mem) OpenAppend(name string) (File, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.step(); err != nil {
+		return nil, err
+	}
+	d, base, err := m.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if e, ok := d.cur[base]; ok && e.file != nil {
+		return &memHandle{m: m, f: e.file, gen: m.gen}, nil
+	}
+	e := &memEntry{file: &memFile{}}
+	d.set(base, e)
+	return &memHandle{m: m, f: e.file, gen: m.gen}, nil
+}
+
+// Truncate cuts a file's current contents; a crash before the next sync
+// may bring the cut bytes back.
+func (m *Mem) Truncate(name string, size int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.step(); err != nil {
+		return err
+	}
+	f, err := m.file(name)
+	if err != nil {
+		return err
+	}
+	if size < int64(len(f.data)) {
+		f.data = slices.Clone(f.data[:size])
+	}
+	return nil
+}
+
+func (m *Mem) file(name string) (*memFile, error) {
+	d, base, err := m.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := d.cur[base]
+	if !ok || e.file == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotExist, name)
+	}
+	return e.file, nil
+}
+
+// ReadAt reads from a file's current contents.
+func (m *Mem) ReadAt(name string, p []byte, off int64) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.crashed {
+		return 0, ErrCrashed
+	}
+	f, err := m.file(name)
+	if err != nil {
+		return 0, err
+	}
+	if off >= int64(len(f.data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, f.data[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// Size returns a file's current length.
+func (m *Mem) Size(name string) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.crashed {
+		return 0, ErrCrashed
+	}
+	f, err := m.file(name)
+	if err != nil {
+		return 0, err
+	}
+	return int64(len(f.data)), nil
+}
+
 // ReadFile returns a file's current contents.
 func (m *Mem) ReadFile(name string) ([]byte, error) {
 	m.mu.Lock()

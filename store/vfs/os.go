@@ -25,13 +25,51 @@ func mapErr(err error) error {
 
 func (o osFS) Create(name string) (File, error) {
 	f, err := os.OpenFile(o.path(name), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
-	return f, mapErr(err)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return osFile{f}, nil
+}
+
+func (o osFS) OpenAppend(name string) (File, error) {
+	f, err := os.OpenFile(o.path(name), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return osFile{f}, nil
+}
+
+func (o osFS) Truncate(name string, size int64) error {
+	return mapErr(os.Truncate(o.path(name), size))
 }
 
 func (o osFS) ReadFile(name string) ([]byte, error) {
 	b, err := os.ReadFile(o.path(name))
 	return b, mapErr(err)
 }
+
+func (o osFS) ReadAt(name string, p []byte, off int64) (int, error) {
+	f, err := os.Open(o.path(name))
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	defer f.Close()
+	return f.ReadAt(p, off)
+}
+
+func (o osFS) Size(name string) (int64, error) {
+	fi, err := os.Stat(o.path(name))
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	return fi.Size(), nil
+}
+
+// osFile syncs with fdatasync where there is one: the length is synced,
+// the times need not be.
+type osFile struct{ *os.File }
+
+func (f osFile) Sync() error { return datasync(f.File) }
 
 func (o osFS) Exists(name string) (bool, error) {
 	_, err := os.Lstat(o.path(name))

@@ -1,0 +1,457 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/batonrt/baton/store/vfs"
+)
+
+// sessionLog is what this process knows of one session's log. Its mutex
+// is taken before the backend's, never after.
+type sessionLog struct {
+	id, name, lockName string
+
+	mu     sync.Mutex
+	loaded bool
+	end    int64 // end of the last whole frame read or written
+	refs   map[RefKind]Hash
+	bad    error    // damage found inside the log: it is refused
+	f      vfs.File // append handle, kept open between commits
+	named  bool     // the log's name is durable
+	failed bool     // a commit failed after writing: cut back to end first
+	held   int      // locks on the session held through this backend
+}
+
+func (f *fileBackend) log(session string) *sessionLog {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l, ok := f.logs[session]
+	if !ok {
+		esc := escapeSession(session)
+		l = &sessionLog{id: session, name: "logs/" + esc + ".log", lockName: "locks/" + esc, refs: map[RefKind]Hash{}}
+		f.logs[session] = l
+	}
+	return l
+}
+
+// refresh reads the frames written since the last read, by this process
+// or another. With cut, which only a lock holder may ask for, a torn tail
+// (or the frame of a commit that failed) is cut off.
+func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
+	if l.bad != nil {
+		return l.bad
+	}
+	if l.held > 0 && l.loaded && !l.failed {
+		// This backend holds the session's lock: no one else writes the
+		// log, so what was read is all there is.
+		return nil
+	}
+	if l.failed {
+		if !cut {
+			return nil
+		}
+		return f.cutAt(l, l.end)
+	}
+	size, err := f.fs.Size(l.name)
+	if errors.Is(err, vfs.ErrNotExist) {
+		l.loaded = true
+		if l.end > 0 {
+			return f.damaged(l, "log removed")
+		}
+		return nil
+	}
+	if err != nil {
+		return ioErr("stat "+l.name, err)
+	}
+	if size < l.end {
+		return f.damaged(l, fmt.Sprintf("log shrank from %d to %d bytes", l.end, size))
+	}
+	l.loaded = true
+	if size == l.end {
+		return nil
+	}
+	buf := make([]byte, size-l.end)
+	if n, err := f.fs.ReadAt(l.name, buf, l.end); err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
+		return ioErr("read "+l.name, err)
+	}
+	off := 0
+	for off < len(buf) {
+		fr, state, err := readFrame(buf[off:], l.end)
+		switch state {
+		case frameBad:
+			return f.damaged(l, err.Error())
+		case frameTorn:
+			if cut {
+				return f.cutAt(l, l.end)
+			}
+			return nil
+		}
+		f.apply(l, fr)
+		off += int(fr.size)
+	}
+	return nil
+}
+
+func (f *fileBackend) damaged(l *sessionLog, why string) error {
+	l.bad = fmt.Errorf("store: log of %q: %w: %s", l.id, ErrCorrupt, why)
+	return l.bad
+}
+
+// cutAt truncates the log to end; the next sync makes the cut durable.
+func (f *fileBackend) cutAt(l *sessionLog, end int64) error {
+	if err := f.fs.Truncate(l.name, end); err != nil && !errors.Is(err, vfs.ErrNotExist) {
+		return ioErr("cut torn tail of "+l.name, err)
+	}
+	l.failed = false
+	return nil
+}
+
+// apply takes a whole frame read or written at l.end into l and the index.
+func (f *fileBackend) apply(l *sessionLog, fr frame) {
+	l.refs[fr.kind] = fr.new
+	l.end += fr.size
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, o := range fr.objs {
+		if _, ok := f.index[o.hash]; !ok {
+			f.index[o.hash] = objLoc{log: l, off: o.off, n: o.n}
+		}
+	}
+}
+
+// lockedRef returns the session's ref from its log, else from format 1's
+// ref file; l.mu is held.
+func (f *fileBackend) lockedRef(l *sessionLog, kind RefKind) (Hash, error) {
+	if h, ok := l.refs[kind]; ok {
+		return h, nil
+	}
+	if f.loose {
+		return f.looseRef(kind, l.id)
+	}
+	return Hash{}, fmt.Errorf("store: %s ref of %q: %w", kind, l.id, ErrNotFound)
+}
+
+func (f *fileBackend) Ref(ctx context.Context, kind RefKind, session string) (Hash, error) {
+	l := f.log(session)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := f.refresh(l, false); err != nil {
+		return Hash{}, err
+	}
+	return f.lockedRef(l, kind)
+}
+
+func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, old, new Hash, objs []Object) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("store: commit %q: %w", session, err)
+	}
+	if _, ok := refKindCodes[kind]; !ok {
+		return fmt.Errorf("store: commit: %w: ref kind %q", ErrInvalid, kind)
+	}
+	l := f.log(session)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.held == 0 {
+		// No driver of this process holds the session: hold its lock for
+		// this commit, so no other process writes the log meanwhile.
+		c, err := f.lockFile(l)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+	}
+	if err := f.refresh(l, true); err != nil {
+		return err
+	}
+	cur, err := f.lockedRef(l, kind)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if cur != old {
+		return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
+	}
+	b := encodeFrame(nil, kind, old, new, f.missing(objs))
+	if err := f.write(l, b); err != nil {
+		l.failed = true
+		_ = l.closeFile()
+		return err
+	}
+	fr, _, err := readFrame(b, l.end)
+	if err != nil {
+		return fmt.Errorf("store: commit %q: %w", session, err)
+	}
+	f.apply(l, fr)
+	return nil
+}
+
+// missing drops the objects already stored, in a log or as loose files.
+func (f *fileBackend) missing(objs []Object) []Object {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := objs[:0:0]
+	for _, o := range objs {
+		if _, ok := f.index[o.Hash]; !ok && !slices.ContainsFunc(out, func(p Object) bool { return p.Hash == o.Hash }) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// write appends one frame and syncs it: the one data sync of a commit
+// (the folder too the first time a log is made).
+func (f *fileBackend) write(l *sessionLog, b []byte) error {
+	if l.f == nil {
+		file, err := f.fs.OpenAppend(l.name)
+		if err != nil {
+			return ioErr("open "+l.name, err)
+		}
+		l.f = file
+	}
+	if _, err := l.f.Write(b); err != nil {
+		return ioErr("write "+l.name, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return ioErr("sync "+l.name, err)
+	}
+	if !l.named {
+		if err := f.fs.SyncDir("logs"); err != nil {
+			return ioErr("sync logs", err)
+		}
+		l.named = true
+	}
+	return nil
+}
+
+func (l *sessionLog) closeFile() error {
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+func (f *fileBackend) Get(ctx context.Context, h Hash) ([]byte, error) {
+	if b, ok, err := f.readIndexed(h); ok || err != nil {
+		return b, err
+	}
+	// Not seen yet: another session's log, one written since, or a loose
+	// object of format 1.
+	if err := f.refreshAll(); err != nil {
+		return nil, err
+	}
+	if b, ok, err := f.readIndexed(h); ok || err != nil {
+		return b, err
+	}
+	if f.loose {
+		return f.looseObject(h)
+	}
+	return nil, fmt.Errorf("store: object %s: %w", h, ErrNotFound)
+}
+
+func (f *fileBackend) readIndexed(h Hash) ([]byte, bool, error) {
+	f.mu.Lock()
+	loc, ok := f.index[h]
+	f.mu.Unlock()
+	if !ok {
+		return nil, false, nil
+	}
+	b := make([]byte, loc.n)
+	if n, err := f.fs.ReadAt(loc.log.name, b, loc.off); err != nil && !(errors.Is(err, io.EOF) && n == len(b)) {
+		if errors.Is(err, io.EOF) {
+			return nil, true, fmt.Errorf("store: object %s: %w: log of %q cut short", h, ErrCorrupt, loc.log.id)
+		}
+		return nil, true, ioErr("read object "+h.String(), err)
+	}
+	return b, true, nil
+}
+
+// refreshAll reads every log's new frames, including logs not seen yet.
+func (f *fileBackend) refreshAll() error {
+	ids, err := f.logIDs()
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		l := f.log(id)
+		l.mu.Lock()
+		err := f.refresh(l, false)
+		l.mu.Unlock()
+		if err != nil && !errors.Is(err, ErrCorrupt) {
+			return err
+		}
+	}
+	return nil
+}
+
+// logIDs lists the sessions that have a log.
+func (f *fileBackend) logIDs() ([]string, error) {
+	names, err := f.fs.ReadDir("logs")
+	if err != nil {
+		return nil, ioErr("list logs", err)
+	}
+	var ids []string
+	for _, n := range names {
+		if base, ok := strings.CutSuffix(n, ".log"); ok {
+			if id, ok := unescapeSession(base); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
+}
+
+func (f *fileBackend) Refs(ctx context.Context, kind RefKind) ([]string, error) {
+	ids, err := f.logIDs()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, id := range ids {
+		l := f.log(id)
+		l.mu.Lock()
+		err := f.refresh(l, false)
+		_, has := l.refs[kind]
+		l.mu.Unlock()
+		// A damaged log is listed, so that reading it reports the damage.
+		if has || errors.Is(err, ErrCorrupt) {
+			out = append(out, id)
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if f.loose {
+		more, err := f.looseRefs(kind)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+func (f *fileBackend) lockFile(l *sessionLog) (io.Closer, error) {
+	c, err := f.fs.Lock(l.lockName)
+	if errors.Is(err, vfs.ErrLocked) {
+		return nil, fmt.Errorf("store: lock %q: %w", l.id, ErrLocked)
+	}
+	if err != nil {
+		return nil, ioErr("lock "+l.id, err)
+	}
+	return c, nil
+}
+
+func (f *fileBackend) Lock(ctx context.Context, session string) (io.Closer, error) {
+	l := f.log(session)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c, err := f.lockFile(l)
+	if err != nil {
+		return nil, err
+	}
+	l.held++
+	var once sync.Once
+	return closerFunc(func() error {
+		var err error
+		once.Do(func() {
+			l.mu.Lock()
+			l.held--
+			l.mu.Unlock()
+			err = c.Close()
+		})
+		return err
+	}), nil
+}
+
+// cutTornTails checks the last frame of every log and, where a write was
+// interrupted, reads the log through and cuts the torn tail, holding the
+// session's lock; a log whose lock is held belongs to a live writer and
+// is left to it.
+func (f *fileBackend) cutTornTails() error {
+	ids, err := f.logIDs()
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		l := f.log(id)
+		if ok, err := f.tailWhole(l); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		c, err := f.lockFile(l)
+		if errors.Is(err, ErrLocked) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		l.mu.Lock()
+		err = f.refresh(l, true)
+		if err == nil {
+			err = f.syncCut(l)
+		}
+		l.mu.Unlock()
+		if cerr := c.Close(); err == nil && !errors.Is(err, ErrCorrupt) {
+			err = cerr
+		}
+		if err != nil && !errors.Is(err, ErrCorrupt) {
+			return err
+		}
+	}
+	return nil
+}
+
+// syncCut makes a cut durable.
+func (f *fileBackend) syncCut(l *sessionLog) error {
+	file, err := f.fs.OpenAppend(l.name)
+	if err != nil {
+		return ioErr("open "+l.name, err)
+	}
+	err = file.Sync()
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return ioErr("sync "+l.name, err)
+	}
+	return nil
+}
+
+// tailWhole reports whether the log is empty or ends with a whole frame,
+// reading only that frame.
+func (f *fileBackend) tailWhole(l *sessionLog) (bool, error) {
+	size, err := f.fs.Size(l.name)
+	if err != nil {
+		return false, ioErr("stat "+l.name, err)
+	}
+	if size == 0 {
+		return true, nil
+	}
+	if size < frameOverhead {
+		return false, nil
+	}
+	var t [frameTrailer]byte
+	if _, err := f.fs.ReadAt(l.name, t[:], size-frameTrailer); err != nil {
+		return false, ioErr("read "+l.name, err)
+	}
+	n := int64(t[0]) | int64(t[1])<<8 | int64(t[2])<<16 | int64(t[3])<<24
+	start := size - n - frameOverhead
+	if start < 0 {
+		return false, nil
+	}
+	b := make([]byte, size-start)
+	if _, err := f.fs.ReadAt(l.name, b, start); err != nil && !errors.Is(err, io.EOF) {
+		return false, ioErr("read "+l.name, err)
+	}
+	_, state, _ := readFrame(b, start)
+	return state == frameWhole, nil
+}

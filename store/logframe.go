@@ -1,0 +1,163 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+)
+
+// A session's log is a sequence of frames, one per commit:
+//
+//	u32 payload length | u32 crc of the length | u32 crc of the payload |
+//	payload | u32 payload length
+//
+// little-endian, CRC-32C. The payload is a version byte, the ref kind
+// moved (1 heads, 2 checkpoints), the old and new hashes, then the
+// objects: a uvarint count and per object its hash, a uvarint length and
+// its bytes. The trailing length lets Open check the last frame without
+// reading the log from the start.
+const (
+	frameHeader   = 12
+	frameTrailer  = 4
+	frameVersion  = 1
+	maxFrame      = 1 << 30
+	frameOverhead = frameHeader + frameTrailer
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+var refKindCodes = map[RefKind]byte{RefHeads: 1, RefCheckpoints: 2}
+
+func refKindOf(c byte) (RefKind, bool) {
+	for k, v := range refKindCodes {
+		if v == c {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// frame is one decoded commit; objects point into the log by offset.
+type frame struct {
+	kind     RefKind
+	old, new Hash
+	objs     []frameObject
+	size     int64 // whole frame, header to trailer
+}
+
+type frameObject struct {
+	hash Hash
+	off  int64 // offset of the bytes in the log
+	n    int
+}
+
+// encodeFrame appends one commit's frame to dst.
+func encodeFrame(dst []byte, kind RefKind, old, new Hash, objs []Object) []byte {
+	start := len(dst)
+	dst = append(dst, make([]byte, frameHeader)...)
+	dst = append(dst, frameVersion, refKindCodes[kind])
+	dst = append(dst, old[:]...)
+	dst = append(dst, new[:]...)
+	dst = binary.AppendUvarint(dst, uint64(len(objs)))
+	for _, o := range objs {
+		dst = append(dst, o.Hash[:]...)
+		dst = binary.AppendUvarint(dst, uint64(len(o.Bytes)))
+		dst = append(dst, o.Bytes...)
+	}
+	n := uint32(len(dst) - start - frameHeader)
+	h := dst[start : start+frameHeader]
+	binary.LittleEndian.PutUint32(h[0:], n)
+	binary.LittleEndian.PutUint32(h[4:], crc32.Checksum(h[0:4], castagnoli))
+	binary.LittleEndian.PutUint32(h[8:], crc32.Checksum(dst[start+frameHeader:], castagnoli))
+	return binary.LittleEndian.AppendUint32(dst, n)
+}
+
+// frameState says what scanning found at an offset.
+type frameState int
+
+const (
+	frameWhole frameState = iota // a whole, valid frame
+	frameTorn                    // the tail of an interrupted write: cut it
+	frameBad                     // damage with data after it: refuse the log
+)
+
+// readFrame decodes the frame at the start of b, which holds the log from
+// offset base to its end.
+func readFrame(b []byte, base int64) (frame, frameState, error) {
+	if len(b) < frameOverhead {
+		return frame{}, frameTorn, nil
+	}
+	n := binary.LittleEndian.Uint32(b[0:])
+	if binary.LittleEndian.Uint32(b[4:]) != crc32.Checksum(b[0:4], castagnoli) {
+		if allZero(b) {
+			return frame{}, frameTorn, nil
+		}
+		return frame{}, frameBad, fmt.Errorf("bad frame header at offset %d", base)
+	}
+	if n > maxFrame || int64(n)+frameOverhead > int64(len(b)) {
+		return frame{}, frameTorn, nil
+	}
+	end := frameHeader + int(n)
+	payload := b[frameHeader:end]
+	if binary.LittleEndian.Uint32(b[8:]) != crc32.Checksum(payload, castagnoli) || binary.LittleEndian.Uint32(b[end:]) != n {
+		if end+frameTrailer == len(b) {
+			return frame{}, frameTorn, nil
+		}
+		return frame{}, frameBad, fmt.Errorf("frame at offset %d fails its checksum", base)
+	}
+	f, err := decodePayload(payload, base+frameHeader)
+	if err != nil {
+		return frame{}, frameBad, fmt.Errorf("frame at offset %d: %w", base, err)
+	}
+	f.size = int64(end + frameTrailer)
+	return f, frameWhole, nil
+}
+
+func decodePayload(p []byte, base int64) (frame, error) {
+	var f frame
+	if len(p) < 2+64 || p[0] != frameVersion {
+		return f, fmt.Errorf("unknown payload version")
+	}
+	kind, ok := refKindOf(p[1])
+	if !ok {
+		return f, fmt.Errorf("unknown ref kind %d", p[1])
+	}
+	f.kind = kind
+	copy(f.old[:], p[2:34])
+	copy(f.new[:], p[34:66])
+	off := 66
+	count, k := binary.Uvarint(p[off:])
+	if k <= 0 || count > uint64(len(p)) {
+		return f, fmt.Errorf("bad object count")
+	}
+	off += k
+	for range count {
+		if len(p)-off < 32 {
+			return f, fmt.Errorf("object hash cut short")
+		}
+		var o frameObject
+		copy(o.hash[:], p[off:off+32])
+		off += 32
+		size, k := binary.Uvarint(p[off:])
+		if k <= 0 || size > uint64(len(p)-off-k) {
+			return f, fmt.Errorf("bad object length")
+		}
+		off += k
+		o.off, o.n = base+int64(off), int(size)
+		off += int(size)
+		f.objs = append(f.objs, o)
+	}
+	if off != len(p) {
+		return f, fmt.Errorf("%d bytes after the objects", len(p)-off)
+	}
+	return f, nil
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
