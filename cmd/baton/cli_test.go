@@ -114,22 +114,7 @@ func TestCorruptStore(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
 	fixedSession(t, dir, "s")
-	// Flip one byte of every object: whichever node a command reads first
-	// is damaged.
-	err := filepath.WalkDir(filepath.Join(dir, "objects"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		b[len(b)/2] ^= 0x20
-		return os.WriteFile(p, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	damageLog(t, dir, "s")
 	for _, args := range [][]string{{"log", "s"}, {"log", "--graph", "s"}, {"replay", "s"}, {"sessions"}, {"export"}, {"fork", "s", "1"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			code, _, stderr := cli(t, "", append(args, "--store", dir)...)
@@ -263,9 +248,7 @@ func TestSessionsListsPastDamage(t *testing.T) {
 	for _, id := range []string{"a-good", "b-bad", "c-good"} {
 		fixedSession(t, dir, id)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "refs", "heads", "b-bad"), []byte("not a hash\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	damageLog(t, dir, "b-bad")
 	code, stdout, stderr := cli(t, "", "sessions", "--store", dir)
 	if code != exitFailure {
 		t.Errorf("exit %d, want %d", code, exitFailure)
@@ -339,9 +322,7 @@ func TestExportFailureLeavesNoPartialFile(t *testing.T) {
 	dir := t.TempDir()
 	fixedSession(t, dir, "a-good")
 	fixedSession(t, dir, "b-bad")
-	if err := os.WriteFile(filepath.Join(dir, "refs", "heads", "b-bad"), []byte("not a hash\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	damageLog(t, dir, "b-bad")
 	outDir := t.TempDir()
 	fresh := filepath.Join(outDir, "fresh.jsonl")
 	kept := filepath.Join(outDir, "kept.jsonl")

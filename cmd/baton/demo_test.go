@@ -42,7 +42,7 @@ func TestDemoInProcess(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	id := checkDemo(t, stdout)
-	if _, err := os.Stat(filepath.Join(home, ".baton", "store", "refs", "heads", id)); err != nil {
+	if _, err := os.Stat(filepath.Join(home, ".baton", "store", "logs", id+".log")); err != nil {
 		t.Errorf("demo did not use the default store: %v", err)
 	}
 	code, log, _ := cli(t, "", "log", id)
@@ -81,7 +81,7 @@ func TestDemoCommand(t *testing.T) {
 		t.Fatalf("go run . demo: %v\n%s%s", err, out, stderr)
 	}
 	id := checkDemo(t, string(out))
-	if _, err := os.Stat(filepath.Join(home, ".baton", "store", "refs", "heads", id)); err != nil {
+	if _, err := os.Stat(filepath.Join(home, ".baton", "store", "logs", id+".log")); err != nil {
 		t.Errorf("session not in the default store under HOME: %v", err)
 	}
 	if code, stdout, stderr := cli(t, "", "replay", id); code != 0 || !strings.Contains(stdout, "replay verified") {

@@ -81,6 +81,21 @@ func fixedSession(t testing.TB, dir, id string) {
 	}
 }
 
+// damageLog flips a byte in the first commit of a session's log, with
+// whole commits after it, which the store reports as corruption.
+func damageLog(t *testing.T, dir, id string) {
+	t.Helper()
+	p := filepath.Join(dir, "logs", id+".log")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[20] ^= 0x20
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // golden compares got with testdata/name, rewriting it under -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
