@@ -20,6 +20,13 @@ type console struct {
 	prompts io.Writer
 	lines   <-chan string
 	steer   func(string)
+	// show prints a typed line where it belongs; the terminal does not
+	// echo it while a run goes. Nil when the terminal echoes.
+	show func(prefix, line string)
+	// ask prints a prompt for a call after the call's own line.
+	place func(call contract.ToolCall, prompt string) (answered func())
+	// detach stops routing and gives the terminal its echo back.
+	detach func()
 
 	ask     sync.Mutex // one prompt at a time
 	mu      sync.Mutex
@@ -42,8 +49,14 @@ func (c *console) route(ctx context.Context) {
 			c.mu.Unlock()
 			switch {
 			case w != nil:
+				if c.show != nil {
+					c.show("", line)
+				}
 				w <- line
 			case strings.TrimSpace(line) != "":
+				if c.show != nil {
+					c.show("› ", line)
+				}
 				c.steer(line)
 			}
 		}
@@ -54,19 +67,18 @@ func (c *console) route(ctx context.Context) {
 func (c *console) approve(ctx context.Context, call contract.ToolCall, tool contract.ToolDescriptor) (conductor.Decision, error) {
 	c.ask.Lock()
 	defer c.ask.Unlock()
-	for again := false; ; again = true {
+	text := approvalPrompt(call)
+	for {
 		answer := make(chan string, 1)
 		c.mu.Lock()
 		c.waiting = answer
 		c.mu.Unlock()
-		// The prompt is registered before it is shown, so an answer typed
-		// as soon as it appears cannot go to the run as steering.
-		if again {
-			fmt.Fprintln(c.prompts, "please answer y, n or a")
-		}
-		fmt.Fprintf(c.prompts, "run %s `%s`? [y]es/[n]o/[a]lways ", call.Name, callSubject(call))
+		// The answer is registered before the prompt shows, so a line
+		// typed as soon as it shows cannot be taken for steering.
+		answered := c.prompt(call, text)
 		select {
 		case <-ctx.Done():
+			answered()
 			// Unregister, or route would hand the next typed line, a
 			// steer, to this prompt that nobody waits on any more.
 			c.mu.Lock()
@@ -76,6 +88,7 @@ func (c *console) approve(ctx context.Context, call contract.ToolCall, tool cont
 			c.mu.Unlock()
 			return conductor.Decision{}, ctx.Err()
 		case line := <-answer:
+			answered()
 			switch strings.ToLower(strings.TrimSpace(line)) {
 			case "y", "yes":
 				return conductor.Decision{Approved: true, Scope: contract.ScopeOnce}, nil
@@ -84,21 +97,40 @@ func (c *console) approve(ctx context.Context, call contract.ToolCall, tool cont
 			case "n", "no":
 				return conductor.Decision{Approved: false, Reason: "the user said no"}, nil
 			}
+			text = "please answer y, n or a\n" + approvalPrompt(call)
 		}
 	}
 }
 
-// callSubject is what a call acts on, shown in the approval prompt.
+// prompt shows the approval prompt, after the call's line when a printer
+// places it.
+func (c *console) prompt(call contract.ToolCall, text string) (answered func()) {
+	if c.place != nil {
+		return c.place(call, text)
+	}
+	fmt.Fprint(c.prompts, text)
+	return func() {}
+}
+
+// approvalPrompt asks whether a call may run, showing the whole of what
+// it acts on: a long or multi-line command is shown in full, its control
+// characters escaped, so no part of it can hide behind a harmless start.
+func approvalPrompt(call contract.ToolCall) string {
+	return fmt.Sprintf("run %s %s? [y]es/[n]o/[a]lways ", safeLine(call.Name), callSubject(call))
+}
+
+// callSubject is what a call acts on: the command, URL or path when that
+// is its only argument, otherwise every argument.
 func callSubject(call contract.ToolCall) string {
 	var args map[string]any
-	if json.Unmarshal([]byte(call.Arguments), &args) == nil {
+	if json.Unmarshal([]byte(call.Arguments), &args) == nil && len(args) == 1 {
 		for _, k := range []string{"command", "url", "path"} {
 			if s, ok := args[k].(string); ok {
-				return oneLine(s, 120)
+				return "`" + safeLine(s) + "`"
 			}
 		}
 	}
-	return oneLine(call.Arguments, 120)
+	return safeLine(call.Arguments)
 }
 
 // autoApprover answers without asking: yes to all with --yes, otherwise

@@ -14,10 +14,10 @@ var sessionLine = regexp.MustCompile(`baton demo: session ([a-z]+-[a-z]+-[0-9a-f
 func checkDemo(t *testing.T, stdout string) string {
 	t.Helper()
 	for _, want := range []string{
-		"→ list_files {}",
-		"← list_files: notes.txt",
-		"← write_file: wrote 72 bytes to poem.txt",
-		"← read_file: Signals fold to state,",
+		"→ #1 list_files {}",
+		"← #1 list_files: notes.txt",
+		"← #2 write_file: wrote 72 bytes to poem.txt",
+		"← #3 read_file: Signals fold to state,",
 		"── done: 4 model calls, 3 tool calls",
 		"replay verified: 11 steps, byte for byte",
 	} {

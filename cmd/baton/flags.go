@@ -155,11 +155,12 @@ func head(ctx context.Context, st store.Store, id string) (store.Hash, error) {
 // shortHash is the prefix printed for a node.
 func shortHash(h store.Hash) string { return h.String()[:12] }
 
-// oneLine folds s onto one line of at most max runes.
+// oneLine folds s onto one line of at most max runes, its control
+// characters escaped for the terminal.
 func oneLine(s string, max int) string {
 	r := []rune(strings.Join(strings.Fields(s), " "))
 	if len(r) > max {
-		return string(r[:max-1]) + "…"
+		return safeLine(string(r[:max-1])) + "…"
 	}
-	return string(r)
+	return safeLine(string(r))
 }

@@ -17,7 +17,20 @@ const (
 	exitOK      = 0
 	exitFailure = 1
 	exitUsage   = 2
+	// exitStopped is a run the user stopped with Ctrl-C: 128+SIGINT, as
+	// shells report it.
+	exitStopped = 130
 )
+
+// exitError ends a command with its code; msg, when set, is printed. A
+// run's failure the printer already showed has no msg, so it is not
+// printed twice.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
 
 func main() {
 	interrupts := make(chan os.Signal, 2)
@@ -29,6 +42,9 @@ func main() {
 		interactive: isTerminal(os.Stdin),
 		tty:         isTerminal(os.Stdout),
 		interrupts:  interrupts,
+	}
+	if a.interactive {
+		a.echoOff = echoOff(os.Stdin)
 	}
 	os.Exit(a.main(context.Background(), os.Args[1:]))
 }
@@ -52,6 +68,9 @@ type app struct {
 	tty bool
 	// interrupts delivers Ctrl-C; nil in tests that do not need it.
 	interrupts <-chan os.Signal
+	// echoOff, when set, stops the terminal echoing typed lines and
+	// returns what turns the echo back on.
+	echoOff func() (restore func())
 }
 
 type command struct {
@@ -97,9 +116,15 @@ func (a *app) main(ctx context.Context, args []string) int {
 
 func (a *app) exit(err error) int {
 	var u *usageError
+	var x *exitError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &x):
+		if x.msg != "" {
+			fmt.Fprintf(a.stderr, "baton: %s\n", safeText(x.msg))
+		}
+		return x.code
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &u):
@@ -109,7 +134,7 @@ func (a *app) exit(err error) int {
 		}
 		return exitUsage
 	}
-	fmt.Fprintf(a.stderr, "baton: %s\n", strings.TrimPrefix(err.Error(), "baton: "))
+	fmt.Fprintf(a.stderr, "baton: %s\n", safeText(strings.TrimPrefix(err.Error(), "baton: ")))
 	return exitFailure
 }
 

@@ -21,15 +21,16 @@ var recordedSessions = map[string]struct {
 	id    string
 	steps int
 }{
-	"plain.jsonl":          {"cosmic-walrus-62f4", 11},
-	"parallel-tools.jsonl": {"glad-thistle-48d9", 9},
-	"retries.jsonl":        {"rapid-summit-a4bb", 5},
-	"steering.jsonl":       {"crisp-robin-b5d6", 7},
-	"approvals.jsonl":      {"keen-lantern-c632", 14},
-	"compaction.jsonl":     {"jolly-otter-30a1", 15},
-	"abort.jsonl":          {"glad-sparrow-f420", 6},
-	"resumed-crash.jsonl":  {"mellow-river-a7f9", 13},
-	"model-failed.jsonl":   {"clever-fern-824d", 2},
+	"plain.jsonl":                {"cosmic-walrus-62f4", 11},
+	"parallel-tools.jsonl":       {"glad-thistle-48d9", 9},
+	"retries.jsonl":              {"rapid-summit-a4bb", 5},
+	"steering.jsonl":             {"crisp-robin-b5d6", 7},
+	"approvals.jsonl":            {"keen-lantern-c632", 14},
+	"compaction.jsonl":           {"jolly-otter-30a1", 15}, // the summary did not shrink history: skipped
+	"compaction-condensed.jsonl": {"quiet-summit-8b33", 33},
+	"abort.jsonl":                {"glad-sparrow-f420", 6},
+	"resumed-crash.jsonl":        {"mellow-river-a7f9", 13},
+	"model-failed.jsonl":         {"clever-fern-824d", 2},
 }
 
 // badSessions are damaged or tampered sessions and the exact message

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
@@ -82,8 +83,8 @@ func TestRunApprovals(t *testing.T) {
 		wantOut string
 		ran     bool
 	}{
-		{"no terminal denies", nil, "denied shell: stdin is not a terminal, so nobody can approve shell; run baton with --yes", false},
-		{"yes approves", []string{"--yes"}, "← shell: from-shell", true},
+		{"no terminal denies", nil, "denied #1 shell: stdin is not a terminal, so nobody can approve shell; run baton with --yes", false},
+		{"yes approves", []string{"--yes"}, "← #1 shell: from-shell", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,9 +137,9 @@ func TestInteractiveApproval(t *testing.T) {
 		ran    bool
 		scope  string
 	}{
-		{"y", true, "approved shell"},
-		{"a", true, "approved for the session shell"},
-		{"n", false, "denied shell: the user said no"},
+		{"y", true, "approved #1 shell"},
+		{"a", true, "approved for the session #1 shell"},
+		{"n", false, "denied #1 shell: the user said no"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.answer, func(t *testing.T) {
@@ -172,7 +173,7 @@ func TestTypedLinesSteer(t *testing.T) {
 	  {"text": "Done, with the notes."}
 	]}`)
 	s := startInteractive(t, "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", t.TempDir(), "look")
-	s.out.waitFor(t, "→ list_files")
+	s.out.waitFor(t, "→ #1 list_files")
 	io.WriteString(s.in, "also mention the notes\n")
 	if code := s.wait(t); code != 0 {
 		t.Fatalf("exit %d\n%s", code, s.err.String())
@@ -187,6 +188,8 @@ func TestTypedLinesSteer(t *testing.T) {
 	}
 }
 
+// TestCtrlC: the first Ctrl-C during a model call that hangs stops the
+// run at once, as "stopped" with exit 130, not as a failure.
 func TestCtrlC(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
@@ -194,19 +197,47 @@ func TestCtrlC(t *testing.T) {
 	s := startInteractive(t, "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", t.TempDir(), "hang")
 	s.out.waitFor(t, "Working")
 	s.interrupts <- os.Interrupt
-	s.err.waitFor(t, "stopping after the running tools (Ctrl-C again to stop now)")
-	s.interrupts <- os.Interrupt
-	code := s.wait(t)
-	if code != exitFailure {
-		t.Errorf("exit %d, want %d", code, exitFailure)
+	if code := s.wait(t); code != exitStopped {
+		t.Errorf("exit %d, want %d", code, exitStopped)
 	}
-	for _, want := range []string{"baton: stopping now", "baton: aborted"} {
-		if !strings.Contains(s.err.String(), want) {
-			t.Errorf("stderr does not say %q:\n%s", want, s.err.String())
+	if !strings.Contains(s.err.String(), "baton: stopping\n") || strings.Contains(s.err.String(), "aborted") {
+		t.Errorf("stderr:\n%s", s.err.String())
+	}
+	if !strings.Contains(s.out.String(), "── stopped\n") {
+		t.Errorf("stdout:\n%s", s.out.String())
+	}
+}
+
+// TestCtrlCLetsRunningToolsFinish: the first Ctrl-C while a tool runs
+// lets it finish and calls the model no more.
+func TestCtrlCLetsRunningToolsFinish(t *testing.T) {
+	isolate(t)
+	ws := t.TempDir()
+	script := writeScript(t, `{"replies": [
+	  {"text": "Waiting.", "tool_calls": [{"id": "c1", "name": "shell", "arguments": {"command": "touch started.txt && sleep 1 && echo finished > done.txt"}}]},
+	  {"text": "This reply must never be asked for."}
+	]}`)
+	s := startInteractive(t, "run", "--yes", "--allow-shell", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", ws, "wait")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(ws, "started.txt")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tool never started:\n%s", s.out.String())
 		}
 	}
-	if !strings.Contains(s.out.String(), "── faulted: aborted") {
-		t.Errorf("stdout:\n%s", s.out.String())
+	s.interrupts <- os.Interrupt
+	if code := s.wait(t); code != exitStopped {
+		t.Errorf("exit %d, want %d\n%s", code, exitStopped, s.err.String())
+	}
+	if !strings.Contains(s.err.String(), "stopping after the running tools (Ctrl-C again to stop now)") {
+		t.Errorf("stderr:\n%s", s.err.String())
+	}
+	if _, err := os.Stat(filepath.Join(ws, "done.txt")); err != nil {
+		t.Errorf("the running tool did not finish: %v", err)
+	}
+	if out := s.out.String(); strings.Contains(out, "never") || !strings.Contains(out, "── stopped") {
+		t.Errorf("stdout:\n%s", out)
 	}
 }
 
@@ -302,21 +333,21 @@ func TestRunContextWindow(t *testing.T) {
 	isolate(t)
 	ws := t.TempDir()
 	var replies []string
-	for i := range 4 {
-		name := fmt.Sprintf("part%d.txt", i)
-		if err := os.WriteFile(filepath.Join(ws, name), []byte(strings.Repeat("signal state replay ", 95)), 0o644); err != nil {
+	for i := range 8 {
+		name := fmt.Sprintf("note%d.txt", i)
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(strings.Repeat(fmt.Sprintf("signal %d state replay ", i), 36)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		replies = append(replies, fmt.Sprintf(`{"text": "Reading.", "tool_calls": [{"id": "c%d", "name": "read_file", "arguments": {"path": %q}}]}`, i, name))
 	}
-	replies = append(replies, `{"text": "Summary: four parts of repeated words."}`, `{"text": "Done."}`)
+	replies = append(replies, `{"text": "Summary: eight notes of repeated words."}`, `{"text": "Done."}`)
 	script := writeScript(t, `{"replies": [`+strings.Join(replies, ",")+`]}`)
 	for _, tt := range []struct {
 		window    string
 		compacted bool
 	}{{"2000", true}, {"0", false}} {
-		code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", ws, "--context-window", tt.window, "read the parts")
-		if got := strings.Contains(stdout, "compacted history"); got != tt.compacted || code != exitOK {
+		code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", ws, "--context-window", tt.window, "read the notes")
+		if got := strings.Contains(stdout, "·· compacted history"); got != tt.compacted || code != exitOK {
 			t.Errorf("--context-window %s: exit %d, compacted %v, want %v\n%s%s", tt.window, code, got, tt.compacted, stdout, stderr)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 )
 
@@ -22,6 +23,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	allowShell := fs.Bool("allow-shell", false, "offer the shell tool (each call needs approval)")
 	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs approval)")
 	yes := fs.Bool("yes", false, "approve every tool call without asking")
+	mflags := addModelFlags(fs)
 	window := fs.Int("context-window", 0, "the model's context size in tokens; history is compacted near it (default 128000)")
 	pos, err := fs.parse(args, 1, -1)
 	if err != nil {
@@ -29,6 +31,13 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	}
 	if *window < 0 {
 		return usagef(fs.FlagSet, "run: --context-window must be positive, got %d", *window)
+	}
+	driver, err := mflags.options(fs)
+	if err != nil {
+		return err
+	}
+	if err := checkID("--session", *session); err != nil {
+		return &usageError{fs: fs.FlagSet, msg: err.Error()}
 	}
 	prompt := strings.TrimSpace(strings.Join(pos, " "))
 	if prompt == "" {
@@ -46,7 +55,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window}
+	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window, driver: driver}
 	if spec.sessionID != "" {
 		if _, err := head(ctx, st, spec.sessionID); err != nil {
 			return err
@@ -61,12 +70,29 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	}
 	defer tools.Close()
 	spec.tools = tools.Tools()
-	_, err = a.drive(ctx, spec)
+	snap, err := a.drive(ctx, spec)
 	if !fs.json {
 		fmt.Fprintf(a.stderr, "session %s  (baton log%s %s)\n", spec.sessionID, fs.storeArg(), spec.sessionID)
 	}
-	if errors.Is(err, store.ErrLocked) {
+	return runExit(snap, err, spec, fs.json)
+}
+
+// runExit maps how a run ended to the command's exit: a run the user
+// stopped exits 130; a run that faulted exits 1, its error printed once
+// (the printer showed it already unless the output is JSON).
+func runExit(snap contract.RunSnapshot, err error, spec driveSpec, json bool) error {
+	var re *contract.RunError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, store.ErrLocked):
 		return fmt.Errorf("session %q is being driven by another baton process", spec.sessionID)
+	case !errors.As(err, &re) || snap.Phase != contract.PhaseFaulted:
+		return err
+	case re.Kind == contract.KindAborted:
+		return &exitError{code: exitStopped}
+	case json:
+		return &exitError{code: exitFailure, msg: faultText(re)}
 	}
-	return err
+	return &exitError{code: exitFailure}
 }

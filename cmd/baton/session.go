@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -26,11 +27,16 @@ type driveSpec struct {
 	yes      bool
 	// contextWindow overrides the default context size when positive.
 	contextWindow int
-	clock         conductor.Clock
-	ids           conductor.IDSource
+	// driver holds the model call's timeouts and retries.
+	driver turn.Options
+	clock  conductor.Clock
+	ids    conductor.IDSource
 }
 
-// drive runs one prompt to the end of its run, streaming the events.
+// drive runs one prompt to the end of its run, streaming the events. On
+// a stored session it first finishes a run left in flight, saying what
+// that does, with the printer already subscribed so nothing it does is
+// hidden.
 func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, error) {
 	box, err := dispatch.NewToolBox(spec.tools...)
 	if err != nil {
@@ -38,7 +44,7 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	}
 	done := make(chan struct{})
 	defer close(done)
-	deps := conductor.Deps{Provider: spec.provider, Tools: box, Store: spec.store, SessionID: spec.sessionID, Clock: spec.clock, IDs: spec.ids}
+	deps := conductor.Deps{Provider: spec.provider, Tools: box, Store: spec.store, SessionID: spec.sessionID, Clock: spec.clock, IDs: spec.ids, Driver: spec.driver}
 	var con *console
 	if a.interactive && !spec.yes {
 		con = &console{prompts: a.stderr, lines: readLines(done, a.stdin)}
@@ -53,35 +59,64 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 		return contract.RunSnapshot{}, err
 	}
 	defer agent.Close()
-	if spec.existing {
-		if _, err := agent.Resume(ctx, spec.sessionID); err != nil {
-			return agent.Snapshot(), fmt.Errorf("go on with session %q: %w", spec.sessionID, err)
-		}
-	}
 	p := newPrinter(a.stdout, spec.json, a.tty)
+	defer p.close()
 	unsubscribe := agent.Subscribe(p.event)
+	defer unsubscribe()
 	if con != nil {
-		con.steer = func(line string) {
-			if err := agent.Steer(conductor.Text(line)); err != nil {
-				fmt.Fprintf(a.stderr, "baton: steer: %v\n", err)
-			}
-		}
-		rctx, cancel := context.WithCancel(ctx)
-		routed := make(chan struct{})
-		go func() { defer close(routed); con.route(rctx) }()
-		defer func() { cancel(); <-routed }()
+		a.attachConsole(ctx, con, p, agent)
+		defer con.detach()
 	}
 	stop := a.watchInterrupts(agent)
+	defer stop()
+	if spec.existing {
+		if note := resumeNote(ctx, spec.store, spec.sessionID); note != "" && !spec.json {
+			p.typed("", note)
+		}
+		snap, err := agent.Resume(ctx, spec.sessionID)
+		if snap.RunID != "" {
+			p.waitRun(snap.RunID, 2*time.Second)
+		}
+		if err != nil {
+			return snap, err
+		}
+	}
 	snap, err := agent.Submit(ctx, conductor.Input{Text: spec.prompt, Tools: spec.tools})
-	stop()
-	p.wait(2 * time.Second)
-	unsubscribe()
-	p.close()
+	p.waitRun(snap.RunID, 2*time.Second)
 	return snap, err
 }
 
-// watchInterrupts turns the first Ctrl-C into an abort after the running
-// tools finish and the second into an abort at once.
+// attachConsole routes typed lines to the agent while the run goes: to an
+// approval prompt placed by the printer, or as steering. On a terminal
+// the typed text is not echoed while a run streams; the printer shows
+// each line whole once Enter is pressed.
+func (a *app) attachConsole(ctx context.Context, con *console, p *printer, agent *conductor.Agent) {
+	con.place = func(call contract.ToolCall, prompt string) func() { return p.ask(a.stderr, call, prompt) }
+	con.steer = func(line string) {
+		if err := agent.Steer(conductor.Text(line)); err != nil {
+			p.typed("", "baton: steer: "+err.Error())
+		}
+	}
+	var restore func()
+	if a.echoOff != nil {
+		restore = a.echoOff()
+		con.show = p.typed
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	routed := make(chan struct{})
+	go func() { defer close(routed); con.route(rctx) }()
+	con.detach = func() {
+		cancel()
+		<-routed
+		if restore != nil {
+			restore()
+		}
+	}
+}
+
+// watchInterrupts turns Ctrl-C into an abort. The first stops at once
+// unless tools are running, which it lets finish (no model call follows);
+// the second stops at once.
 func (a *app) watchInterrupts(agent *conductor.Agent) (stop func()) {
 	if a.interrupts == nil {
 		return func() {}
@@ -96,16 +131,29 @@ func (a *app) watchInterrupts(agent *conductor.Agent) (stop func()) {
 				return
 			case <-a.interrupts:
 			}
-			mode := contract.AbortAfterTools
-			msg := "\nbaton: stopping after the running tools (Ctrl-C again to stop now)"
-			if n > 0 {
-				mode, msg = contract.AbortNow, "\nbaton: stopping now"
+			mode, msg := contract.AbortNow, "\nbaton: stopping"
+			if n == 0 && toolsRunning(agent.Snapshot()) {
+				mode, msg = contract.AbortAfterTools, "\nbaton: stopping after the running tools (Ctrl-C again to stop now)"
 			}
 			fmt.Fprintln(a.stderr, msg)
-			if err := agent.Abort(mode); err != nil {
+			if err := agent.Abort(mode); err != nil && !errors.Is(err, conductor.ErrNoRun) {
 				fmt.Fprintf(a.stderr, "baton: abort: %v\n", err)
 			}
 		}
 	}()
 	return func() { close(quit); <-finished }
+}
+
+// toolsRunning reports whether a run has tools under way that an abort
+// could let finish.
+func toolsRunning(s contract.RunSnapshot) bool {
+	if s.Phase != contract.PhaseAwaitingTools {
+		return false
+	}
+	for _, p := range s.Pending {
+		if p.State == contract.CallStarted || p.State == contract.CallDispatched {
+			return true
+		}
+	}
+	return false
 }

@@ -55,7 +55,7 @@ func (a *app) sessions(ctx context.Context, args []string) error {
 				return err
 			}
 			damaged++
-			fmt.Fprintf(a.stderr, "baton: %s\n", err)
+			fmt.Fprintf(a.stderr, "baton: %s\n", safeLine(err.Error()))
 			r = sessionRow{ID: id, Error: err.Error()}
 		}
 		rows = append(rows, r)
@@ -100,10 +100,10 @@ func (a *app) printSessions(asJSON bool, rows []sessionRow) error {
 	fmt.Fprintln(tw, "SESSION\tSTEPS\tUPDATED\tHEAD")
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\tdamaged\t-\t-\n", r.ID)
+			fmt.Fprintf(tw, "%s\tdamaged\t-\t-\n", safeLine(r.ID))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", r.ID, r.Steps, r.Updated.Format(time.DateTime), r.Head[:12])
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", safeLine(r.ID), r.Steps, r.Updated.Format(time.DateTime), r.Head[:12])
 	}
 	return tw.Flush()
 }

@@ -12,28 +12,46 @@ import (
 )
 
 // printer shows a run's events as they come: text as it streams, tool
-// calls and results one compact line each, and, on a terminal, a spinner
-// while tools run. With json set it prints each event as a JSON line.
+// calls and results one compact line each, numbered so a result names
+// the call it answers, and, on a terminal, a status line while tools run
+// or the model is awaited. With json set it prints each event as a JSON
+// line. Everything it prints is escaped for the terminal.
+//
+// The approval prompt and typed lines go through it too (ask, typed), so
+// they start on a line of their own and no status line is drawn over
+// them.
 type printer struct {
-	mu      sync.Mutex
-	w       io.Writer
-	json    bool
-	tty     bool
-	midLine bool
-	running map[string]string // call id -> tool name
-	names   map[string]string
-	frame   int
-	drawn   bool
-	ended   chan struct{}
-	endOnce sync.Once
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	mu        sync.Mutex
+	w         io.Writer
+	json      bool
+	tty       bool
+	midLine   bool
+	streamed  bool              // text of the current model attempt was printed
+	running   map[string]string // call id -> tool name
+	calls     map[string]int    // call id -> number
+	shown     map[string]chan struct{}
+	frame     int
+	drawn     bool
+	asking    bool
+	quiet     time.Time // when the last event was printed
+	waiting   bool      // a model call is in flight, as far as events tell
+	ends      map[string]contract.RunEvent
+	endSignal chan struct{}
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	now       func() time.Time
 }
 
 var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 func newPrinter(w io.Writer, json, tty bool) *printer {
-	p := &printer{w: w, json: json, tty: tty && !json, running: map[string]string{}, names: map[string]string{}, ended: make(chan struct{}), stop: make(chan struct{})}
+	p := &printer{
+		w: w, json: json, tty: tty && !json,
+		running: map[string]string{}, calls: map[string]int{}, shown: map[string]chan struct{}{},
+		ends: map[string]contract.RunEvent{}, endSignal: make(chan struct{}, 1), stop: make(chan struct{}),
+		now: time.Now,
+	}
+	p.quiet = p.now()
 	if p.tty {
 		ticker := time.NewTicker(100 * time.Millisecond)
 		p.wg.Go(func() {
@@ -51,7 +69,7 @@ func newPrinter(w io.Writer, json, tty bool) *printer {
 	return p
 }
 
-// close stops the spinner and clears it.
+// close stops the status line and clears it.
 func (p *printer) close() {
 	close(p.stop)
 	p.wg.Wait()
@@ -61,24 +79,31 @@ func (p *printer) close() {
 	p.newline()
 }
 
-// tick draws the spinner's next frame while tools run.
+// tick draws the status line's next frame: which tools run, or how long
+// the model has been awaited.
 func (p *printer) tick() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.tty {
+	if !p.tty || p.asking {
 		return
 	}
-	if len(p.running) == 0 {
+	var status string
+	switch {
+	case len(p.running) > 0:
+		names := make([]string, 0, len(p.running))
+		for _, n := range p.running {
+			names = append(names, safeLine(n))
+		}
+		sort.Strings(names)
+		status = "running " + strings.Join(names, ", ")
+	case p.waiting && p.now().Sub(p.quiet) >= time.Second:
+		status = fmt.Sprintf("waiting for the model (%ds)", int(p.now().Sub(p.quiet).Seconds()))
+	default:
 		p.clear()
 		return
 	}
-	names := make([]string, 0, len(p.running))
-	for _, n := range p.running {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	p.newline()
-	fmt.Fprintf(p.w, "\r\033[K%s running %s", spinFrames[p.frame%len(spinFrames)], strings.Join(names, ", "))
+	fmt.Fprintf(p.w, "\r\033[K%s %s", spinFrames[p.frame%len(spinFrames)], status)
 	p.frame++
 	p.drawn = true
 }
@@ -107,8 +132,9 @@ func (p *printer) event(ev contract.RunEvent) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted {
-		defer p.endOnce.Do(func() { close(p.ended) })
+		defer p.ended(ev)
 	}
+	p.track(ev)
 	if p.json {
 		if b, err := contract.EncodeEvent(ev); err == nil {
 			fmt.Fprintf(p.w, "%s\n", b)
@@ -119,18 +145,41 @@ func (p *printer) event(ev contract.RunEvent) {
 	p.text(ev)
 }
 
-func (p *printer) text(ev contract.RunEvent) {
+// track keeps what the status line and the prompt need to know.
+func (p *printer) track(ev contract.RunEvent) {
+	p.quiet = p.now()
 	switch ev.Kind {
-	case contract.EvTextDelta:
-		fmt.Fprint(p.w, ev.Text)
-		p.midLine = !strings.HasSuffix(ev.Text, "\n")
-	case contract.EvToolCall:
-		p.names[ev.Call.ID] = ev.Call.Name
-		p.line("→ %s %s", ev.Call.Name, oneLine(ev.Call.Arguments, 80))
+	case contract.EvRunStarted, contract.EvModelRetry, contract.EvSteeringApplied, contract.EvFollowUpApplied, contract.EvCompaction:
+		p.waiting = true
+	case contract.EvTurnCompleted:
+		p.waiting = false
+		p.streamed = false
+	case contract.EvToolResult:
+		if ev.Result != nil {
+			delete(p.running, ev.Result.CallID)
+		}
+		p.waiting = len(p.running) == 0
 	case contract.EvToolStarted:
 		if ev.Call != nil {
 			p.running[ev.Call.ID] = ev.Call.Name
 		}
+	case contract.EvRunSettled, contract.EvRunFaulted:
+		p.waiting = false
+		clear(p.running)
+	}
+}
+
+func (p *printer) text(ev contract.RunEvent) {
+	switch ev.Kind {
+	case contract.EvTextDelta:
+		t := safeText(ev.Text)
+		fmt.Fprint(p.w, t)
+		if t != "" {
+			p.midLine = !strings.HasSuffix(t, "\n")
+			p.streamed = true
+		}
+	case contract.EvToolCall:
+		p.call(ev.Call)
 	case contract.EvToolResult:
 		p.result(ev.Result)
 	case contract.EvApprovalResolved:
@@ -138,41 +187,87 @@ func (p *printer) text(ev contract.RunEvent) {
 		if ev.Approved {
 			verdict = "approved"
 		}
-		p.line("  %s %s%s", verdict, p.callName(ev), reason(ev.Text))
+		p.line("  %s %s%s", verdict, p.callRef(ev.Call), safeLine(reason(ev.Text)))
 	case contract.EvSteeringApplied, contract.EvFollowUpApplied:
-		p.line("↪ %s", oneLine(ev.Text, 100))
+		p.line("↪ %s", oneLine(ev.Text, 200))
 	case contract.EvCompaction:
-		p.line("·· compacted history")
+		p.line("·· %s", compactionText(ev.Text))
 	case contract.EvModelRetry:
-		p.line("·· retrying the model: %s", oneLine(ev.Text, 100))
+		p.retry(ev.Text)
 	case contract.EvLoopWarning:
-		p.line("·· loop guard: %s", oneLine(ev.Text, 100))
+		p.line("·· loop guard: %s", oneLine(ev.Text, 200))
 	case contract.EvLag:
 		p.line("·· (missed %d events)", ev.Missed)
 	case contract.EvRunSettled:
 		p.settled(ev)
 	case contract.EvRunFaulted:
+		if ev.Err != nil && ev.Err.Kind == contract.KindAborted {
+			p.line("── stopped")
+			return
+		}
 		p.line("── faulted: %s", faultText(ev.Err))
 	}
 }
 
-func (p *printer) callName(ev contract.RunEvent) string {
-	if ev.Call != nil {
-		return ev.Call.Name
+// compactionText says what a compaction event did: the reducer's own text
+// says when it was skipped or fell back; a summary means it condensed.
+func compactionText(text string) string {
+	if strings.HasPrefix(text, "skipped:") || strings.HasPrefix(text, "fallback:") {
+		return "compaction " + oneLine(text, 200)
 	}
-	return ""
+	return "compacted history"
+}
+
+// retry reports a model call about to be tried again. Text the failed
+// attempt streamed stays on screen, so it is marked as discarded rather
+// than seeming to run on into the retried reply.
+func (p *printer) retry(text string) {
+	if p.streamed {
+		p.line("·· (the reply above was cut off and is discarded)")
+		p.streamed = false
+	}
+	p.line("·· retrying the model: %s", providerText(text))
+}
+
+func (p *printer) call(c *contract.ToolCall) {
+	if c == nil {
+		return
+	}
+	p.calls[c.ID] = len(p.calls) + 1
+	p.line("→ %s %s", p.callRef(c), oneLine(c.Arguments, 80))
+	if ch, ok := p.shown[c.ID]; ok {
+		close(ch)
+	} else {
+		ch := make(chan struct{})
+		close(ch)
+		p.shown[c.ID] = ch
+	}
+}
+
+// callRef names a call by its number and tool.
+func (p *printer) callRef(c *contract.ToolCall) string {
+	if c == nil {
+		return ""
+	}
+	if n, ok := p.calls[c.ID]; ok {
+		return fmt.Sprintf("#%d %s", n, safeLine(c.Name))
+	}
+	return safeLine(c.Name)
 }
 
 func (p *printer) result(r *contract.ToolResult) {
 	if r == nil {
 		return
 	}
-	delete(p.running, r.CallID)
 	mark := "←"
 	if r.IsError {
 		mark = "✗"
 	}
-	p.line("%s %s: %s", mark, r.Name, oneLine(r.Content, 100))
+	ref := safeLine(r.Name)
+	if n, ok := p.calls[r.CallID]; ok {
+		ref = fmt.Sprintf("#%d %s", n, ref)
+	}
+	p.line("%s %s: %s", mark, ref, oneLine(r.Content, 100))
 }
 
 func (p *printer) settled(ev contract.RunEvent) {
@@ -180,24 +275,75 @@ func (p *printer) settled(ev contract.RunEvent) {
 		p.line("── done")
 		return
 	}
-	u := ev.Usage
-	p.line("── done: %s", usageLine(*u))
+	p.line("── done: %s", usageLine(*ev.Usage))
 }
 
-func faultText(e *contract.RunError) string {
-	if e == nil {
-		return "unknown error"
+// ask prints an approval prompt for a call on w (the terminal's prompt
+// stream) once the call's own line is printed, or after a short wait if
+// its event is late, on a line of its own; until answered is called no
+// status line is drawn.
+func (p *printer) ask(w io.Writer, call contract.ToolCall, prompt string) (answered func()) {
+	p.mu.Lock()
+	ch, ok := p.shown[call.ID]
+	if !ok {
+		ch = make(chan struct{})
+		p.shown[call.ID] = ch
 	}
-	return strings.TrimPrefix(e.Error(), "baton: ")
+	p.mu.Unlock()
+	select {
+	case <-ch:
+	case <-time.After(500 * time.Millisecond):
+	}
+	p.mu.Lock()
+	p.clear()
+	p.newline()
+	p.asking = true
+	fmt.Fprint(w, prompt)
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		p.asking = false
+		p.quiet = p.now()
+		p.mu.Unlock()
+	}
 }
 
-// wait blocks until the run's end was printed, or d passes: the end
-// event can trail the Submit that returned it by a moment.
-func (p *printer) wait(d time.Duration) {
+// typed shows a line typed while the run goes, on a line of its own: the
+// terminal does not echo it, so it never lands inside streamed text.
+func (p *printer) typed(prefix, line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.json {
+		return
+	}
+	p.clear()
+	p.line("%s%s", prefix, oneLine(line, 200))
+}
+
+func (p *printer) ended(ev contract.RunEvent) {
+	p.ends[ev.RunID] = ev
+	select {
+	case p.endSignal <- struct{}{}:
+	default:
+	}
+}
+
+// waitRun blocks until the end of run runID was printed, or d passes: the
+// end event can trail the Submit that returned it by a moment.
+func (p *printer) waitRun(runID string, d time.Duration) {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	select {
-	case <-p.ended:
-	case <-t.C:
+	for {
+		p.mu.Lock()
+		_, done := p.ends[runID]
+		p.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-p.endSignal:
+		case <-t.C:
+			return
+		}
 	}
 }

@@ -27,14 +27,12 @@ func TestPrinterText(t *testing.T) {
 		p.event(ev)
 	}
 	p.close()
-	want := "Hello.\n→ read_file {\"path\":\"a\"}\n← read_file: line one line two\n↪ be brief\n·· (missed 3 events)\n── faulted: max_turns: 64 model calls\n"
+	want := "Hello.\n→ #1 read_file {\"path\":\"a\"}\n← #1 read_file: line one line two\n↪ be brief\n·· (missed 3 events)\n── faulted: max_turns: 64 model calls\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
-	select {
-	case <-p.ended:
-	default:
-		t.Error("the run's end did not release wait")
+	if _, ok := p.ends[""]; !ok {
+		t.Error("the run's end did not release waitRun")
 	}
 }
 

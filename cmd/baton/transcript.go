@@ -9,69 +9,58 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// transcript prints records as a conversation a person can read. It folds
-// them as it goes, to tell where each run ended and how.
+// transcript prints a session as the model saw it: it folds the records
+// and prints the turns each step added to history, in history order, so
+// every tool result the model received (skipped, aborted, refused or
+// failed ones too) stands in call order under a number tying it to its
+// call. What is not history (run boundaries, approvals, model failures,
+// aborts, resumes, compaction) is printed at the step it happened.
 type transcript struct {
 	w     io.Writer
-	rules *cadence.Rules
 	snap  contract.RunSnapshot
-	names map[string]string
+	calls map[string]int    // call id -> its number in the session
+	names map[string]string // call id -> tool name
 }
 
 func writeTranscript(w io.Writer, rules *cadence.Rules, sessionID string, records []contract.Record) error {
-	t := &transcript{w: w, rules: rules, snap: cadence.InitialSnapshot(sessionID), names: map[string]string{}}
-	folded := 0
+	t := &transcript{w: w, snap: cadence.InitialSnapshot(sessionID), calls: map[string]int{}, names: map[string]string{}}
 	for f, err := range rules.Steps(t.snap, records) {
-		t.record(f.Record)
 		if err != nil {
-			fmt.Fprintf(t.w, "!! step %d: this signal does not fit the session's state; the rest is shown unfolded\n", f.Record.Step)
-			t.rest(records[folded+1:])
+			fmt.Fprintf(t.w, "!! step %d: this signal does not fit the session's state; the rest is not shown (see 'baton log --json')\n", f.Record.Step)
 			return nil
 		}
-		folded++
-		t.ended(f.Before, f.After)
+		t.step(f.Record.Signal, f.After)
 		t.snap = f.After
 	}
 	if t.snap.Phase.InFlight() {
-		fmt.Fprintf(t.w, "── run %s still in flight (%s)\n", t.snap.RunID, t.snap.Phase)
+		fmt.Fprintf(t.w, "── run %s still in flight (%s)\n", safeLine(t.snap.RunID), t.snap.Phase)
 	}
 	return nil
 }
 
-func (t *transcript) rest(records []contract.Record) {
-	for _, rec := range records {
-		t.record(rec)
+// step prints what one signal did: its own line, then the turns it added.
+func (t *transcript) step(sig contract.Signal, next contract.RunSnapshot) {
+	t.signal(sig)
+	added, grew := next.History.After(t.snap.History)
+	if _, ok := sig.(contract.Compacted); ok && grew {
+		fmt.Fprintln(t.w, "·· compaction skipped: the summary would not shrink the history")
 	}
+	if !grew {
+		t.replaced(sig, next)
+		added = nil
+	}
+	for _, turn := range added {
+		t.turn(turn)
+	}
+	t.ended(next)
 }
 
-func (t *transcript) ended(prev, next contract.RunSnapshot) {
-	if prev.Phase == next.Phase || !next.Phase.Terminal() {
-		return
-	}
-	u := next.RunUsage
-	usage := usageLine(u)
-	if next.Phase == contract.PhaseFaulted && next.Err != nil {
-		fmt.Fprintf(t.w, "── faulted: %s: %s (%s)\n", next.Err.Kind, next.Err.Message, usage)
-		return
-	}
-	fmt.Fprintf(t.w, "── settled (%s)\n", usage)
-}
-
-func (t *transcript) record(rec contract.Record) {
-	switch s := rec.Signal.(type) {
+func (t *transcript) signal(sig contract.Signal) {
+	switch s := sig.(type) {
 	case contract.Submitted:
-		fmt.Fprintf(t.w, "── run %s  %s\n", s.RunID, s.At.Time().Format("2006-01-02 15:04:05Z"))
-		t.turns("user", s.Input)
-	case contract.Steered:
-		t.turns("steer", s.Input)
-	case contract.FollowUpQueued:
-		t.turns("follow-up", s.Input)
-	case contract.ModelReplied:
-		t.reply(s.Reply)
+		fmt.Fprintf(t.w, "── run %s  %s\n", safeLine(s.RunID), s.At.Time().Format("2006-01-02 15:04:05Z"))
 	case contract.ModelFailed:
-		fmt.Fprintf(t.w, "!! model failed (%s): %s\n", s.Failure, s.Message)
-	case contract.ToolSettled:
-		t.result(s)
+		fmt.Fprintf(t.w, "!! model failed (%s): %s\n", s.Failure, safeLine(s.Message))
 	case contract.ApprovalResolved:
 		verdict := "denied"
 		if s.Approved {
@@ -80,16 +69,80 @@ func (t *transcript) record(rec contract.Record) {
 		if s.Scope == contract.ScopeSession {
 			verdict += " for the session"
 		}
-		fmt.Fprintf(t.w, "   %s %s%s\n", verdict, t.names[s.CallID], reason(s.Reason))
-	case contract.Compacted:
-		fmt.Fprintf(t.w, "·· compacted %d turns: %s\n", s.Cut, oneLine(s.Summary, 100))
+		fmt.Fprintf(t.w, "   %s %s%s\n", verdict, t.callRef(s.CallID), safeLine(reason(s.Reason)))
 	case contract.CompactionFailed:
-		fmt.Fprintf(t.w, "!! compaction failed: %s\n", s.Reason)
+		fmt.Fprintf(t.w, "!! compaction failed: %s\n", safeLine(s.Reason))
 	case contract.AbortRequested:
-		fmt.Fprintf(t.w, "!! abort (%s)%s\n", s.Mode, reason(s.Reason))
+		fmt.Fprintf(t.w, "!! abort (%s)%s\n", s.Mode, safeLine(reason(s.Reason)))
 	case contract.Resumed:
 		fmt.Fprintln(t.w, "·· resumed")
 	}
+}
+
+// replaced reports a step that rewrote history rather than adding to it:
+// compaction, or its fallback.
+func (t *transcript) replaced(sig contract.Signal, next contract.RunSnapshot) {
+	before, after := t.snap.History.Len(), next.History.Len()
+	if s, ok := sig.(contract.Compacted); ok {
+		fmt.Fprintf(t.w, "·· compacted %d turns into a summary: %s\n", s.Cut, oneLine(s.Summary, 200))
+		return
+	}
+	fmt.Fprintf(t.w, "·· history rewritten: %d turns, was %d\n", after, before)
+}
+
+func (t *transcript) ended(next contract.RunSnapshot) {
+	if t.snap.Phase == next.Phase || !next.Phase.Terminal() {
+		return
+	}
+	usage := usageLine(next.RunUsage)
+	if next.Phase == contract.PhaseFaulted && next.Err != nil {
+		fmt.Fprintf(t.w, "── %s: %s (%s)\n", faultWord(next.Err), safeLine(next.Err.Message), usage)
+		return
+	}
+	fmt.Fprintf(t.w, "── settled (%s)\n", usage)
+}
+
+// faultWord names how a run ended without settling.
+func faultWord(e *contract.RunError) string {
+	if e.Kind == contract.KindAborted {
+		return "stopped"
+	}
+	return "faulted: " + string(e.Kind)
+}
+
+func (t *transcript) turn(turn contract.Turn) {
+	switch turn.Role {
+	case contract.RoleAssistant:
+		t.reply(turn)
+	case contract.RoleTool:
+		for _, r := range turn.Results() {
+			t.result(r)
+		}
+	default:
+		fmt.Fprintf(t.w, "%s: %s\n", speaker(turn.Mark), indent(safeText(turn.Text())))
+		for _, r := range turn.Results() {
+			t.result(r)
+		}
+	}
+}
+
+// speaker names who wrote a user-role turn.
+func speaker(m contract.TurnMark) string {
+	switch m {
+	case contract.MarkSteer:
+		return "steer"
+	case contract.MarkFollowUp:
+		return "follow-up"
+	case contract.MarkRetrieved:
+		return "context"
+	case contract.MarkReminder:
+		return "reminder"
+	case contract.MarkSummary:
+		return "summary"
+	case contract.MarkArchive:
+		return "archive"
+	}
+	return "user"
 }
 
 func reason(r string) string {
@@ -99,34 +152,43 @@ func reason(r string) string {
 	return ": " + r
 }
 
-func (t *transcript) turns(who string, turns []contract.Turn) {
-	for _, turn := range turns {
-		fmt.Fprintf(t.w, "%s: %s\n", who, indent(turn.Text()))
-	}
-}
-
 func (t *transcript) reply(turn contract.Turn) {
 	for _, b := range turn.Blocks {
 		switch b.Kind {
 		case contract.BlockText:
 			if strings.TrimSpace(b.Text) != "" {
-				fmt.Fprintf(t.w, "assistant: %s\n", indent(b.Text))
+				fmt.Fprintf(t.w, "assistant: %s\n", indent(safeText(b.Text)))
 			}
 		case contract.BlockThinking:
 			fmt.Fprintf(t.w, "thinking: %s\n", oneLine(b.Text, 100))
 		case contract.BlockToolCall:
+			t.calls[b.Call.ID] = len(t.calls) + 1
 			t.names[b.Call.ID] = b.Call.Name
-			fmt.Fprintf(t.w, "→ %s %s\n", b.Call.Name, oneLine(b.Call.Arguments, 100))
+			fmt.Fprintf(t.w, "→ %s %s\n", t.callRef(b.Call.ID), oneLine(b.Call.Arguments, 200))
 		}
 	}
 }
 
-func (t *transcript) result(s contract.ToolSettled) {
+// callRef names a call by its number in the session and its tool, or by
+// its id when no recorded call has that id.
+func (t *transcript) callRef(id string) string {
+	n, ok := t.calls[id]
+	if !ok {
+		return "call " + safeLine(id)
+	}
+	return fmt.Sprintf("#%d %s", n, safeLine(t.names[id]))
+}
+
+func (t *transcript) result(r contract.ToolResult) {
 	mark := "←"
-	if s.Outcome.IsError {
+	if r.IsError {
 		mark = "✗"
 	}
-	fmt.Fprintf(t.w, "%s %s: %s\n", mark, t.names[s.CallID], oneLine(s.Outcome.Content, 100))
+	ref := fmt.Sprintf("call %s %s", safeLine(r.CallID), safeLine(r.Name))
+	if n, ok := t.calls[r.CallID]; ok {
+		ref = fmt.Sprintf("#%d %s", n, safeLine(r.Name))
+	}
+	fmt.Fprintf(t.w, "%s %s: %s\n", mark, ref, oneLine(r.Content, 200))
 }
 
 // indent lines a multi-line text up under its speaker.

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"time"
+
+	"github.com/batonrt/baton/turn"
+)
+
+// modelFlags bound how long baton waits for a model and how often it
+// tries again; run and serve share them.
+type modelFlags struct {
+	firstChunk, idle, total time.Duration
+	retries                 int
+}
+
+func addModelFlags(fs *flagSet) *modelFlags {
+	m := &modelFlags{}
+	fs.DurationVar(&m.firstChunk, "first-chunk-timeout", turn.DefaultFirstChunkTimeout, "give up on a model call that sends nothing for this long")
+	fs.DurationVar(&m.idle, "idle-timeout", turn.DefaultIdleTimeout, "give up on a model reply that stalls this long between chunks")
+	fs.DurationVar(&m.total, "total-timeout", turn.DefaultTotalTimeout, "give up on one model call, retries included, after this long")
+	fs.IntVar(&m.retries, "retries", turn.DefaultMaxRetries, "how many times a failed model call is tried again (0 for none)")
+	return m
+}
+
+// options checks the flags and returns the turn driver's options.
+func (m *modelFlags) options(fs *flagSet) (turn.Options, error) {
+	for name, d := range map[string]time.Duration{"first-chunk-timeout": m.firstChunk, "idle-timeout": m.idle, "total-timeout": m.total} {
+		if d <= 0 {
+			return turn.Options{}, usagef(fs.FlagSet, "%s: --%s must be positive, got %s", fs.Name(), name, d)
+		}
+	}
+	o := turn.Options{FirstChunkTimeout: m.firstChunk, IdleTimeout: m.idle, TotalTimeout: m.total, MaxRetries: m.retries}
+	switch {
+	case m.retries < 0:
+		return turn.Options{}, usagef(fs.FlagSet, "%s: --retries must be 0 or more, got %d", fs.Name(), m.retries)
+	case m.retries == 0:
+		o.MaxRetries = turn.NoRetries
+	}
+	return o, nil
+}
