@@ -175,3 +175,45 @@ func TestCharacterCountTriggersCompaction(t *testing.T) {
 		t.Errorf("summaries %d: the character count did not trigger compaction", m.summaries.Load())
 	}
 }
+
+func TestSamplingReachesTheProviderAndIsRecorded(t *testing.T) {
+	temp, seed, serial := 0.3, int64(11), false
+	sampling := contract.Sampling{Temperature: &temp, Seed: &seed, Stop: []string{"END"}, ParallelToolCalls: &serial, ToolChoice: "echo"}
+	m := &fakeModel{replies: []replyFunc{say("ok")}}
+	st := store.NewMemory()
+	deps := testDeps(m, toolBox(t, echoTool(t)))
+	deps.Store = st
+	a := newAgent(t, contract.AgentConfig{Sampling: sampling}, deps)
+	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(sampling, m.Requests()[0].Sampling); diff != "" {
+		t.Errorf("request sampling mismatch (-want +got):\n%s", diff)
+	}
+	records, err := st.Records(ctxT(t), a.SessionID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := records[0].Signal.(contract.Submitted)
+	if diff := cmp.Diff(sampling, sub.Config.Sampling); diff != "" {
+		t.Errorf("recorded sampling mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestBadSamplingIsAConfigError(t *testing.T) {
+	hot, wide := 2.5, 0.0
+	cfg := contract.AgentConfig{Model: "m", Sampling: contract.Sampling{Temperature: &hot, TopP: &wide, Stop: []string{"a", ""}, ToolChoice: "nope"}}
+	_, err := conductor.CreateAgent(cfg, testDeps(&fakeModel{}, toolBox(t, echoTool(t))))
+	re, ok := contract.AsRunError(err)
+	if !ok || re.Kind != contract.KindConfig {
+		t.Fatalf("err %v, want a config error", err)
+	}
+	var fields []string
+	for _, f := range re.Fields {
+		fields = append(fields, f.Field)
+	}
+	want := []string{"Sampling.Temperature", "Sampling.TopP", "Sampling.Stop[1]", "Sampling.ToolChoice"}
+	if diff := cmp.Diff(want, fields); diff != "" {
+		t.Errorf("fields mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -52,6 +52,7 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 		p.Thinking = sdk.ThinkingConfigParamOfEnabled(budget)
 		p.MaxTokens += budget
 	}
+	applySampling(&p, req.Sampling)
 	return p, nil
 }
 

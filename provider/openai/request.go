@@ -41,6 +41,7 @@ func buildParams(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error)
 		// caller saying the model is one.
 		p.ReasoningEffort = shared.ReasoningEffort(req.Thinking)
 	}
+	applySampling(&p, req.Sampling)
 	return p, nil
 }
 
