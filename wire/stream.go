@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/agui"
@@ -192,10 +193,7 @@ func (s *streamer) follow(ctx context.Context, f *feed, done <-chan struct{}) er
 				return err
 			}
 		case <-done:
-			done = nil
-			if err := s.drain(ctx, f); err != nil {
-				return err
-			}
+			return s.drain(ctx, f)
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -203,27 +201,41 @@ func (s *streamer) follow(ctx context.Context, f *feed, done <-chan struct{}) er
 	return nil
 }
 
-// drain writes what the feed holds after the run returned and, when the
-// end of the run was lost on the way, the rest from the store.
+// drainGrace bounds how long a stream whose run returned waits for the
+// run's last events to come through its subscription. They always come
+// (the hub never drops a run's end) unless the agent was closed meanwhile;
+// only then is the rest read from the store.
+const drainGrace = 2 * time.Second
+
+// drain writes the run's events still on their way after the run
+// returned, up to the run's end.
 func (s *streamer) drain(ctx context.Context, f *feed) error {
-	for {
+	grace := time.NewTimer(drainGrace)
+	defer grace.Stop()
+	for !s.ended {
+		if s.r.Snapshot().Seq <= s.last {
+			// The stream has every committed event: nothing more comes.
+			return nil
+		}
 		select {
 		case ev := <-f.ch:
 			if ev.Kind == contract.EvLag {
+				if err := s.fill(ctx); err != nil {
+					return err
+				}
 				continue
 			}
 			if err := s.emit(ev); err != nil {
 				return err
 			}
-		default:
-			if s.ended {
-				return nil
-			}
+		case <-grace.C:
 			if err := s.fill(ctx); err != nil {
 				return err
 			}
 			s.ended = true
-			return nil
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
+	return nil
 }
