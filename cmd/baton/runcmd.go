@@ -24,6 +24,8 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs approval)")
 	yes := fs.Bool("yes", false, "approve every tool call without asking")
 	mflags := addModelFlags(fs)
+	var servers mcpFlag
+	fs.Var(&servers, "mcp", mcpFlagHelp)
 	window := fs.Int("context-window", 0, "the model's context size in tokens; history is compacted near it (default 128000)")
 	pos, err := fs.parse(args, 1, -1)
 	if err != nil {
@@ -70,6 +72,17 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	}
 	defer tools.Close()
 	spec.tools = tools.Tools()
+	if len(servers) > 0 {
+		mcpTools, closeMCP, err := openMCP(ctx, servers, a.stderr)
+		if err != nil {
+			return err
+		}
+		defer closeMCP()
+		spec.tools = append(spec.tools, mcpTools...)
+		if err := checkToolNames(spec.tools); err != nil {
+			return err
+		}
+	}
 	snap, err := a.drive(ctx, spec)
 	if !fs.json {
 		fmt.Fprintf(a.stderr, "session %s  (baton log%s %s)\n", spec.sessionID, fs.storeArg(), spec.sessionID)

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/dispatch/mcp"
+)
+
+// mcpFlag collects repeated --mcp NAME=COMMAND ARGS or NAME=URL flags.
+type mcpFlag []mcp.Server
+
+func (f *mcpFlag) String() string { return "" }
+
+func (f *mcpFlag) Set(spec string) error {
+	s, err := mcp.ParseServer(spec)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, s)
+	return nil
+}
+
+const mcpFlagHelp = "add an MCP server's tools, named NAME_TOOL: 'NAME=COMMAND ARGS' (stdio) or NAME=https://... (streamable HTTP); repeatable"
+
+// mcpConnectTimeout bounds starting a server and its handshake.
+const mcpConnectTimeout = 30 * time.Second
+
+// openMCP connects every server and lists its tools. A server that dies
+// or fails a call is logged to stderr; the servers' own stderr is
+// discarded. The returned close ends every connection.
+func openMCP(ctx context.Context, servers mcpFlag, stderr io.Writer) ([]dispatch.Tool, func(), error) {
+	log := slog.New(slog.NewTextHandler(lockedWriter{mu: new(sync.Mutex), w: stderr}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	var sources []*mcp.Source
+	closeAll := func() {
+		for _, s := range sources {
+			s.Close()
+		}
+	}
+	var tools []dispatch.Tool
+	for _, srv := range servers {
+		srv.Logger = log
+		cctx, cancel := context.WithTimeout(ctx, mcpConnectTimeout)
+		src, err := mcp.Connect(cctx, srv)
+		cancel()
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		sources = append(sources, src)
+		ts, err := src.Tools(ctx)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		tools = append(tools, ts...)
+	}
+	return tools, closeAll, nil
+}
+
+// checkToolNames reports a name two tools share, which NewToolBox would
+// refuse less clearly.
+func checkToolNames(tools []dispatch.Tool) error {
+	seen := map[string]bool{}
+	var dup []string
+	for _, t := range tools {
+		n := t.Descriptor().Name
+		if seen[n] {
+			dup = append(dup, n)
+		}
+		seen[n] = true
+	}
+	if len(dup) > 0 {
+		return errors.New("run: tools of one name: " + strings.Join(dup, ", "))
+	}
+	return nil
+}
+
+// lockedWriter serializes writes from the goroutines that log.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}

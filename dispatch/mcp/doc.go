@@ -1,0 +1,16 @@
+// Package mcp makes the tools of Model Context Protocol servers baton
+// tools, through the official SDK (github.com/modelcontextprotocol/go-sdk).
+// Connect starts a server as a command over stdio or reaches one at a
+// streamable HTTP URL (with headers); its Source lists the server's tools
+// as dispatch.Tools (names sanitized and optionally prefixed, descriptions
+// and input schemas kept), so their calls run under the same scheduler as
+// every other tool: concurrency limit, timeout, output cap, approvals, and
+// cancellation, which reaches the server as a cancel notification. A
+// server's tool-list change is picked up by the next call to Tools, which
+// a host makes before each run. A server that dies or hangs gives error
+// results and a log line, never a stuck run. Content a tool outcome
+// cannot hold as text (images, audio, binary resources) becomes a note
+// naming its type and size.
+//
+// It imports contract and dispatch, of baton's packages.
+package mcp

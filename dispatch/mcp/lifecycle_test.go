@@ -1,0 +1,122 @@
+package mcp_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/dispatch/mcp"
+)
+
+// TestFilesystem writes a file through the filesystem server and reads it
+// back, and sees the server refuse a path outside its root as an error
+// result.
+func TestFilesystem(t *testing.T) {
+	bin := serverBin(t, "mcp-server-filesystem")
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	tools := everything(t, mcp.Server{Name: "fs", Command: []string{bin, root}, Prefix: "fs_"})
+	path := filepath.Join(root, "note.txt")
+	o := call(t, tools, dispatch.Options{}, "fs_write_file", `{"path":"`+path+`","content":"kept"}`)
+	if o.Outcome.IsError {
+		t.Fatalf("write: %+v", o.Outcome)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "kept" {
+		t.Fatalf("file holds %q, %v", b, err)
+	}
+	o = call(t, tools, dispatch.Options{}, "fs_read_text_file", `{"path":"`+path+`"}`)
+	if o.Outcome.IsError || !strings.Contains(o.Outcome.Content, "kept") {
+		t.Errorf("read: %+v", o.Outcome)
+	}
+	o = call(t, tools, dispatch.Options{}, "fs_read_text_file", `{"path":"/etc/hostname"}`)
+	if !o.Outcome.IsError {
+		t.Errorf("outside the root: %+v, want an error result", o.Outcome)
+	}
+}
+
+// TestDeadServer: a server that dies gives error results, not a stuck
+// call, and a log line saying so; the next listing reports it.
+func TestDeadServer(t *testing.T) {
+	bin := serverBin(t, "mcp-server-everything")
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	var log logBuffer
+	src := connect(t, mcp.Server{Name: "ev", Command: []string{"sh", "-c", `echo $$ > "$0"; exec "$1" stdio`, pidFile, bin}, Logger: log.logger()})
+	tools, err := src.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the log line", func() bool { return strings.Contains(log.String(), "server connection ended") })
+	o := call(t, tools, dispatch.Options{}, "echo", `{"message":"hi"}`)
+	if !o.Outcome.IsError || !strings.Contains(o.Outcome.Content, `server "ev" is gone`) {
+		t.Errorf("outcome %+v, want an error result saying the server is gone", o.Outcome)
+	}
+	if _, err := src.Tools(context.Background()); err == nil {
+		t.Error("listing a dead server's tools: no error")
+	}
+}
+
+// TestToolListChanges: tools a server adds after the first listing, and
+// announces, are in the next listing; the header reaches the server.
+func TestToolListChanges(t *testing.T) {
+	server := sdk.NewServer(&sdk.Implementation{Name: "grows"}, nil)
+	type in struct {
+		N int `json:"n"`
+	}
+	addTool := func(name string) {
+		sdk.AddTool(server, &sdk.Tool{Name: name, Description: "adds one"}, func(_ context.Context, _ *sdk.CallToolRequest, a in) (*sdk.CallToolResult, struct{}, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strconv.Itoa(a.N + 1)}}}, struct{}{}, nil
+		})
+	}
+	addTool("first")
+	var badHeader atomic.Int32
+	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer t" {
+			badHeader.Add(1)
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	src := connect(t, mcp.Server{Name: "grows", URL: ts.URL, Header: http.Header{"Authorization": {"Bearer t"}}})
+	tools, err := src.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"first"}, names(tools)); diff != "" {
+		t.Fatalf("first listing mismatch (-want +got):\n%s", diff)
+	}
+	addTool("second")
+	waitFor(t, "the second tool", func() bool {
+		tools, err = src.Tools(context.Background())
+		return err == nil && slices.Contains(names(tools), "second")
+	})
+	if o := call(t, tools, dispatch.Options{}, "second", `{"n":41}`); o.Outcome.Content != "42" {
+		t.Errorf("outcome %+v", o.Outcome)
+	}
+	if n := badHeader.Load(); n > 0 {
+		t.Errorf("%d requests without the header", n)
+	}
+	src.Close()
+}

@@ -1,0 +1,138 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// ErrBadServer is wrapped by every error about a Server that cannot be
+// connected as it stands.
+var ErrBadServer = errors.New("mcp: bad server")
+
+// DefaultListTimeout bounds listing a server's tools when
+// Server.ListTimeout is zero.
+const DefaultListTimeout = 10 * time.Second
+
+// Server says how to reach one MCP server and how its tools join the tool
+// box. Exactly one of Command and URL is set.
+type Server struct {
+	// Name names the server in errors and log lines.
+	Name string
+	// Command is the program and its arguments of a server spoken to over
+	// stdio; the process lives until the Source is closed.
+	Command []string
+	// Env is the command's environment; nil inherits the host's.
+	Env []string
+	// Dir is the command's working folder; empty is the host's.
+	Dir string
+	// Stderr receives the command's standard error; nil discards it.
+	Stderr io.Writer
+	// URL is the endpoint of a server spoken to over streamable HTTP.
+	URL string
+	// Header is sent with every HTTP request, for credentials.
+	Header http.Header
+	// HTTPClient makes the HTTP requests; nil is http.DefaultClient.
+	HTTPClient *http.Client
+	// Prefix is put before each tool's name, so that two servers' tools
+	// (or a server's and the host's) cannot collide.
+	Prefix string
+	// Timeout bounds each call of the server's tools; zero leaves the
+	// scheduler's default.
+	Timeout time.Duration
+	// NeedsApproval makes every call of the server's tools wait for an
+	// approval.
+	NeedsApproval bool
+	// ListTimeout bounds listing the tools; zero is DefaultListTimeout.
+	ListTimeout time.Duration
+	// Logger receives a line when the server dies, a call fails or a
+	// listing fails; nil discards.
+	Logger *slog.Logger
+}
+
+func (s Server) check() error {
+	switch {
+	case s.Name == "":
+		return fmt.Errorf("%w: no name", ErrBadServer)
+	case len(s.Command) > 0 && s.URL != "":
+		return fmt.Errorf("%w %q: both a command and a URL", ErrBadServer, s.Name)
+	case len(s.Command) == 0 && s.URL == "":
+		return fmt.Errorf("%w %q: neither a command nor a URL", ErrBadServer, s.Name)
+	case len(s.Command) > 0 && s.Command[0] == "":
+		return fmt.Errorf("%w %q: empty command", ErrBadServer, s.Name)
+	case s.Timeout < 0 || s.ListTimeout < 0:
+		return fmt.Errorf("%w %q: negative timeout", ErrBadServer, s.Name)
+	}
+	if s.URL != "" {
+		u, err := url.Parse(s.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%w %q: URL %q is not an http or https URL", ErrBadServer, s.Name, s.URL)
+		}
+	}
+	return nil
+}
+
+// ParseServer reads the command-line form of a server: NAME=URL for an
+// http or https URL, else NAME=COMMAND ARGS, the command split on spaces
+// (double or single quotes keep spaces in an argument). Tools are
+// prefixed NAME_.
+func ParseServer(spec string) (Server, error) {
+	name, rest, ok := strings.Cut(spec, "=")
+	name, rest = strings.TrimSpace(name), strings.TrimSpace(rest)
+	if !ok || name == "" || rest == "" {
+		return Server{}, fmt.Errorf("%w: %q is not NAME=COMMAND ARGS or NAME=URL", ErrBadServer, spec)
+	}
+	s := Server{Name: name, Prefix: name + "_"}
+	if strings.HasPrefix(rest, "http://") || strings.HasPrefix(rest, "https://") {
+		s.URL = rest
+	} else {
+		argv, err := splitArgs(rest)
+		if err != nil {
+			return Server{}, fmt.Errorf("%w %q: %w", ErrBadServer, name, err)
+		}
+		s.Command = argv
+	}
+	if err := s.check(); err != nil {
+		return Server{}, err
+	}
+	return s, nil
+}
+
+// splitArgs splits a command line on spaces, keeping quoted spaces.
+func splitArgs(line string) ([]string, error) {
+	var args []string
+	var cur strings.Builder
+	var quote rune
+	inArg := false
+	for _, r := range line {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, inArg = r, true
+		case r == ' ' || r == '\t':
+			if inArg {
+				args = append(args, cur.String())
+				cur.Reset()
+				inArg = false
+			}
+		default:
+			cur.WriteRune(r)
+			inArg = true
+		}
+	}
+	if quote != 0 {
+		return nil, errors.New("unclosed quote")
+	}
+	if inArg {
+		args = append(args, cur.String())
+	}
+	return args, nil
+}

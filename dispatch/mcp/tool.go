@@ -1,0 +1,88 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+)
+
+// maxName is the longest tool name providers accept.
+const maxName = 64
+
+// tool calls one tool of a server.
+type tool struct {
+	src    *Source
+	remote string // the name the server knows
+	d      contract.ToolDescriptor
+}
+
+func (s *Source) tool(t *sdk.Tool) (dispatch.Tool, error) {
+	d := contract.ToolDescriptor{
+		Name:          localName(s.srv.Prefix, t.Name),
+		Description:   t.Description,
+		NeedsApproval: s.srv.NeedsApproval,
+		Timeout:       s.srv.Timeout,
+	}
+	if d.Description == "" && t.Title != "" {
+		d.Description = t.Title
+	}
+	if t.InputSchema != nil {
+		schema, err := json.Marshal(t.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("input schema: %w", err)
+		}
+		d.InputSchema = schema
+	}
+	if !contract.ValidToolName(d.Name) {
+		return nil, fmt.Errorf("name %q cannot be made a valid tool name", t.Name)
+	}
+	return &tool{src: s, remote: t.Name, d: d}, nil
+}
+
+// localName is prefix+name with every character a provider refuses in a
+// tool name made '_', cut to the length providers accept.
+func localName(prefix, name string) string {
+	var b strings.Builder
+	for _, r := range prefix + name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if len(s) > maxName {
+		s = s[:maxName]
+	}
+	return s
+}
+
+func (t *tool) Descriptor() contract.ToolDescriptor { return t.d }
+
+// Call sends the call to the server. A server that is gone, a call that
+// fails in transport and a cancelled call are errors, which the scheduler
+// makes error outcomes; a result the server flags as an error is an error
+// outcome too.
+func (t *tool) Call(ctx context.Context, args json.RawMessage) (contract.ToolOutcome, error) {
+	if err := t.src.gone(); err != nil {
+		return contract.ToolOutcome{}, err
+	}
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	res, err := t.src.session.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+	if err != nil {
+		if ctx.Err() == nil {
+			t.src.log.Error("mcp: tool call failed", "server", t.src.srv.Name, "tool", t.remote, "err", err)
+		}
+		return contract.ToolOutcome{}, fmt.Errorf("mcp: %s on server %q: %w", t.remote, t.src.srv.Name, err)
+	}
+	return outcome(res), nil
+}
