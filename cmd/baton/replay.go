@@ -59,6 +59,12 @@ func verifySession(ctx context.Context, st store.Store, rules *cadence.Rules, id
 	if err != nil {
 		return 0, err
 	}
+	return verifyChain(ctx, st, rules, id, h, map[store.Hash]bool{})
+}
+
+// verifyChain verifies the chain ending at h, then every delegated run's
+// chain linked into it; the count covers them all.
+func verifyChain(ctx context.Context, st store.Store, rules *cadence.Rules, id string, h store.Hash, done map[store.Hash]bool) (int, error) {
 	var nodes []store.Node
 	for n, err := range st.Walk(ctx, h) {
 		if err != nil {
@@ -89,5 +95,37 @@ func verifySession(ctx context.Context, st store.Store, rules *cadence.Rules, id
 		}
 		i++
 	}
-	return len(nodes), nil
+	steps := len(nodes)
+	for _, n := range nodes {
+		for _, l := range n.Links {
+			if done[l] {
+				continue
+			}
+			done[l] = true
+			child, err := linkedSession(ctx, st, l)
+			if err != nil {
+				return steps, err
+			}
+			k, err := verifyChain(ctx, st, rules, child, l, done)
+			steps += k
+			if err != nil {
+				return steps, fmt.Errorf("replay %s: child linked at step %d: %w", id, n.Record.Step, err)
+			}
+		}
+	}
+	return steps, nil
+}
+
+// linkedSession names the session a linked chain's head belongs to.
+func linkedSession(ctx context.Context, st store.Store, h store.Hash) (string, error) {
+	ids, err := st.Sessions(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		if head, err := st.Head(ctx, id); err == nil && head == h {
+			return id, nil
+		}
+	}
+	return "chain " + shortHash(h), nil
 }

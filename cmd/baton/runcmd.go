@@ -27,6 +27,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	var servers mcpFlag
 	fs.Var(&servers, "mcp", mcpFlagHelp)
 	window := fs.Int("context-window", 0, "the model's context size in tokens; history is compacted near it (default 128000)")
+	agents := fs.String("agents", "", "JSON file of delegates the agent may hand tasks to (see README: Delegation)")
 	pos, err := fs.parse(args, 1, -1)
 	if err != nil {
 		return err
@@ -58,6 +59,11 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		return err
 	}
 	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window, driver: driver}
+	if *agents != "" {
+		if spec.delegates, spec.maxDepth, err = loadAgents(*agents, model); err != nil {
+			return err
+		}
+	}
 	if spec.sessionID != "" {
 		if _, err := head(ctx, st, spec.sessionID); err != nil {
 			return err

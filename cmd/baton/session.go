@@ -29,8 +29,11 @@ type driveSpec struct {
 	contextWindow int
 	// driver holds the model call's timeouts and retries.
 	driver turn.Options
-	clock  conductor.Clock
-	ids    conductor.IDSource
+	// delegates and maxDepth come from an agents file.
+	delegates []contract.Delegate
+	maxDepth  int
+	clock     conductor.Clock
+	ids       conductor.IDSource
 }
 
 // drive runs one prompt to the end of its run, streaming the events. On
@@ -54,6 +57,7 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	}
 	cfg := baseConfig(spec.model)
 	cfg.Compaction.ContextWindow = spec.contextWindow
+	cfg.Delegates, cfg.MaxDelegationDepth = spec.delegates, spec.maxDepth
 	agent, err := conductor.CreateAgent(cfg, deps)
 	if err != nil {
 		return contract.RunSnapshot{}, err

@@ -40,6 +40,11 @@ type printer struct {
 	stop      chan struct{}
 	wg        sync.WaitGroup
 	now       func() time.Time
+	// pre indents the event being printed, two spaces per delegation
+	// level, so a child's output sits under the call that started it;
+	// flow is the subflow path of the line being printed, which keys
+	// calls too, since a child may reuse its parent's call ids.
+	pre, flow string
 }
 
 var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
@@ -124,7 +129,30 @@ func (p *printer) newline() {
 
 func (p *printer) line(format string, args ...any) {
 	p.newline()
-	fmt.Fprintf(p.w, format+"\n", args...)
+	fmt.Fprintf(p.w, p.pre+format+"\n", args...)
+}
+
+// enter switches to the subflow of ev, ending a line another run left
+// open.
+func (p *printer) enter(ev contract.RunEvent) {
+	flow := strings.Join(ev.Subflow, "/")
+	if flow != p.flow {
+		p.newline()
+		p.flow = flow
+	}
+	p.pre = strings.Repeat("  ", len(ev.Subflow))
+}
+
+// indent starts each line of streamed text at the current indentation.
+func (p *printer) indent(t string) string {
+	if p.pre == "" || t == "" {
+		return t
+	}
+	if !p.midLine {
+		t = p.pre + t
+	}
+	body := strings.TrimSuffix(t, "\n")
+	return strings.ReplaceAll(body, "\n", "\n"+p.pre) + t[len(body):]
 }
 
 // event prints one event; it is the agent's subscriber.
@@ -134,6 +162,7 @@ func (p *printer) event(ev contract.RunEvent) {
 	if ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted {
 		defer p.ended(ev)
 	}
+	p.enter(ev)
 	p.track(ev)
 	if p.json {
 		if b, err := contract.EncodeEvent(ev); err == nil {
@@ -156,16 +185,18 @@ func (p *printer) track(ev contract.RunEvent) {
 		p.streamed = false
 	case contract.EvToolResult:
 		if ev.Result != nil {
-			delete(p.running, ev.Result.CallID)
+			delete(p.running, p.flow+"/"+ev.Result.CallID)
 		}
 		p.waiting = len(p.running) == 0
 	case contract.EvToolStarted:
 		if ev.Call != nil {
-			p.running[ev.Call.ID] = ev.Call.Name
+			p.running[p.flow+"/"+ev.Call.ID] = ev.Call.Name
 		}
 	case contract.EvRunSettled, contract.EvRunFaulted:
-		p.waiting = false
-		clear(p.running)
+		if len(ev.Subflow) == 0 {
+			p.waiting = false
+			clear(p.running)
+		}
 	}
 }
 
@@ -173,7 +204,7 @@ func (p *printer) text(ev contract.RunEvent) {
 	switch ev.Kind {
 	case contract.EvTextDelta:
 		t := safeText(ev.Text)
-		fmt.Fprint(p.w, t)
+		fmt.Fprint(p.w, p.indent(t))
 		if t != "" {
 			p.midLine = !strings.HasSuffix(t, "\n")
 			p.streamed = true
@@ -182,6 +213,8 @@ func (p *printer) text(ev contract.RunEvent) {
 		p.call(ev.Call)
 	case contract.EvToolResult:
 		p.result(ev.Result)
+	case contract.EvSubflowStarted:
+		p.line("⇢ %s started", strings.TrimPrefix(p.callRef(ev.Call), contract.DelegatePrefix))
 	case contract.EvApprovalResolved:
 		verdict := "denied"
 		if ev.Approved {
@@ -233,7 +266,7 @@ func (p *printer) call(c *contract.ToolCall) {
 	if c == nil {
 		return
 	}
-	p.calls[c.ID] = len(p.calls) + 1
+	p.calls[p.flow+"/"+c.ID] = len(p.calls) + 1
 	p.line("→ %s %s", p.callRef(c), oneLine(c.Arguments, 80))
 	if ch, ok := p.shown[c.ID]; ok {
 		close(ch)
@@ -249,7 +282,7 @@ func (p *printer) callRef(c *contract.ToolCall) string {
 	if c == nil {
 		return ""
 	}
-	if n, ok := p.calls[c.ID]; ok {
+	if n, ok := p.calls[p.flow+"/"+c.ID]; ok {
 		return fmt.Sprintf("#%d %s", n, safeLine(c.Name))
 	}
 	return safeLine(c.Name)
@@ -264,7 +297,7 @@ func (p *printer) result(r *contract.ToolResult) {
 		mark = "✗"
 	}
 	ref := safeLine(r.Name)
-	if n, ok := p.calls[r.CallID]; ok {
+	if n, ok := p.calls[p.flow+"/"+r.CallID]; ok {
 		ref = fmt.Sprintf("#%d %s", n, ref)
 	}
 	p.line("%s %s: %s", mark, ref, oneLine(r.Content, 100))

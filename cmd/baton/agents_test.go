@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeAgents(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "agents.json")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRunWithDelegates: run --agents offers the file's agents as
+// delegate_NAME tools; the child's output is indented under the call that
+// started it, the session replays with its child, and log --graph draws
+// the link.
+func TestRunWithDelegates(t *testing.T) {
+	isolate(t)
+	dir, ws := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("fjords"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agents := writeAgents(t, `{"agents": [
+	  {"name": "reader", "description": "Reads files.", "system": "You read files.", "tools": ["read_file"]}
+	]}`)
+	// One child at a time, so the shared script plays in a fixed order:
+	// parent, child, child, parent.
+	script := writeScript(t, `{"replies": [
+	  {"text": "Asking the reader.", "tool_calls": [{"id": "c1", "name": "delegate_reader", "arguments": {"task": "read notes.txt"}}]},
+	  {"text": "Reading.", "tool_calls": [{"id": "r1", "name": "read_file", "arguments": {"path": "notes.txt"}}]},
+	  {"text": "It says fjords."},
+	  {"text": "The notes are about fjords."}
+	]}`)
+	code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "--agents", agents, "summarize", "notes")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "run_delegates.golden", stdout)
+	id := strings.Fields(stderr)[1]
+	code, stdout, _ = cli(t, "", "replay", "--store", dir, id)
+	if code != 0 || stdout != "replay verified: 10 steps, byte for byte\n" {
+		t.Errorf("replay: exit %d %q", code, stdout)
+	}
+	_, graph, _ := cli(t, "", "log", "--graph", "--store", dir, id)
+	if strings.Count(graph, "|\\ link") != 1 || strings.Count(graph, "| * ") != 5 {
+		t.Errorf("graph does not link the child's 5 nodes once:\n%s", graph)
+	}
+}
+
+func TestAgentsFileErrors(t *testing.T) {
+	isolate(t)
+	cases := []struct{ body, want string }{
+		{`{"agents": [{"name": "a", "system": "s", "delegates": ["b"]}]}`, `a delegates to "b", which the file does not declare`},
+		{`{"agents": [{"name": "a", "system": "s"}, {"name": "a", "system": "t"}]}`, `agent "a" is declared twice`},
+		{`{"agents": [{"name": "a b", "system": "s"}]}`, `agent name "a b" must be letters, digits, _ or -`},
+		{`{"agents": [{"name": "a", "system": "s", "tools": ["shell"]}]}`, `Delegates[0].Config.Tools[0] "shell" has no implementation in Deps.Tools`},
+		{`{"max_depth": 99, "agents": []}`, `max_depth must be in 0..16`},
+		{`{"agents": [{"name": "a", "sytem": "s"}]}`, `unknown field "sytem"`},
+	}
+	for _, c := range cases {
+		script := writeScript(t, `{"replies": [{"text": "hi"}]}`)
+		code, _, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", t.TempDir(), "--agents", writeAgents(t, c.body), "hi")
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q, want it to say %q", c.body, code, stderr, c.want)
+		}
+	}
+}
