@@ -31,6 +31,7 @@ func TestUsageErrors(t *testing.T) {
 		{"scripted without script", []string{"run", "--provider", "scripted", "hi"}, "needs --script FILE"},
 		{"demo with argument", []string{"demo", "extra"}, `demo: unexpected argument "extra"`},
 		{"bad flag value", []string{"serve", "--json=maybe"}, "invalid boolean value"},
+		{"fork as a bad id", []string{"fork", "--store", dir, "--as", "bad id/x", "s", "1"}, `fork: --as: session id "bad id/x": use letters, digits, '-', '_' and '.' only`},
 		{"negative context window", []string{"run", "--context-window", "-5", "hi"}, "run: --context-window must be positive, got -5"},
 	}
 	for _, tt := range tests {
@@ -88,7 +89,9 @@ func TestRuntimeErrors(t *testing.T) {
 		{"fork unknown session", []string{"fork", "--store", dir, "ghost", "1"}, `baton: unknown session "ghost"`},
 		{"export unknown session", []string{"export", "--store", dir, "ghost"}, `baton: unknown session "ghost"`},
 		{"run unknown session", []string{"run", "--provider", "scripted", "--script", writeScript(t, `{"replies":[{"text":"hi"}]}`), "--store", dir, "--session", "ghost", "hi"}, `baton: unknown session "ghost"`},
-		{"fork unknown node", []string{"fork", "--store", dir, "real", "999"}, `has no node "999"`},
+		{"fork unknown node", []string{"fork", "--store", dir, "real", "999"}, `baton: session "real" has no node "999": give a step number from 1 to 11 or at least 6 hex digits of a node's hash (see 'baton log --graph real')`},
+		{"fork short hash", []string{"fork", "--store", dir, "real", "ab"}, `baton: session "real" has no node "ab": give a step number from 1 to 11`},
+		{"fork unknown hash", []string{"fork", "--store", dir, "real", "abcdef0"}, `baton: session "real" has no node "abcdef0": give a step number from 1 to 11`},
 		{"fork existing target", []string{"fork", "--store", dir, "--as", "real", "real", "2"}, "session exists"},
 		{"openai without key", []string{"run", "--provider", "openai", "--store", dir, "hi"}, "baton: --provider openai: OPENAI_API_KEY is not set"},
 		{"anthropic without key", []string{"run", "--provider", "anthropic", "--store", dir, "hi"}, "baton: --provider anthropic: ANTHROPIC_API_KEY is not set"},
@@ -203,7 +206,7 @@ func TestForkExportImport(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, `"step":3`) {
 		t.Errorf("fork by hash %s: exit %d %s %s", prefix, code, stdout, stderr)
 	}
-	if code, _, stderr := cli(t, "", "fork", "--store", dir, "orig", "abc"); code != exitUsage {
+	if code, _, stderr := cli(t, "", "fork", "--store", dir, "orig", "abc"); code != exitFailure {
 		t.Errorf("short hash: exit %d %s", code, stderr)
 	}
 	for _, id := range []string{"branch", "byhash"} {
@@ -253,10 +256,11 @@ func TestSessionsListsPastDamage(t *testing.T) {
 	if code != exitFailure {
 		t.Errorf("exit %d, want %d", code, exitFailure)
 	}
-	want := "SESSION  STEPS    UPDATED              HEAD\n" +
-		"a-good   11       2025-01-02 03:04:05  8a25c3819801\n" +
-		"b-bad    damaged  -                    -\n" +
-		"c-good   11       2025-01-02 03:04:05  8a25c3819801\n"
+	prompt := "Look around the workspace, write a short poem to poem.txt, …"
+	want := "SESSION  STEPS  STATUS   UPDATED              FIRST PROMPT\n" +
+		"a-good   11     settled  2025-01-02 03:04:05  " + prompt + "\n" +
+		"c-good   11     settled  2025-01-02 03:04:05  " + prompt + "\n" +
+		"b-bad    -      damaged  -                    -\n"
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
@@ -277,7 +281,7 @@ func TestSessionsListsPastDamage(t *testing.T) {
 		}
 		got = append(got, r)
 	}
-	if len(got) != 3 || got[0].Error != "" || got[2].Error != "" || got[1].ID != "b-bad" || !strings.Contains(got[1].Error, "corrupt") {
+	if len(got) != 3 || got[0].Error != "" || got[1].Error != "" || got[2].ID != "b-bad" || !strings.Contains(got[2].Error, "corrupt") {
 		t.Errorf("--json rows: %+v", got)
 	}
 }

@@ -18,6 +18,9 @@ func (a *app) fork(ctx context.Context, args []string) error {
 		return err
 	}
 	id, ref := pos[0], pos[1]
+	if err := checkNewID(*as); err != nil {
+		return &usageError{fs: fs.FlagSet, msg: "fork: --as: " + err.Error()}
+	}
 	st, _, err := fs.openExistingStore()
 	if err != nil {
 		return err
@@ -40,27 +43,27 @@ func (a *app) fork(ctx context.Context, args []string) error {
 	if fs.json {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"session": newID, "from": id, "node": node.Hash.String(), "step": node.Record.Step})
 	}
-	fmt.Fprintf(a.stdout, "forked %s at step %d (%s) as %s\n", id, node.Record.Step, shortHash(node.Hash), newID)
+	fmt.Fprintf(a.stdout, "forked %s at step %d (%s) as %s\n", safeLine(id), node.Record.Step, shortHash(node.Hash), newID)
 	fmt.Fprintf(a.stdout, "  baton log%s %s\n  baton run%s --session %s \"...\"\n", fs.storeArg(), newID, fs.storeArg(), newID)
 	return nil
 }
 
 // findNode finds the node of the session's chain named by a step number
-// or a hash prefix.
+// or a hash prefix. A reference that names no node, however it is
+// spelled, is the same error: it says how many steps the session has.
 func findNode(ctx context.Context, st store.Store, id string, h store.Hash, ref string) (store.Node, error) {
 	step, stepErr := strconv.ParseUint(ref, 10, 64)
 	byStep := stepErr == nil && len(ref) < 6
-	if !byStep && len(ref) < 6 {
-		return store.Node{}, &usageError{msg: fmt.Sprintf("fork: node %q: give a step number or at least 6 hex digits of a hash", ref)}
-	}
 	ref = strings.ToLower(ref)
+	var steps uint64
 	for n, err := range st.Walk(ctx, h) {
 		if err != nil {
 			return store.Node{}, sessionErr(id, err)
 		}
-		if (byStep && n.Record.Step == step) || (!byStep && strings.HasPrefix(n.Hash.String(), ref)) {
+		steps = max(steps, n.Record.Step)
+		if (byStep && n.Record.Step == step) || (!byStep && len(ref) >= 6 && strings.HasPrefix(n.Hash.String(), ref)) {
 			return n, nil
 		}
 	}
-	return store.Node{}, fmt.Errorf("session %q has no node %q", id, ref)
+	return store.Node{}, fmt.Errorf("session %q has no node %q: give a step number from 1 to %d or at least 6 hex digits of a node's hash (see 'baton log --graph %s')", id, ref, steps, safeLine(id))
 }

@@ -22,3 +22,18 @@ func newSessionID() string {
 	n /= uint64(len(nouns))
 	return fmt.Sprintf("%s-%s-%04x", adj, noun, n&0xffff)
 }
+
+// checkNewID checks an id the user picks for a new session: letters,
+// digits, '-', '_' and '.', so it prints, pastes and names a file the same
+// everywhere. Empty means baton picks one.
+func checkNewID(id string) error {
+	if len(id) > 128 {
+		return fmt.Errorf("session id of %d bytes; at most 128", len(id))
+	}
+	for _, r := range id {
+		if !(r == '-' || r == '_' || r == '.' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')) {
+			return fmt.Errorf("session id %q: use letters, digits, '-', '_' and '.' only", id)
+		}
+	}
+	return nil
+}

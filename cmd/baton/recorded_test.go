@@ -135,3 +135,27 @@ func TestBadSessionsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionsByTime lists recorded sessions oldest first, whatever their
+// ids, with how each last run stands and its first prompt.
+func TestSessionsByTime(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	for _, name := range []string{"model-failed.jsonl", "abort.jsonl", "plain.jsonl", "steering.jsonl"} {
+		if code, _, stderr := cli(t, "", "import", "--store", dir, filepath.Join(sessionsDir, name)); code != exitOK {
+			t.Fatalf("import %s: %s", name, stderr)
+		}
+	}
+	code, stdout, stderr := cli(t, "", "sessions", "--store", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "SESSION             STEPS  STATUS   UPDATED              FIRST PROMPT\n" +
+		"cosmic-walrus-62f4  11     settled  2026-11-23 18:11:08  Look around the workspace, write a short poem to poem.txt, …\n" +
+		"crisp-robin-b5d6    7      settled  2026-11-23 18:11:14  Read the notes in this folder.\n" +
+		"glad-sparrow-f420   6      stopped  2026-11-23 18:11:49  Think hard about these files.\n" +
+		"clever-fern-824d    2      faulted  2026-11-23 18:12:02  Hello?\n"
+	if diff := cmp.Diff(want, stdout); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
