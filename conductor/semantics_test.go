@@ -3,14 +3,18 @@ package conductor_test
 import (
 	"context"
 	"errors"
+	"iter"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/turn"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -215,5 +219,71 @@ func TestBadSamplingIsAConfigError(t *testing.T) {
 	want := []string{"Sampling.Temperature", "Sampling.TopP", "Sampling.Stop[1]", "Sampling.ToolChoice"}
 	if diff := cmp.Diff(want, fields); diff != "" {
 		t.Errorf("fields mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestWeakModelToolCalls(t *testing.T) {
+	m := &fakeModel{replies: []replyFunc{
+		callTools(call{"n1", "None", ``}),
+		func(context.Context, contract.ModelRequest) ([]turn.Chunk, error) {
+			return []turn.Chunk{{Kind: turn.ChunkText, Text: "```json\n{\"name\": \"echo\", \"arguments\": {\"text\": \"from text\"}}\n```"}, {Kind: turn.ChunkStop, Stop: contract.StopEndTurn}}, nil
+		},
+		say("done"),
+	}}
+	deps := testDeps(m, toolBox(t, echoTool(t)))
+	deps.Driver.TextToolCalls = true
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	// The None call is dropped: the first reply has no call, so the run
+	// settles on it with nothing run as an unknown tool.
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil || len(snap.ToolCalls()) != 0 || snap.TurnCount() != 1 {
+		t.Fatalf("err %v calls %+v turns %d", err, snap.ToolCalls(), snap.TurnCount())
+	}
+	snap, err = a.Submit(ctxT(t), conductor.Text("again"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := snap.ToolCalls()
+	if len(calls) != 1 || calls[0].Call.Name != "echo" || calls[0].Result == nil || calls[0].Result.Content != "from text" || snap.FinalText() != "done" {
+		t.Errorf("calls %+v final %q: the JSON text was not run as a call", calls, snap.FinalText())
+	}
+}
+
+// completingModel fails every stream before its first chunk and answers
+// without streaming.
+type completingModel struct{ plain atomic.Int32 }
+
+func (m *completingModel) Stream(context.Context, contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	return func(yield func(turn.Chunk, error) bool) {
+		yield(turn.Chunk{}, &turn.ProviderError{Failure: contract.FailStream, Message: "this server does not stream"})
+	}
+}
+
+func (m *completingModel) Complete(context.Context, contract.ModelRequest) ([]turn.Chunk, error) {
+	m.plain.Add(1)
+	return []turn.Chunk{{Kind: turn.ChunkText, Text: "plain answer"}, {Kind: turn.ChunkStop, Stop: contract.StopEndTurn}}, nil
+}
+
+func TestNonStreamingFallbackAndWaitingPulse(t *testing.T) {
+	m := &completingModel{}
+	deps := testDeps(m, toolBox(t, echoTool(t)))
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil || snap.FinalText() != "plain answer" || m.plain.Load() != 1 {
+		t.Fatalf("err %v final %q plain calls %d", err, snap.FinalText(), m.plain.Load())
+	}
+
+	release := make(chan struct{})
+	slow := &fakeModel{replies: []replyFunc{blockUntil(release, say("at last"))}}
+	deps = testDeps(slow, toolBox(t, echoTool(t)))
+	deps.Driver.WaitingAfter = 2 * time.Millisecond
+	a = newAgent(t, contract.AgentConfig{}, deps)
+	var rec recorder
+	defer a.Subscribe(rec.add)()
+	done := submitAsync(a, "go")
+	waitFor(t, func() bool { return slices.Contains(rec.kinds(false), contract.EvWaiting) })
+	close(release)
+	if res := <-done; res.err != nil || res.snap.FinalText() != "at last" {
+		t.Fatalf("err %v final %q", res.err, res.snap.FinalText())
 	}
 }

@@ -17,7 +17,11 @@ type assembler struct {
 	usage   contract.Usage
 	stop    contract.StopReason
 	stopped bool
+	chunks  int // chunks folded in
 	known   []string // tool names, for NormalizeToolName
+	// textCalls reads a reply whose text is one JSON tool call as that
+	// call (Options.TextToolCalls).
+	textCalls bool
 	now     func() contract.Timestamp
 	publish func(contract.RunEvent)
 }
@@ -28,6 +32,7 @@ func newAssembler(known []string, now func() contract.Timestamp, publish func(co
 
 // add folds one chunk in; an error means the stream broke its protocol.
 func (a *assembler) add(c Chunk) error {
+	a.chunks++
 	switch c.Kind {
 	case ChunkText:
 		a.appendText(contract.BlockText, c.Text, "")
@@ -153,7 +158,21 @@ func (a *assembler) reply() (contract.Turn, contract.StopReason) {
 		}
 		blocks = append(blocks, b)
 	}
-	return contract.Turn{Role: contract.RoleAssistant, Blocks: blocks}, settleStop(a.stop, calls > 0)
+	if calls > 0 {
+		blocks = dropNoCalls(blocks, a.known)
+		calls = len(contract.Turn{Blocks: blocks}.Calls())
+	}
+	stop := a.stop
+	if calls == 0 && a.textCalls {
+		var ok bool
+		if blocks, ok = textToolCall(blocks, a.known); ok {
+			calls, stop = 1, contract.StopToolUse
+		}
+	}
+	if calls == 0 && stop == contract.StopToolUse {
+		stop = contract.StopEndTurn
+	}
+	return contract.Turn{Role: contract.RoleAssistant, Blocks: blocks}, settleStop(stop, calls > 0)
 }
 
 func settleStop(s contract.StopReason, calls bool) contract.StopReason {

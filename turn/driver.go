@@ -43,9 +43,15 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	known := toolNames(req.Tools)
 	total, cancel := withTimeout(ctx, d.o.TotalTimeout)
 	defer cancel()
+	publish, stopPulse := d.pulse(publish)
+	defer stopPulse()
 	for attempt := 0; ; attempt++ {
 		a := newAssembler(known, d.o.Now, publish)
+		a.textCalls = d.o.TextToolCalls
 		err := d.attempt(total, req, a)
+		if err != nil {
+			err = d.fallback(ctx, total, req, err, a, publish)
+		}
 		if err == nil {
 			reply, stop := a.reply()
 			return contract.ModelReplied{Reply: reply, Usage: a.usage, Stop: stop, At: d.o.Now()}

@@ -41,6 +41,20 @@ type Options struct {
 	// Rand returns jitter in [0, 1); default math/rand/v2.
 	Rand   func() float64
 	Logger *slog.Logger
+	// TextToolCalls reads a reply with no native tool call whose whole
+	// text is one JSON tool call naming an offered tool ({"name": ...,
+	// "arguments": {...}}, bare or fenced) as that call. It is for weak
+	// and local models that write tool calls as text; leave it off for
+	// models that call tools natively, whose JSON answers are answers.
+	TextToolCalls bool
+	// WaitingAfter, when positive, publishes a waiting event each time a
+	// model call has streamed nothing for that long, so a UI can show the
+	// run is alive while a slow local model thinks.
+	WaitingAfter time.Duration
+	// NoFallback keeps a streaming call that failed before its first
+	// chunk from being retried at once without streaming on a provider
+	// that offers it (a Completer).
+	NoFallback bool
 }
 
 func (o Options) withDefaults() Options {

@@ -1,0 +1,55 @@
+package turn
+
+import (
+	"context"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// Completer is a Provider that can also answer a call without streaming.
+// The driver falls back to it when a stream fails before its first chunk,
+// which some servers (local ones above all) do on streaming alone.
+type Completer interface {
+	Provider
+	// Complete answers req in one response, as the chunks a stream of
+	// the same reply would hold.
+	Complete(ctx context.Context, req contract.ModelRequest) ([]Chunk, error)
+}
+
+// fallback tries the call once more without streaming when the stream
+// failed before its first chunk, the provider offers it and the failure is
+// one a plain request may not share (not auth, a bad request, a rate limit
+// or a full context). It returns the error to go on with: nil when the
+// fallback answered into a, which is then rebuilt for it.
+func (d *Driver) fallback(outer, total context.Context, req contract.ModelRequest, err error, a *assembler, publish func(contract.RunEvent)) error {
+	c, ok := d.p.(Completer)
+	if !ok || d.o.NoFallback || a.chunks > 0 {
+		return err
+	}
+	pe := d.classify(outer, total, err)
+	if pe == nil {
+		return err
+	}
+	switch pe.Failure {
+	case contract.FailAuth, contract.FailInvalidRequest, contract.FailRateLimited, contract.FailContextOverflow:
+		return err
+	}
+	if publish != nil {
+		publish(contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error() + "; trying once without streaming", At: d.o.Now()})
+	}
+	chunks, cerr := c.Complete(total, req)
+	if cerr != nil {
+		return cerr
+	}
+	*a = *newAssembler(a.known, a.now, a.publish)
+	a.textCalls = d.o.TextToolCalls
+	for _, ch := range chunks {
+		if aerr := a.add(ch); aerr != nil {
+			return &ProviderError{Failure: contract.FailStream, Message: "malformed reply", Err: aerr}
+		}
+	}
+	if !a.stopped {
+		return &ProviderError{Failure: contract.FailStream, Message: "reply without a stop"}
+	}
+	return nil
+}
