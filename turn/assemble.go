@@ -17,13 +17,13 @@ type assembler struct {
 	usage   contract.Usage
 	stop    contract.StopReason
 	stopped bool
-	chunks  int // chunks folded in
+	chunks  int      // chunks folded in
 	known   []string // tool names, for NormalizeToolName
 	// textCalls reads a reply whose text is one JSON tool call as that
 	// call (Options.TextToolCalls).
 	textCalls bool
-	now     func() contract.Timestamp
-	publish func(contract.RunEvent)
+	now       func() contract.Timestamp
+	publish   func(contract.RunEvent)
 }
 
 func newAssembler(known []string, now func() contract.Timestamp, publish func(contract.RunEvent)) *assembler {
