@@ -25,6 +25,10 @@ var (
 	ErrSchemaVersion = fmt.Errorf("store: %w", contract.ErrSchemaVersion)
 	// ErrLocked: the session is locked by another driver.
 	ErrLocked = errors.New("store: session locked")
+	// ErrLockLost: this driver held the session's lock and lost it (its
+	// connection died, or another owner took the session over), so its
+	// writes are refused.
+	ErrLockLost = errors.New("store: session lock lost")
 	// ErrIO: the underlying storage failed; what was being written is not
 	// acknowledged, and what was acknowledged before is intact.
 	ErrIO = errors.New("store: i/o error")

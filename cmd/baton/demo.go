@@ -21,6 +21,7 @@ func (a *app) demo(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	script, err := scripted.Parse(demoScript)
 	if err != nil {
 		return fmt.Errorf("demo script: %w", err)

@@ -7,7 +7,8 @@
 //
 // Every subcommand has its own flag set and --help. Exit codes: 0 ok, 1 a
 // runtime failure, 2 a usage error; errors go to stderr prefixed "baton: ".
-// The store is --store DIR, or $BATON_HOME/store, or ~/.baton/store.
+// The store is --store DIR or --store postgres://..., or $BATON_HOME/store,
+// or ~/.baton/store.
 //
 // It may import any package of baton's.
 package main

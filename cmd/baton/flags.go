@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/batonrt/baton/store"
+	// Registers postgres:// with store.Open, for --store URLs.
+	_ "github.com/batonrt/baton/store/postgres"
 )
 
 // usageError is a bad command line: exit code 2.
@@ -37,7 +39,7 @@ type flagSet struct {
 func (a *app) newFlags(name, argsHelp, summary string) *flagSet {
 	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), help: a.stdout}
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&fs.store, "store", "", "store folder (default $BATON_HOME/store or ~/.baton/store)")
+	fs.StringVar(&fs.store, "store", "", "store folder or postgres:// URL (default $BATON_HOME/store or ~/.baton/store)")
 	fs.BoolVar(&fs.json, "json", false, "print JSON for scripts instead of text")
 	fs.Usage = func() {
 		w := fs.Output()
@@ -113,6 +115,11 @@ func (fs *flagSet) openStore() (store.Store, string, error) {
 	return st, dir, nil
 }
 
+// isURL reports whether --store names a database rather than a folder.
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
 // errNoStore is the error of a read-only command whose store folder does
 // not exist.
 var errNoStore = errors.New("no store at")
@@ -125,6 +132,9 @@ func (fs *flagSet) openExistingStore() (store.Store, string, error) {
 	dir, err := fs.storeDir()
 	if err != nil {
 		return nil, "", err
+	}
+	if isURL(dir) {
+		return fs.openStore()
 	}
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil, dir, fmt.Errorf("%w %s", errNoStore, dir)

@@ -25,6 +25,7 @@ func (a *app) fork(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	h, err := head(ctx, st, id)
 	if err != nil {
 		return err

@@ -21,6 +21,7 @@ func (a *app) log(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	h, err := head(ctx, st, id)
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ func (a *app) replay(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	steps, err := verifySession(ctx, st, replayRules(), pos[0])
 	if fs.json {
 		out := struct {

@@ -58,6 +58,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window, driver: driver}
 	if *agents != "" {
 		if spec.delegates, spec.maxDepth, err = loadAgents(*agents, model); err != nil {

@@ -44,6 +44,7 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	tools, err := builtin.Open(builtin.Options{Root: *workspace})
 	if err != nil {
 		return err

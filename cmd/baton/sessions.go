@@ -49,6 +49,7 @@ func (a *app) sessions(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	ids, err := st.Sessions(ctx)
 	if err != nil {
 		return fmt.Errorf("list sessions: %w", err)

@@ -21,6 +21,7 @@ func (a *app) export(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	for _, id := range ids {
 		if _, err := head(ctx, st, id); err != nil {
 			return err
@@ -85,6 +86,7 @@ func (a *app) importSessions(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	ids, err := st.Import(ctx, r)
 	if err != nil {
 		return err

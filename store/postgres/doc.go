@@ -1,0 +1,13 @@
+// Package postgres is a store.Backend on PostgreSQL, for several machines
+// sharing sessions. Objects sit in a table keyed by their hash and are
+// never rewritten; a commit inserts a step's objects and moves the
+// session's head by compare-and-set in one statement, so a step is atomic
+// and PostgreSQL's group commit serves concurrent sessions. The session
+// lock is an advisory lock held on the backend's owner connection, so an
+// owner that dies frees it; each lock taken bumps the session's owner
+// epoch, and every commit of an owner checks its epoch, so a stale owner
+// that lost the lock cannot move the head (store.ErrLockLost). The
+// package creates and migrates its tables, with a version, in the schema
+// the URL's search_path names. Importing it registers postgres:// and
+// postgresql:// with store.Open. It imports store and pgx.
+package postgres

@@ -1,0 +1,137 @@
+package postgres
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/batonrt/baton/store"
+	"github.com/jackc/pgx/v5"
+	"github.com/zeebo/blake3"
+)
+
+// closeTimeout bounds how long Close and a lock release wait for the
+// server.
+const closeTimeout = 5 * time.Second
+
+// lockKey names a session's advisory lock, per schema, so stores in two
+// schemas of one database never share a lock.
+func (b *Backend) lockKey(session string) int64 {
+	sum := blake3.Sum256([]byte("baton-session\x00" + b.schema + "\x00" + session))
+	return int64(binary.LittleEndian.Uint64(sum[:8]))
+}
+
+func (b *Backend) epoch(session string) (int64, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o, ok := b.held[session]
+	if !ok {
+		return 0, false
+	}
+	return o.epoch, true
+}
+
+// cachedRef returns a ref of a session owned here, as this owner last saw
+// it.
+func (b *Backend) cachedRef(kind store.RefKind, session string) (store.Hash, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o, ok := b.held[session]
+	if !ok {
+		return store.Hash{}, false
+	}
+	h, ok := o.refs[kind]
+	return h, ok
+}
+
+// remember records a ref of a session owned here under epoch.
+func (b *Backend) remember(kind store.RefKind, session string, epoch int64, h store.Hash) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if o, ok := b.held[session]; ok && o.epoch == epoch {
+		o.refs[kind] = h
+	}
+}
+
+// ownerConn returns the connection that holds this backend's locks,
+// connecting again when it died (its locks died with it; the epochs keep
+// a new owner safe from this one).
+func (b *Backend) ownerConn(ctx context.Context) (*pgx.Conn, error) {
+	if b.owner != nil && !b.owner.IsClosed() {
+		return b.owner, nil
+	}
+	conn, err := pgx.ConnectConfig(ctx, b.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, ioErr("connect owner", err)
+	}
+	b.owner = conn
+	return conn, nil
+}
+
+// Lock takes the session's advisory lock on the owner connection and
+// bumps the session's owner epoch, which fences any earlier owner's
+// commits.
+func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
+	b.ownerMu.Lock()
+	defer b.ownerMu.Unlock()
+	if _, held := b.epoch(session); held {
+		return nil, fmt.Errorf("store: lock %q: %w", session, store.ErrLocked)
+	}
+	conn, err := b.ownerConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := b.lockKey(session)
+	var got bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got); err != nil {
+		return nil, ioErr("lock "+session, err)
+	}
+	if !got {
+		return nil, fmt.Errorf("store: lock %q: %w", session, store.ErrLocked)
+	}
+	var epoch int64
+	err = b.pool.QueryRow(ctx, `INSERT INTO baton_owners (session, epoch) VALUES ($1, 1)
+		ON CONFLICT (session) DO UPDATE SET epoch = baton_owners.epoch + 1 RETURNING epoch`, session).Scan(&epoch)
+	if err != nil {
+		b.unlock(conn, key)
+		return nil, ioErr("lock "+session, err)
+	}
+	b.mu.Lock()
+	b.held[session] = &ownership{epoch: epoch, refs: map[store.RefKind]store.Hash{}}
+	b.mu.Unlock()
+	var once sync.Once
+	return closer(func() error {
+		once.Do(func() { b.release(session, key, epoch) })
+		return nil
+	}), nil
+}
+
+func (b *Backend) release(session string, key, epoch int64) {
+	b.mu.Lock()
+	if o, ok := b.held[session]; ok && o.epoch == epoch {
+		delete(b.held, session)
+	}
+	b.mu.Unlock()
+	b.ownerMu.Lock()
+	defer b.ownerMu.Unlock()
+	if b.owner != nil && !b.owner.IsClosed() {
+		b.unlock(b.owner, key)
+	}
+}
+
+// unlock releases an advisory lock; when the server cannot be told, the
+// connection is closed, which releases every lock it held.
+func (b *Backend) unlock(conn *pgx.Conn, key int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, key); err != nil {
+		_ = conn.Close(ctx)
+	}
+}
+
+type closer func() error
+
+func (c closer) Close() error { return c() }

@@ -1,0 +1,110 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/batonrt/baton/store"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+func init() {
+	open := func(url string, opts ...store.Option) (store.Store, error) {
+		return Open(context.Background(), url, opts...)
+	}
+	store.RegisterScheme("postgres", open)
+	store.RegisterScheme("postgresql", open)
+}
+
+// Open connects to the database at url (a libpq URL; search_path picks
+// the schema, pool_max_conns the pool size), creates or migrates the
+// tables, and returns the Store over the backend.
+func Open(ctx context.Context, url string, opts ...store.Option) (store.Store, error) {
+	b, err := OpenBackend(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	return store.New(b, opts...), nil
+}
+
+// Backend keeps sessions in PostgreSQL; see the package doc.
+type Backend struct {
+	pool   *pgxpool.Pool
+	schema string
+
+	ownerMu sync.Mutex
+	owner   *pgx.Conn // holds this backend's session locks
+
+	mu   sync.Mutex
+	held map[string]*ownership // sessions locked here
+}
+
+// ownership is a session this backend holds: the owner epoch its lock
+// got, and the refs as this owner last read or moved them, which no one
+// else can move while it owns the session.
+type ownership struct {
+	epoch int64
+	refs  map[store.RefKind]store.Hash
+}
+
+// OpenBackend connects and migrates, as Open does, and returns the
+// backend alone.
+func OpenBackend(ctx context.Context, url string) (*Backend, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("store: postgres: %w: %w", store.ErrInvalid, err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, ioErr("connect", err)
+	}
+	b := &Backend{pool: pool, held: map[string]*ownership{}}
+	if err := b.init(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *Backend) init(ctx context.Context) error {
+	var schema *string
+	if err := b.pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		return ioErr("connect", err)
+	}
+	if schema == nil {
+		return fmt.Errorf("store: postgres: %w: no schema on the search_path exists", store.ErrInvalid)
+	}
+	b.schema = *schema
+	return migrate(ctx, b.pool)
+}
+
+// Close releases the locks held here and the connections.
+func (b *Backend) Close() error {
+	b.ownerMu.Lock()
+	defer b.ownerMu.Unlock()
+	var err error
+	if b.owner != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+		defer cancel()
+		err = b.owner.Close(ctx)
+		b.owner = nil
+	}
+	b.mu.Lock()
+	clear(b.held)
+	b.mu.Unlock()
+	b.pool.Close()
+	if err != nil {
+		return ioErr("close", err)
+	}
+	return nil
+}
+
+func ioErr(op string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("store: postgres: %s: %w", op, err)
+	}
+	return fmt.Errorf("store: postgres: %s: %w: %w", op, store.ErrIO, err)
+}

@@ -1,0 +1,164 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/store/postgres/pgtest"
+	"github.com/batonrt/baton/store/storetest"
+	"github.com/google/go-cmp/cmp"
+)
+
+func openBackend(t testing.TB, url string) *Backend {
+	t.Helper()
+	b, err := OpenBackend(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestConformance(t *testing.T) {
+	pgtest.Admin(t)
+	storetest.RunBackend(t, func(t *testing.T) store.Backend { return openBackend(t, pgtest.SchemaURL(t)) })
+}
+
+func TestOpenByURL(t *testing.T) {
+	ctx := t.Context()
+	st, err := store.Open(pgtest.SchemaURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	recs := storetest.Script("r", 3)
+	if _, err := st.Append(ctx, "s", recs...); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Records(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(recs, got); d != "" {
+		t.Fatalf("records mismatch (-want +got):\n%s", d)
+	}
+}
+
+// terminateOwner kills the server side of the connection that holds the
+// backend's locks, as a crash of the owner's machine would.
+func terminateOwner(t *testing.T, b *Backend) {
+	t.Helper()
+	b.ownerMu.Lock()
+	pid := b.owner.PgConn().PID()
+	b.ownerMu.Unlock()
+	admin := pgtest.Admin(t)
+	// With a timeout, pg_terminate_backend waits for the backend to exit,
+	// which is when its locks are released.
+	var gone bool
+	if err := admin.QueryRow(context.Background(), `SELECT pg_terminate_backend($1, 10000)`, pid).Scan(&gone); err != nil || !gone {
+		t.Fatalf("terminate owner connection %d: %v %v", pid, gone, err)
+	}
+}
+
+// An owner whose lock connection died loses the session to the next
+// owner, and its later appends are refused with ErrLockLost: the head
+// stays where the new owner put it.
+func TestStaleOwnerCannotMoveHead(t *testing.T) {
+	ctx := t.Context()
+	url := pgtest.SchemaURL(t)
+	ba := openBackend(t, url)
+	a, b := store.New(ba), store.New(openBackend(t, url))
+	defer a.Close()
+	defer b.Close()
+	recs := storetest.Script("r", 3)
+	if _, err := a.Lock(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Append(ctx, "s", recs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Lock(ctx, "s"); !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("second owner while the first lives: got %v, want ErrLocked", err)
+	}
+	if _, err := b.Append(ctx, "s", recs[1]); !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("append by a non-owner: got %v, want ErrLocked", err)
+	}
+	terminateOwner(t, ba)
+	if _, err := b.Lock(ctx, "s"); err != nil {
+		t.Fatalf("lock after the owner died: %v", err)
+	}
+	head, err := b.Append(ctx, "s", recs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.Append(ctx, "s", recs[1])
+	if !errors.Is(err, store.ErrLockLost) {
+		t.Fatalf("append by the stale owner: got %v, want ErrLockLost", err)
+	}
+	if got, err := b.Head(ctx, "s"); err != nil || got != head {
+		t.Fatalf("head = %s, %v; want the new owner's %s", got, err, head)
+	}
+}
+
+// A database migrated by a newer release is refused, not misread.
+func TestNewerSchemaRefused(t *testing.T) {
+	url := pgtest.SchemaURL(t)
+	b := openBackend(t, url)
+	if _, err := b.pool.Exec(t.Context(), `UPDATE baton_schema SET version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenBackend(t.Context(), url); !errors.Is(err, store.ErrSchemaVersion) {
+		t.Fatalf("open: got %v, want ErrSchemaVersion", err)
+	}
+}
+
+// Processes starting at once on an empty schema create the tables once.
+func TestConcurrentOpensMigrateOnce(t *testing.T) {
+	url := pgtest.SchemaURL(t)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			b, err := OpenBackend(t.Context(), url)
+			if err == nil {
+				err = b.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := openBackend(t, url)
+	defer b.Close()
+	var v int
+	if err := b.pool.QueryRow(t.Context(), `SELECT version FROM baton_schema`).Scan(&v); err != nil || v != len(migrations) {
+		t.Fatalf("schema version %d (%v), want %d", v, err, len(migrations))
+	}
+}
+
+// An owner that closes (or dies) frees its sessions at once.
+func TestClosedOwnerFreesLock(t *testing.T) {
+	ctx := t.Context()
+	url := pgtest.SchemaURL(t)
+	a, b := store.New(openBackend(t, url)), store.New(openBackend(t, url))
+	defer b.Close()
+	if _, err := a.Lock(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	release, err := b.Lock(ctx, "s")
+	if err != nil {
+		t.Fatalf("lock after the owner closed: %v", err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+}
