@@ -122,6 +122,8 @@ type env struct {
 	mu       sync.Mutex
 	agents   map[string]*conductor.Agent
 	scripts  func() []func(context.Context) ([]turn.Chunk, error)
+	// cfg, when it names a model, is the agents' config.
+	cfg contract.AgentConfig
 }
 
 func newEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Chunk, error)) *env {
@@ -131,7 +133,12 @@ func newEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Chunk, 
 
 func newGatedEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Chunk, error), toolGate chan struct{}) *env {
 	t.Helper()
-	e := &env{t: t, agents: map[string]*conductor.Agent{}, scripts: scripts, toolGate: toolGate}
+	return startEnv(&env{t: t, agents: map[string]*conductor.Agent{}, scripts: scripts, toolGate: toolGate})
+}
+
+// startEnv serves e's agents.
+func startEnv(e *env) *env {
+	t := e.t
 	st := store.NewMemory()
 	e.h = NewRunnerHandler(func(ctx context.Context, threadID string) (Runner, error) {
 		if strings.HasPrefix(threadID, "forbidden") {
@@ -151,7 +158,11 @@ func newGatedEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Ch
 		if err != nil {
 			return nil, err
 		}
-		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{
+		cfg := e.cfg
+		if cfg.Model == "" {
+			cfg = contract.AgentConfig{Model: "m"}
+		}
+		a, err := conductor.CreateAgent(cfg, conductor.Deps{
 			Provider:  &script{replies: e.scripts()},
 			Tools:     box,
 			Store:     st,

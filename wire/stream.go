@@ -113,6 +113,9 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	switch {
 	case ev.Kind == contract.EvSignalRejected:
 		return nil
+	case len(ev.Subflow) > 0:
+		// A delegated run's events are numbered in their own run: they
+		// neither advance the stream's position nor are deduplicated by it.
 	case ev.Kind == contract.EvLag:
 	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry:
 		// A retry notice comes from the turn driver numbered like the

@@ -20,6 +20,8 @@ func (p *Projector) committed(ev contract.RunEvent) []Event {
 	case contract.EvToolCall:
 		// turn_completed already projected the call.
 		return nil
+	case contract.EvSubflowStarted, contract.EvSubflowCompleted, contract.EvSubflowFailed:
+		return []Event{step(ev)}
 	}
 	if c, ok := p.custom(ev); ok {
 		return []Event{c}

@@ -10,5 +10,11 @@
 // What AG-UI has no event for (approvals, steering, compaction, retries,
 // tools starting, lag) travels as CUSTOM events named baton.*.
 //
+// A delegated run (an event with a Subflow path) is shown as an AG-UI
+// step, STEP_STARTED to STEP_FINISHED, named by its path and delegate:
+// every AG-UI client renders steps, while a child's messages would land
+// in the run's one message list as if the parent had said them. The
+// child's own work goes as CUSTOM baton.subflow events carrying the path.
+//
 // agui imports contract of baton's packages.
 package agui

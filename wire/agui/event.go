@@ -20,6 +20,8 @@ const (
 	ToolCallEnd             = "TOOL_CALL_END"
 	ToolCallResult          = "TOOL_CALL_RESULT"
 	StateSnapshot           = "STATE_SNAPSHOT"
+	StepStarted             = "STEP_STARTED"
+	StepFinished            = "STEP_FINISHED"
 	Custom                  = "CUSTOM"
 )
 
@@ -34,6 +36,7 @@ const (
 	CustomModelRetry        = "baton.model_retry"
 	CustomToolStarted       = "baton.tool_started"
 	CustomLag               = "baton.lag"
+	CustomSubflow           = "baton.subflow"
 )
 
 // Event is one AG-UI event. Type says which fields are set; the JSON
@@ -57,6 +60,7 @@ type Event struct {
 	Name     string  `json:"name,omitempty"`
 	Value    any     `json:"value,omitempty"`
 	Snapshot any     `json:"snapshot,omitempty"`
+	StepName string  `json:"stepName,omitempty"`
 
 	// ID is the event's SSE id: the Seq of the baton event it came from
 	// ("7"), or Seq and Delta for a streaming delta ("7.3"). It is set

@@ -58,6 +58,7 @@ func TestGolden(t *testing.T) {
 		{"agui_replayed.sse", wt.CommittedOnly(wt.LiveRun())},
 		{"agui_faulted_mid_turn.sse", faulted},
 		{"agui_custom.sse", custom},
+		{"agui_delegated.sse", wt.DelegatedRun()},
 	} {
 		t.Run(tt.name, func(t *testing.T) { wt.Golden(t, tt.name, render(t, tt.events)) })
 	}

@@ -40,6 +40,9 @@ func (p *Projector) Project(ev contract.RunEvent) []Event {
 	if ev.Kind == contract.EvSignalRejected {
 		return nil
 	}
+	if len(ev.Subflow) > 0 {
+		return p.child(ev)
+	}
 	p.t.Saw(ev)
 	var out []Event
 	switch {

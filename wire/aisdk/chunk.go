@@ -38,6 +38,8 @@ const (
 	DataModelRetry        = "data-baton-model-retry"
 	DataToolStarted       = "data-baton-tool-started"
 	DataLag               = "data-baton-lag"
+	DataSubflow           = "data-baton-subflow"
+	DataSubflowEvent      = "data-baton-subflow-event"
 )
 
 // StreamHeader is the response header that tells an AI SDK client the

@@ -29,6 +29,8 @@ func (p *Projector) committed(ev contract.RunEvent) []Chunk {
 	case contract.EvModelRetry:
 		c, _ := data(ev)
 		return append(p.abandonAttempt(), c)
+	case contract.EvSubflowStarted, contract.EvSubflowCompleted, contract.EvSubflowFailed:
+		return []Chunk{subflow(ev)}
 	}
 	if c, ok := data(ev); ok {
 		return []Chunk{c}

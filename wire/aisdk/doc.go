@@ -14,5 +14,12 @@
 // What the stream has no chunk for (approvals, steering, compaction,
 // retries, tools starting, lag) travels as data-baton-* parts.
 //
+// A delegated run (an event with a Subflow path) is one data-baton-subflow
+// part per delegate call, replaced in place as it goes from running to
+// completed or failed, so a client renders it under the delegate's tool
+// part; the child's own work goes as transient data-baton-subflow-event
+// parts, since the stream holds one assistant message and the child's
+// would read as the parent's.
+//
 // aisdk imports contract of baton's packages.
 package aisdk

@@ -77,6 +77,7 @@ func TestGoldenUIMessageStream(t *testing.T) {
 		{"ui_faulted_mid_turn.sse", faulted},
 		{"ui_aborted.sse", aborted},
 		{"ui_custom.sse", custom},
+		{"ui_delegated.sse", wt.DelegatedRun()},
 	} {
 		t.Run(tt.name, func(t *testing.T) { wt.Golden(t, tt.name, renderUI(t, tt.events)) })
 	}

@@ -32,6 +32,9 @@ func (p *Projector) Project(ev contract.RunEvent) []Chunk {
 	if ev.Kind == contract.EvSignalRejected {
 		return nil
 	}
+	if len(ev.Subflow) > 0 {
+		return child(ev)
+	}
 	p.t.Saw(ev)
 	if track.IsDelta(ev.Kind) {
 		return p.delta(ev)

@@ -67,3 +67,43 @@ func CommittedOnly(events []contract.RunEvent) []contract.RunEvent {
 	}
 	return out
 }
+
+// DelegatedRun is a run whose model hands a task to a delegate: the
+// child's events, numbered in its own run and marked with the subflow
+// path, come between the parent's subflow_started and subflow_completed.
+func DelegatedRun() []contract.RunEvent {
+	call := contract.ToolCall{ID: "call_1", Name: "delegate_researcher", Arguments: `{"task":"weather in Paris"}`}
+	inner := contract.ToolCall{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris"}`}
+	child := func(seq uint64, delta uint32, kind contract.EventKind, f func(*contract.RunEvent)) contract.RunEvent {
+		e := Ev(seq, delta, kind)
+		e.SessionID, e.RunID, e.Subflow = "thread-1/2.0", "run-2", []string{"call_1"}
+		e.At = contract.Timestamp(2000+seq*10+uint64(delta)) * ms
+		f(&e)
+		return e
+	}
+	none := func(*contract.RunEvent) {}
+	answer := contract.ToolResult{CallID: "call_1", Name: "delegate_researcher", Content: "18C, cloudy"}
+	return []contract.RunEvent{
+		With(Ev(1, 0, contract.EvRunStarted), func(e *contract.RunEvent) { e.Text = "weather in Paris?" }),
+		With(Ev(2, 0, contract.EvTurnCompleted), func(e *contract.RunEvent) {
+			e.Turn = AssistantTurn(contract.CallBlock(call))
+			e.Usage = &contract.Usage{InputTokens: 10, OutputTokens: 5, ModelCalls: 1}
+		}),
+		With(Ev(3, 0, contract.EvToolCall), func(e *contract.RunEvent) { e.Call = &call }),
+		With(Ev(4, 0, contract.EvSubflowStarted), func(e *contract.RunEvent) { e.Call = &call; e.Text = "thread-1/2.0" }),
+		child(1, 0, contract.EvRunStarted, func(e *contract.RunEvent) { e.Text = "weather in Paris" }),
+		child(2, 0, contract.EvTurnCompleted, func(e *contract.RunEvent) { e.Turn = AssistantTurn(contract.CallBlock(inner)) }),
+		child(3, 0, contract.EvToolCall, func(e *contract.RunEvent) { e.Call = &inner }),
+		child(4, 0, contract.EvToolResult, func(e *contract.RunEvent) { e.Call = &inner; e.Result = &ResultA }),
+		child(4, 1, contract.EvTextDelta, func(e *contract.RunEvent) { e.Text = "18C, cloudy" }),
+		child(5, 0, contract.EvTurnCompleted, func(e *contract.RunEvent) { e.Turn = AssistantTurn(contract.TextBlock("18C, cloudy")) }),
+		child(6, 0, contract.EvRunSettled, none),
+		With(Ev(5, 0, contract.EvSubflowCompleted), func(e *contract.RunEvent) { e.Call = &call; e.Text = "thread-1/2.0" }),
+		With(Ev(6, 0, contract.EvToolResult), func(e *contract.RunEvent) { e.Call = &call; e.Result = &answer }),
+		With(Ev(7, 0, contract.EvTurnCompleted), func(e *contract.RunEvent) {
+			e.Turn = AssistantTurn(contract.TextBlock("It is 18C."))
+			e.Usage = &contract.Usage{InputTokens: 20, OutputTokens: 3, ModelCalls: 1}
+		}),
+		With(Ev(8, 0, contract.EvRunSettled), func(e *contract.RunEvent) { e.Usage = &Usage }),
+	}
+}

@@ -1,0 +1,82 @@
+package agui
+
+import (
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/track"
+)
+
+// A delegated run is shown as an AG-UI step: STEP_STARTED when the
+// delegate call's child run starts, STEP_FINISHED when it ends, named by
+// the subflow path and the delegate's tool. AG-UI has one message stream
+// per run, and a client would render a child's messages as the parent's
+// reply, so the child's own work (its turns, tool calls and results, its
+// nested delegations) goes as CUSTOM baton.subflow events carrying the
+// subflow path, for clients that want to show it; steps are what every
+// client renders. The delegate call itself stays an ordinary tool call
+// whose result is the child's answer.
+
+// step projects a subflow_started, _completed or _failed event.
+func step(ev contract.RunEvent) Event {
+	e := Event{Type: StepStarted, StepName: stepName(ev)}
+	if ev.Kind != contract.EvSubflowStarted {
+		e.Type = StepFinished
+	}
+	return e
+}
+
+// stepName is the path of delegate call ids down to the child, and the
+// delegate's tool: "c1/c4 delegate_writer".
+func stepName(ev contract.RunEvent) string {
+	path := append(append([]string(nil), ev.Subflow...), callID(ev.Call))
+	name := ""
+	if ev.Call != nil {
+		name = " " + ev.Call.Name
+	}
+	return strings.Join(path, "/") + name
+}
+
+func callID(c *contract.ToolCall) string {
+	if c == nil {
+		return ""
+	}
+	return c.ID
+}
+
+// child projects an event of a delegated run. It carries no SSE id: its
+// Seq counts the child's run, not the stream a client resumes.
+func (p *Projector) child(ev contract.RunEvent) []Event {
+	var e Event
+	switch {
+	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry, ev.Kind == contract.EvLag:
+		return nil
+	case ev.Kind == contract.EvSubflowStarted, ev.Kind == contract.EvSubflowCompleted, ev.Kind == contract.EvSubflowFailed:
+		e = step(ev)
+	default:
+		e = Event{Type: Custom, Name: CustomSubflow, Value: subflowValue(ev)}
+	}
+	e.Timestamp = int64(ev.At) / 1e6
+	return []Event{e}
+}
+
+// subflowValue is what a client needs to show one event of a child run.
+func subflowValue(ev contract.RunEvent) map[string]any {
+	v := map[string]any{"subflow": ev.Subflow, "sessionId": ev.SessionID, "kind": string(ev.Kind)}
+	if ev.Text != "" {
+		v["text"] = ev.Text
+	}
+	if ev.Turn != nil && ev.Turn.Text() != "" {
+		v["text"] = ev.Turn.Text()
+	}
+	if ev.Call != nil {
+		v["toolCallId"], v["toolCallName"], v["arguments"] = ev.Call.ID, ev.Call.Name, ev.Call.Arguments
+	}
+	if ev.Result != nil {
+		v["content"], v["isError"] = ev.Result.Content, ev.Result.IsError
+	}
+	if ev.Err != nil {
+		v["error"] = ev.Err.Error()
+	}
+	return v
+}

@@ -1,0 +1,64 @@
+package aisdk
+
+import (
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/track"
+)
+
+// A delegated run is shown as one data-baton-subflow part per delegate
+// call, kept in the message and replaced as the child goes (same id:
+// running, then completed or failed with its answer), so a client renders
+// nested progress under the delegate's tool call. The UI message stream
+// holds one assistant message per request, so the child's own work (its
+// turns, tool calls and results, nested delegations) goes as transient
+// data-baton-subflow-event parts with the subflow path, which reach
+// onData without piling up in the message. The delegate call itself
+// stays an ordinary tool part whose output is the child's answer.
+
+// subflow projects a subflow_started, _completed or _failed event.
+func subflow(ev contract.RunEvent) Chunk {
+	id := ""
+	if ev.Call != nil {
+		id = ev.Call.ID
+	}
+	path := append(append([]string(nil), ev.Subflow...), id)
+	status := "running"
+	switch ev.Kind {
+	case contract.EvSubflowCompleted:
+		status = "completed"
+	case contract.EvSubflowFailed:
+		status = "failed"
+	}
+	v := callValue(ev.Call)
+	v["subflow"], v["sessionId"], v["status"] = path, ev.Text, status
+	return Chunk{Type: DataSubflow, ID: "subflow-" + strings.Join(path, "/"), Data: v}
+}
+
+// child projects an event of a delegated run.
+func child(ev contract.RunEvent) []Chunk {
+	switch {
+	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry, ev.Kind == contract.EvLag:
+		return nil
+	case ev.Kind == contract.EvSubflowStarted, ev.Kind == contract.EvSubflowCompleted, ev.Kind == contract.EvSubflowFailed:
+		return []Chunk{subflow(ev)}
+	}
+	v := map[string]any{"subflow": ev.Subflow, "sessionId": ev.SessionID, "kind": string(ev.Kind)}
+	if ev.Text != "" {
+		v["text"] = ev.Text
+	}
+	if ev.Turn != nil && ev.Turn.Text() != "" {
+		v["text"] = ev.Turn.Text()
+	}
+	if ev.Call != nil {
+		v["toolCallId"], v["toolName"], v["arguments"] = ev.Call.ID, ev.Call.Name, ev.Call.Arguments
+	}
+	if ev.Result != nil {
+		v["content"], v["isError"] = ev.Result.Content, ev.Result.IsError
+	}
+	if ev.Err != nil {
+		v["error"] = ev.Err.Error()
+	}
+	return []Chunk{{Type: DataSubflowEvent, Data: v, Transient: true}}
+}
