@@ -74,4 +74,3 @@ func TestAISDKClientShowsADelegatedRun(t *testing.T) {
 		}
 	}
 }
-
