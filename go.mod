@@ -12,6 +12,7 @@ require (
 	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/zeebo/blake3 v0.2.4
 	go.uber.org/goleak v1.3.0
+	mvdan.cc/sh/v3 v3.12.0
 	pgregory.net/rapid v1.3.0
 )
 

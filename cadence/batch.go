@@ -2,7 +2,6 @@ package cadence
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
@@ -32,13 +31,14 @@ func (t *transition) startBatch(calls []contract.ToolCall) {
 		return
 	}
 	for i := range pending {
-		t.admit(&pending[i])
+		t.admit(&pending[i], i)
 	}
 	t.advance()
 }
 
 // admit decides what happens to one new call before anything runs.
-func (t *transition) admit(p *contract.PendingCall) {
+// index is the call's position in its reply.
+func (t *transition) admit(p *contract.PendingCall, index int) {
 	tool, ok := t.lookupTool(p.Call.Name)
 	if !ok {
 		t.answer(p, fmt.Sprintf("error: unknown tool %q; available tools: %s", p.Call.Name, t.toolNames()), true)
@@ -56,10 +56,8 @@ func (t *transition) admit(p *contract.PendingCall) {
 	if tool.Delegate != "" && !t.admitDelegate(p) {
 		return
 	}
-	if tool.NeedsApproval && !slices.Contains(t.s.Allowed, tool.Name) {
-		p.State = contract.CallAwaitingApproval
-		t.emit(contract.RequestApproval{Call: p.Call, Tool: tool})
-		t.publish(contract.RunEvent{Kind: contract.EvApprovalRequested, Call: &p.Call})
+	if tool.NeedsApproval {
+		t.requestApproval(p, index)
 	}
 }
 

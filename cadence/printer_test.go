@@ -52,7 +52,11 @@ func printEffect(e contract.Effect) string {
 	case contract.StartDelegate:
 		return fmt.Sprintf("start_delegate %s %s session=%s depth=%d/%d model=%s task=%s", e.Call.ID, e.Delegate, e.Session, e.Config.Depth, e.Config.MaxDelegationDepth, e.Config.Model, clip(e.Task))
 	case contract.RequestApproval:
-		return fmt.Sprintf("request_approval %s %s", e.Call.ID, e.Call.Name)
+		out := fmt.Sprintf("request_approval %s %s", e.Call.ID, e.Call.Name)
+		if len(e.Keys) != 1 || e.Keys[0] != e.Call.Name {
+			out += fmt.Sprintf(" keys=%q", e.Keys)
+		}
+		return out
 	case contract.AskHuman:
 		return fmt.Sprintf("ask_human %s %s %s %q", e.Call.ID, e.Call.Name, clip(e.Question.Text), e.Question.Choices)
 	case contract.Compact:

@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 //	                          revision, failed_runs, max_messages, max_chars,
 //	                          temperature, top_p, seed, stop=a,b, parallel=false, tool_choice
 //	submit RUN "text" [tools=...] [retrieval_failed "why"]
-//	reply [text "..."] [call ID TOOL ARGS]... [usage=IN/OUT]
+//	reply [text "..."] [call ID TOOL ARGS]... [keys N=k1,k2]... [usage=IN/OUT]
 //	fail KIND ["message"]
 //	started ID | settled ID "out" [error] | approve ID once|session | deny ID ["reason"]
 //	answer ID "text"
@@ -266,6 +266,14 @@ func parseReply(words []string, at contract.Timestamp) (contract.Signal, error) 
 			n, _ := strconv.ParseInt(in, 10, 64)
 			m, _ := strconv.ParseInt(out, 10, 64)
 			r.Usage = contract.Usage{InputTokens: n, OutputTokens: m}
+		case w == "keys" && i+1 < len(words):
+			n, list, _ := strings.Cut(words[i+1], "=")
+			idx, err := strconv.Atoi(n)
+			if err != nil {
+				return nil, fmt.Errorf("reply: keys %q: %v", words[i+1], err)
+			}
+			r.Keys = append(r.Keys, contract.CallKeys{Call: idx, Keys: strings.Split(list, ",")})
+			i++
 		case w == "role" && i+1 < len(words):
 			r.Reply.Role = contract.Role(words[i+1])
 			i++

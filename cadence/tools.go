@@ -1,8 +1,6 @@
 package cadence
 
 import (
-	"slices"
-
 	"github.com/batonrt/baton/contract"
 )
 
@@ -88,27 +86,11 @@ func (t *transition) onApproval(sig contract.ApprovalResolved) string {
 	} else {
 		p.State = contract.CallQueued
 		if sig.Scope == contract.ScopeSession {
-			t.allow(p.Tool.Name)
+			t.allow(approvalKeys(*p))
 		}
 	}
 	t.advance()
 	return ""
-}
-
-// allow adds a tool to the session's allowlist, kept sorted; other
-// pending calls of that tool need no approval any more.
-func (t *transition) allow(name string) {
-	if i, found := slices.BinarySearch(t.s.Allowed, name); !found {
-		t.s.Allowed = slices.Insert(slices.Clone(t.s.Allowed), i, name)
-	}
-	pending := t.pending()
-	for i := range pending {
-		p := &pending[i]
-		if p.State == contract.CallAwaitingApproval && p.Tool.Name == name {
-			p.State = contract.CallQueued
-			t.publish(contract.RunEvent{Kind: contract.EvApprovalResolved, Call: &p.Call, Approved: true, Scope: contract.ScopeSession})
-		}
-	}
 }
 
 // resumeBatch picks a batch up after a restart: calls handed out but not
@@ -126,7 +108,7 @@ func (t *transition) resumeBatch() {
 		case p.State == contract.CallStarted:
 			t.answer(p, "error: indeterminate: interrupted while running; the call may or may not have taken effect", true)
 		case p.State == contract.CallAwaitingApproval:
-			t.emit(contract.RequestApproval{Call: p.Call, Tool: p.Tool})
+			t.emit(contract.RequestApproval{Call: p.Call, Tool: p.Tool, Keys: approvalKeys(*p)})
 		case p.State == contract.CallAwaitingHuman && p.Question != nil:
 			t.emit(contract.AskHuman{Call: p.Call, Question: *p.Question})
 		}

@@ -18,7 +18,9 @@ import (
 func TestSubmitSteeringThatEndsTheRunReturns(t *testing.T) {
 	risky := gateTool(t, "risky", make(chan string, 1), nil, dispatch.NeedsApproval())
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "risky", `{}`})}}
-	a := newAgent(t, contract.AgentConfig{MaxTurns: 1}, testDeps(m, toolBox(t, risky)))
+	deps := testDeps(m, toolBox(t, risky))
+	deps.Approver = conductor.ApproveLater
+	a := newAgent(t, contract.AgentConfig{MaxTurns: 1}, deps)
 	first := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingApproval)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

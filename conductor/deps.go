@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync/atomic"
@@ -30,8 +31,9 @@ type Deps struct {
 	Clock     Clock
 	IDs       IDSource
 	Hooks     Hooks
-	// Approver answers approval requests; without one the host answers
-	// with Agent.Approve.
+	// Approver answers approval requests. Without one every call that
+	// needs approval is denied: nobody is there to ask. Hosts that answer
+	// with Agent.Approve set ApproveLater.
 	Approver Approver
 	// Answerer answers questions the model asks a person; without one
 	// the host answers with Agent.Answer.
@@ -65,15 +67,40 @@ type IDSource interface{ NewID(prefix string) string }
 // Decision answers an approval request.
 type Decision struct {
 	Approved bool
-	// Scope ScopeSession allowlists the tool for the rest of the session.
+	// Scope ScopeSession allowlists the request's keys for the rest of the
+	// session: what the call does (the command names of a shell line, the
+	// host of a URL), or the whole tool for a tool that derives no keys.
 	Scope  contract.ApprovalScope
 	Reason string
 }
 
-// Approver decides whether a call may run. An error leaves the request
-// pending for Agent.Approve. It must return once ctx is done (the run was
-// aborted or ended): a run is over only when its approvers have returned.
-type Approver func(ctx context.Context, call contract.ToolCall, tool contract.ToolDescriptor) (Decision, error)
+// ApprovalRequest is a call waiting for approval.
+type ApprovalRequest struct {
+	Call contract.ToolCall
+	Tool contract.ToolDescriptor
+	// Keys are what approving it for the session allowlists: tool:key
+	// entries (shell:ls, http:example.com), or the tool's name.
+	Keys []string
+}
+
+// Approver decides whether a call may run. It must return once ctx is
+// done (the run was aborted or ended, or the call was answered some other
+// way): a run is over only when its approvers have returned. An error or
+// a panic denies the call, since an approval that cannot be asked is a
+// denial; ErrApproveLater instead leaves the request pending for
+// Agent.Approve.
+type Approver func(ctx context.Context, req ApprovalRequest) (Decision, error)
+
+// ErrApproveLater, returned by an Approver, leaves the request pending
+// for Agent.Approve.
+var ErrApproveLater = errors.New("conductor: approval left to Agent.Approve")
+
+// ApproveLater is the Approver of hosts whose people answer approval
+// requests out of band (a web page, a chat) with Agent.Approve, maybe
+// after a restart: every request waits.
+func ApproveLater(context.Context, ApprovalRequest) (Decision, error) {
+	return Decision{}, ErrApproveLater
+}
 
 // Retriever returns context turns for a submit's input. What it returns
 // is recorded inside the submit, so replay needs no retriever.

@@ -12,7 +12,7 @@ import (
 )
 
 func ExampleAgent_Approve() {
-	// Without an Approver the host answers: the run waits in
+	// With ApproveLater the host answers: the run waits in
 	// awaiting_approval, and the pending calls are in the snapshot.
 	deploy := dispatch.MustFunc("deploy", "Deploys a version.", func(_ context.Context, in struct {
 		Version string `json:"version"`
@@ -23,7 +23,9 @@ func ExampleAgent_Approve() {
 		scripted.Reply{Calls: []scripted.Call{{ID: "c1", Name: "deploy", Arguments: `{"version":"v2"}`}}},
 		scripted.Reply{Text: "v2 is live."},
 	)
-	agent, _ := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, exampleDeps(model, deploy))
+	deps := exampleDeps(model, deploy)
+	deps.Approver = conductor.ApproveLater
+	agent, _ := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, deps)
 	defer agent.Close()
 	done := make(chan contract.RunSnapshot)
 	go func() {

@@ -199,7 +199,7 @@ func TestApproverDenyGoesBackToTheModel(t *testing.T) {
 	risky := gateTool(t, "risky", ran, nil, dispatch.NeedsApproval())
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "risky", `{}`}), say("ok, I won't")}}
 	deps := testDeps(m, toolBox(t, risky))
-	deps.Approver = func(context.Context, contract.ToolCall, contract.ToolDescriptor) (conductor.Decision, error) {
+	deps.Approver = func(context.Context, conductor.ApprovalRequest) (conductor.Decision, error) {
 		return conductor.Decision{Approved: false, Reason: "too risky"}, nil
 	}
 	a := newAgent(t, contract.AgentConfig{}, deps)
@@ -223,7 +223,9 @@ func TestHostApprovesForTheSession(t *testing.T) {
 		callTools(call{"c2", "risky", `{"n":2}`}),
 		say("done"),
 	}}
-	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, risky)))
+	deps := testDeps(m, toolBox(t, risky))
+	deps.Approver = conductor.ApproveLater
+	a := newAgent(t, contract.AgentConfig{}, deps)
 	done := submitAsync(a, "go")
 	s := waitPhase(t, a, contract.PhaseAwaitingApproval)
 	if got := s.PendingApprovals(); len(got) != 1 || got[0].ID != "c1" {

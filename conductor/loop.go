@@ -180,7 +180,7 @@ func (a *Agent) perform(e contract.Effect) error {
 	case contract.RunTool:
 		a.startTool(e.Call)
 	case contract.RequestApproval:
-		a.askApproval(e.Call, e.Tool)
+		a.askApproval(ApprovalRequest{Call: e.Call, Tool: e.Tool, Keys: e.Keys})
 	case contract.AskHuman:
 		a.askHuman(e.Call, e.Question)
 	case contract.Compact:

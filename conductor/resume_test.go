@@ -190,6 +190,7 @@ func TestPendingApprovalSurvivesARestart(t *testing.T) {
 	base := store.NewMemory()
 	deps := testDeps(reply(), box)
 	deps.Store = &crashingStore{Store: base, after: 2} // submitted, model_replied
+	deps.Approver = conductor.ApproveLater
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	errs := make(chan error, 1)
 	go func() {
@@ -206,7 +207,7 @@ func TestPendingApprovalSurvivesARestart(t *testing.T) {
 	deps2 := testDeps(&fakeModel{replies: []replyFunc{say("done")}}, box)
 	deps2.Store = base
 	asked := 0
-	deps2.Approver = func(_ context.Context, c contract.ToolCall, _ contract.ToolDescriptor) (conductor.Decision, error) {
+	deps2.Approver = func(context.Context, conductor.ApprovalRequest) (conductor.Decision, error) {
 		asked++
 		return conductor.Decision{Approved: true}, nil
 	}

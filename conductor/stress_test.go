@@ -67,7 +67,7 @@ func raceOneAgent(t *testing.T, seed uint64) {
 	deps := testDeps(model, box)
 	deps.Store = st
 	// The approver races the hosts' own Approve calls; the loser is refused.
-	deps.Approver = func(ctx context.Context, _ contract.ToolCall, _ contract.ToolDescriptor) (conductor.Decision, error) {
+	deps.Approver = func(ctx context.Context, _ conductor.ApprovalRequest) (conductor.Decision, error) {
 		select {
 		case <-time.After(time.Duration(intn(3)) * time.Millisecond):
 			return conductor.Decision{Approved: intn(2) == 0}, nil

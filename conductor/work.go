@@ -51,6 +51,7 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 		if ctx.Err() != nil {
 			return
 		}
+		sig = withApprovalKeys(run.box, sig)
 		if h := a.deps.Hooks.AfterModel; h != nil {
 			callHook(a.log, "after_model", func() error { return h(ctx, sig) })
 		}
@@ -158,37 +159,6 @@ func (a *Agent) recordStarted(ctx context.Context, run *runState, id string) err
 	case <-a.quit:
 		return ErrClosed
 	}
-}
-
-// askApproval asks the Approver, when there is one; otherwise the request
-// waits for Agent.Approve.
-func (a *Agent) askApproval(call contract.ToolCall, desc contract.ToolDescriptor) {
-	approver := a.deps.Approver
-	if approver == nil {
-		return
-	}
-	run := a.run
-	ctx := run.asking(call.ID)
-	a.spawn(run, func() {
-		var d Decision
-		var err error
-		callHook(a.log, "approver", func() error {
-			d, err = approver(ctx, call, desc)
-			return err
-		})
-		if err != nil || ctx.Err() != nil {
-			return
-		}
-		a.send(run, func() { a.apply(resolution(call.ID, d, a.now())) })
-	})
-}
-
-func resolution(callID string, d Decision, at contract.Timestamp) contract.ApprovalResolved {
-	scope := d.Scope
-	if scope == "" {
-		scope = contract.ScopeOnce
-	}
-	return contract.ApprovalResolved{CallID: callID, Approved: d.Approved, Scope: scope, Reason: d.Reason, At: at}
 }
 
 // startCompaction asks the provider for a summary of the oldest turns.

@@ -57,10 +57,13 @@ type StartDelegate struct {
 	Config   AgentConfig
 }
 
-// RequestApproval asks the host whether a call may run.
+// RequestApproval asks the host whether a call may run. Keys are what
+// approving it for the session allowlists: tool:key entries, or the tool
+// name for a tool that derives no keys.
 type RequestApproval struct {
 	Call ToolCall
 	Tool ToolDescriptor
+	Keys []string
 }
 
 // AskHuman puts a question the model asked to a person; the answer comes

@@ -83,7 +83,7 @@ type ModelReplied struct {
 	Stop  StopReason `json:"stop,omitempty"`
 	// Keys are the approval keys the host derived for the reply's calls
 	// to tools that need approval, recorded so replay never re-derives
-	// them. A call with no entry is keyed by its tool's name.
+	// them. A call with no entry (or no keys) is keyed by its tool's name.
 	Keys []CallKeys `json:"keys,omitempty"`
 	At   Timestamp  `json:"at"`
 }

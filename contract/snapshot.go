@@ -20,8 +20,9 @@ type PendingCall struct {
 	Result *ToolResult    `json:"result,omitempty"`
 	// Subflow is the child session of a delegate call once it is started.
 	Subflow string `json:"subflow,omitempty"`
-	// Keys are what approving the call for the session allowlists (see
-	// ModelReplied.Keys), set while it awaits approval.
+	// Keys are what approving the call for the session allowlists, as
+	// tool:key entries, when its reply recorded keys for it (see
+	// ModelReplied.Keys); with none the tool's name is the key.
 	Keys []string `json:"keys,omitempty"`
 	// Question is what the call asks a person, set while it awaits an
 	// answer.

@@ -46,9 +46,10 @@ type Question struct {
 
 // CallKeys are the approval keys derived from one call's arguments: what
 // the call does (the command names of a shell line, the host of a URL).
-// Approving the call for the session allowlists these keys, not the tool.
-// Empty Keys mean none could be derived, so the call always asks.
+// Approving the call for the session allowlists these keys, not the
+// tool. Call is the call's position among the reply's tool calls, which
+// holds even where the runtime renames a provider's duplicate call ids.
 type CallKeys struct {
-	CallID string   `json:"call_id"`
-	Keys   []string `json:"keys,omitempty"`
+	Call int      `json:"call"`
+	Keys []string `json:"keys"`
 }

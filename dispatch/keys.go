@@ -6,8 +6,9 @@ import "encoding/json"
 // it for the session allowlists that and not the whole tool: a shell tool
 // returns the command names of the line, an HTTP tool the host. The
 // runtime derives the keys once, when the model's reply arrives, and
-// records them. An error, or no keys, means the call cannot be
-// allowlisted and is always asked.
+// records them. An error, or no keys, keys the call by its exact
+// arguments: approving it for the session allows only that same call
+// again.
 type ApprovalKeyer interface {
 	Tool
 	ApprovalKeys(args json.RawMessage) ([]string, error)

@@ -16,10 +16,13 @@ func Tools() []contract.ToolDescriptor {
 		{Name: "echo"},
 		{Name: "idem", Idempotent: true},
 		{Name: "serial", Sequential: true},
-		{Name: "ask", NeedsApproval: true},
+		{Name: ApprovalTool, NeedsApproval: true},
 		{Name: QuestionTool, AsksHuman: true},
 	}
 }
+
+// ApprovalTool is the tool Config registers that needs approval.
+const ApprovalTool = "ask"
 
 // QuestionTool is the tool Config registers that asks a person.
 const QuestionTool = "question"

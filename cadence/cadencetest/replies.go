@@ -11,6 +11,10 @@ import (
 // has something to find; the last two are malformed.
 var arguments = []string{`{}`, `{"x":1}`, `{"x":2}`, ``, `{"x":`, `[1]`}
 
+// approvalKeys are the few approval keys replies record for ApprovalTool
+// calls, so keys repeat and the allowlist matters.
+var approvalKeys = []string{"ls", "rm", "curl"}
+
 // questions are QuestionTool's arguments; the last one asks nothing.
 var questions = []string{`{"question":"which one?"}`, `{"question":"pick","choices":["a","b"]}`, `{"question":""}`}
 
@@ -35,7 +39,8 @@ func Call(id string, names []string) *rapid.Generator[contract.ToolCall] {
 
 // Reply draws a scripted model reply: text only, or up to three tool
 // calls to the tools (sometimes an unknown one, sometimes malformed
-// arguments, sometimes an empty or repeated id), with usage.
+// arguments, sometimes an empty or repeated id), with usage; most calls
+// to ApprovalTool carry recorded approval keys.
 func Reply(tools []contract.ToolDescriptor, at contract.Timestamp) *rapid.Generator[contract.Signal] {
 	names := make([]string, len(tools))
 	for i, d := range tools {
@@ -47,12 +52,17 @@ func Reply(tools []contract.ToolDescriptor, at contract.Timestamp) *rapid.Genera
 			blocks = append(blocks, contract.TextBlock(rapid.SampledFrom([]string{"ok", "let me look", "done"}).Draw(t, "text")))
 		}
 		n := rapid.IntRange(0, 3).Draw(t, "calls")
+		var keys []contract.CallKeys
 		for i := range n {
 			id := fmt.Sprintf("call-%d-%d", at, i)
 			if rapid.IntRange(0, 14).Draw(t, "odd_id") == 0 {
 				id = rapid.SampledFrom([]string{"", "dup"}).Draw(t, "id")
 			}
-			blocks = append(blocks, contract.CallBlock(Call(id, names).Draw(t, "call")))
+			call := Call(id, names).Draw(t, "call")
+			blocks = append(blocks, contract.CallBlock(call))
+			if call.Name == ApprovalTool && rapid.IntRange(0, 3).Draw(t, "keyed") > 0 {
+				keys = append(keys, contract.CallKeys{Call: i, Keys: rapid.SliceOfNDistinct(rapid.SampledFrom(approvalKeys), 1, 2, rapid.ID).Draw(t, "keys")})
+			}
 		}
 		stop := contract.StopEndTurn
 		if n > 0 {
@@ -65,6 +75,7 @@ func Reply(tools []contract.ToolDescriptor, at contract.Timestamp) *rapid.Genera
 				OutputTokens: int64(rapid.IntRange(0, 100).Draw(t, "output_tokens")),
 			},
 			Stop: stop,
+			Keys: keys,
 			At:   at,
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -14,8 +15,8 @@ import (
 )
 
 // console routes the lines typed on stdin while a run goes: to the
-// approval prompt waiting for an answer, if one is, and otherwise to the
-// run as steering.
+// approval or question prompt waiting for an answer, if one is, and
+// otherwise to the run as steering.
 type console struct {
 	prompts io.Writer
 	lines   <-chan string
@@ -23,12 +24,12 @@ type console struct {
 	// show prints a typed line where it belongs; the terminal does not
 	// echo it while a run goes. Nil when the terminal echoes.
 	show func(prefix, line string)
-	// ask prints a prompt for a call after the call's own line.
+	// place prints a prompt for a call after the call's own line.
 	place func(call contract.ToolCall, prompt string) (answered func())
 	// detach stops routing and gives the terminal its echo back.
 	detach func()
 
-	ask     sync.Mutex // one prompt at a time
+	asking  sync.Mutex // one prompt at a time
 	mu      sync.Mutex
 	waiting chan string
 }
@@ -63,19 +64,67 @@ func (c *console) route(ctx context.Context) {
 	}
 }
 
-// approve asks on the terminal whether a call may run.
-func (c *console) approve(ctx context.Context, call contract.ToolCall, tool contract.ToolDescriptor) (conductor.Decision, error) {
-	c.ask.Lock()
-	defer c.ask.Unlock()
-	text := approvalPrompt(call)
-	for {
+// approve asks on the terminal whether a call may run; "always" allows
+// for the session what the prompt names (the command names of a shell
+// line, the host of a URL), not the whole tool.
+func (c *console) approve(ctx context.Context, req conductor.ApprovalRequest) (conductor.Decision, error) {
+	line, err := c.ask(ctx, req.Call, approvalPrompt(req), "please answer y, n or a\n", func(line string) bool {
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes", "a", "always", "n", "no":
+			return true
+		}
+		return false
+	})
+	if err != nil {
+		return conductor.Decision{}, err
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return conductor.Decision{Approved: true, Scope: contract.ScopeOnce}, nil
+	case "a", "always":
+		return conductor.Decision{Approved: true, Scope: contract.ScopeSession}, nil
+	}
+	return conductor.Decision{Approved: false, Reason: "the user said no"}, nil
+}
+
+// answer puts a question the model asked to the person at the terminal;
+// a number picks one of the offered choices.
+func (c *console) answer(ctx context.Context, call contract.ToolCall, q contract.Question) (string, error) {
+	var text strings.Builder
+	fmt.Fprintf(&text, "? %s\n", safeLine(q.Text))
+	for i, choice := range q.Choices {
+		fmt.Fprintf(&text, "  %d) %s\n", i+1, safeLine(choice))
+	}
+	text.WriteString("answer> ")
+	line, err := c.ask(ctx, call, text.String(), "", func(line string) bool { return strings.TrimSpace(line) != "" })
+	if err != nil {
+		return "", err
+	}
+	line = strings.TrimSpace(line)
+	if n, err := strconv.Atoi(line); err == nil && n >= 1 && n <= len(q.Choices) {
+		return q.Choices[n-1], nil
+	}
+	return line, nil
+}
+
+// ask shows a prompt about a call and waits for a line that ok accepts,
+// showing retry and the prompt again after any other line, or for ctx to
+// end.
+func (c *console) ask(ctx context.Context, call contract.ToolCall, text, retry string, ok func(string) bool) (string, error) {
+	c.asking.Lock()
+	defer c.asking.Unlock()
+	for again := false; ; again = true {
 		answer := make(chan string, 1)
 		c.mu.Lock()
 		c.waiting = answer
 		c.mu.Unlock()
 		// The answer is registered before the prompt shows, so a line
 		// typed as soon as it shows cannot be taken for steering.
-		answered := c.prompt(call, text)
+		shown := text
+		if again {
+			shown = retry + text
+		}
+		answered := c.prompt(call, shown)
 		select {
 		case <-ctx.Done():
 			answered()
@@ -86,18 +135,12 @@ func (c *console) approve(ctx context.Context, call contract.ToolCall, tool cont
 				c.waiting = nil
 			}
 			c.mu.Unlock()
-			return conductor.Decision{}, ctx.Err()
+			return "", ctx.Err()
 		case line := <-answer:
 			answered()
-			switch strings.ToLower(strings.TrimSpace(line)) {
-			case "y", "yes":
-				return conductor.Decision{Approved: true, Scope: contract.ScopeOnce}, nil
-			case "a", "always":
-				return conductor.Decision{Approved: true, Scope: contract.ScopeSession}, nil
-			case "n", "no":
-				return conductor.Decision{Approved: false, Reason: "the user said no"}, nil
+			if ok(line) {
+				return line, nil
 			}
-			text = "please answer y, n or a\n" + approvalPrompt(call)
 		}
 	}
 }
@@ -115,8 +158,25 @@ func (c *console) prompt(call contract.ToolCall, text string) (answered func()) 
 // approvalPrompt asks whether a call may run, showing the whole of what
 // it acts on: a long or multi-line command is shown in full, its control
 // characters escaped, so no part of it can hide behind a harmless start.
-func approvalPrompt(call contract.ToolCall) string {
-	return fmt.Sprintf("run %s %s? [y]es/[n]o/[a]lways ", safeLine(call.Name), callSubject(call))
+// "always" names what it would allow for the session.
+func approvalPrompt(req conductor.ApprovalRequest) string {
+	return fmt.Sprintf("run %s %s? [y]es/[n]o/[a]lways allow %s ", safeLine(req.Call.Name), callSubject(req.Call), keyList(req.Call.Name, req.Keys))
+}
+
+// keyList names what "always" would allowlist: the keys without their
+// tool prefix, or every call of the tool.
+func keyList(tool string, keys []string) string {
+	var out []string
+	for _, k := range keys {
+		if k == tool {
+			return "all " + safeLine(tool) + " calls"
+		}
+		out = append(out, safeLine(strings.TrimPrefix(k, tool+":")))
+	}
+	if len(out) == 0 {
+		return "all " + safeLine(tool) + " calls"
+	}
+	return strings.Join(out, ", ")
 }
 
 // callSubject is what a call acts on: the command, URL or path when that
@@ -136,7 +196,8 @@ func callSubject(call contract.ToolCall) string {
 // autoApprover answers without asking: yes to all with --yes, otherwise
 // no, since nobody is at a terminal to ask.
 func autoApprover(yes bool) conductor.Approver {
-	return func(ctx context.Context, call contract.ToolCall, tool contract.ToolDescriptor) (conductor.Decision, error) {
+	return func(ctx context.Context, req conductor.ApprovalRequest) (conductor.Decision, error) {
+		call := req.Call
 		if yes {
 			return conductor.Decision{Approved: true, Scope: contract.ScopeOnce, Reason: "approved by --yes"}, nil
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 )
 
@@ -22,7 +23,7 @@ func TestConsoleLineAfterCancelledApprovalSteers(t *testing.T) {
 	actx, cancel := context.WithCancel(context.Background())
 	asked := make(chan error, 1)
 	go func() {
-		_, err := c.approve(actx, contract.ToolCall{ID: "c1", Name: "shell", Arguments: `{"command":"ls"}`}, contract.ToolDescriptor{Name: "shell"})
+		_, err := c.approve(actx, conductor.ApprovalRequest{Call: contract.ToolCall{ID: "c1", Name: "shell", Arguments: `{"command":"ls"}`}, Tool: contract.ToolDescriptor{Name: "shell"}, Keys: []string{"shell:ls"}})
 		asked <- err
 	}()
 	for {

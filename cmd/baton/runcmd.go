@@ -8,11 +8,12 @@ import (
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/store"
 )
 
 func (a *app) runPrompt(ctx context.Context, args []string) error {
-	fs := a.newFlags("run", `"PROMPT"`, "Run a prompt against a model with the built-in tools: read_file, write_file and\nlist_files confined to the workspace, and, when allowed, shell and http_get, which\nask for approval on the terminal. Lines typed while the run goes steer it. The\nfirst Ctrl-C stops after the running tools, the second at once. Keys come from\nOPENAI_API_KEY / ANTHROPIC_API_KEY (and OPENAI_BASE_URL).")
+	fs := a.newFlags("run", `"PROMPT"`, "Run a prompt against a model with the built-in tools: read_file, write_file and\nlist_files confined to the workspace, and, when allowed, shell and http_get, which\nask for approval on the terminal (\"always\" allows the command names or the host\nfor the session, not the whole tool). At a terminal the model may also ask you a\nquestion (ask_human); the next line typed answers it, other lines typed while the\nrun goes steer it. The first Ctrl-C stops after the running tools, the second at once. Keys come from\nOPENAI_API_KEY / ANTHROPIC_API_KEY (and OPENAI_BASE_URL).")
 	var p providerSpec
 	fs.StringVar(&p.name, "provider", "openai", "openai, anthropic or scripted")
 	fs.StringVar(&p.model, "model", "", "model name (default per provider)")
@@ -79,6 +80,10 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	}
 	defer tools.Close()
 	spec.tools = tools.Tools()
+	if a.interactive {
+		// Someone is at the terminal to answer the model's questions.
+		spec.tools = append(spec.tools, dispatch.AskHuman(""))
+	}
 	if len(servers) > 0 {
 		mcpTools, closeMCP, err := openMCP(ctx, servers, a.stderr)
 		if err != nil {

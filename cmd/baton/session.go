@@ -49,11 +49,13 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	defer close(done)
 	deps := conductor.Deps{Provider: spec.provider, Tools: box, Store: spec.store, SessionID: spec.sessionID, Clock: spec.clock, IDs: spec.ids, Driver: spec.driver}
 	var con *console
-	if a.interactive && !spec.yes {
+	deps.Approver = autoApprover(spec.yes)
+	if a.interactive {
 		con = &console{prompts: a.stderr, lines: readLines(done, a.stdin)}
-		deps.Approver = con.approve
-	} else {
-		deps.Approver = autoApprover(spec.yes)
+		deps.Answerer = con.answer
+		if !spec.yes {
+			deps.Approver = con.approve
+		}
 	}
 	cfg := baseConfig(spec.model)
 	cfg.Compaction.ContextWindow = spec.contextWindow

@@ -1,5 +1,6 @@
 // Approvals runs a tool that needs the host's approval: the run waits in
-// awaiting_approval until Agent.Approve answers, here from an event
+// awaiting_approval until Agent.Approve answers (the agent is made with
+// ApproveLater: without an approver such calls are denied), here from an event
 // subscriber standing in for a person.
 package main
 
@@ -33,7 +34,7 @@ func main() {
 		}},
 		scripted.Reply{Text: "Cleared the cache; I was not allowed to touch /etc/passwd."},
 	)
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Tools: tools})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Tools: tools, Approver: conductor.ApproveLater})
 	if err != nil {
 		log.Fatal(err)
 	}

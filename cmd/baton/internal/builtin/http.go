@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
@@ -21,12 +22,16 @@ type httpArgs struct {
 func (s *Set) httpGet() (dispatch.Tool, error) {
 	d := contract.ToolDescriptor{
 		Name:          "http_get",
-		Description:   "Fetch a URL with HTTP GET and return the status and the start of the body. Each call needs the user's approval.",
+		Description:   "Fetch a URL with HTTP GET and return the status and the start of the body. Each call needs the user's approval; they may allow a host for the session.",
 		InputSchema:   []byte(`{"type":"object","properties":{"url":{"type":"string","description":"an http or https URL"}},"required":["url"],"additionalProperties":false}`),
 		NeedsApproval: true,
 		Idempotent:    true,
 	}
-	return dispatch.NewTool(d, s.fetch)
+	t, err := dispatch.NewTool(d, s.fetch)
+	if err != nil {
+		return nil, err
+	}
+	return dispatch.WithApprovalKeys(t, httpKeys), nil
 }
 
 func (s *Set) fetch(ctx context.Context, raw json.RawMessage) (contract.ToolOutcome, error) {
@@ -74,4 +79,18 @@ func decodeStrict(raw []byte, v any) error {
 		return fmt.Errorf("arguments: %w", err)
 	}
 	return nil
+}
+
+// httpKeys are the approval keys of an http_get call: the URL's host (and
+// port, when it names one), lower-cased.
+func httpKeys(raw json.RawMessage) ([]string, error) {
+	var a httpArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("http_get: %w", err)
+	}
+	u, err := url.Parse(a.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("http_get: %q is not an http or https URL", a.URL)
+	}
+	return []string{strings.ToLower(u.Host)}, nil
 }

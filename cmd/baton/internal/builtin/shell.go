@@ -39,12 +39,16 @@ func (w *capWriter) Write(p []byte) (int, error) {
 func (s *Set) shell() (dispatch.Tool, error) {
 	d := contract.ToolDescriptor{
 		Name:          "shell",
-		Description:   "Run a shell command (sh -c) in the workspace folder and return its output. Each call needs the user's approval.",
+		Description:   "Run a shell command (sh -c) in the workspace folder and return its output. Each call needs the user's approval; they may allow command names for the session.",
 		InputSchema:   []byte(`{"type":"object","properties":{"command":{"type":"string","description":"a command line for sh -c, run in the workspace folder"}},"required":["command"],"additionalProperties":false}`),
 		NeedsApproval: true,
 		Timeout:       s.opts.ShellTimeout + s.opts.ShellTimeout/10,
 	}
-	return dispatch.NewTool(d, s.runShell)
+	t, err := dispatch.NewTool(d, s.runShell)
+	if err != nil {
+		return nil, err
+	}
+	return dispatch.WithApprovalKeys(t, shellKeys), nil
 }
 
 func (s *Set) runShell(ctx context.Context, raw json.RawMessage) (contract.ToolOutcome, error) {

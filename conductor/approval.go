@@ -1,0 +1,100 @@
+package conductor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+)
+
+// noApprover is the reason a call is denied when nobody can be asked.
+const noApprover = "no approver is attached, so calls that need approval are denied by default"
+
+// askApproval asks the Approver. Without one the call is denied at once;
+// an approver that fails or panics denies it too; ErrApproveLater leaves
+// the request for Agent.Approve.
+func (a *Agent) askApproval(req ApprovalRequest) {
+	run := a.run
+	approver := a.deps.Approver
+	if approver == nil {
+		a.later(run, contract.ApprovalResolved{CallID: req.Call.ID, Scope: contract.ScopeOnce, Reason: noApprover, At: a.now()})
+		return
+	}
+	ctx := run.asking(req.Call.ID)
+	a.spawn(run, func() {
+		d, err := callApprover(ctx, approver, req)
+		if errors.Is(err, ErrApproveLater) || ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			a.log.Warn("conductor: approver failed; the call is denied", "call", req.Call.ID, "err", err)
+			d = Decision{Reason: "the approver failed: " + err.Error()}
+		}
+		a.send(run, func() { a.apply(resolution(req.Call.ID, d, a.now())) })
+	})
+}
+
+// callApprover runs the approver, turning a panic into an error.
+func callApprover(ctx context.Context, approver Approver, req ApprovalRequest) (d Decision, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d, err = Decision{}, fmt.Errorf("conductor: approver panicked: %v", p)
+		}
+	}()
+	return approver(ctx, req)
+}
+
+func resolution(callID string, d Decision, at contract.Timestamp) contract.ApprovalResolved {
+	scope := d.Scope
+	if scope == "" {
+		scope = contract.ScopeOnce
+	}
+	return contract.ApprovalResolved{CallID: callID, Approved: d.Approved, Scope: scope, Reason: d.Reason, At: at}
+}
+
+// withApprovalKeys records in a reply the approval keys of its calls to
+// tools that need approval and derive keys from their arguments, so the
+// reducer, and every replay, allowlists what the calls do without asking
+// the tools again.
+func withApprovalKeys(box *dispatch.ToolBox, sig contract.Signal) contract.Signal {
+	reply, ok := sig.(contract.ModelReplied)
+	if !ok {
+		return sig
+	}
+	for i, call := range reply.Reply.Calls() {
+		tool, ok := box.Lookup(call.Name)
+		if !ok || !tool.Descriptor().NeedsApproval {
+			continue
+		}
+		keyer, ok := tool.(dispatch.ApprovalKeyer)
+		if !ok {
+			continue
+		}
+		keys := approvalKeys(keyer, call.Arguments)
+		reply.Keys = append(reply.Keys, contract.CallKeys{Call: i, Keys: keys})
+	}
+	return reply
+}
+
+// approvalKeys asks the tool, and falls back to the exact arguments: a
+// call whose effect cannot be named is allowlisted only as itself.
+func approvalKeys(keyer dispatch.ApprovalKeyer, args string) (keys []string) {
+	defer func() {
+		if recover() != nil {
+			keys = []string{validText(args)}
+		}
+	}()
+	keys, err := keyer.ApprovalKeys([]byte(args))
+	var out []string
+	for _, k := range keys {
+		if k != "" {
+			out = append(out, validText(k))
+		}
+	}
+	if err != nil || len(out) == 0 {
+		return []string{validText(args)}
+	}
+	return out
+}
