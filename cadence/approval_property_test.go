@@ -60,8 +60,8 @@ func TestAllowlistedKeysNeverAskAgain(t *testing.T) {
 		}
 		for range rapid.IntRange(1, 150).Draw(t, "steps") {
 			sig := cadencetest.Signal(cfg, snap).Draw(t, "signal")
-			next, effects := rules.Step(snap, sig)
-			if _, ok := effects[0].(contract.Persist); !ok {
+			next, _, err := rules.Step(snap, sig)
+			if err != nil {
 				continue
 			}
 			switch sig := sig.(type) {

@@ -389,6 +389,7 @@ func TestChildApprovalSurfacesOnTheParent(t *testing.T) {
 				"writer": delegateOnce(call{"w1", "echo", `{"text":"ink"}`}),
 			}
 			deps := testDeps(model, toolBox(t, echoTool(t, dispatchNeedsApproval)))
+			deps.Approver = conductor.ApproveLater
 			a := newAgent(t, twoDelegates(), deps)
 			rec := &recorder{}
 			a.Subscribe(rec.add)
