@@ -55,7 +55,13 @@ type memEntry struct {
 	dir  *memDir
 }
 
-type memFile struct{ data, durable []byte }
+// memFile is a file's current and durable bytes; rewritten says data no
+// longer extends durable (a truncation), so a sync copies it whole
+// rather than appending what was written since.
+type memFile struct {
+	data, durable []byte
+	rewritten     bool
+}
 
 type memDir struct {
 	cur, durable map[string]*memEntry
@@ -141,7 +147,7 @@ func (d *memDir) restart(keep Keep) {
 			extra := f.data[len(f.durable):]
 			f.durable = append(f.durable, extra[:keepLen(len(extra), keep)]...)
 		}
-		f.data = slices.Clone(f.durable)
+		f.data, f.rewritten = slices.Clone(f.durable), false
 	}
 }
 
@@ -205,7 +211,7 @@ func (m *Mem) Create(name string) (File, error) {
 		return nil, err
 	}
 	if e, ok := d.cur[base]; ok && e.file != nil {
-		e.file.data = nil
+		e.file.data, e.file.rewritten = nil, true
 		return &memHandle{m: m, f: e.file, gen: m.gen}, nil
 	}
 	e := &memEntry{file: &memFile{}}
@@ -245,7 +251,7 @@ func (m *Mem) Truncate(name string, size int64) error {
 		return err
 	}
 	if size < int64(len(f.data)) {
-		f.data = slices.Clone(f.data[:size])
+		f.data, f.rewritten = slices.Clone(f.data[:size]), true
 	}
 	return nil
 }
@@ -492,7 +498,11 @@ func (h *memHandle) Sync() error {
 	if err := h.check(); err != nil {
 		return err
 	}
-	h.f.durable = slices.Clone(h.f.data)
+	if f := h.f; !f.rewritten && len(f.data) >= len(f.durable) {
+		f.durable = append(f.durable, f.data[len(f.durable):]...)
+	} else {
+		f.durable, f.rewritten = slices.Clone(f.data), false
+	}
 	return nil
 }
 
