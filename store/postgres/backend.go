@@ -111,7 +111,7 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 	var moved bool
 	var err error
 	if held {
-		moved, err = exec(ctx, b.pool, q, args)
+		moved, err = runCommit(ctx, b.pool, q, args)
 	} else {
 		moved, err = b.commitUnlocked(ctx, session, q, args)
 	}
@@ -131,7 +131,7 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-func exec(ctx context.Context, q querier, sql string, args []any) (bool, error) {
+func runCommit(ctx context.Context, q querier, sql string, args []any) (bool, error) {
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return false, ioErr("commit", err)
@@ -162,7 +162,7 @@ func (b *Backend) commitUnlocked(ctx context.Context, session, sql string, args 
 	if !free {
 		return false, fmt.Errorf("store: commit %q: %w", session, store.ErrLocked)
 	}
-	moved, err := exec(ctx, tx, sql, args)
+	moved, err := runCommit(ctx, tx, sql, args)
 	if err != nil || !moved {
 		return false, err
 	}
