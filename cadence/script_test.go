@@ -24,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 //	                          max_turns, warn, critical, window, keep, ratio, compaction=off,
 //	                          revision, failed_runs, max_messages, max_chars,
 //	                          temperature, top_p, seed, stop=a,b, parallel=false, tool_choice
-//	submit RUN "text" [tools=...] [retrieval_failed "why"]
+//	submit RUN "text" [tools=...] [retrieval_failed "why"] [instruction NAME "text"]...
 //	reply [text "..."] [call ID TOOL ARGS]... [keys N=k1,k2]... [usage=IN/OUT]
 //	fail KIND ["message"]
 //	started ID | settled ID "out" [error] | approve ID once|session | deny ID ["reason"]
@@ -205,9 +205,13 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 			if t, ok := strings.CutPrefix(a(i), "tools="); ok {
 				sub.Tools = parseTools(t)
 			}
-			if a(i) == "retrieval_failed" {
+			switch a(i) {
+			case "retrieval_failed":
 				sub.RetrievalError = a(i + 1)
 				i++
+			case "instruction":
+				sub.Instructions = append(sub.Instructions, contract.Instruction{Name: a(i + 1), Hash: "h" + strconv.Itoa(i), Text: a(i + 2)})
+				i += 2
 			}
 		}
 		return sub, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -118,6 +119,11 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	cfg.Delegates, delegateBad = resolveDelegates(cfg.Delegates, box, "Delegates")
 	bad = append(bad, delegateBad...)
 	bad = append(bad, delegateErrors(cfg, deps)...)
+	if deps.WorkDir != "" {
+		if fi, err := os.Stat(deps.WorkDir); err != nil || !fi.IsDir() {
+			bad = append(bad, contract.FieldError{Field: "Deps.WorkDir", Reason: fmt.Sprintf("%q is not an existing folder", deps.WorkDir)})
+		}
+	}
 	if deps.EventBuffer < 0 {
 		bad = append(bad, contract.FieldError{Field: "Deps.EventBuffer", Reason: "must not be negative"})
 	}

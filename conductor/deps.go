@@ -44,6 +44,15 @@ type Deps struct {
 	// RetrieverOptional lets a run go on without context when the
 	// retriever fails; the failure is logged.
 	RetrieverOptional bool
+	// WorkDir is the session's working directory: tools read it with
+	// dispatch.WorkDir, and project instructions are looked for from it.
+	// It must be an existing folder; empty means none.
+	WorkDir string
+	// Instructions names project instruction files, such as AGENTS.md,
+	// collected for each run from WorkDir (or the process's working
+	// directory) up to the repository root and added to the system
+	// prompt; see FindInstructions. Empty collects none.
+	Instructions []string
 	// Logger receives diagnostics; default silent.
 	Logger *slog.Logger
 	// Driver tunes model-call timeouts and retries.

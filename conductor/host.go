@@ -21,9 +21,13 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 		return a.Snapshot(), contract.NewError(contract.KindConfig, "submit: empty input")
 	}
 	retrieved, retrievalErr := a.retrieve(ctx, input)
+	instructions, err := a.instructions()
+	if err != nil {
+		return a.Snapshot(), contract.WrapError(contract.KindConfig, err, "submit: project instructions")
+	}
 	w := make(chan outcome, 1)
 	var run *runState
-	err := a.call(ctx, func() error {
+	err = a.call(ctx, func() error {
 		if a.failed != nil {
 			return a.failed
 		}
@@ -44,7 +48,7 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 		if err := a.lockSession(ctx, a.state.SessionID); err != nil {
 			return err
 		}
-		err := a.startRun(ctx, in, submission{input: input, retrieved: retrieved, retrievalErr: retrievalErr}, w)
+		err := a.startRun(ctx, in, submission{input: input, retrieved: retrieved, retrievalErr: retrievalErr, instructions: instructions}, w)
 		if err != nil && a.state.Steps == 0 {
 			// Nothing of this session is ours yet: another agent may take it.
 			a.unlock()
@@ -74,7 +78,7 @@ func (a *Agent) startRun(ctx context.Context, in Input, sb submission, w chan ou
 	run := a.newRun(a.deps.IDs.NewID("run"), box)
 	run.waiters = append(run.waiters, w)
 	cfg := a.cfg
-	sub := contract.Submitted{RunID: run.id, Input: sb.input, Retrieved: sb.retrieved, RetrievalError: sb.retrievalErr, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
+	sub := contract.Submitted{RunID: run.id, Input: sb.input, Retrieved: sb.retrieved, RetrievalError: sb.retrievalErr, Instructions: sb.instructions, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
 	if err := a.apply(sub); err != nil {
 		if a.run == run {
 			a.run = nil

@@ -14,6 +14,8 @@ type submission struct {
 	// retrievalErr says why the retriever failed, when it did and is not
 	// optional.
 	retrievalErr string
+	// instructions are the project instruction files found for the run.
+	instructions []contract.Instruction
 }
 
 // retrieve asks the retriever, if any, for context. A failure (an error

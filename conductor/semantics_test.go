@@ -2,8 +2,11 @@ package conductor_test
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"iter"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -13,9 +16,11 @@ import (
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/turn"
 	"github.com/google/go-cmp/cmp"
+	"github.com/zeebo/blake3"
 )
 
 // requestTexts lists the text of every turn a model call was sent.
@@ -285,5 +290,68 @@ func TestNonStreamingFallbackAndWaitingPulse(t *testing.T) {
 	close(release)
 	if res := <-done; res.err != nil || res.snap.FinalText() != "at last" {
 		t.Fatalf("err %v final %q", res.err, res.snap.FinalText())
+	}
+}
+
+func TestProjectInstructionsAndWorkDir(t *testing.T) {
+	repo := t.TempDir()
+	sub := filepath.Join(repo, "svc", "api")
+	for _, d := range []string{filepath.Join(repo, ".git"), sub} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(repo, "AGENTS.md"), "Use tabs.\n")
+	write(filepath.Join(sub, "AGENTS.md"), "This service speaks JSON.\n")
+	write(filepath.Join(repo, "svc", "NOTES.md"), "not asked for\n")
+
+	var seen string
+	where, err := dispatch.Func("where", "Says where it runs.", func(ctx context.Context, _ struct{}) (string, error) {
+		seen = dispatch.WorkDir(ctx)
+		return seen, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "where", `{}`}), say("ok")}}
+	st := store.NewMemory()
+	deps := testDeps(m, toolBox(t, where))
+	deps.Store, deps.WorkDir, deps.Instructions = st, sub, []string{"AGENTS.md"}
+	a := newAgent(t, contract.AgentConfig{System: "Be brief."}, deps)
+	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
+		t.Fatal(err)
+	}
+	want := "Be brief.\n\nInstructions from AGENTS.md:\n\nUse tabs.\n\nInstructions from svc/api/AGENTS.md:\n\nThis service speaks JSON."
+	if diff := cmp.Diff(want, m.Requests()[1].System); diff != "" {
+		t.Errorf("system prompt mismatch (-want +got):\n%s", diff)
+	}
+	if seen != sub {
+		t.Errorf("tool saw working directory %q, want %q", seen, sub)
+	}
+	records, err := st.Records(ctxT(t), a.SessionID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, in := range records[0].Signal.(contract.Submitted).Instructions {
+		names = append(names, in.Name+" "+in.Hash)
+	}
+	b3 := func(s string) string { sum := blake3.Sum256([]byte(s)); return hex.EncodeToString(sum[:]) }
+	if diff := cmp.Diff([]string{"AGENTS.md " + b3("Use tabs.\n"), "svc/api/AGENTS.md " + b3("This service speaks JSON.\n")}, names); diff != "" {
+		t.Errorf("recorded instructions mismatch (-want +got):\n%s", diff)
+	}
+	// Replay needs no files: the text travels in the record.
+	os.RemoveAll(repo)
+	if _, err := conductor.ReplayEvents(cadence.New(contract.AgentConfig{Model: "other"}), a.SessionID(), records, 0); err != nil {
+		t.Fatalf("replay without the files: %v", err)
+	}
+
+	if _, err := conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Provider: m, WorkDir: filepath.Join(repo, "gone")}); err == nil || !strings.Contains(err.Error(), "Deps.WorkDir") {
+		t.Errorf("a missing WorkDir gave %v, want a config error naming it", err)
 	}
 }

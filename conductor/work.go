@@ -77,6 +77,7 @@ func (a *Agent) startTool(call contract.ToolCall) {
 		Tool:      tool,
 		SessionID: a.state.SessionID,
 		RunID:     a.state.RunID,
+		WorkDir:   a.deps.WorkDir,
 		Start: func(ctx context.Context) error {
 			if h := a.deps.Hooks.BeforeTool; h != nil {
 				var reason string

@@ -12,6 +12,9 @@ type IDs struct {
 	CallID    string
 	SessionID string
 	RunID     string
+	// WorkDir is the session's working directory, where relative paths
+	// of the call start; empty when the host set none.
+	WorkDir string
 }
 
 type idsKey struct{}
@@ -28,7 +31,7 @@ func IDsFrom(ctx context.Context) IDs {
 	case IDs:
 		return v
 	case *job:
-		return IDs{CallID: v.Call.ID, SessionID: v.SessionID, RunID: v.RunID}
+		return IDs{CallID: v.Call.ID, SessionID: v.SessionID, RunID: v.RunID, WorkDir: v.WorkDir}
 	}
 	return IDs{}
 }
@@ -41,6 +44,10 @@ func SessionID(ctx context.Context) string { return IDsFrom(ctx).SessionID }
 
 // RunID returns the run id of the call ctx belongs to.
 func RunID(ctx context.Context) string { return IDsFrom(ctx).RunID }
+
+// WorkDir returns the working directory of the session the call belongs
+// to; empty when the host set none.
+func WorkDir(ctx context.Context) string { return IDsFrom(ctx).WorkDir }
 
 // callCtx hands a tool its ids without allocating: it lives inside the job.
 type callCtx struct {

@@ -19,6 +19,9 @@ type Job struct {
 	Tool      Tool
 	SessionID string
 	RunID     string
+	// WorkDir is the session's working directory, handed to the tool
+	// (see WorkDir).
+	WorkDir string
 	// Start, if set, is called on the worker goroutine right before the
 	// tool runs (after a slot is free); if it returns an error the tool
 	// does not run and the outcome is an error outcome. The conductor uses
