@@ -3,6 +3,7 @@ package cadence
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -88,6 +89,16 @@ func childSession(parent string, step uint64, i int) string {
 	return parent + suffix
 }
 
+// childStep is the part of a child session's id its parent's rules
+// decide, "/STEP.INDEX": the same whichever id the parent session has, so
+// a fork, whose records were made under another id, still folds.
+func childStep(session string) string {
+	if i := strings.LastIndexByte(session, '/'); i >= 0 {
+		return session[i:]
+	}
+	return session
+}
+
 // onDelegateSettled folds a child run's end into its delegate call: the
 // child's usage rolls up, and its answer or error is the call's result.
 func (t *transition) onDelegateSettled(sig contract.DelegateSettled) string {
@@ -99,7 +110,7 @@ func (t *transition) onDelegateSettled(sig contract.DelegateSettled) string {
 	if p.State != contract.CallDispatched && p.State != contract.CallStarted {
 		return "delegate_settled: call " + quote(sig.CallID) + " is " + string(p.State) + ", not running"
 	}
-	if p.Tool.Delegate == "" || p.Subflow != sig.Session {
+	if p.Tool.Delegate == "" || childStep(p.Subflow) != childStep(sig.Session) {
 		return "delegate_settled: call " + quote(sig.CallID) + " has no child session " + quote(sig.Session)
 	}
 	u := sig.Usage
@@ -108,6 +119,9 @@ func (t *transition) onDelegateSettled(sig contract.DelegateSettled) string {
 	t.s.RunUsage = t.s.RunUsage.Add(u)
 	t.s.SessionUsage = t.s.SessionUsage.Add(u)
 	pp := &t.pending()[i]
+	// The recorded session is the one that ran: a forked session folds
+	// its parent's records under another id.
+	pp.Subflow = sig.Session
 	kind := contract.EvSubflowCompleted
 	if sig.Outcome.IsError {
 		kind = contract.EvSubflowFailed

@@ -1,6 +1,7 @@
 package conductor_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -516,4 +517,63 @@ func TestDelegationDepthIsCapped(t *testing.T) {
 		t.Errorf("sessions mismatch (-want +got):\n%s", diff)
 	}
 	checkDAG(t, st, "session_test", 2)
+}
+
+// TestDAGSurvivesForkExportAndImport: a fork at the parent's last node
+// keeps the linked children; exported alone and imported into a new
+// store, the fork still verifies and replays with its children.
+func TestDAGSurvivesForkExportAndImport(t *testing.T) {
+	model := agentsModel{
+		"parent":     delegateOnce(call{"c1", "delegate_researcher", `{"task":"facts"}`}, call{"c2", "delegate_writer", `{"task":"poem"}`}),
+		"researcher": answerTask("researched"),
+		"writer":     answerTask("wrote"),
+	}
+	st := store.NewMemory()
+	deps := testDeps(model, toolBox(t, echoTool(t)))
+	deps.Store = st
+	a := newAgent(t, twoDelegates(), deps)
+	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxT(t)
+	head, err := st.Head(ctx, "session_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Fork(ctx, "forked", head); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := st.Export(ctx, &buf, "forked"); err != nil {
+		t.Fatal(err)
+	}
+	fresh := store.NewMemory()
+	ids, err := fresh.Import(ctx, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"forked"}, ids); diff != "" {
+		t.Errorf("imported sessions mismatch (-want +got):\n%s", diff)
+	}
+	if err := fresh.Verify(ctx); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	links := 0
+	for n, err := range fresh.Walk(ctx, head) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range n.Links {
+			links++
+			if _, err := fresh.Node(ctx, l); err != nil {
+				t.Errorf("linked child head %s did not travel: %v", l, err)
+			}
+		}
+	}
+	if links != 2 {
+		t.Errorf("the fork links %d children, want 2", links)
+	}
+	if err := store.Replay(ctx, fresh, cadence.New(twoDelegates()), "forked"); err != nil {
+		t.Errorf("replay of the imported fork: %v", err)
+	}
 }
