@@ -363,8 +363,17 @@ func (f *fileBackend) Lock(ctx context.Context, session string) (io.Closer, erro
 		once.Do(func() {
 			l.mu.Lock()
 			l.held--
+			if l.held == 0 {
+				// Only a lock holder appends: the handle kept open
+				// between its commits goes with the last lock, so a
+				// process serving many sessions holds no file of a
+				// session it let go.
+				err = l.closeFile()
+			}
 			l.mu.Unlock()
-			err = c.Close()
+			if cerr := c.Close(); err == nil {
+				err = cerr
+			}
 		})
 		return err
 	}), nil

@@ -135,7 +135,10 @@ func TestAGUIClientRebuildsRunAfterReconnect(t *testing.T) {
 	e := newGatedEnv(t, weatherScript, make(chan struct{}))
 	go func() {
 		// Let the tool finish once the first stream has gone.
-		for e.unsubs.Load() == 0 {
+		for e.users("thread-re") == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		for e.users("thread-re") > 0 {
 			time.Sleep(time.Millisecond)
 		}
 		close(e.toolGate)

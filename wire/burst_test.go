@@ -38,10 +38,11 @@ func TestBurstReachesEveryClientWhole(t *testing.T) {
 	const words = 30000
 	t.Run("subscribe", func(t *testing.T) {
 		e := newEnv(t, burstScript(words))
-		r, _, err := e.h.lookup(context.Background(), "s1", true)
+		r, _, err := e.h.acquire(context.Background(), "s1")
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer e.h.release(r)
 		var mu sync.Mutex
 		var text strings.Builder
 		ended := make(chan struct{})

@@ -7,9 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
+	"time"
 
 	"github.com/batonrt/baton/conductor"
 )
@@ -18,17 +17,68 @@ import (
 // not create; the handler answers 404.
 var ErrUnknownThread = errors.New("wire: unknown thread")
 
-// HandlerOptions configure a Handler. The zero value works.
+// HandlerOptions configure a Handler. The zero value works and is safe to
+// expose on loopback: same-origin requests only, no token.
 type HandlerOptions struct {
-	// MaxBody bounds a request body; zero means 4 MiB.
-	MaxBody int64
-	// Logger receives request failures; nil discards.
-	Logger *slog.Logger
 	// Protocol is what a request speaks when it names none with the
 	// protocol query parameter; empty means ProtocolAGUI. Mount a second
 	// Handler with ProtocolAISDK to serve AI SDK clients on a path of
 	// their own without changing their URLs.
 	Protocol Protocol
+	// Token, when set, is the bearer token every request must carry in
+	// its Authorization header.
+	Token string
+	// AllowedOrigins are the origins (scheme://host[:port]) whose pages
+	// may call the handler; a request from any other origin is refused,
+	// and the handler answers CORS preflights for these only. "*" allows
+	// every origin. Requests without an Origin header (not from a
+	// browser) and same-origin requests are always allowed.
+	AllowedOrigins []string
+	// MaxBody bounds a request body; zero means 4 MiB.
+	MaxBody int64
+	// BodyTimeout bounds reading a request body; zero means 10s.
+	BodyTimeout time.Duration
+	// MaxThreadID bounds a thread id in bytes; zero means 80.
+	MaxThreadID int
+	// MaxThreads caps the live threads; a request for a new thread when
+	// all are busy gets 503. Zero means 1000.
+	MaxThreads int
+	// IdleTimeout is how long a thread with no request and no run stays
+	// open; zero means 5 minutes.
+	IdleTimeout time.Duration
+	// OpenTimeout bounds opening a thread (creating or resuming its
+	// agent); zero means 1 minute.
+	OpenTimeout time.Duration
+	// Logger receives request failures; nil discards.
+	Logger *slog.Logger
+}
+
+func (o HandlerOptions) withDefaults() HandlerOptions {
+	if o.Protocol == "" {
+		o.Protocol = ProtocolAGUI
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = 4 << 20
+	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = 10 * time.Second
+	}
+	if o.MaxThreadID <= 0 {
+		o.MaxThreadID = 80
+	}
+	if o.MaxThreads <= 0 {
+		o.MaxThreads = 1000
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = 5 * time.Minute
+	}
+	if o.OpenTimeout <= 0 {
+		o.OpenTimeout = time.Minute
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return o
 }
 
 // Handler serves two client protocols, chosen per request by the
@@ -38,7 +88,7 @@ type HandlerOptions struct {
 // AG-UI (the default): POST a RunAgentInput to start a run on its thread
 // and get AG-UI events over SSE; POST or GET with a Last-Event-ID header
 // (or a lastEventId query parameter, with threadId, for GET) to resume a
-// stream.
+// stream exactly after the event it names.
 //
 // The Vercel AI SDK (ai-sdk): POST the body its chat transport sends,
 // {id, messages}, where id is the thread and the trailing user message's
@@ -48,7 +98,7 @@ type HandlerOptions struct {
 // start and follows it, or answers 204 when there is none.
 //
 // Either way, a client that accepts application/x-ndjson gets baton's own
-// events instead.
+// events instead. A POST must be application/json.
 type Handler struct {
 	newRunner func(ctx context.Context, threadID string) (Runner, error)
 	opts      HandlerOptions
@@ -56,12 +106,10 @@ type Handler struct {
 	mu      sync.Mutex
 	threads map[string]*thread
 	closed  bool
-	runs    sync.WaitGroup
-}
-
-type thread struct {
-	r       Runner
-	running bool
+	quit    chan struct{}
+	runs    sync.WaitGroup // runs in flight
+	opening sync.WaitGroup // threads being opened
+	closing sync.WaitGroup // the reaper and threads being closed
 }
 
 // NewHandler serves the agents newAgent creates, one per thread id.
@@ -75,37 +123,45 @@ func NewHandler(newAgent func(ctx context.Context, threadID string) (*conductor.
 	}, opts)
 }
 
-// NewRunnerHandler serves any Runner.
+// NewRunnerHandler serves any Runner. Close stops it.
 func NewRunnerHandler(newRunner func(ctx context.Context, threadID string) (Runner, error), opts HandlerOptions) *Handler {
-	if opts.MaxBody <= 0 {
-		opts.MaxBody = 4 << 20
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if opts.Protocol == "" {
-		opts.Protocol = ProtocolAGUI
-	}
-	return &Handler{newRunner: newRunner, opts: opts, threads: map[string]*thread{}}
+	h := &Handler{newRunner: newRunner, opts: opts.withDefaults(), threads: map[string]*thread{}, quit: make(chan struct{})}
+	h.closing.Add(1)
+	go h.reap()
+	return h
 }
 
 // Close closes every thread's agent (ending runs in flight) and waits for
 // their runs to return.
 func (h *Handler) Close() error {
 	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
 	h.closed = true
+	close(h.quit)
+	h.mu.Unlock()
+	h.opening.Wait()
+	h.mu.Lock()
 	threads := h.threads
 	h.threads = map[string]*thread{}
 	h.mu.Unlock()
 	var errs []error
 	for _, t := range threads {
-		errs = append(errs, t.r.Close())
+		if t.err == nil {
+			errs = append(errs, h.closeThread(t))
+		}
 	}
 	h.runs.Wait()
+	h.closing.Wait()
 	return errors.Join(errs...)
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.guard(w, r) {
+		return
+	}
 	proto, err := h.requestProtocol(r)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
@@ -126,54 +182,31 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost:
 		h.post(w, r)
 	default:
-		w.Header().Set("Allow", "GET, POST")
+		w.Header().Set("Allow", "GET, POST, OPTIONS")
 		httpError(w, http.StatusMethodNotAllowed, "wire: method %s not allowed", r.Method)
 	}
 }
 
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	if err != nil {
-		httpError(w, http.StatusRequestEntityTooLarge, "wire: read body: %v", err)
+// readBody reads a POST's body within the size and time limits. A body
+// refused midway closes the connection, so that the server does not wait
+// to drain the rest of it.
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		w.Header().Set("Connection", "close")
+		httpError(w, http.StatusRequestEntityTooLarge, "wire: body over %d bytes", tooLarge.Limit)
+		return nil, false
+	case err != nil:
+		w.Header().Set("Connection", "close")
+		httpError(w, http.StatusRequestTimeout, "wire: read body: %v", err)
 		return nil, false
 	}
+	_ = rc.SetReadDeadline(time.Time{})
 	return body, true
-}
-
-// lookup returns the thread's runner, creating it when create is set.
-func (h *Handler) lookup(ctx context.Context, id string, create bool) (*thread, int, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		return nil, http.StatusServiceUnavailable, errors.New("wire: handler closed")
-	}
-	if t, ok := h.threads[id]; ok {
-		return t, 0, nil
-	}
-	if !create {
-		return nil, http.StatusNotFound, ErrUnknownThread
-	}
-	r, err := h.newRunner(ctx, id)
-	switch {
-	case errors.Is(err, ErrUnknownThread):
-		return nil, http.StatusNotFound, err
-	case err != nil:
-		return nil, http.StatusInternalServerError, err
-	}
-	t := &thread{r: r}
-	h.threads[id] = t
-	return t, 0, nil
-}
-
-// parseEventID reads an SSE id as written by the projector: "seq" or
-// "seq.delta". Resume works at committed events, so the delta is dropped.
-func parseEventID(s string) (uint64, error) {
-	seq, _, _ := strings.Cut(s, ".")
-	n, err := strconv.ParseUint(seq, 10, 64)
-	if err != nil {
-		return 0, errors.New("wire: Last-Event-ID must be \"seq\" or \"seq.delta\"")
-	}
-	return n, nil
 }
 
 func httpError(w http.ResponseWriter, code int, format string, args ...any) {

@@ -128,12 +128,13 @@ func TestHandlerBadInput(t *testing.T) {
 		{"resume unknown thread", "POST", runBody("nobody", "hi"), map[string]string{"Last-Event-ID": "3"}, "", 404, "unknown thread"},
 		{"resume bad id", "POST", runBody("known", "hi"), map[string]string{"Last-Event-ID": "x.y"}, "", 400, "Last-Event-ID"},
 		{"get unknown", "GET", "", nil, "?threadId=nobody&lastEventId=1", 404, "unknown thread"},
-		{"get no thread", "GET", "", nil, "?lastEventId=1", 400, "threadId"},
+		{"get no thread", "GET", "", nil, "?lastEventId=1", 400, "thread id is empty"},
 		{"method", "PUT", "", nil, "", 405, "not allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req, _ := http.NewRequest(tt.method, e.srv.URL+tt.url, strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", "application/json")
 			for k, v := range tt.header {
 				req.Header.Set(k, v)
 			}
@@ -193,12 +194,15 @@ func TestHandlerClientDisconnectLeavesNothingBehind(t *testing.T) {
 	if _, err := resp.Body.Read(buf); err != nil { // RUN_STARTED is on its way
 		t.Fatal(err)
 	}
-	if e.subs.Load() != 1 {
-		t.Fatalf("%d subscriptions during the stream, want 1", e.subs.Load())
+	if e.subs.Load() != 1 || e.users("t1") != 1 {
+		t.Fatalf("%d subscriptions and %d users during the stream, want 1 and 1", e.subs.Load(), e.users("t1"))
 	}
 	cancel()
 	resp.Body.Close()
-	waitFor(t, func() bool { return e.subs.Load() == 0 })
+	waitFor(t, func() bool { return e.users("t1") == 0 })
+	if e.subs.Load() != 1 {
+		t.Errorf("%d subscriptions after the stream, want the thread's one", e.subs.Load())
+	}
 	// The run itself goes on and a reconnecting client gets its end.
 	close(gate)
 	waitFor(t, func() bool { return e.agent("t1").Snapshot().Phase.Terminal() })

@@ -133,13 +133,32 @@ func newEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Chunk, 
 
 func newGatedEnv(t *testing.T, scripts func() []func(context.Context) ([]turn.Chunk, error), toolGate chan struct{}) *env {
 	t.Helper()
-	return startEnv(&env{t: t, agents: map[string]*conductor.Agent{}, scripts: scripts, toolGate: toolGate})
+	return newEnvWith(t, envOptions{scripts: scripts, toolGate: toolGate})
+}
+
+// envOptions vary an env: the store (memory when nil) and the handler's
+// options.
+type envOptions struct {
+	scripts  func() []func(context.Context) ([]turn.Chunk, error)
+	toolGate chan struct{}
+	store    store.Store
+	handler  HandlerOptions
+}
+
+func newEnvWith(t *testing.T, o envOptions) *env {
+	t.Helper()
+	return startEnvWith(&env{t: t, agents: map[string]*conductor.Agent{}, scripts: o.scripts, toolGate: o.toolGate}, o)
 }
 
 // startEnv serves e's agents.
-func startEnv(e *env) *env {
+func startEnv(e *env) *env { return startEnvWith(e, envOptions{}) }
+
+func startEnvWith(e *env, o envOptions) *env {
 	t := e.t
-	st := store.NewMemory()
+	st := o.store
+	if st == nil {
+		st = store.NewMemory()
+	}
 	e.h = NewRunnerHandler(func(ctx context.Context, threadID string) (Runner, error) {
 		if strings.HasPrefix(threadID, "forbidden") {
 			return nil, ErrUnknownThread
@@ -174,11 +193,17 @@ func startEnv(e *env) *env {
 		if err != nil {
 			return nil, err
 		}
+		if _, err := st.Head(ctx, threadID); err == nil {
+			if _, err := a.Resume(ctx, threadID); err != nil {
+				a.Close()
+				return nil, err
+			}
+		}
 		e.mu.Lock()
 		e.agents[threadID] = a
 		e.mu.Unlock()
 		return countingRunner{Runner: AgentRunner(a), subs: &e.subs, unsubs: &e.unsubs}, nil
-	}, HandlerOptions{})
+	}, o.handler)
 	e.srv = httptest.NewServer(e.h)
 	t.Cleanup(func() {
 		e.srv.Close()
@@ -187,6 +212,16 @@ func startEnv(e *env) *env {
 		}
 	})
 	return e
+}
+
+// users counts the requests using a thread.
+func (e *env) users(thread string) int {
+	e.h.mu.Lock()
+	defer e.h.mu.Unlock()
+	if t, ok := e.h.threads[thread]; ok {
+		return t.users
+	}
+	return 0
 }
 
 func (e *env) agent(thread string) *conductor.Agent {
@@ -209,6 +244,7 @@ func (e *env) post(ctx context.Context, body string, header map[string]string) *
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	req.Header.Set("Content-Type", "application/json")
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}

@@ -15,7 +15,7 @@ import (
 // attempt's partial message.
 func TestStreamRetriedModelCallDoesNotGlueMessages(t *testing.T) {
 	rec := httptest.NewRecorder()
-	s := newStreamer(rec, httptest.NewRequest("POST", "/", nil), nil, "t", ProtocolAGUI)
+	s := newStreamer(rec, httptest.NewRequest("POST", "/", nil), &thread{id: "t"}, ProtocolAGUI)
 	ev := func(seq uint64, delta uint32, kind contract.EventKind, text string) contract.RunEvent {
 		return contract.RunEvent{Seq: seq, Delta: delta, SessionID: "t", RunID: "r", Kind: kind, Text: text}
 	}

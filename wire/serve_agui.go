@@ -1,8 +1,10 @@
 package wire
 
 import (
-	"context"
+	"errors"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/agui"
@@ -11,7 +13,7 @@ import (
 // post starts a run from a RunAgentInput, or resumes a stream when the
 // request carries a Last-Event-ID.
 func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
-	body, ok := readBody(w, r, h.opts.MaxBody)
+	body, ok := h.readBody(w, r)
 	if !ok {
 		return
 	}
@@ -28,64 +30,87 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	h.run(w, r, ProtocolAGUI, in.ThreadID, in.RunID, in.Turns)
 }
 
-// resume streams the committed events after lastID, re-projected from the
-// store, then follows the run in flight, if any, to its end.
+// cursor is a parsed Last-Event-ID: "seq" names a committed event,
+// "seq.delta" a streamed one.
+type cursor struct {
+	seq   uint64
+	delta uint32
+}
+
+func parseCursor(s string) (cursor, error) {
+	seq, delta, hasDelta := strings.Cut(s, ".")
+	var c cursor
+	var err error
+	if c.seq, err = strconv.ParseUint(seq, 10, 64); err == nil && hasDelta {
+		var d uint64
+		d, err = strconv.ParseUint(delta, 10, 32)
+		c.delta = uint32(d)
+	}
+	if err != nil || len(s) > 41 {
+		return cursor{}, errors.New("wire: Last-Event-ID must be \"seq\" or \"seq.delta\"")
+	}
+	return c, nil
+}
+
+// had counts the events of a thread's stream that a client at c has:
+// up to the event c names when the stream still holds it, else up to the
+// newest committed event at or before c.seq.
+func (c cursor) had(events []contract.RunEvent) int {
+	if c.delta > 0 {
+		for i, ev := range events {
+			if len(ev.Subflow) == 0 && ev.Seq == c.seq && ev.Delta == c.delta {
+				return i + 1
+			}
+		}
+	}
+	n := 0
+	for i, ev := range events {
+		if len(ev.Subflow) == 0 && ev.Delta == 0 && ev.Seq <= c.seq {
+			n = i + 1
+		}
+	}
+	return n
+}
+
+// resume streams what a client at lastID missed, then follows the run
+// in flight, if any, to its end.
 func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastID string) {
-	if threadID == "" {
-		httpError(w, http.StatusBadRequest, "wire: threadId is empty")
+	if err := h.checkThreadID(threadID); err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	after, err := parseEventID(lastID)
+	at, err := parseCursor(lastID)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	ctx := r.Context()
-	t, code, err := h.lookup(ctx, threadID, false)
+	t, code, err := h.acquire(ctx, threadID)
 	if err != nil {
 		httpError(w, code, "%v", err)
 		return
 	}
-	f := newFeed(ctx)
-	unsubscribe := t.r.Subscribe(f.push)
-	defer unsubscribe()
-	events, err := t.r.EventsSince(ctx, 0)
-	if err != nil {
+	defer h.release(t)
+	events, end, err := t.history(ctx)
+	switch {
+	case err != nil:
 		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
 		return
+	case len(events) == 0:
+		httpError(w, http.StatusNotFound, "%v: %q has no events", ErrUnknownThread, threadID)
+		return
 	}
-	s := newStreamer(w, r, t.r, threadID, ProtocolAGUI)
+	s := newStreamer(w, r, t, ProtocolAGUI)
 	w.WriteHeader(http.StatusOK)
-	// Replaying the earlier events silently gives the projector the state
-	// (run in flight, message ids) the client's stream had.
-	i := 0
-	for ; i < len(events) && events[i].Seq <= after; i++ {
-		s.silent(events[i])
+	// Replaying what the client has silently gives the projector the
+	// state its stream had: the run in flight, message ids, the text
+	// each open message holds.
+	n := at.had(events)
+	for _, ev := range events[:n] {
+		s.silent(ev)
 	}
-	s.last, s.started = after, true
 	s.runID, _ = s.inRun()
-	if err := s.resumeRest(ctx, t, f, events[i:]); err != nil && ctx.Err() == nil {
+	if err := s.resumeRest(ctx, events[n:], end); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: resumed stream ended early", "thread", threadID, "err", err)
 	}
-}
-
-func (s *streamer) resumeRest(ctx context.Context, t *thread, f *feed, rest []contract.RunEvent) error {
-	if s.nd == nil && s.ui == nil {
-		if err := s.writeAGUI(s.proj.Resume()); err != nil {
-			return err
-		}
-	}
-	for _, ev := range rest {
-		if err := s.emit(ev); err != nil {
-			return err
-		}
-	}
-	if _, running := s.inRun(); !running {
-		return nil
-	}
-	done := make(chan struct{})
-	if !t.r.Snapshot().Phase.InFlight() {
-		close(done)
-	}
-	return s.follow(ctx, f, done)
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -12,7 +13,7 @@ import (
 
 // postChat starts a run from an AI SDK chat request.
 func (h *Handler) postChat(w http.ResponseWriter, r *http.Request) {
-	body, ok := readBody(w, r, h.opts.MaxBody)
+	body, ok := h.readBody(w, r)
 	if !ok {
 		return
 	}
@@ -26,50 +27,74 @@ func (h *Handler) postChat(w http.ResponseWriter, r *http.Request) {
 
 // resumeChat answers the AI SDK's resume request, GET .../{id}/stream:
 // the thread's run in flight, replayed from its start (the transport
-// expects a replay by default), then followed live; 204 when the thread
-// has no run in flight, which the transport reads as nothing to resume.
+// expects a replay), then followed live; 204 when the thread has no run
+// in flight, which the transport reads as nothing to resume.
 func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 	threadID, err := chatIDFromPath(r.URL)
+	if err == nil {
+		err = h.checkThreadID(threadID)
+	}
 	if err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	ctx := r.Context()
-	t, _, err := h.lookup(ctx, threadID, false)
-	if err != nil || !t.r.Snapshot().Phase.InFlight() {
+	t, _, err := h.acquire(ctx, threadID)
+	if err != nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	f := newFeed(ctx)
-	unsubscribe := t.r.Subscribe(f.push)
-	defer unsubscribe()
-	events, err := t.r.EventsSince(ctx, 0)
+	defer h.release(t)
+	if !t.r.Snapshot().Phase.InFlight() {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	events, end, err := t.history(ctx)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
 		return
 	}
 	start := 0
 	for i, ev := range events {
-		if ev.Kind == contract.EvRunStarted {
+		if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 {
 			start = i
 		}
 	}
-	s := newStreamer(w, r, t.r, threadID, ProtocolAISDK)
+	s := newStreamer(w, r, t, ProtocolAISDK)
 	w.WriteHeader(http.StatusOK)
 	// The earlier runs, projected silently, leave the projector's
 	// sequence where the client's original stream had it, so part ids
 	// match.
 	for _, ev := range events[:start] {
 		s.silent(ev)
-		s.last, s.started = ev.Seq, true
 	}
-	err = s.resumeRest(ctx, t, f, events[start:])
+	err = s.resumeRest(ctx, events[start:], end)
 	if err == nil {
 		err = s.done()
 	}
 	if err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: resumed chat stream ended early", "thread", threadID, "err", err)
 	}
+}
+
+// resumeRest writes the events a resumed client lacks, then follows the
+// log from end while the stream's run is in flight.
+func (s *streamer) resumeRest(ctx context.Context, rest []contract.RunEvent, end int) error {
+	if s.nd == nil && s.ui == nil {
+		if err := s.writeAGUI(s.proj.Resume()); err != nil {
+			return err
+		}
+	}
+	for _, ev := range rest {
+		if err := s.emit(ev); err != nil {
+			return err
+		}
+	}
+	if _, running := s.inRun(); !running || s.ended {
+		return nil
+	}
+	s.pos = end
+	return s.follow(ctx, nil)
 }
 
 // chatIDFromPath reads the chat id of a resume request's path, which the

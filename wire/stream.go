@@ -10,50 +10,34 @@ import (
 	"github.com/batonrt/baton/wire/agui"
 	"github.com/batonrt/baton/wire/aisdk"
 	"github.com/batonrt/baton/wire/internal/sse"
-	"github.com/batonrt/baton/wire/internal/track"
 )
 
-// feed carries one stream's live events from the agent's subscriber
-// goroutine to the request's goroutine. When the client is gone, pushes
-// return at once and the request's deferred unsubscribe removes the feed.
-type feed struct {
-	ctx context.Context
-	ch  chan contract.RunEvent
-}
+// writeTimeout bounds each write to a client: one that stops reading
+// frees its stream rather than holding it for ever.
+const writeTimeout = 30 * time.Second
 
-func newFeed(ctx context.Context) *feed {
-	return &feed{ctx: ctx, ch: make(chan contract.RunEvent, 256)}
-}
-
-func (f *feed) push(ev contract.RunEvent) {
-	select {
-	case f.ch <- ev:
-	case <-f.ctx.Done():
-	}
-}
-
-// streamer writes one response: it projects, encodes and deduplicates
-// (a resumed stream sees some events both from the store and live). It
-// writes exactly one of: AG-UI over SSE, the AI SDK's UI message stream
-// over SSE, or baton's NDJSON events.
+// streamer writes one response from its thread's event log: it projects,
+// encodes and deduplicates (a resumed stream sees some events both from
+// the store and from the log). It writes exactly one of: AG-UI over SSE,
+// the AI SDK's UI message stream over SSE, or baton's NDJSON events.
 type streamer struct {
-	r       Runner
-	proj    *agui.Projector
-	ui      *aisdk.Projector
-	sse     *sse.Writer
-	nd      *ndjsonWriter
-	last    uint64 // newest committed Seq written
+	t    *thread
+	rc   *http.ResponseController
+	proj *agui.Projector
+	ui   *aisdk.Projector
+	sse  *sse.Writer
+	nd   *ndjsonWriter
+	// last is the newest committed Seq the stream has; started is set
+	// once last means something.
+	last    uint64
+	started bool
 	runID   string
 	ended   bool
-	started bool
-	// deltaSeq is the Seq of the deltas whose first one this stream
-	// wrote; a UI stream skips a turn's deltas it joined midway, since
-	// the turn's completion sends the whole turn instead.
-	deltaSeq uint64
+	pos     int // the next position in the thread's log
 }
 
-func newStreamer(w http.ResponseWriter, req *http.Request, r Runner, threadID string, proto Protocol) *streamer {
-	s := &streamer{r: r, proj: agui.NewProjector(threadID)}
+func newStreamer(w http.ResponseWriter, req *http.Request, t *thread, proto Protocol) *streamer {
+	s := &streamer{t: t, rc: http.NewResponseController(w), proj: agui.NewProjector(t.id)}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
@@ -64,7 +48,7 @@ func newStreamer(w http.ResponseWriter, req *http.Request, r Runner, threadID st
 	case proto == ProtocolAISDK:
 		h.Set("Content-Type", "text/event-stream")
 		h.Set(aisdk.StreamHeader, aisdk.StreamVersion)
-		s.ui = aisdk.NewProjector(threadID)
+		s.ui = aisdk.NewProjector(t.id)
 		s.sse = sse.New(w)
 	default:
 		h.Set("Content-Type", "text/event-stream")
@@ -74,8 +58,11 @@ func newStreamer(w http.ResponseWriter, req *http.Request, r Runner, threadID st
 }
 
 // silent projects an event the client already has, for the state it
-// leaves in the projector.
+// leaves in the projector (run in flight, message ids, streamed text).
 func (s *streamer) silent(ev contract.RunEvent) {
+	if ev.Delta == 0 && ev.Kind != contract.EvLag && len(ev.Subflow) == 0 {
+		s.last, s.started = max(s.last, ev.Seq), true
+	}
 	if s.ui != nil {
 		s.ui.Project(ev)
 		return
@@ -99,15 +86,6 @@ func (s *streamer) done() error {
 	return s.sse.WriteEvent("", "", []byte("[DONE]"))
 }
 
-func (s *streamer) writeUI(chunks []aisdk.Chunk) error {
-	for _, c := range chunks {
-		if err := s.sse.WriteJSON("", c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // emit writes one baton event unless the stream already has it.
 func (s *streamer) emit(ev contract.RunEvent) error {
 	switch {
@@ -117,10 +95,9 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 		// A delegated run's events are numbered in their own run: they
 		// neither advance the stream's position nor are deduplicated by it.
 	case ev.Kind == contract.EvLag:
-	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry:
-		// A retry notice comes from the turn driver numbered like the
-		// deltas, after the newest committed event.
-		if ev.Seq < s.last || s.joinedMidTurn(ev) {
+	case ev.Delta > 0:
+		// Streamed after the newest committed event, numbered with it.
+		if ev.Seq < s.last {
 			return nil
 		}
 	default:
@@ -128,13 +105,14 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 			return nil
 		}
 		s.last, s.started = ev.Seq, true
+		if ev.Kind == contract.EvRunStarted && s.runID == "" {
+			s.runID = ev.RunID
+		}
+		if (ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted) && ev.RunID == s.runID {
+			s.ended = true
+		}
 	}
-	if ev.Kind == contract.EvRunStarted && s.runID == "" {
-		s.runID = ev.RunID
-	}
-	if (ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted) && ev.RunID == s.runID {
-		s.ended = true
-	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	switch {
 	case s.nd != nil:
 		return s.nd.writeEvent(ev)
@@ -144,14 +122,13 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	return s.writeAGUI(s.proj.Project(ev))
 }
 
-func (s *streamer) joinedMidTurn(ev contract.RunEvent) bool {
-	if s.ui == nil {
-		return false
+func (s *streamer) writeUI(chunks []aisdk.Chunk) error {
+	for _, c := range chunks {
+		if err := s.sse.WriteJSON("", c); err != nil {
+			return err
+		}
 	}
-	if ev.Delta == 1 {
-		s.deltaSeq = ev.Seq
-	}
-	return s.deltaSeq != ev.Seq
+	return nil
 }
 
 func (s *streamer) writeAGUI(events []agui.Event) error {
@@ -168,7 +145,7 @@ func (s *streamer) writeAGUI(events []agui.Event) error {
 
 // fill writes the committed events the stream missed, from the store.
 func (s *streamer) fill(ctx context.Context) error {
-	events, err := s.r.EventsSince(ctx, s.last)
+	events, err := s.t.r.EventsSince(ctx, s.last)
 	if err != nil {
 		return err
 	}
@@ -180,62 +157,43 @@ func (s *streamer) fill(ctx context.Context) error {
 	return nil
 }
 
-// follow writes live events until the run ends, the client leaves or the
-// run returns (done). A lag notice is repaired from the store.
-func (s *streamer) follow(ctx context.Context, f *feed, done <-chan struct{}) error {
+// follow writes the thread's events from the stream's log position on
+// until its run ends or the client leaves. done, when not nil, closes
+// when the run's Submit returned: if nothing was committed by then, the
+// run never started and no more comes.
+func (s *streamer) follow(ctx context.Context, done <-chan struct{}) error {
 	for !s.ended {
-		select {
-		case ev := <-f.ch:
-			if ev.Kind == contract.EvLag {
-				if err := s.fill(ctx); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := s.emit(ev); err != nil {
-				return err
-			}
-		case <-done:
-			return s.drain(ctx, f)
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	return nil
-}
-
-// drainGrace bounds how long a stream whose run returned waits for the
-// run's last events to come through its subscription. They always come
-// (the hub never drops a run's end) unless the agent was closed meanwhile;
-// only then is the rest read from the store.
-const drainGrace = 2 * time.Second
-
-// drain writes the run's events still on their way after the run
-// returned, up to the run's end.
-func (s *streamer) drain(ctx context.Context, f *feed) error {
-	grace := time.NewTimer(drainGrace)
-	defer grace.Stop()
-	for !s.ended {
-		if s.r.Snapshot().Seq <= s.last {
-			// The stream has every committed event: nothing more comes.
-			return nil
-		}
-		select {
-		case ev := <-f.ch:
-			if ev.Kind == contract.EvLag {
-				if err := s.fill(ctx); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := s.emit(ev); err != nil {
-				return err
-			}
-		case <-grace.C:
+		events, next, more, lost, closed := s.t.log.read(s.pos)
+		if lost {
+			// The log moved on past this slow stream: the store has
+			// everything committed, and the log what came since.
 			if err := s.fill(ctx); err != nil {
 				return err
 			}
+			events, next, more, _, closed = s.t.log.read(s.t.log.start0())
+		}
+		for _, ev := range events {
+			if err := s.emit(ev); err != nil {
+				return err
+			}
+			if s.ended {
+				return nil
+			}
+		}
+		s.pos = next
+		if closed {
+			// The thread closed; its store still has the run's end.
+			err := s.fill(ctx)
 			s.ended = true
+			return err
+		}
+		select {
+		case <-more:
+		case <-done:
+			done = nil
+			if s.t.r.Snapshot().Seq <= s.last && s.t.log.end() == s.pos {
+				return nil
+			}
 		case <-ctx.Done():
 			return ctx.Err()
 		}

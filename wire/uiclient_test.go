@@ -155,7 +155,7 @@ func TestAISDKClientResumesRunInFlight(t *testing.T) {
 	waitFor(t, func() bool { return e.agent("chat-re") != nil && e.agent("chat-re").Snapshot().Phase.InFlight() })
 	go func() {
 		// Let the tool finish once the resumed stream has subscribed.
-		for e.subs.Load() < 2 {
+		for e.users("chat-re") < 2 {
 			select {
 			case <-ctx.Done():
 				return
@@ -178,6 +178,7 @@ func (e *env) postChat(ctx context.Context, body string) *http.Response {
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)

@@ -112,6 +112,7 @@ func TestHandlerAISDKProtocolOption(t *testing.T) {
 func TestHandlerAISDKNDJSON(t *testing.T) {
 	e := newEnv(t, weatherScript)
 	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"?protocol=ai-sdk", strings.NewReader(chatBody("c1", "hi")))
+	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/x-ndjson")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -169,6 +170,7 @@ func TestHandlerAISDKBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req, _ := http.NewRequest(tt.method, e.srv.URL+tt.url, strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", "application/json")
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)

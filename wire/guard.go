@@ -1,0 +1,103 @@
+package wire
+
+import (
+	"crypto/subtle"
+	"fmt"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// guard refuses what a handler exposed beyond one trusted client must not
+// accept, and answers CORS preflights; it reports whether the request
+// goes on.
+func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin != "" && !h.sameOrigin(origin, r) {
+		if !h.allowedOrigin(origin) {
+			httpError(w, http.StatusForbidden, "wire: origin %q is not allowed", origin)
+			return false
+		}
+		w.Header().Set("Access-Control-Allow-Origin", origin)
+		w.Header().Add("Vary", "Origin")
+		w.Header().Set("Access-Control-Expose-Headers", "x-vercel-ai-ui-message-stream")
+	}
+	if r.Method == http.MethodOptions {
+		if r.Header.Get("Access-Control-Request-Method") == "" {
+			w.Header().Set("Allow", "GET, POST, OPTIONS")
+			w.WriteHeader(http.StatusNoContent)
+			return false
+		}
+		w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
+		w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Authorization, Last-Event-ID, Accept")
+		w.Header().Set("Access-Control-Max-Age", "600")
+		w.WriteHeader(http.StatusNoContent)
+		return false
+	}
+	if h.opts.Token != "" && !h.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="baton"`)
+		httpError(w, http.StatusUnauthorized, "wire: a bearer token is required")
+		return false
+	}
+	if r.Method == http.MethodPost {
+		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if err != nil || mt != "application/json" {
+			// A page may POST text/plain cross-site without asking;
+			// JSON needs a preflight, which the origin check answers.
+			httpError(w, http.StatusUnsupportedMediaType, "wire: Content-Type must be application/json")
+			return false
+		}
+	}
+	return true
+}
+
+func (h *Handler) authorized(r *http.Request) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(h.opts.Token)) == 1
+}
+
+func (h *Handler) allowedOrigin(origin string) bool {
+	return slices.Contains(h.opts.AllowedOrigins, "*") || slices.Contains(h.opts.AllowedOrigins, strings.TrimSuffix(origin, "/"))
+}
+
+// sameOrigin reports whether a page served by this very host sent the
+// request. Without a token only a loopback host counts, so that a page
+// whose name an attacker points at 127.0.0.1 (DNS rebinding) is not taken
+// for the handler's own.
+func (h *Handler) sameOrigin(origin string, r *http.Request) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || u.Host != r.Host {
+		return false
+	}
+	return h.opts.Token != "" || isLoopback(u.Hostname())
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkThreadID refuses ids a session cannot have or a terminal would
+// render as commands: empty, too long, not UTF-8, or with control
+// characters.
+func (h *Handler) checkThreadID(id string) error {
+	switch {
+	case id == "":
+		return fmt.Errorf("wire: thread id is empty")
+	case len(id) > h.opts.MaxThreadID:
+		return fmt.Errorf("wire: thread id is %d bytes, at most %d", len(id), h.opts.MaxThreadID)
+	case !utf8.ValidString(id):
+		return fmt.Errorf("wire: thread id is not UTF-8")
+	case strings.ContainsFunc(id, unicode.IsControl):
+		return fmt.Errorf("wire: thread id %q holds a control character", id)
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package wire
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func (e *env) do(method, url, body string, header map[string]string) (int, string, http.Header) {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.srv.URL+url, strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+// What a page on another site, or a client without the token, may send
+// is refused before any run starts; allowed origins get CORS answers.
+func TestHandlerRefusesHostileRequests(t *testing.T) {
+	json := map[string]string{"Content-Type": "application/json"}
+	with := func(extra map[string]string) map[string]string {
+		h := map[string]string{"Content-Type": "application/json"}
+		for k, v := range extra {
+			h[k] = v
+		}
+		return h
+	}
+	e := newEnvWith(t, envOptions{scripts: weatherScript, handler: HandlerOptions{AllowedOrigins: []string{"http://app.example"}, MaxBody: 1 << 10}})
+	tests := []struct {
+		name, method, url, body string
+		header                  map[string]string
+		code                    int
+		msg                     string
+	}{
+		{"cross-site text/plain POST", "POST", "", runBody("t1", "write files"), map[string]string{"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403, "origin"},
+		{"text/plain POST", "POST", "", runBody("t1", "hi"), map[string]string{"Content-Type": "text/plain"}, 415, "application/json"},
+		{"cross-site JSON POST", "POST", "", runBody("t1", "hi"), with(map[string]string{"Origin": "http://evil.example"}), 403, "origin"},
+		{"rebinding name for loopback", "POST", "", runBody("t1", "hi"), with(map[string]string{"Origin": "http://evil.example"}), 403, "origin"},
+		{"thread id over the limit", "POST", "", runBody(strings.Repeat("x", 81), "hi"), json, 400, "at most 80"},
+		{"thread id with control characters", "POST", "", runBody("a\u0000b\u001b[2J", "hi"), json, 400, "control character"},
+		{"chat id with control characters", "POST", "?protocol=ai-sdk", chatBody("a\u001b[2J", "hi"), json, 400, "control character"},
+		{"body over the limit", "POST", "", runBody("t1", strings.Repeat("x", 2<<10)), json, 413, "over 1024 bytes"},
+		{"preflight from elsewhere", "OPTIONS", "", "", map[string]string{"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"}, 403, "origin"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body, _ := e.do(tt.method, tt.url, tt.body, tt.header)
+			if code != tt.code || !strings.Contains(body, tt.msg) {
+				t.Errorf("got %d %q, want %d containing %q", code, body, tt.code, tt.msg)
+			}
+		})
+	}
+	if e.agent("t1") != nil {
+		t.Error("a refused request opened the thread")
+	}
+	code, _, h := e.do("OPTIONS", "", "", map[string]string{"Origin": "http://app.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"})
+	if code != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != "http://app.example" || !strings.Contains(h.Get("Access-Control-Allow-Headers"), "Content-Type") {
+		t.Errorf("preflight from an allowed origin: %d %v", code, h)
+	}
+	code, body, h := e.do("POST", "", runBody("t2", "hi"), with(map[string]string{"Origin": "http://app.example"}))
+	if code != http.StatusOK || h.Get("Access-Control-Allow-Origin") != "http://app.example" || !strings.Contains(body, "RUN_FINISHED") {
+		t.Errorf("POST from an allowed origin: %d %v", code, h)
+	}
+}
+
+func TestHandlerRequiresItsToken(t *testing.T) {
+	e := newEnvWith(t, envOptions{scripts: weatherScript, handler: HandlerOptions{Token: "s3cret"}})
+	json := map[string]string{"Content-Type": "application/json"}
+	for _, auth := range []string{"", "Bearer wrong", "s3cret", "Basic s3cret"} {
+		json["Authorization"] = auth
+		if code, _, h := e.do("POST", "", runBody("t1", "hi"), json); code != http.StatusUnauthorized || h.Get("WWW-Authenticate") == "" {
+			t.Errorf("Authorization %q: %d, want 401 with a challenge", auth, code)
+		}
+	}
+	json["Authorization"] = "Bearer s3cret"
+	if code, body, _ := e.do("POST", "", runBody("t1", "hi"), json); code != http.StatusOK || !strings.Contains(body, "RUN_FINISHED") {
+		t.Errorf("with the token: %d %q", code, body)
+	}
+}
+
+// A client that sends headers and then nothing is cut off after the body
+// timeout rather than holding its connection for ever.
+func TestHandlerDropsASilentBody(t *testing.T) {
+	e := newEnvWith(t, envOptions{scripts: weatherScript, handler: HandlerOptions{BodyTimeout: 100 * time.Millisecond}})
+	conn, err := net.Dial("tcp", e.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	b, _ := io.ReadAll(conn)
+	if !strings.Contains(string(b), "408") {
+		t.Errorf("a silent body got %q, want 408", b)
+	}
+}

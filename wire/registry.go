@@ -1,0 +1,216 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// thread is one live thread: its runner, the log its streams read, and
+// who uses it. The handler closes a thread that has had no request and no
+// run for HandlerOptions.IdleTimeout, which releases its agent and its
+// session lock; the next request opens it again from the store.
+type thread struct {
+	id    string
+	ready chan struct{} // closed once r (or err) is set
+	r     Runner
+	err   error
+	log   *eventLog
+	stop  func() // ends the log's subscription
+
+	// Guarded by the handler's mu.
+	users   int
+	running bool
+	idle    time.Time
+}
+
+// errBusy is returned when every live thread is in use and the cap is
+// reached.
+var errBusy = errors.New("wire: too many live threads; try again later")
+
+// acquire returns the thread of id, opening it if need be, and counts the
+// caller as its user until release. Opening runs outside the handler's
+// lock: recovering one thread (a resumed model call) never holds up
+// another.
+func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, http.StatusServiceUnavailable, errors.New("wire: handler closed")
+	}
+	t, ok := h.threads[id]
+	if !ok {
+		if len(h.threads) >= h.opts.MaxThreads && !h.evictLocked() {
+			h.mu.Unlock()
+			return nil, http.StatusServiceUnavailable, errBusy
+		}
+		t = &thread{id: id, ready: make(chan struct{})}
+		h.threads[id] = t
+		h.opening.Add(1)
+		go h.open(t)
+	}
+	t.users++
+	h.mu.Unlock()
+	select {
+	case <-t.ready:
+	case <-ctx.Done():
+		h.release(t)
+		return nil, http.StatusServiceUnavailable, ctx.Err()
+	}
+	if t.err != nil {
+		h.release(t)
+		if errors.Is(t.err, ErrUnknownThread) {
+			return nil, http.StatusNotFound, t.err
+		}
+		return nil, http.StatusInternalServerError, t.err
+	}
+	return t, 0, nil
+}
+
+// open makes the thread's runner. A failed open is forgotten, so that
+// the next request tries again.
+func (h *Handler) open(t *thread) {
+	defer h.opening.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), h.opts.OpenTimeout)
+	defer cancel()
+	r, err := h.newRunner(ctx, t.id)
+	if err == nil {
+		t.r, t.log = r, newEventLog(r)
+		t.stop = r.Subscribe(t.log.add)
+	}
+	t.err = err
+	if err != nil {
+		h.mu.Lock()
+		if h.threads[t.id] == t {
+			delete(h.threads, t.id)
+		}
+		h.mu.Unlock()
+	}
+	close(t.ready)
+}
+
+func (h *Handler) release(t *thread) {
+	h.mu.Lock()
+	t.users--
+	if t.users == 0 {
+		t.idle = time.Now()
+	}
+	h.mu.Unlock()
+}
+
+// idleLocked reports whether nothing holds the thread: no request, no
+// run, nothing in flight.
+func (h *Handler) idleLocked(t *thread) bool {
+	select {
+	case <-t.ready:
+	default:
+		return false
+	}
+	return t.users == 0 && !t.running && t.err == nil && !t.r.Snapshot().Phase.InFlight()
+}
+
+// evictLocked closes the thread idle the longest, to make room; it
+// reports whether there was one.
+func (h *Handler) evictLocked() bool {
+	var oldest *thread
+	for _, t := range h.threads {
+		if h.idleLocked(t) && (oldest == nil || t.idle.Before(oldest.idle)) {
+			oldest = t
+		}
+	}
+	if oldest == nil {
+		return false
+	}
+	delete(h.threads, oldest.id)
+	h.closing.Add(1)
+	go func() {
+		defer h.closing.Done()
+		h.closeThread(oldest)
+	}()
+	return true
+}
+
+func (h *Handler) closeThread(t *thread) error {
+	t.stop()
+	t.log.close()
+	return t.r.Close()
+}
+
+// reap closes the threads idle for IdleTimeout, until the handler closes.
+func (h *Handler) reap() {
+	defer h.closing.Done()
+	tick := time.NewTicker(max(h.opts.IdleTimeout/4, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-h.quit:
+			return
+		case now := <-tick.C:
+			var idle []*thread
+			h.mu.Lock()
+			for id, t := range h.threads {
+				if h.idleLocked(t) && now.Sub(t.idle) >= h.opts.IdleTimeout {
+					delete(h.threads, id)
+					idle = append(idle, t)
+				}
+			}
+			h.mu.Unlock()
+			for _, t := range idle {
+				if err := h.closeThread(t); err != nil {
+					h.opts.Logger.Warn("wire: close idle thread", "thread", t.id, "err", err)
+				}
+			}
+		}
+	}
+}
+
+// claim marks the thread as running a run, unless one is in flight or
+// the handler is closing; the caller then starts the run and calls
+// h.runs.Done and unclaim when it returns.
+func (h *Handler) claim(t *thread) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || t.running || t.r.Snapshot().Phase.InFlight() {
+		return false
+	}
+	t.running = true
+	h.runs.Add(1)
+	return true
+}
+
+func (h *Handler) unclaim(t *thread) {
+	h.mu.Lock()
+	t.running = false
+	t.idle = time.Now()
+	h.mu.Unlock()
+}
+
+// history returns the thread's events as one stream, and the log
+// position after them: the committed events before what the log holds,
+// from the store, then the log, deltas included.
+func (t *thread) history(ctx context.Context) ([]contract.RunEvent, int, error) {
+	logged, end := t.log.snapshot()
+	stored, err := t.r.EventsSince(ctx, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(logged) == 0 {
+		return stored, end, nil
+	}
+	// The log begins at a committed event, or with deltas that follow
+	// the committed event they are numbered with.
+	cut := logged[0].Seq
+	if logged[0].Delta > 0 {
+		cut++
+	}
+	var out []contract.RunEvent
+	for _, ev := range stored {
+		if ev.Seq < cut {
+			out = append(out, ev)
+		}
+	}
+	return append(out, logged...), end, nil
+}
