@@ -21,6 +21,8 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	fs.StringVar(&p.script, "script", "", "script file for --provider scripted")
 	session := fs.String("session", "", "go on with this stored session instead of starting one")
 	workspace := fs.String("workspace", ".", "folder the file tools are confined to")
+	workdir := fs.String("workdir", "", "the session's working directory, inside the workspace: relative paths of the tools start there (default the workspace)")
+	instructions := fs.String("instructions", "AGENTS.md", "comma-separated names of project instruction files added to the system prompt, looked for from the working directory up to the repository root; empty for none")
 	allowShell := fs.Bool("allow-shell", false, "offer the shell tool (each call needs approval)")
 	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs approval)")
 	yes := fs.Bool("yes", false, "approve every tool call without asking")
@@ -61,6 +63,12 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window, driver: driver}
+	if spec.workDir, err = sessionDir(*workspace, *workdir); err != nil {
+		return usagef(fs.FlagSet, "run: %v", err)
+	}
+	if *instructions != "" {
+		spec.instructions = strings.Split(*instructions, ",")
+	}
 	if *agents != "" {
 		if spec.delegates, spec.maxDepth, err = loadAgents(*agents, model); err != nil {
 			return err

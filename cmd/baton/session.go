@@ -34,6 +34,10 @@ type driveSpec struct {
 	maxDepth  int
 	clock     conductor.Clock
 	ids       conductor.IDSource
+	// workDir is the session's working directory; instructions names the
+	// project instruction files looked for from it.
+	workDir      string
+	instructions []string
 }
 
 // drive runs one prompt to the end of its run, streaming the events. On
@@ -47,7 +51,8 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	}
 	done := make(chan struct{})
 	defer close(done)
-	deps := conductor.Deps{Provider: spec.provider, Tools: box, Store: spec.store, SessionID: spec.sessionID, Clock: spec.clock, IDs: spec.ids, Driver: spec.driver}
+	deps := conductor.Deps{Provider: spec.provider, Tools: box, Store: spec.store, SessionID: spec.sessionID, Clock: spec.clock, IDs: spec.ids, Driver: spec.driver,
+		WorkDir: spec.workDir, Instructions: spec.instructions}
 	var con *console
 	deps.Approver = autoApprover(spec.yes)
 	if a.interactive {

@@ -43,6 +43,34 @@ func clean(p string) (string, error) {
 	return c, nil
 }
 
+// at resolves a model-supplied path against the session's working
+// directory (dispatch.WorkDir) when that lies inside the workspace, else
+// against the workspace itself; os.Root confines the result either way.
+func (s *Set) at(ctx context.Context, p string) (string, error) {
+	c, err := clean(p)
+	if err != nil {
+		return "", err
+	}
+	if sub := s.subdir(ctx); sub != "" {
+		return path.Join(sub, c), nil
+	}
+	return c, nil
+}
+
+// subdir is the session's working directory relative to the workspace,
+// with slashes, or "" when it is the workspace, outside it, or unset.
+func (s *Set) subdir(ctx context.Context) string {
+	wd := dispatch.WorkDir(ctx)
+	if wd == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(s.opts.Root, wd)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
 // rootErr names an os.Root refusal as an escape.
 func rootErr(op, p string, err error) error {
 	if strings.Contains(err.Error(), "path escapes from parent") {
@@ -53,7 +81,7 @@ func rootErr(op, p string, err error) error {
 
 func (s *Set) readFile() (dispatch.Tool, error) {
 	return dispatch.Func("read_file", "Read a text file of the workspace.", func(ctx context.Context, a readArgs) (string, error) {
-		p, err := clean(a.Path)
+		p, err := s.at(ctx, a.Path)
 		if err != nil {
 			return "", err
 		}
@@ -75,7 +103,7 @@ func (s *Set) readFile() (dispatch.Tool, error) {
 
 func (s *Set) writeFile() (dispatch.Tool, error) {
 	return dispatch.Func("write_file", "Write a file of the workspace, replacing it if it exists.", func(ctx context.Context, a writeArgs) (string, error) {
-		p, err := clean(a.Path)
+		p, err := s.at(ctx, a.Path)
 		if err != nil {
 			return "", err
 		}
@@ -96,7 +124,7 @@ func (s *Set) writeFile() (dispatch.Tool, error) {
 
 func (s *Set) listFiles() (dispatch.Tool, error) {
 	return dispatch.Func("list_files", "List a folder of the workspace; folders end with a slash.", func(ctx context.Context, a listArgs) (string, error) {
-		p, err := clean(a.Path)
+		p, err := s.at(ctx, a.Path)
 		if err != nil {
 			return "", err
 		}

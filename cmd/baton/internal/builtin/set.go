@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/batonrt/baton/dispatch"
@@ -63,6 +64,11 @@ func Open(opts Options) (*Set, error) {
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = &http.Client{Timeout: DefaultHTTPTimeout}
 	}
+	abs, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("builtin: workspace: %w", err)
+	}
+	opts.Root = abs
 	root, err := os.OpenRoot(opts.Root)
 	if err != nil {
 		return nil, fmt.Errorf("builtin: open workspace: %w", err)

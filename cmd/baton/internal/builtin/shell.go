@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
@@ -63,6 +64,9 @@ func (s *Set) runShell(ctx context.Context, raw json.RawMessage) (contract.ToolO
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", a.Command)
 	cmd.Dir = s.opts.Root
+	if sub := s.subdir(ctx); sub != "" {
+		cmd.Dir = filepath.Join(s.opts.Root, filepath.FromSlash(sub))
+	}
 	out := &capWriter{max: int(s.opts.MaxRead)}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = s.opts.ShellTimeout / 10
