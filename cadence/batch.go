@@ -135,10 +135,15 @@ func (t *transition) advance() {
 
 // schedule dispatches queued calls in call order. A sequential call runs
 // only when nothing else runs, and nothing starts beside it or after it
-// until it is done.
+// until it is done. From revision 2 at most ToolConcurrency calls run at
+// once, and the ones held back start, in order, as running ones settle.
 func (t *transition) schedule() {
 	if t.s.Abort != "" {
 		return
+	}
+	limit := len(t.s.Pending)
+	if t.schedules() {
+		limit = t.rules.cfg.ToolConcurrency
 	}
 	running := 0
 	for _, p := range t.s.Pending {
@@ -153,6 +158,9 @@ func (t *transition) schedule() {
 		p := t.s.Pending[i]
 		if p.State != contract.CallQueued {
 			continue
+		}
+		if running >= limit {
+			return
 		}
 		if p.Tool.Sequential {
 			if running == 0 {
@@ -170,9 +178,27 @@ func (t *transition) dispatch(i int) {
 		t.startDelegate(i)
 		return
 	}
-	p := &t.pending()[i]
-	p.State = contract.CallDispatched
+	t.handOut(&t.pending()[i])
+}
+
+// handOut emits a call's RunTool; from revision 2 that step records the
+// call as started and says so.
+func (t *transition) handOut(p *contract.PendingCall) {
+	p.State = t.handedOut()
+	if p.State == contract.CallStarted && p.Tool.Delegate == "" {
+		t.publish(contract.RunEvent{Kind: contract.EvToolStarted, Call: &p.Call})
+	}
 	t.emit(t.runEffect(p))
+}
+
+// handedOut is the state of a call whose RunTool is emitted: started, when
+// the step that emits it is the start record (revision 2 on); otherwise
+// dispatched, until a ToolStarted says it began.
+func (t *transition) handedOut() contract.CallState {
+	if t.schedules() {
+		return contract.CallStarted
+	}
+	return contract.CallDispatched
 }
 
 // closeBatch appends the tool turn, results in call order, and clears the

@@ -69,7 +69,7 @@ func (t *transition) admitDelegate(p *contract.PendingCall) bool {
 // session is named here, from this step, so it is the same on replay.
 func (t *transition) startDelegate(i int) {
 	p := &t.pending()[i]
-	p.State = contract.CallDispatched
+	p.State = t.handedOut()
 	p.Subflow = childSession(t.s.SessionID, t.s.Steps+1, i)
 	t.publish(contract.RunEvent{Kind: contract.EvSubflowStarted, Call: &p.Call, Text: p.Subflow})
 	t.emit(t.runEffect(p))

@@ -32,12 +32,22 @@ func (d *Divergence) Is(target error) bool { return target == ErrNondeterministi
 
 // ForRecord returns the rules a recorded signal is stepped under when a
 // session is folded or replayed: a submit that recorded its agent's config
-// starts its run under that config; any other signal keeps r. A run's
-// records thus replay under the rules that made them, whatever config the
+// starts its run under that config; a resume that recorded a newer
+// revision goes on under it; any other signal keeps r. A run's records
+// thus replay under the rules that made them, whatever config the
 // replaying process has.
 func (r *Rules) ForRecord(sig contract.Signal) *Rules {
-	if sub, ok := sig.(contract.Submitted); ok && sub.Config != nil {
-		return New(*sub.Config)
+	switch sig := sig.(type) {
+	case contract.Submitted:
+		if sig.Config != nil {
+			return New(*sig.Config)
+		}
+	case contract.Resumed:
+		if sig.Revision > r.cfg.Revision && sig.Revision <= contract.CurrentRevision {
+			cfg := r.cfg
+			cfg.Revision = sig.Revision
+			return New(cfg)
+		}
 	}
 	return r
 }

@@ -85,6 +85,7 @@ func (t *transition) startRun(sub contract.Submitted) {
 	s.RunFrom = s.History.Len()
 	s.Progress = contract.Progress{}
 	s.Instructions = sub.Instructions
+	s.Revision = t.rules.cfg.Revision
 	t.publish(contract.RunEvent{Kind: contract.EvRunStarted, Text: inputText(sub.Input)})
 	for _, turn := range sub.Retrieved {
 		turn.Role = contract.RoleUser

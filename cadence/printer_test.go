@@ -119,6 +119,9 @@ func printSnapshot(s contract.RunSnapshot) string {
 	if s.Err != nil {
 		out += " error=" + s.Err.Error()
 	}
+	if s.Revision != 0 {
+		out += " revision=" + strconv.Itoa(s.Revision)
+	}
 	return out
 }
 

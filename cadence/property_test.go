@@ -84,6 +84,16 @@ func (m *machine) checkRejection(t *rapid.T, sig contract.Signal, next contract.
 	}
 }
 
+func runningCalls(s contract.RunSnapshot) int {
+	n := 0
+	for _, p := range s.Pending {
+		if p.State == contract.CallDispatched || p.State == contract.CallStarted {
+			n++
+		}
+	}
+	return n
+}
+
 func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.Record, next contract.RunSnapshot, effects []contract.Effect) {
 	phase := m.snap.Phase
 	// Invariant 2: terminal phases absorb every signal but submit.
@@ -92,6 +102,10 @@ func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.R
 	}
 	if rec.Step != m.snap.Steps+1 || next.Steps != rec.Step || rec.Signal == nil {
 		t.Fatalf("persisted record step %d after step %d", rec.Step, m.snap.Steps)
+	}
+	// From revision 2 the rules bound the calls running at once.
+	if running := runningCalls(next); next.Revision >= contract.RevisionReducerSchedules && running > m.rules.Config().ToolConcurrency {
+		t.Fatalf("%d calls running, ToolConcurrency %d", running, m.rules.Config().ToolConcurrency)
 	}
 	if _, ok := sig.(contract.Submitted); ok {
 		m.invokes, m.steers, m.aborted, m.compacts = 0, nil, false, 0

@@ -10,7 +10,9 @@ import (
 
 // A session replays under the config its submits recorded, whatever rules
 // the replaying process holds; without a recorded config, other rules
-// diverge where the config matters (here, token estimates by model).
+// diverge where the config matters (here, token estimates by model). The
+// session is one recorded before rules revisions: its config names none,
+// so it replays under revision 0, with its tool_started record.
 func TestReplayUsesTheRecordedConfig(t *testing.T) {
 	ran := contract.AgentConfig{Model: "gpt-4o", Tools: []contract.ToolDescriptor{{Name: "echo"}}}
 	record := func(withConfig bool) []contract.Record {

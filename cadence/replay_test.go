@@ -112,7 +112,7 @@ func TestStepsYieldsEveryStep(t *testing.T) {
 }
 
 func ExampleRules_Step() {
-	rules := cadence.New(contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}}})
+	rules := cadence.New(contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}}, Revision: contract.CurrentRevision})
 	snap := cadence.InitialSnapshot("session-1")
 	for _, sig := range session() {
 		next, effects, err := rules.Step(snap, sig)
@@ -124,10 +124,10 @@ func ExampleRules_Step() {
 		fmt.Printf("%s -> %s: %s\n", sig.SignalKind(), snap.Phase, cadence.Summarize(effects))
 	}
 	// Output:
-	// submitted -> awaiting_model: publish run_started#1; invoke_model turn=1 history=1 tokens=7 tools=1
-	// model_replied -> awaiting_tools: publish turn_completed#2; publish tool_call#3; run_tool c1 echo
-	// tool_settled -> awaiting_model: publish tool_result#4; invoke_model turn=2 history=3 tokens=22 tools=1
-	// model_replied -> settled: publish turn_completed#5; publish run_settled#6
+	// submitted -> awaiting_model: publish run_started#1; publish turn_started#2; invoke_model turn=1 history=1 tokens=7 tools=1
+	// model_replied -> awaiting_tools: publish turn_completed#3; publish tool_call#4; publish tool_started#5; run_tool c1 echo
+	// tool_settled -> awaiting_model: publish tool_result#6; publish turn_started#7; invoke_model turn=2 history=3 tokens=22 tools=1
+	// model_replied -> settled: publish turn_completed#8; publish run_settled#9
 }
 
 func ExampleRules_Fold() {

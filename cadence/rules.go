@@ -48,6 +48,9 @@ func (r *Rules) Step(s contract.RunSnapshot, sig contract.Signal) (contract.RunS
 		return s, nil, reject(s, nil, "nil or broken signal")
 	}
 	t := &transition{rules: r, s: s, sig: sig, at: sig.When()}
+	if res, ok := sig.(contract.Resumed); ok {
+		t.upgrade(res)
+	}
 	if reason := r.stepFor(s.Phase)(t); reason != "" {
 		return s, nil, reject(s, sig, reason)
 	}

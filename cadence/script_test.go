@@ -58,6 +58,8 @@ func newScript(t *testing.T) *script {
 	return s
 }
 
+// configure sets the rules up, under revision 0 unless the script says
+// revision=N: every revision must replay forever, so its scripts stay.
 func (s *script) configure(args []string) string {
 	cfg := contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}},
 		Compaction: contract.CompactionPolicy{ContextWindow: 1_000_000}}
@@ -116,6 +118,8 @@ func (s *script) configure(args []string) string {
 			cfg.Sampling.ParallelToolCalls = &parallel
 		case "tool_choice":
 			cfg.Sampling.ToolChoice = contract.ToolChoice(v)
+		case "concurrency":
+			cfg.ToolConcurrency = n
 		default:
 			s.t.Fatalf("config: unknown key %q", k)
 		}
@@ -236,7 +240,11 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 	case "abort":
 		return contract.AbortRequested{Mode: contract.AbortMode(a(1)), Reason: a(2), At: at}, nil
 	case "resumed":
-		return contract.Resumed{At: at}, nil
+		rev := 0
+		if v, ok := strings.CutPrefix(a(1), "revision="); ok {
+			rev, _ = strconv.Atoi(v)
+		}
+		return contract.Resumed{Revision: rev, At: at}, nil
 	case "compacted":
 		cut, err := strconv.Atoi(a(1))
 		return contract.Compacted{Cut: cut, Summary: a(2), At: at}, err

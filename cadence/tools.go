@@ -1,6 +1,8 @@
 package cadence
 
 import (
+	"strconv"
+
 	"github.com/batonrt/baton/contract"
 )
 
@@ -41,6 +43,9 @@ func (t *transition) onToolStarted(sig contract.ToolStarted) string {
 	i := t.findPending(sig.CallID)
 	if i < 0 {
 		return "tool_started: no pending call " + quote(sig.CallID)
+	}
+	if t.schedules() {
+		return "tool_started: rules revision " + strconv.Itoa(t.s.Revision) + " records a call's start with its dispatch"
 	}
 	if t.s.Pending[i].State != contract.CallDispatched {
 		return "tool_started: call " + quote(sig.CallID) + " is " + string(t.s.Pending[i].State) + ", not dispatched"
@@ -103,8 +108,7 @@ func (t *transition) resumeBatch() {
 		p := &pending[i]
 		switch {
 		case p.State == contract.CallDispatched, p.State == contract.CallStarted && p.Tool.Idempotent:
-			p.State = contract.CallDispatched
-			t.emit(t.runEffect(p))
+			t.handOut(p)
 		case p.State == contract.CallStarted:
 			t.answer(p, "error: indeterminate: interrupted while running; the call may or may not have taken effect", true)
 		case p.State == contract.CallAwaitingApproval:

@@ -152,9 +152,9 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	}
 	a.toolSource = box
 	dopts := deps.Dispatch
-	if dopts.Limit == 0 {
-		dopts.Limit = cfg.ToolConcurrency
-	}
+	// The rules decide which calls run (ToolConcurrency, sequential
+	// tools): the scheduler starts each call it is handed at once.
+	dopts.Limit = -1
 	if dopts.DefaultTimeout == 0 {
 		dopts.DefaultTimeout = cfg.ToolTimeout
 	}

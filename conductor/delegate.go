@@ -89,8 +89,8 @@ func (a *Agent) persist(e contract.Persist) error {
 }
 
 // startDelegate runs a delegate call's child as a call on the scheduler,
-// so children count against the tool concurrency limit and are cancelled
-// like tools. The call is recorded as started before the child begins.
+// so it is cancelled like a tool; the rules count it against the tool
+// concurrency limit, and the step that emitted it is its start record.
 func (a *Agent) startDelegate(e contract.StartDelegate) {
 	run := a.run
 	c := &child{callID: e.Call.ID, session: e.Session}
@@ -103,23 +103,12 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		a.later(run, delegateFailed(e, c, err))
 		return
 	}
-	var gate startGate
 	job := dispatch.Job{
 		Call:      e.Call,
 		Tool:      tool,
 		SessionID: a.state.SessionID,
 		RunID:     a.state.RunID,
-		Start: func(ctx context.Context) error {
-			err := a.recordStarted(ctx, run, e.Call.ID)
-			if errors.Is(err, errNotStarted) {
-				gate.set("", true)
-			}
-			return err
-		},
 		Done: func(o dispatch.Outcome) {
-			if _, notStarted := gate.get(); notStarted {
-				return
-			}
 			c.mu.Lock()
 			usage := c.usage
 			c.mu.Unlock()

@@ -57,8 +57,9 @@ type Deps struct {
 	Logger *slog.Logger
 	// Driver tunes model-call timeouts and retries.
 	Driver turn.Options
-	// Dispatch tunes the tool scheduler (its Limit defaults to the
-	// config's ToolConcurrency).
+	// Dispatch tunes the tool scheduler: timeouts, output cap, grace. Its
+	// Limit is not used: the config's ToolConcurrency bounds the calls
+	// running at once, applied by the rules.
 	Dispatch dispatch.Options
 	// EventBuffer is each subscriber's queue length; default 1024.
 	EventBuffer int

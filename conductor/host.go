@@ -280,7 +280,7 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan outco
 	}
 	run := a.newRun(snap.RunID, box)
 	run.waiters = append(run.waiters, w)
-	if err := a.apply(contract.Resumed{At: a.now()}); err != nil {
+	if err := a.apply(contract.Resumed{Revision: a.cfg.Revision, At: a.now()}); err != nil {
 		a.run = nil
 		run.cancel()
 		return nil, err

@@ -258,8 +258,8 @@ func TestFileStoreRoundTrip(t *testing.T) {
 }
 
 // TestToolDoesNotRunWhenItsStartCannotBeRecorded: the store fails on the
-// tool_started record, so the tool must not run: on resume nobody could
-// tell whether it had.
+// record of the step that starts the call (the model's reply), so the tool
+// must not run: on resume nobody could tell whether it had.
 func TestToolDoesNotRunWhenItsStartCannotBeRecorded(t *testing.T) {
 	for range 20 {
 		ran := make(chan string, 1)
@@ -267,7 +267,7 @@ func TestToolDoesNotRunWhenItsStartCannotBeRecorded(t *testing.T) {
 		close(release)
 		box := toolBox(t, gateTool(t, "act", ran, release))
 		deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"c1", "act", `{}`}), say("done")}}, box)
-		deps.Store = &crashingStore{Store: store.NewMemory(), after: 2} // submitted, model_replied
+		deps.Store = &crashingStore{Store: store.NewMemory(), after: 1} // submitted
 		a := newAgent(t, contract.AgentConfig{}, deps)
 		if _, err := a.Submit(ctxT(t), conductor.Text("go")); !errors.Is(err, contract.ErrStore) {
 			t.Fatalf("submit: %v", err)

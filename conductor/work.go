@@ -61,9 +61,9 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 
 var errBlocked = errors.New("conductor: blocked by before_tool hook")
 
-// startTool hands a call to the scheduler. The call is recorded as
-// started, durably, before the tool runs; if the run has moved on by
-// then (steered, aborted) the tool never runs.
+// startTool starts a call at once: the step that emitted its RunTool is
+// durable before its effects are performed, so that step is the call's
+// start record, and the rules have already decided it may run now.
 func (a *Agent) startTool(call contract.ToolCall) {
 	run := a.run
 	tool, ok := run.box.Lookup(call.Name)
@@ -71,94 +71,41 @@ func (a *Agent) startTool(call contract.ToolCall) {
 		a.later(run, contract.ToolSettled{CallID: call.ID, Outcome: contract.ToolOutcome{Content: "error: tool " + call.Name + " has no implementation", IsError: true}, At: a.now()})
 		return
 	}
-	var gate startGate
+	var gate blockGate
 	job := dispatch.Job{
 		Call:      call,
 		Tool:      tool,
 		SessionID: a.state.SessionID,
 		RunID:     a.state.RunID,
 		WorkDir:   a.deps.WorkDir,
-		Start: func(ctx context.Context) error {
-			if h := a.deps.Hooks.BeforeTool; h != nil {
-				var reason string
-				callHook(a.log, "before_tool", func() error {
-					var err error
-					reason, err = h(ctx, call)
-					return err
-				})
-				if reason != "" {
-					gate.set(reason, false)
-					return errBlocked
-				}
-			}
-			err := a.recordStarted(ctx, run, call.ID)
-			if errors.Is(err, errNotStarted) {
-				gate.set("", true)
-			}
-			return err
-		},
 		Done: func(o dispatch.Outcome) {
 			out := o.Outcome
-			blocked, notStarted := gate.get()
-			switch {
-			case blocked != "":
+			if blocked := gate.get(); blocked != "" {
 				out = contract.ToolOutcome{Content: "error: blocked: " + blocked, IsError: true}
-			case notStarted:
-				return
-			default:
-				if h := a.deps.Hooks.AfterTool; h != nil {
-					callHook(a.log, "after_tool", func() error { return h(run.ctx, call, &out) })
-				}
+			} else if h := a.deps.Hooks.AfterTool; h != nil {
+				callHook(a.log, "after_tool", func() error { return h(run.ctx, call, &out) })
 			}
 			out.Content = validText(out.Content)
 			a.send(run, func() { a.apply(contract.ToolSettled{CallID: call.ID, Outcome: out, At: a.now()}) })
 		},
 	}
+	if h := a.deps.Hooks.BeforeTool; h != nil {
+		job.Start = func(ctx context.Context) error {
+			var reason string
+			callHook(a.log, "before_tool", func() error {
+				var err error
+				reason, err = h(ctx, call)
+				return err
+			})
+			if reason != "" {
+				gate.set(reason)
+				return errBlocked
+			}
+			return nil
+		}
+	}
 	if err := a.sched.Dispatch(run.ctx, job); err != nil {
 		a.later(run, contract.ToolSettled{CallID: call.ID, Outcome: contract.ToolOutcome{Content: "error: " + err.Error(), IsError: true}, At: a.now()})
-	}
-}
-
-// errNotStarted: the loop refused the start because the call was
-// already answered (skipped or aborted), so its outcome must be dropped.
-var errNotStarted = errors.New("conductor: call no longer pending")
-
-// recordStarted commits ToolStarted on the loop and waits until it is
-// durable.
-func (a *Agent) recordStarted(ctx context.Context, run *runState, id string) error {
-	ack := make(chan string, 1)
-	select {
-	case a.inbox <- func() {
-		if a.run != run {
-			ack <- "run ended"
-			return
-		}
-		var reason string
-		if err := a.apply(contract.ToolStarted{CallID: id, At: a.now()}); err != nil {
-			reason = err.Error()
-		}
-		if reason == "" && a.run != run {
-			// The record could not be made durable (or ended the run):
-			// a tool must not run unrecorded.
-			reason = "the run ended before the call started"
-		}
-		ack <- reason
-	}:
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	case <-a.quit:
-		return ErrClosed
-	}
-	select {
-	case reason := <-ack:
-		if reason != "" {
-			return errNotStarted
-		}
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	case <-a.quit:
-		return ErrClosed
 	}
 }
 
@@ -198,24 +145,23 @@ func descriptors(tools []dispatch.Tool) []contract.ToolDescriptor {
 	return out
 }
 
-// startGate carries what Start decided to Done, which may run on another
-// goroutine.
-type startGate struct {
-	mu         sync.Mutex
-	blocked    string
-	notStarted bool
+// blockGate carries a before_tool hook's refusal from Start to Done,
+// which may run on another goroutine.
+type blockGate struct {
+	mu      sync.Mutex
+	blocked string
 }
 
-func (g *startGate) set(blocked string, notStarted bool) {
+func (g *blockGate) set(blocked string) {
 	g.mu.Lock()
-	g.blocked, g.notStarted = blocked, notStarted
+	g.blocked = blocked
 	g.mu.Unlock()
 }
 
-func (g *startGate) get() (string, bool) {
+func (g *blockGate) get() string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.blocked, g.notStarted
+	return g.blocked
 }
 
 // deltaGate lets a model call's streaming events through until it is

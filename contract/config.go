@@ -67,7 +67,8 @@ type AgentConfig struct {
 	// cap cannot be switched off.
 	MaxTurns  int       `json:"max_turns,omitempty"`
 	LoopGuard LoopGuard `json:"loop_guard,omitzero"`
-	// ToolConcurrency bounds tools running at once.
+	// ToolConcurrency bounds tools running at once; from revision 2 the
+	// rules enforce it.
 	ToolConcurrency int `json:"tool_concurrency,omitempty"`
 	// ToolTimeout is the default per-call timeout.
 	ToolTimeout time.Duration `json:"tool_timeout,omitempty"`

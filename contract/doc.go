@@ -9,7 +9,7 @@
 //
 //	effect            answered by
 //	InvokeModel       ModelReplied, ModelFailed
-//	RunTool           ToolStarted, then ToolSettled
+//	RunTool           ToolSettled (revision 1 rules: ToolStarted first)
 //	StartDelegate     DelegateSettled
 //	RequestApproval   ApprovalResolved
 //	AskHuman          HumanAnswered

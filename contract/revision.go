@@ -9,7 +9,17 @@ package contract
 //
 // Revision 1 adds: the turns of a failed run left out of later model calls
 // (FailedRunsPolicy), the no_progress loop guard, and turn_started events.
-const CurrentRevision = 1
+//
+// Revision 2 adds: the rules schedule tool calls (RevisionReducerSchedules).
+const CurrentRevision = RevisionReducerSchedules
+
+// RevisionReducerSchedules is the first revision whose rules decide which
+// tool calls start (at most ToolConcurrency at once, a sequential tool
+// alone) and whose RunTool means "start now": the persist of the step that
+// emits it is the call's start record, and the ToolStarted signal of
+// earlier revisions is refused. A resume (Resumed.Revision) moves a run
+// of an earlier revision in flight onto it.
+const RevisionReducerSchedules = 2
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

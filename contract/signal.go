@@ -113,6 +113,8 @@ type ModelFailed struct {
 
 // ToolStarted records that a dispatched call began running; it is durable
 // before the tool runs, so resume knows which calls may have had effects.
+// Only revision 1 of the rules has it: from revision 2 on, the step that
+// emits a RunTool is itself the durable start record.
 type ToolStarted struct {
 	CallID string    `json:"call_id"`
 	At     Timestamp `json:"at"`
@@ -193,7 +195,11 @@ type DelegateSettled struct {
 // Resumed says a stored session was rehydrated by a new process; the run
 // in flight, if any, picks up where it stopped.
 type Resumed struct {
-	At Timestamp `json:"at"`
+	// Revision is the rules revision the run goes on under when it is
+	// newer than the run's own; zero (every resume recorded before
+	// revisions) keeps the run's.
+	Revision int       `json:"revision,omitempty"`
+	At       Timestamp `json:"at"`
 }
 
 func (Submitted) SignalKind() SignalKind        { return SigSubmitted }

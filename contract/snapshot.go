@@ -92,6 +92,11 @@ type RunSnapshot struct {
 	Progress Progress `json:"progress,omitzero"`
 	// Instructions are the project instructions of the current run.
 	Instructions []Instruction `json:"instructions,omitempty"`
+	// Revision is the rules revision the current run follows, set by its
+	// submit from AgentConfig.Revision (zero, as every snapshot before
+	// revisions, is revision 0) and raised by a resume that asks for a
+	// newer one.
+	Revision int `json:"revision,omitempty"`
 }
 
 // Progress is what the no_progress guard remembers within a run.

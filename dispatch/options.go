@@ -16,7 +16,9 @@ const DefaultGrace = time.Second
 // Options configure a Scheduler. Zero values take the defaults.
 type Options struct {
 	// Limit bounds the calls running at once; default
-	// contract.DefaultToolConcurrency.
+	// contract.DefaultToolConcurrency. A negative Limit sets no bound and
+	// holds no call back, sequential or not: every call starts when it is
+	// dispatched, for a caller that decides itself what may run.
 	Limit int
 	// DefaultTimeout bounds a call whose descriptor has no Timeout;
 	// default contract.DefaultToolTimeout.
@@ -35,7 +37,7 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Limit <= 0 {
+	if o.Limit == 0 {
 		o.Limit = contract.DefaultToolConcurrency
 	}
 	if o.DefaultTimeout <= 0 {

@@ -121,7 +121,7 @@ func (s *Scheduler) pump() {
 			s.queue.pop()
 			continue
 		}
-		if j.seq && s.running > 0 || !j.seq && (s.running >= s.opts.Limit || s.seqRunning) {
+		if s.opts.Limit > 0 && (j.seq && s.running > 0 || !j.seq && (s.running >= s.opts.Limit || s.seqRunning)) {
 			return
 		}
 		s.queue.pop()

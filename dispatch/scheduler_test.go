@@ -605,3 +605,38 @@ func TestSchedulerCloseDrainedWithEndedContext(t *testing.T) {
 		}
 	}
 }
+
+// A negative limit holds nothing back: sequential calls and any number of
+// others start as soon as they are dispatched, for a caller that schedules
+// calls itself.
+func TestSchedulerNegativeLimitStartsEveryCall(t *testing.T) {
+	s := NewScheduler(Options{Limit: -1})
+	defer closeScheduler(t, s)
+	started := make(chan string, 12)
+	release := make(chan struct{})
+	plain := toolOf(t, "plain", blockUntil(started, release))
+	seq := toolOf(t, "seq", blockUntil(started, release), Sequential())
+	outs := newOutcomes(12)
+	for i := range 12 {
+		tool := plain
+		if i%3 == 0 {
+			tool = seq
+		}
+		if err := s.Dispatch(context.Background(), Job{Call: call(fmt.Sprint(i)), Tool: tool, Done: outs.done}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 12 {
+		select {
+		case <-started:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d of 12 calls started", i)
+		}
+	}
+	close(release)
+	for range 12 {
+		if o := <-outs; o.Outcome.IsError {
+			t.Errorf("call %s: %s", o.CallID, o.Outcome.Content)
+		}
+	}
+}

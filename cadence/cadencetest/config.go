@@ -57,6 +57,7 @@ func Config() *rapid.Generator[contract.AgentConfig] {
 				MaxMessages:   rapid.SampledFrom([]int{0, 0, 6, 12}).Draw(t, "max_messages"),
 				MaxChars:      rapid.SampledFrom([]int{0, 0, 200, 800}).Draw(t, "max_chars"),
 			},
+			ToolConcurrency: rapid.IntRange(1, 3).Draw(t, "tool_concurrency"),
 		}
 	})
 }

@@ -89,9 +89,9 @@ func TestRuntimeErrors(t *testing.T) {
 		{"fork unknown session", []string{"fork", "--store", dir, "ghost", "1"}, `baton: unknown session "ghost"`},
 		{"export unknown session", []string{"export", "--store", dir, "ghost"}, `baton: unknown session "ghost"`},
 		{"run unknown session", []string{"run", "--provider", "scripted", "--script", writeScript(t, `{"replies":[{"text":"hi"}]}`), "--store", dir, "--session", "ghost", "hi"}, `baton: unknown session "ghost"`},
-		{"fork unknown node", []string{"fork", "--store", dir, "real", "999"}, `baton: session "real" has no node "999": give a step number from 1 to 11 or at least 6 hex digits of a node's hash (see 'baton log --graph real')`},
-		{"fork short hash", []string{"fork", "--store", dir, "real", "ab"}, `baton: session "real" has no node "ab": give a step number from 1 to 11`},
-		{"fork unknown hash", []string{"fork", "--store", dir, "real", "abcdef0"}, `baton: session "real" has no node "abcdef0": give a step number from 1 to 11`},
+		{"fork unknown node", []string{"fork", "--store", dir, "real", "999"}, `baton: session "real" has no node "999": give a step number from 1 to 8 or at least 6 hex digits of a node's hash (see 'baton log --graph real')`},
+		{"fork short hash", []string{"fork", "--store", dir, "real", "ab"}, `baton: session "real" has no node "ab": give a step number from 1 to 8`},
+		{"fork unknown hash", []string{"fork", "--store", dir, "real", "abcdef0"}, `baton: session "real" has no node "abcdef0": give a step number from 1 to 8`},
 		{"fork existing target", []string{"fork", "--store", dir, "--as", "real", "real", "2"}, "session exists"},
 		{"openai without key", []string{"run", "--provider", "openai", "--store", dir, "hi"}, "baton: --provider openai: OPENAI_API_KEY is not set"},
 		{"anthropic without key", []string{"run", "--provider", "anthropic", "--store", dir, "hi"}, "baton: --provider anthropic: ANTHROPIC_API_KEY is not set"},
@@ -178,7 +178,7 @@ func TestDefaultStoreFromBatonHome(t *testing.T) {
 	home := isolate(t)
 	fixedSession(t, filepath.Join(home, ".baton", "store"), "homed")
 	code, stdout, stderr := cli(t, "", "replay", "homed")
-	if code != 0 || stdout != "replay verified: 11 steps, byte for byte\n" {
+	if code != 0 || stdout != "replay verified: 8 steps, byte for byte\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	t.Setenv("BATON_HOME", "")
@@ -258,8 +258,8 @@ func TestSessionsListsPastDamage(t *testing.T) {
 	}
 	prompt := "Look around the workspace, write a short poem to poem.txt, …"
 	want := "SESSION  STEPS  STATUS   UPDATED              FIRST PROMPT\n" +
-		"a-good   11     settled  2025-01-02 03:04:05  " + prompt + "\n" +
-		"c-good   11     settled  2025-01-02 03:04:05  " + prompt + "\n" +
+		"a-good   8      settled  2025-01-02 03:04:05  " + prompt + "\n" +
+		"c-good   8      settled  2025-01-02 03:04:05  " + prompt + "\n" +
 		"b-bad    -      damaged  -                    -\n"
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

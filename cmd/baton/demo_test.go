@@ -19,7 +19,7 @@ func checkDemo(t *testing.T, stdout string) string {
 		"← #2 write_file: wrote 72 bytes to poem.txt",
 		"← #3 read_file: Signals fold to state,",
 		"── done: 4 model calls, 3 tool calls",
-		"replay verified: 11 steps, byte for byte",
+		"replay verified: 8 steps, byte for byte",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output does not say %q:\n%s", want, stdout)

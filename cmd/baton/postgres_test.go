@@ -16,7 +16,7 @@ func TestStorePostgresURL(t *testing.T) {
 		t.Fatalf("demo: exit %d: %s", code, stderr)
 	}
 	m := sessionLine.FindStringSubmatch(stdout)
-	if m == nil || !strings.Contains(stdout, "replay verified: 11 steps") {
+	if m == nil || !strings.Contains(stdout, "replay verified: 8 steps") {
 		t.Fatalf("demo output:\n%s", stdout)
 	}
 	id := m[1]
@@ -25,7 +25,7 @@ func TestStorePostgresURL(t *testing.T) {
 		t.Fatalf("sessions: exit %d %q %s", code, stdout, stderr)
 	}
 	code, stdout, stderr = cli(t, "", "replay", id, "--store", url)
-	if code != 0 || !strings.Contains(stdout, "replay verified: 11 steps") {
+	if code != 0 || !strings.Contains(stdout, "replay verified: 8 steps") {
 		t.Fatalf("replay: exit %d %q %s", code, stdout, stderr)
 	}
 	code, _, stderr = cli(t, "", "log", "nobody", "--store", url)

@@ -39,7 +39,7 @@ func TestRunScripted(t *testing.T) {
 	}
 	id := strings.Fields(stderr)[1]
 	code, stdout, _ = cli(t, "", "replay", "--store", dir, id)
-	if code != 0 || stdout != "replay verified: 8 steps, byte for byte\n" {
+	if code != 0 || stdout != "replay verified: 6 steps, byte for byte\n" {
 		t.Errorf("replay: exit %d %q", code, stdout)
 	}
 	// Going on with the session folds it first: the model sees the whole

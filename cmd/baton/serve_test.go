@@ -63,7 +63,7 @@ func TestServeAGUI(t *testing.T) {
 	}
 	http.DefaultClient.CloseIdleConnections()
 	code, stdout, stderr := cli(t, "", "replay", "--store", dir, "web-thread")
-	if code != 0 || stdout != "replay verified: 5 steps, byte for byte\n" {
+	if code != 0 || stdout != "replay verified: 4 steps, byte for byte\n" {
 		t.Errorf("replay of the served session: exit %d %q %q", code, stdout, stderr)
 	}
 }

@@ -1,0 +1,22 @@
+package cadence
+
+import "github.com/batonrt/baton/contract"
+
+// A run records the revision it started under in its snapshot and keeps
+// it, so its records replay under the rules that made them, whether the
+// fold starts at the submit or at a checkpoint; only a resume that asks
+// for a newer revision moves it on.
+
+// schedules says the rules decide which calls start and a RunTool means
+// "start now".
+func (t *transition) schedules() bool {
+	return t.s.Revision >= contract.RevisionReducerSchedules
+}
+
+// upgrade moves the run in flight to a newer revision when a resume asks
+// for one; a run never goes back to an older one.
+func (t *transition) upgrade(sig contract.Resumed) {
+	if sig.Revision > t.s.Revision && sig.Revision <= contract.CurrentRevision {
+		t.s.Revision = sig.Revision
+	}
+}
