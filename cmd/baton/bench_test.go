@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkVerifySession measures baton replay's work on the demo session
-// (11 steps): read and verify the chain, fold it, re-encode every node.
+// (8 steps): read and verify the chain, fold it, re-encode every node.
 func BenchmarkVerifySession(b *testing.B) {
 	dir := b.TempDir()
 	fixedSession(b, dir, "bench")
