@@ -10,6 +10,8 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+
+	"github.com/batonrt/baton/conductor/tracing"
 )
 
 // Exit codes.
@@ -71,6 +73,8 @@ type app struct {
 	// echoOff, when set, stops the terminal echoing typed lines and
 	// returns what turns the echo back on.
 	echoOff func() (restore func())
+	// tracer, when set, makes spans of every agent's events.
+	tracer *tracing.Tracer
 }
 
 type command struct {

@@ -57,6 +57,11 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		}
 		return err
 	}
+	stopTracing, err := a.startTracing(ctx, p.name, model)
+	if err != nil {
+		return err
+	}
+	defer stopTracing()
 	st, _, err := fs.openStore()
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
 	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/conductor/tracing"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/store"
@@ -40,6 +41,11 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	stopTracing, err := a.startTracing(ctx, p.name, model)
+	if err != nil {
+		return err
+	}
+	defer stopTracing()
 	st, _, err := fs.openStore()
 	if err != nil {
 		return err
@@ -67,7 +73,7 @@ const shutdownGrace = time.Second
 // serveOn serves on ln until ctx ends.
 func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool) error {
 	h := wire.NewRunnerHandler(func(ctx context.Context, threadID string) (wire.Runner, error) {
-		return openThread(ctx, st, prov, model, tools, threadID)
+		return openThread(ctx, st, prov, model, tools, threadID, a.tracer)
 	}, wire.HandlerOptions{})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(a.stdout, "baton: serving AG-UI on http://%s/\n", ln.Addr())
@@ -96,7 +102,7 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov
 
 // openThread makes the agent of one AG-UI thread, going on with the
 // stored session of that id if there is one.
-func openThread(ctx context.Context, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, id string) (wire.Runner, error) {
+func openThread(ctx context.Context, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, id string, tracer *tracing.Tracer) (wire.Runner, error) {
 	box, err := dispatch.NewToolBox(tools...)
 	if err != nil {
 		return nil, err
@@ -104,6 +110,9 @@ func openThread(ctx context.Context, st store.Store, prov turn.Provider, model s
 	agent, err := conductor.CreateAgent(baseConfig(model), conductor.Deps{Provider: prov, Tools: box, Store: st, SessionID: id, Approver: autoApprover(false)})
 	if err != nil {
 		return nil, err
+	}
+	if tracer != nil {
+		tracer.Attach(agent)
 	}
 	if _, err := st.Head(ctx, id); err == nil {
 		if _, err := agent.Resume(ctx, id); err != nil {

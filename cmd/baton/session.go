@@ -70,6 +70,10 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 		return contract.RunSnapshot{}, err
 	}
 	defer agent.Close()
+	if a.tracer != nil {
+		// Close delivers what is queued, so no detach is needed.
+		a.tracer.Attach(agent)
+	}
 	p := newPrinter(a.stdout, spec.json, a.tty)
 	defer p.close()
 	unsubscribe := agent.Subscribe(p.event)

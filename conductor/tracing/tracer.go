@@ -1,0 +1,316 @@
+package tracing
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+)
+
+// ScopeName is the instrumentation scope of baton's spans.
+const ScopeName = "github.com/batonrt/baton/conductor/tracing"
+
+// Options describe what the spans say about the agent.
+type Options struct {
+	// AgentName is gen_ai.agent.name; default "baton".
+	AgentName string
+	// Provider is gen_ai.provider.name, such as "openai" or "anthropic".
+	Provider string
+	// Model is gen_ai.request.model.
+	Model string
+	// Content records message content: the run's input, each reply, tool
+	// arguments and results. It may hold personal or secret data, so it is
+	// off by default.
+	Content bool
+}
+
+// Tracer makes spans of the events of one or more agents. It is safe for
+// concurrent use.
+type Tracer struct {
+	tracer trace.Tracer
+	opts   Options
+
+	mu   sync.Mutex
+	runs map[string]*runSpans // by session and subflow path
+}
+
+// runSpans holds the open spans of one run.
+type runSpans struct {
+	ctx     context.Context // carries the run's span
+	span    trace.Span
+	chat    trace.Span
+	tools   map[string]trace.Span // by call id
+	last    time.Time             // the newest event's time
+	delegal bool                  // opened by the parent's subflow_started
+}
+
+// New returns a Tracer making spans with tp; nil uses a no-op provider.
+func New(tp trace.TracerProvider, opts Options) *Tracer {
+	if tp == nil {
+		tp = noop.NewTracerProvider()
+	}
+	if opts.AgentName == "" {
+		opts.AgentName = "baton"
+	}
+	return &Tracer{tracer: tp.Tracer(ScopeName), opts: opts, runs: map[string]*runSpans{}}
+}
+
+// Attach makes spans of agent's events until the returned function is
+// called.
+func (t *Tracer) Attach(agent *conductor.Agent) (detach func()) {
+	return agent.Subscribe(t.Observe)
+}
+
+// Observe makes spans of one event. Events must come in order, as a
+// subscriber receives them.
+func (t *Tracer) Observe(ev contract.RunEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	at := time.Unix(0, int64(ev.At))
+	key := runKey(ev.SessionID, ev.Subflow)
+	switch ev.Kind {
+	case contract.EvRunStarted:
+		t.runStarted(key, ev, at)
+	case contract.EvSubflowStarted:
+		t.subflowStarted(key, ev, at)
+	case contract.EvSubflowCompleted, contract.EvSubflowFailed:
+		t.subflowEnded(ev, at)
+	}
+	r := t.runs[key]
+	if r == nil {
+		return
+	}
+	r.last = at
+	switch ev.Kind {
+	case contract.EvTurnStarted:
+		t.chatStarted(r, ev, at)
+	case contract.EvModelRetry:
+		if r.chat != nil {
+			r.chat.AddEvent("model_retry", trace.WithTimestamp(at), trace.WithAttributes(attribute.String("baton.retry.reason", ev.Text)))
+		}
+	case contract.EvTurnCompleted:
+		t.chatCompleted(r, ev, at)
+	case contract.EvToolCall:
+		t.toolCalled(r, ev, at)
+	case contract.EvToolResult:
+		t.toolSettled(r, ev, at)
+	case contract.EvCompaction:
+		t.compacted(r, ev, at)
+	case contract.EvRunSettled, contract.EvRunFaulted:
+		t.runEnded(key, r, ev, at)
+	}
+}
+
+func runKey(session string, subflow []string) string {
+	return session + "/" + strings.Join(subflow, "/")
+}
+
+// childKey is the key of the child run a subflow event is about: the
+// child's events carry its own session, which the event's Text names, and
+// the path down to it.
+func childKey(ev contract.RunEvent) string {
+	return runKey(ev.Text, append(append([]string(nil), ev.Subflow...), ev.Call.ID))
+}
+
+func (t *Tracer) agentAttrs(ev contract.RunEvent) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{
+		semconv.GenAIOperationNameInvokeAgent,
+		semconv.GenAIAgentName(t.opts.AgentName),
+		semconv.GenAIConversationID(ev.SessionID),
+		attribute.String("baton.run.id", ev.RunID),
+	}
+	if t.opts.Provider != "" {
+		attrs = append(attrs, semconv.GenAIProviderNameKey.String(t.opts.Provider))
+	}
+	if t.opts.Model != "" {
+		attrs = append(attrs, semconv.GenAIRequestModel(t.opts.Model))
+	}
+	return attrs
+}
+
+func (t *Tracer) runStarted(key string, ev contract.RunEvent, at time.Time) {
+	r := t.runs[key]
+	if r == nil {
+		ctx, span := t.tracer.Start(context.Background(), "invoke_agent "+t.opts.AgentName,
+			trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(t.agentAttrs(ev)...))
+		r = &runSpans{ctx: ctx, span: span, tools: map[string]trace.Span{}}
+		t.runs[key] = r
+	} else {
+		r.span.SetAttributes(attribute.String("baton.run.id", ev.RunID))
+	}
+	if t.opts.Content && ev.Text != "" {
+		r.span.SetAttributes(semconv.GenAIInputMessagesKey.String(messagesJSON("user", ev.Text)))
+	}
+}
+
+func (t *Tracer) chatStarted(r *runSpans, ev contract.RunEvent, at time.Time) {
+	endSpan(r.chat, at)
+	name := "chat"
+	if t.opts.Model != "" {
+		name += " " + t.opts.Model
+	}
+	attrs := []attribute.KeyValue{semconv.GenAIOperationNameChat, attribute.Int("baton.round", ev.Round)}
+	if t.opts.Provider != "" {
+		attrs = append(attrs, semconv.GenAIProviderNameKey.String(t.opts.Provider))
+	}
+	if t.opts.Model != "" {
+		attrs = append(attrs, semconv.GenAIRequestModel(t.opts.Model))
+	}
+	_, r.chat = t.tracer.Start(r.ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+}
+
+func (t *Tracer) chatCompleted(r *runSpans, ev contract.RunEvent, at time.Time) {
+	if r.chat == nil {
+		return
+	}
+	if ev.Usage != nil {
+		r.chat.SetAttributes(
+			semconv.GenAIUsageInputTokens(int(ev.Usage.InputTokens)),
+			semconv.GenAIUsageOutputTokens(int(ev.Usage.OutputTokens)),
+			semconv.GenAIUsageCacheReadInputTokens(int(ev.Usage.CachedTokens)),
+		)
+	}
+	if ev.Turn != nil {
+		r.chat.SetAttributes(semconv.GenAIResponseFinishReasons(finishReason(*ev.Turn)))
+		if t.opts.Content {
+			r.chat.SetAttributes(semconv.GenAIOutputMessagesKey.String(turnJSON(*ev.Turn)))
+		}
+	}
+	r.chat.End(trace.WithTimestamp(at))
+	r.chat = nil
+}
+
+// finishReason names why the reply ended as the conventions do; the
+// event carries the turn, so a reply with calls stopped for them.
+func finishReason(t contract.Turn) string {
+	if len(t.Calls()) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+func (t *Tracer) toolCalled(r *runSpans, ev contract.RunEvent, at time.Time) {
+	if ev.Call == nil {
+		return
+	}
+	attrs := []attribute.KeyValue{
+		semconv.GenAIOperationNameExecuteTool,
+		semconv.GenAIToolName(ev.Call.Name),
+		semconv.GenAIToolCallID(ev.Call.ID),
+		semconv.GenAIToolType("function"),
+	}
+	if t.opts.Content {
+		attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(ev.Call.Arguments))
+	}
+	_, span := t.tracer.Start(r.ctx, "execute_tool "+ev.Call.Name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	r.tools[ev.Call.ID] = span
+}
+
+func (t *Tracer) toolSettled(r *runSpans, ev contract.RunEvent, at time.Time) {
+	if ev.Result == nil {
+		return
+	}
+	span, ok := r.tools[ev.Result.CallID]
+	if !ok {
+		return
+	}
+	delete(r.tools, ev.Result.CallID)
+	if t.opts.Content {
+		span.SetAttributes(semconv.GenAIToolCallResultKey.String(ev.Result.Content))
+	}
+	if ev.Result.IsError {
+		span.SetAttributes(semconv.ErrorTypeKey.String("tool_error"))
+		span.SetStatus(codes.Error, firstLine(ev.Result.Content))
+	}
+	span.End(trace.WithTimestamp(at))
+}
+
+// compacted spans the compaction from the event before it, when the run
+// went into compacting, to the summary's arrival.
+func (t *Tracer) compacted(r *runSpans, ev contract.RunEvent, at time.Time) {
+	start := r.last
+	if start.After(at) || start.IsZero() {
+		start = at
+	}
+	_, span := t.tracer.Start(r.ctx, "compaction", trace.WithTimestamp(start), trace.WithAttributes(
+		semconv.GenAIOperationNameKey.String("compaction"), attribute.Int("baton.summary.bytes", len(ev.Text))))
+	span.End(trace.WithTimestamp(at))
+}
+
+// subflowStarted opens the child run's invoke_agent span under the
+// delegate call's execute_tool span.
+func (t *Tracer) subflowStarted(parentKey string, ev contract.RunEvent, at time.Time) {
+	p := t.runs[parentKey]
+	if p == nil || ev.Call == nil {
+		return
+	}
+	ctx := p.ctx
+	if span, ok := p.tools[ev.Call.ID]; ok {
+		ctx = trace.ContextWithSpan(ctx, span)
+	}
+	attrs := append(t.agentAttrs(ev), semconv.GenAIToolCallID(ev.Call.ID), attribute.String("baton.delegate", ev.Call.Name))
+	ctx, span := t.tracer.Start(ctx, "invoke_agent "+ev.Call.Name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	t.runs[childKey(ev)] = &runSpans{ctx: ctx, span: span, tools: map[string]trace.Span{}, delegal: true}
+}
+
+func (t *Tracer) subflowEnded(ev contract.RunEvent, at time.Time) {
+	if ev.Call == nil {
+		return
+	}
+	key := childKey(ev)
+	r := t.runs[key]
+	if r == nil {
+		return
+	}
+	if ev.Kind == contract.EvSubflowFailed {
+		r.span.SetAttributes(semconv.ErrorTypeKey.String("delegation_failed"))
+		r.span.SetStatus(codes.Error, firstLine(ev.Text))
+	}
+	t.closeRun(key, r, at)
+}
+
+func (t *Tracer) runEnded(key string, r *runSpans, ev contract.RunEvent, at time.Time) {
+	if ev.Kind == contract.EvRunFaulted && ev.Err != nil {
+		kind := string(ev.Err.Kind)
+		r.span.SetAttributes(semconv.ErrorTypeKey.String(kind))
+		r.span.RecordError(ev.Err, trace.WithTimestamp(at))
+		r.span.SetStatus(codes.Error, ev.Err.Error())
+		if r.chat != nil && ev.Err.Kind == contract.KindModel {
+			r.chat.SetAttributes(semconv.ErrorTypeKey.String(kind))
+			r.chat.SetStatus(codes.Error, ev.Err.Error())
+		}
+	}
+	if !r.delegal {
+		t.closeRun(key, r, at)
+	}
+}
+
+// closeRun ends the run's span and any it left open.
+func (t *Tracer) closeRun(key string, r *runSpans, at time.Time) {
+	endSpan(r.chat, at)
+	for _, s := range r.tools {
+		endSpan(s, at)
+	}
+	r.span.End(trace.WithTimestamp(at))
+	delete(t.runs, key)
+}
+
+func endSpan(s trace.Span, at time.Time) {
+	if s != nil {
+		s.End(trace.WithTimestamp(at))
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
