@@ -17,10 +17,12 @@ type Completer interface {
 }
 
 // fallback tries the call once more without streaming when the stream
-// failed before its first chunk, the provider offers it and the failure is
-// one a plain request may not share (not auth, a bad request, a rate limit
-// or a full context). It returns the error to go on with: nil when the
-// fallback answered into a, which is then rebuilt for it.
+// failed before its first chunk in a way that blames streaming itself (a
+// broken or empty stream, or no first chunk in time) and the provider
+// offers it. Failures a plain request would share (auth, a bad request, a
+// rate limit, a server error) go to the usual retries instead. It returns
+// the error to go on with: nil when the fallback answered into a, which is
+// then rebuilt for it.
 func (d *Driver) fallback(outer, total context.Context, req contract.ModelRequest, err error, a *assembler, publish func(contract.RunEvent)) error {
 	c, ok := d.p.(Completer)
 	if !ok || d.o.NoFallback || a.chunks > 0 {
@@ -30,8 +32,7 @@ func (d *Driver) fallback(outer, total context.Context, req contract.ModelReques
 	if pe == nil {
 		return err
 	}
-	switch pe.Failure {
-	case contract.FailAuth, contract.FailInvalidRequest, contract.FailRateLimited, contract.FailContextOverflow:
+	if pe.Failure != contract.FailStream && pe.Failure != contract.FailTimeout {
 		return err
 	}
 	if publish != nil {

@@ -110,6 +110,7 @@ func TestFallbackWithoutStreaming(t *testing.T) {
 		{"opted out", play{err: &turn.ProviderError{Failure: contract.FailStream, Message: "streaming unsupported"}}, true, false, 0},
 		{"after a chunk it is a normal failure", play{chunks: []turn.Chunk{text("part")}, err: &turn.ProviderError{Failure: contract.FailStream, Message: "cut"}}, false, false, 0},
 		{"auth fails both ways", play{err: &turn.ProviderError{Failure: contract.FailAuth, Message: "bad key"}}, false, false, 0},
+		{"a server error is retried, not a reason to stop streaming", play{err: &turn.ProviderError{Failure: contract.FailServer, Message: "500"}}, false, false, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

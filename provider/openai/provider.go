@@ -21,9 +21,10 @@ const DefaultBaseURL = "https://api.openai.com/v1/"
 // Provider streams chat completions. It is safe for concurrent use.
 type Provider struct {
 	stream relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]
+	chat   sdk.ChatCompletionService
 }
 
-var _ turn.Provider = (*Provider)(nil)
+var _ turn.Completer = (*Provider)(nil)
 
 // Option configures a Provider.
 type Option func(*settings)
@@ -56,7 +57,7 @@ func New(opts ...Option) *Provider {
 	// The SDK appends each call's options to these in place; with spare
 	// capacity, concurrent calls would share (and race on) its tail.
 	chat := sdk.NewChatCompletionService(slices.Clip(ropts)...)
-	return &Provider{stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
+	return &Provider{chat: chat, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
 		Build: buildParams,
 		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
 			return chat.NewStreaming(ctx, p, option.WithResponseInto(resp))
