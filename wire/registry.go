@@ -3,10 +3,12 @@ package wire
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
 )
 
 // thread is one live thread: its runner, the log its streams read, and
@@ -64,6 +66,11 @@ func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) 
 		h.release(t)
 		if errors.Is(t.err, ErrUnknownThread) {
 			return nil, http.StatusNotFound, t.err
+		}
+		if errors.Is(t.err, store.ErrLocked) {
+			// Another process drives the thread's session (several servers
+			// over one shared store): a second driver is refused.
+			return nil, http.StatusConflict, fmt.Errorf("wire: thread %q is driven by another process: %w", id, t.err)
 		}
 		return nil, http.StatusInternalServerError, t.err
 	}

@@ -1,9 +1,26 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// childArgsEnv makes the test binary run the command line with these
+// arguments (a JSON list) instead of the tests: how tests start real
+// baton processes, for instance serve nodes to kill.
+const childArgsEnv = "BATON_TEST_CHILD_ARGS"
+
+func TestMain(m *testing.M) {
+	if raw := os.Getenv(childArgsEnv); raw != "" {
+		var args []string
+		if err := json.Unmarshal([]byte(raw), &args); err != nil {
+			panic(err)
+		}
+		os.Exit(run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr))
+	}
+	goleak.VerifyTestMain(m)
+}
