@@ -67,6 +67,10 @@ func (t *transition) onToolSettled(sig contract.ToolSettled) string {
 	p := &t.pending()[i]
 	t.s.RunUsage.ToolCalls++
 	t.s.SessionUsage.ToolCalls++
+	if sig.Arguments != "" {
+		// Hooks rewrote what the call ran with; its result event says so.
+		p.Call.Arguments = sig.Arguments
+	}
 	t.answer(p, sig.Outcome.Content, sig.Outcome.IsError)
 	t.advance()
 	return ""

@@ -52,13 +52,13 @@ func TestSubmitQueuedBehindCloseIsRefused(t *testing.T) {
 		SessionID: "session_close",
 		IDs:       &CountingIDs{},
 		Driver:    turn.Options{MaxRetries: turn.NoRetries},
-		Hooks: Hooks{OnRunEnd: func(context.Context, contract.RunSnapshot) {
-			if once.CompareAndSwap(false, true) {
-				close(entered)
-				<-release
-			}
-		}},
 	}
+	deps.Hooks.OnRunEnd("hang_once", 0, func(context.Context, contract.RunSnapshot) {
+		if once.CompareAndSwap(false, true) {
+			close(entered)
+			<-release
+		}
+	})
 	a, err := CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps)
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ func compactingRun(t *testing.T, fail bool) (contract.RunSnapshot, *summarizingM
 	m := &summarizingModel{fakeModel: &fakeModel{replies: append(replies, say("done"))}, fail: fail}
 	deps := testDeps(m, toolBox(t, bigTool(t)))
 	var summaries []string
-	deps.Hooks.OnCompaction = func(_ context.Context, s string) { summaries = append(summaries, s) }
+	deps.Hooks.OnCompaction("collect", 0, func(_ context.Context, s string) { summaries = append(summaries, s) })
 	cfg := contract.AgentConfig{Model: "scripted", Compaction: contract.CompactionPolicy{ContextWindow: 3000, TriggerRatio: 0.5, KeepRecent: 2}}
 	a := newAgent(t, cfg, deps)
 	snap, err := a.Submit(ctxT(t), conductor.Text("read big outputs"))

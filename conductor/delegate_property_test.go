@@ -127,7 +127,7 @@ func TestDelegationTreesProperty(t *testing.T) {
 		last := &lastSnapshots{m: map[string]contract.RunSnapshot{}}
 		deps := testDeps(planModel(root), toolBox(t))
 		deps.Store = st
-		deps.Hooks.OnRunEnd = last.put
+		deps.Hooks.OnRunEnd("last", 0, last.put)
 		if crashAt > 0 {
 			fs.CrashAfter(crashAt)
 		}
@@ -159,7 +159,7 @@ func TestDelegationTreesProperty(t *testing.T) {
 			}
 			deps := testDeps(planModel(root), toolBox(t))
 			deps.Store = st
-			deps.Hooks.OnRunEnd = last.put
+			deps.Hooks.OnRunEnd("last", 0, last.put)
 			b, err := conductor.CreateAgent(cfg, deps)
 			if err != nil {
 				rt.Fatal(err)

@@ -4,30 +4,245 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/batonrt/baton/contract"
 )
 
-// Hooks let the host watch and shape a run. Every hook is optional. A
-// hook that fails or panics is logged and ignored: the run goes on as if
-// it were not there. Hooks that take a context must return once it is
-// done; the model and tool hooks run on the run's own goroutines, and
-// OnRunEnd on the agent's, so it should be quick.
+// Hooks is a registry of hooks that watch and shape a run. Each hook is
+// registered with a name (for logs and records) and a priority; hooks of
+// one kind run in ascending priority, equal priorities in the order they
+// were registered. The zero value is an empty registry.
+//
+// Before-hooks fail closed: a before-model or before-tool hook that
+// returns an error or panics blocks the model call or the tool call, as
+// if it had blocked it, and is logged. After-hooks and observers are
+// isolated: one that fails or panics is logged, and the run goes on as if
+// it were not there (an after-tool hook's partial rewrite is undone).
+//
+// What a hook changes that the model will see is recorded: a tool call's
+// rewritten arguments and result, and the hooks that rewrote them, in its
+// ToolSettled, and the names of the hooks that rewrote a model request in
+// the ModelReplied, so replay reproduces the run without the hooks.
+//
+// Hooks must return once their context is done. Model and tool hooks run
+// on the run's own goroutines, on-run-end hooks on the agent's, so they
+// should be quick. Register every hook before the Deps go to CreateAgent.
 type Hooks struct {
-	// BeforeModel may rewrite the request about to be sent.
-	BeforeModel func(ctx context.Context, req *contract.ModelRequest) error
-	// AfterModel sees the model's answer (ModelReplied or ModelFailed)
-	// before it is recorded.
-	AfterModel func(ctx context.Context, sig contract.Signal) error
-	// BeforeTool may block a call; a non-empty reason is what the model
-	// receives as the call's error result.
-	BeforeTool func(ctx context.Context, call contract.ToolCall) (block string, err error)
-	// AfterTool may rewrite the outcome; the rewritten one is recorded.
-	AfterTool func(ctx context.Context, call contract.ToolCall, out *contract.ToolOutcome) error
-	// OnCompaction sees each summary that replaced older history.
-	OnCompaction func(ctx context.Context, summary string)
-	// OnRunEnd sees each run's terminal snapshot.
-	OnRunEnd func(ctx context.Context, snap contract.RunSnapshot)
+	entries []hookEntry
+	seq     int
+}
+
+// Verdict is a before-hook's decision: a non-empty Block stops the model
+// call or the tool call, and is what the model (or the run's error) is
+// told.
+type Verdict struct {
+	Block string
+}
+
+// BeforeModelHook may rewrite the request about to be sent, or block it;
+// a blocked model call faults the run.
+type BeforeModelHook func(ctx context.Context, req *contract.ModelRequest) (Verdict, error)
+
+// AfterModelHook sees the model's answer (ModelReplied or ModelFailed)
+// before it is recorded.
+type AfterModelHook func(ctx context.Context, sig contract.Signal) error
+
+// BeforeToolHook may rewrite a call's arguments, or block the call; a
+// blocked call's result is an error naming the reason, and the run goes
+// on.
+type BeforeToolHook func(ctx context.Context, call *contract.ToolCall) (Verdict, error)
+
+// AfterToolHook may rewrite a call's outcome; the rewritten one is
+// recorded.
+type AfterToolHook func(ctx context.Context, call contract.ToolCall, out *contract.ToolOutcome) error
+
+// CompactionHook sees each summary that replaced older history.
+type CompactionHook func(ctx context.Context, summary string)
+
+// RunEndHook sees each run's terminal snapshot.
+type RunEndHook func(ctx context.Context, snap contract.RunSnapshot)
+
+type hookEntry struct {
+	name     string
+	priority int
+	seq      int
+	fn       any
+}
+
+func (h *Hooks) add(name string, priority int, fn any) {
+	h.seq++
+	h.entries = append(h.entries, hookEntry{name: name, priority: priority, seq: h.seq, fn: fn})
+}
+
+// BeforeModel registers a hook run before every model call.
+func (h *Hooks) BeforeModel(name string, priority int, fn BeforeModelHook) { h.add(name, priority, fn) }
+
+// AfterModel registers an observer of every model answer.
+func (h *Hooks) AfterModel(name string, priority int, fn AfterModelHook) { h.add(name, priority, fn) }
+
+// BeforeTool registers a hook run before every tool call.
+func (h *Hooks) BeforeTool(name string, priority int, fn BeforeToolHook) { h.add(name, priority, fn) }
+
+// AfterTool registers a hook run on every tool outcome.
+func (h *Hooks) AfterTool(name string, priority int, fn AfterToolHook) { h.add(name, priority, fn) }
+
+// OnCompaction registers an observer of every compaction summary.
+func (h *Hooks) OnCompaction(name string, priority int, fn CompactionHook) {
+	h.add(name, priority, fn)
+}
+
+// OnRunEnd registers an observer of every run's end.
+func (h *Hooks) OnRunEnd(name string, priority int, fn RunEndHook) { h.add(name, priority, fn) }
+
+// Len is the number of hooks registered.
+func (h *Hooks) Len() int { return len(h.entries) }
+
+// ordered returns the hooks of type T in the order they run.
+func ordered[T any](h *Hooks) []namedHook[T] {
+	var out []namedHook[T]
+	entries := slices.Clone(h.entries)
+	slices.SortStableFunc(entries, func(a, b hookEntry) int {
+		if a.priority != b.priority {
+			return a.priority - b.priority
+		}
+		return a.seq - b.seq
+	})
+	for _, e := range entries {
+		if fn, ok := e.fn.(T); ok && !isNil(fn) {
+			out = append(out, namedHook[T]{name: e.name, fn: fn})
+		}
+	}
+	return out
+}
+
+// isNil reports whether a registered function is nil; a nil hook is
+// skipped.
+func isNil[T any](fn T) bool {
+	switch f := any(fn).(type) {
+	case BeforeModelHook:
+		return f == nil
+	case AfterModelHook:
+		return f == nil
+	case BeforeToolHook:
+		return f == nil
+	case AfterToolHook:
+		return f == nil
+	case CompactionHook:
+		return f == nil
+	case RunEndHook:
+		return f == nil
+	}
+	return false
+}
+
+type namedHook[T any] struct {
+	name string
+	fn   T
+}
+
+// hookError says a hook failed or panicked.
+func hookError(kind, name string, err error) error {
+	return fmt.Errorf("conductor: %s hook %q: %w", kind, name, err)
+}
+
+// guard runs fn, turning a panic into an error.
+func guard(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panicked: %v", p)
+		}
+	}()
+	return fn()
+}
+
+// runBeforeModel runs the before-model hooks in order. It returns the
+// reason the call is blocked ("" to send it) and the names of the hooks
+// that rewrote the request. A hook that fails blocks the call.
+func (a *Agent) runBeforeModel(ctx context.Context, req *contract.ModelRequest) (block string, rewrote []string) {
+	for _, h := range ordered[BeforeModelHook](&a.deps.Hooks) {
+		before := *req
+		var v Verdict
+		err := guard(func() error {
+			var err error
+			v, err = h.fn(ctx, req)
+			return err
+		})
+		if err != nil {
+			a.log.Error("conductor: before_model hook failed; the model call is blocked", "hook", h.name, "err", err)
+			return fmt.Sprintf("before_model hook %q failed: %v", h.name, err), rewrote
+		}
+		if v.Block != "" {
+			return fmt.Sprintf("blocked by %s: %s", h.name, v.Block), rewrote
+		}
+		if requestChanged(before, *req) {
+			rewrote = append(rewrote, h.name)
+		}
+	}
+	return "", rewrote
+}
+
+func requestChanged(a, b contract.ModelRequest) bool {
+	return a.Model != b.Model || a.System != b.System || a.MaxOutputTokens != b.MaxOutputTokens ||
+		a.Thinking != b.Thinking || len(a.Tools) != len(b.Tools) || !a.History.Equal(b.History)
+}
+
+// runBeforeTool runs the before-tool hooks in order on a copy of the
+// call. It returns the call as the hooks left it, the reason it is
+// blocked ("" to run it) and the names of the hooks that rewrote its
+// arguments. A hook that fails blocks the call.
+func (a *Agent) runBeforeTool(ctx context.Context, call contract.ToolCall) (contract.ToolCall, string, []string) {
+	var rewrote []string
+	for _, h := range ordered[BeforeToolHook](&a.deps.Hooks) {
+		c := call
+		var v Verdict
+		err := guard(func() error {
+			var err error
+			v, err = h.fn(ctx, &c)
+			return err
+		})
+		if err != nil {
+			a.log.Error("conductor: before_tool hook failed; the call is blocked", "hook", h.name, "call", call.ID, "err", err)
+			return call, fmt.Sprintf("before_tool hook %q failed: %v", h.name, err), rewrote
+		}
+		if v.Block != "" {
+			return call, v.Block, rewrote
+		}
+		// Only the arguments may change: the id and name tie the call to
+		// the model's turn.
+		if c.Arguments != call.Arguments {
+			call.Arguments = validText(c.Arguments)
+			rewrote = append(rewrote, h.name)
+		}
+	}
+	return call, "", rewrote
+}
+
+// runAfterTool runs the after-tool hooks in order; a hook that fails is
+// logged and its changes undone.
+func (a *Agent) runAfterTool(ctx context.Context, call contract.ToolCall, out contract.ToolOutcome) (contract.ToolOutcome, []string) {
+	var rewrote []string
+	for _, h := range ordered[AfterToolHook](&a.deps.Hooks) {
+		o := out
+		if err := guard(func() error { return h.fn(ctx, call, &o) }); err != nil {
+			a.log.Warn("conductor: after_tool hook failed; its changes are dropped", "hook", h.name, "call", call.ID, "err", hookError("after_tool", h.name, err))
+			continue
+		}
+		if o != out {
+			out = o
+			rewrote = append(rewrote, h.name)
+		}
+	}
+	return out, rewrote
+}
+
+// observe runs observers of type T in order, isolating each.
+func observe[T any](a *Agent, kind string, call func(T) error) {
+	for _, h := range ordered[T](&a.deps.Hooks) {
+		if err := guard(func() error { return call(h.fn) }); err != nil {
+			a.log.Warn("conductor: hook failed", "kind", kind, "hook", h.name, "err", err)
+		}
+	}
 }
 
 // callHook runs fn, turning a panic or error into a log line.

@@ -139,9 +139,7 @@ func (a *Agent) endRun() {
 	if snap.Err != nil {
 		err = snap.Err
 	}
-	if h := a.deps.Hooks.OnRunEnd; h != nil {
-		callHook(a.log, "on_run_end", func() error { h(context.Background(), snap); return nil })
-	}
+	observe(a, "on_run_end", func(h RunEndHook) error { h(context.Background(), snap); return nil })
 	for _, w := range run.waiters {
 		w <- outcome{snap: snap, err: err}
 	}

@@ -232,27 +232,25 @@ func TestHooksShapeTheRun(t *testing.T) {
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"a"}`}, call{"c2", "echo", `{"text":"b"}`}), say("ok")}}
 	deps := testDeps(m, toolBox(t, echoTool(t)))
 	var ended atomic.Bool
-	deps.Hooks = conductor.Hooks{
-		BeforeModel: func(_ context.Context, req *contract.ModelRequest) error {
-			req.System = "rewritten"
-			return nil
-		},
-		AfterModel: func(context.Context, contract.Signal) error { return errors.New("hook trouble is only logged") },
-		BeforeTool: func(_ context.Context, c contract.ToolCall) (string, error) {
-			if c.ID == "c2" {
-				return "policy forbids b", nil
-			}
-			return "", nil
-		},
-		AfterTool: func(_ context.Context, c contract.ToolCall, out *contract.ToolOutcome) error {
-			out.Content = strings.ToUpper(out.Content)
-			return nil
-		},
-		OnRunEnd: func(context.Context, contract.RunSnapshot) {
-			ended.Store(true)
-			panic("a panicking hook is only logged")
-		},
-	}
+	deps.Hooks.BeforeModel("system", 0, func(_ context.Context, req *contract.ModelRequest) (conductor.Verdict, error) {
+		req.System = "rewritten"
+		return conductor.Verdict{}, nil
+	})
+	deps.Hooks.AfterModel("trouble", 0, func(context.Context, contract.Signal) error { return errors.New("hook trouble is only logged") })
+	deps.Hooks.BeforeTool("policy", 0, func(_ context.Context, c *contract.ToolCall) (conductor.Verdict, error) {
+		if c.ID == "c2" {
+			return conductor.Verdict{Block: "policy forbids b"}, nil
+		}
+		return conductor.Verdict{}, nil
+	})
+	deps.Hooks.AfterTool("upper", 0, func(_ context.Context, c contract.ToolCall, out *contract.ToolOutcome) error {
+		out.Content = strings.ToUpper(out.Content)
+		return nil
+	})
+	deps.Hooks.OnRunEnd("end", 0, func(context.Context, contract.RunSnapshot) {
+		ended.Store(true)
+		panic("a panicking hook is only logged")
+	})
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
 	if err != nil {

@@ -2,7 +2,9 @@ package conductor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/batonrt/baton/compactor"
@@ -35,8 +37,11 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 	session, runID := a.state.SessionID, a.state.RunID
 	a.spawn(run, func() {
 		defer cancel()
-		if h := a.deps.Hooks.BeforeModel; h != nil {
-			callHook(a.log, "before_model", func() error { return h(ctx, &req) })
+		block, rewrote := a.runBeforeModel(ctx, &req)
+		if block != "" {
+			sig := contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}
+			a.send(run, func() { a.apply(sig) })
+			return
 		}
 		var delta uint32
 		sig := a.driver.Run(ctx, req, func(ev contract.RunEvent) {
@@ -52,9 +57,11 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 			return
 		}
 		sig = withApprovalKeys(run.box, sig)
-		if h := a.deps.Hooks.AfterModel; h != nil {
-			callHook(a.log, "after_model", func() error { return h(ctx, sig) })
+		if reply, ok := sig.(contract.ModelReplied); ok && len(rewrote) > 0 {
+			reply.RewrittenBy = rewrote
+			sig = reply
 		}
+		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
 		a.send(run, func() { a.apply(sig) })
 	})
 }
@@ -71,35 +78,40 @@ func (a *Agent) startTool(call contract.ToolCall) {
 		a.later(run, contract.ToolSettled{CallID: call.ID, Outcome: contract.ToolOutcome{Content: "error: tool " + call.Name + " has no implementation", IsError: true}, At: a.now()})
 		return
 	}
-	var gate blockGate
+	gate := &blockGate{}
 	job := dispatch.Job{
 		Call:      call,
-		Tool:      tool,
+		Tool:      hookedTool{Tool: tool, gate: gate},
 		SessionID: a.state.SessionID,
 		RunID:     a.state.RunID,
 		WorkDir:   a.deps.WorkDir,
 		Done: func(o dispatch.Outcome) {
 			out := o.Outcome
+			args, rewrote := gate.rewrite()
 			if blocked := gate.get(); blocked != "" {
 				out = contract.ToolOutcome{Content: "error: blocked: " + blocked, IsError: true}
-			} else if h := a.deps.Hooks.AfterTool; h != nil {
-				callHook(a.log, "after_tool", func() error { return h(run.ctx, call, &out) })
+			} else {
+				var by []string
+				out, by = a.runAfterTool(run.ctx, call, out)
+				rewrote = append(rewrote, by...)
 			}
 			out.Content = validText(out.Content)
-			a.send(run, func() { a.apply(contract.ToolSettled{CallID: call.ID, Outcome: out, At: a.now()}) })
+			settled := contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote}
+			a.send(run, func() {
+				settled.At = a.now()
+				a.apply(settled)
+			})
 		},
 	}
-	if h := a.deps.Hooks.BeforeTool; h != nil {
+	if a.deps.Hooks.Len() > 0 {
 		job.Start = func(ctx context.Context) error {
-			var reason string
-			callHook(a.log, "before_tool", func() error {
-				var err error
-				reason, err = h(ctx, call)
-				return err
-			})
+			rewritten, reason, rewrote := a.runBeforeTool(ctx, call)
 			if reason != "" {
 				gate.set(reason)
 				return errBlocked
+			}
+			if len(rewrote) > 0 {
+				gate.setArgs(rewritten.Arguments, rewrote)
 			}
 			return nil
 		}
@@ -128,9 +140,7 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 			}
 			sig = contract.CompactionFailed{Reason: reason, At: a.now()}
 		} else {
-			if h := a.deps.Hooks.OnCompaction; h != nil {
-				callHook(a.log, "on_compaction", func() error { h(ctx, summary); return nil })
-			}
+			observe(a, "on_compaction", func(h CompactionHook) error { h(ctx, summary); return nil })
 			sig = contract.Compacted{Summary: summary, Cut: cut, At: a.now()}
 		}
 		a.send(run, func() { a.apply(sig) })
@@ -150,6 +160,8 @@ func descriptors(tools []dispatch.Tool) []contract.ToolDescriptor {
 type blockGate struct {
 	mu      sync.Mutex
 	blocked string
+	args    *string
+	rewrote []string
 }
 
 func (g *blockGate) set(blocked string) {
@@ -162,6 +174,40 @@ func (g *blockGate) get() string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.blocked
+}
+
+// setArgs records the arguments the call runs with, as the before-tool
+// hooks named by rewrote left them.
+func (g *blockGate) setArgs(args string, rewrote []string) {
+	g.mu.Lock()
+	g.args, g.rewrote = &args, rewrote
+	g.mu.Unlock()
+}
+
+// rewrite returns the rewritten arguments and who rewrote them, or ""
+// and nil.
+func (g *blockGate) rewrite() (string, []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.args == nil {
+		return "", nil
+	}
+	return *g.args, slices.Clone(g.rewrote)
+}
+
+// hookedTool runs its tool with the arguments the before-tool hooks left.
+type hookedTool struct {
+	dispatch.Tool
+	gate *blockGate
+}
+
+func (t hookedTool) Call(ctx context.Context, args json.RawMessage) (contract.ToolOutcome, error) {
+	t.gate.mu.Lock()
+	if t.gate.args != nil {
+		args = json.RawMessage(*t.gate.args)
+	}
+	t.gate.mu.Unlock()
+	return t.Tool.Call(ctx, args)
 }
 
 // deltaGate lets a model call's streaming events through until it is

@@ -85,7 +85,10 @@ type ModelReplied struct {
 	// to tools that need approval, recorded so replay never re-derives
 	// them. A call with no entry (or no keys) is keyed by its tool's name.
 	Keys []CallKeys `json:"keys,omitempty"`
-	At   Timestamp  `json:"at"`
+	// RewrittenBy names the before-model hooks that rewrote the request
+	// this reply answers.
+	RewrittenBy []string  `json:"rewritten_by,omitempty"`
+	At          Timestamp `json:"at"`
 }
 
 // FailureKind classifies a model failure.
@@ -101,6 +104,8 @@ const (
 	FailAuth            FailureKind = "auth"
 	FailStream          FailureKind = "stream"
 	FailOther           FailureKind = "other"
+	// FailBlocked: a before-model hook blocked the call, or failed.
+	FailBlocked FailureKind = "blocked"
 )
 
 // ModelFailed says the model call failed after the driver's retries.
@@ -124,7 +129,13 @@ type ToolStarted struct {
 type ToolSettled struct {
 	CallID  string      `json:"call_id"`
 	Outcome ToolOutcome `json:"outcome"`
-	At      Timestamp   `json:"at"`
+	// Arguments are what the call ran with when before-tool hooks
+	// rewrote the model's.
+	Arguments string `json:"arguments,omitempty"`
+	// RewrittenBy names the hooks that rewrote the arguments or the
+	// outcome.
+	RewrittenBy []string  `json:"rewritten_by,omitempty"`
+	At          Timestamp `json:"at"`
 }
 
 // ApprovalScope says how far an approval reaches.

@@ -1,0 +1,185 @@
+package conductor_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+)
+
+// appendArg returns a before-tool hook that appends its mark to the
+// echo call's text, so the final text shows the order hooks ran in.
+func appendArg(mark string) conductor.BeforeToolHook {
+	return func(_ context.Context, c *contract.ToolCall) (conductor.Verdict, error) {
+		var in echoIn
+		if err := json.Unmarshal([]byte(c.Arguments), &in); err != nil {
+			return conductor.Verdict{}, err
+		}
+		in.Text += mark
+		b, _ := json.Marshal(in)
+		c.Arguments = string(b)
+		return conductor.Verdict{}, nil
+	}
+}
+
+func TestHooksRunInPriorityOrder(t *testing.T) {
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"x"}`}), say("ok")}}
+	deps := testDeps(m, toolBox(t, echoTool(t)))
+	deps.Hooks.BeforeTool("late", 20, appendArg("-late"))
+	deps.Hooks.BeforeTool("early", -5, appendArg("-early"))
+	deps.Hooks.BeforeTool("middle-1", 10, appendArg("-m1"))
+	deps.Hooks.BeforeTool("middle-2", 10, appendArg("-m2"))
+	deps.Hooks.AfterTool("wrap-b", 2, func(_ context.Context, _ contract.ToolCall, out *contract.ToolOutcome) error {
+		out.Content = "[" + out.Content + "]"
+		return nil
+	})
+	deps.Hooks.AfterTool("wrap-a", 1, func(_ context.Context, _ contract.ToolCall, out *contract.ToolOutcome) error {
+		out.Content = "(" + out.Content + ")"
+		return nil
+	})
+	snap, err := newAgent(t, contract.AgentConfig{}, deps).Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := results(snap)[0].Content, "[(x-early-m1-m2-late)]"; got != want {
+		t.Errorf("result %q, want %q", got, want)
+	}
+}
+
+// TestPanickingBeforeHooksFailClosed: a before-tool hook that panics or
+// errors blocks the call, and the tool never runs; a before-model hook
+// that panics blocks the model call, which faults the run.
+func TestPanickingBeforeHooksFailClosed(t *testing.T) {
+	for name, hook := range map[string]conductor.BeforeToolHook{
+		"panic": func(context.Context, *contract.ToolCall) (conductor.Verdict, error) { panic("policy engine crashed") },
+		"error": func(context.Context, *contract.ToolCall) (conductor.Verdict, error) {
+			return conductor.Verdict{}, errors.New("policy engine unreachable")
+		},
+	} {
+		t.Run("before_tool/"+name, func(t *testing.T) {
+			ran := make(chan string, 1)
+			m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "act", `{}`}), say("ok")}}
+			deps := testDeps(m, toolBox(t, gateTool(t, "act", ran, nil)))
+			deps.Hooks.BeforeTool("allow-all", 0, func(context.Context, *contract.ToolCall) (conductor.Verdict, error) {
+				return conductor.Verdict{}, nil
+			})
+			deps.Hooks.BeforeTool("policy", 1, hook)
+			snap, err := newAgent(t, contract.AgentConfig{}, deps).Submit(ctxT(t), conductor.Text("go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := results(snap)
+			if len(ran) != 0 || !rs[0].IsError || !strings.Contains(rs[0].Content, `blocked: before_tool hook "policy" failed`) {
+				t.Fatalf("ran %d, results %+v", len(ran), rs)
+			}
+		})
+	}
+	t.Run("before_model/panic", func(t *testing.T) {
+		m := &fakeModel{replies: []replyFunc{say("should not be asked")}}
+		deps := testDeps(m, nil)
+		deps.Hooks.BeforeModel("redact", 0, func(context.Context, *contract.ModelRequest) (conductor.Verdict, error) {
+			panic("redactor crashed")
+		})
+		snap, err := newAgent(t, contract.AgentConfig{}, deps).Submit(ctxT(t), conductor.Text("go"))
+		if re, ok := contract.AsRunError(err); !ok || re.Kind != contract.KindModel || !strings.Contains(re.Message, `before_model hook "redact" failed`) {
+			t.Fatalf("run ended with %v, want a model fault naming the hook", err)
+		}
+		if snap.Phase != contract.PhaseFaulted || len(m.Requests()) != 0 {
+			t.Fatalf("phase %s, %d model calls", snap.Phase, len(m.Requests()))
+		}
+	})
+}
+
+// TestAfterHookFailuresAreIsolated: a failing after-tool hook's partial
+// rewrite is undone and later hooks still run; failing observers change
+// nothing.
+func TestAfterHookFailuresAreIsolated(t *testing.T) {
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"x"}`}), say("ok")}}
+	deps := testDeps(m, toolBox(t, echoTool(t)))
+	deps.Hooks.AfterTool("broken", 0, func(_ context.Context, _ contract.ToolCall, out *contract.ToolOutcome) error {
+		out.Content = "half-done"
+		panic("after hook crashed")
+	})
+	deps.Hooks.AfterTool("suffix", 1, func(_ context.Context, _ contract.ToolCall, out *contract.ToolOutcome) error {
+		out.Content += "!"
+		return nil
+	})
+	deps.Hooks.AfterModel("watch", 0, func(context.Context, contract.Signal) error { panic("observer crashed") })
+	snap, err := newAgent(t, contract.AgentConfig{}, deps).Submit(ctxT(t), conductor.Text("go"))
+	if err != nil || snap.Phase != contract.PhaseSettled {
+		t.Fatalf("run ended %s with %v", snap.Phase, err)
+	}
+	if got := results(snap)[0].Content; got != "x!" {
+		t.Errorf("result %q, want x!", got)
+	}
+}
+
+// TestHookRewritesAreRecorded: a rewritten call's arguments and result,
+// and the hooks that rewrote the model's request, are in the records, so
+// the session replays to the same snapshot without the hooks.
+func TestHookRewritesAreRecorded(t *testing.T) {
+	ctx := ctxT(t)
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"rm -rf /"}`}), say("ok")}}
+	deps := testDeps(m, toolBox(t, echoTool(t)))
+	st := store.NewMemory()
+	deps.Store = st
+	deps.Hooks.BeforeModel("house-rules", 0, func(_ context.Context, req *contract.ModelRequest) (conductor.Verdict, error) {
+		req.System += " Never delete files."
+		return conductor.Verdict{}, nil
+	})
+	deps.Hooks.BeforeTool("defang", 0, func(_ context.Context, c *contract.ToolCall) (conductor.Verdict, error) {
+		c.Arguments = strings.ReplaceAll(c.Arguments, "rm -rf /", "ls")
+		return conductor.Verdict{}, nil
+	})
+	deps.Hooks.AfterTool("tag", 0, func(_ context.Context, _ contract.ToolCall, out *contract.ToolOutcome) error {
+		out.Content = "ran: " + out.Content
+		return nil
+	})
+	a := newAgent(t, contract.AgentConfig{Model: "gpt-4o"}, deps)
+	snap, err := a.Submit(ctx, conductor.Text("clean up"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := results(snap)[0].Content; got != "ran: ls" {
+		t.Fatalf("result %q, want the rewritten call's tagged output", got)
+	}
+	records, err := st.Records(ctx, snap.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range records {
+		switch s := r.Signal.(type) {
+		case contract.ModelReplied:
+			got = append(got, "model_replied rewritten by "+strings.Join(s.RewrittenBy, ","))
+		case contract.ToolSettled:
+			got = append(got, "tool_settled "+s.Arguments+" -> "+s.Outcome.Content+" by "+strings.Join(s.RewrittenBy, ","))
+		}
+	}
+	want := []string{
+		"model_replied rewritten by house-rules",
+		`tool_settled {"text":"ls"} -> ran: ls by defang,tag`,
+		"model_replied rewritten by house-rules",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("records mismatch (-want +got):\n%s", diff)
+	}
+	replayed, err := cadence.New(contract.AgentConfig{Model: "gpt-4o"}).Replay(cadence.InitialSnapshot(snap.SessionID), records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, _ := contract.EncodeSnapshot(snap)
+	again, _ := contract.EncodeSnapshot(replayed)
+	if !bytes.Equal(live, again) {
+		t.Errorf("replay without hooks differs:\nlive   %s\nreplay %s", live, again)
+	}
+}
