@@ -8,8 +8,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
 	"github.com/batonrt/baton/conductor"
@@ -28,10 +30,27 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	fs.StringVar(&p.model, "model", "", "model name (default per provider)")
 	fs.StringVar(&p.baseURL, "base-url", "", "API base URL for the provider")
 	fs.StringVar(&p.script, "script", "", "script file for --provider scripted")
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; beyond loopback a --token is required")
 	workspace := fs.String("workspace", ".", "folder the file tools are confined to")
+	var cfg serveConfig
+	fs.StringVar(&cfg.token, "token", os.Getenv("BATON_SERVE_TOKEN"), "bearer token every request must carry (default $BATON_SERVE_TOKEN)")
+	origins := fs.String("allow-origin", "", "comma-separated origins (https://app.example) whose pages may call the server; none by default")
+	fs.StringVar(&cfg.namespace, "namespace", defaultNamespace, "thread ids are sessions named with this prefix; sessions without it are not served")
+	fs.DurationVar(&cfg.idle, "idle-timeout", 5*time.Minute, "close a thread (and release its session) after this long without requests")
+	fs.IntVar(&cfg.maxThreads, "max-threads", 1000, "live threads at most; beyond, new threads get 503")
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
+	}
+	if len(cfg.namespace) > store.MaxSessionID/2 || strings.ContainsFunc(cfg.namespace, unicode.IsControl) {
+		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--namespace %q: at most %d bytes, no control characters", cfg.namespace, store.MaxSessionID/2)}
+	}
+	if cfg.token == "" && !loopbackAddr(*addr) {
+		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--addr %s listens beyond loopback: set --token or BATON_SERVE_TOKEN", *addr)}
+	}
+	for o := range strings.SplitSeq(*origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			cfg.origins = append(cfg.origins, o)
+		}
 	}
 	// A service manager stops a server with SIGTERM, a terminal with
 	// SIGINT: both shut it down gracefully.
@@ -60,7 +79,34 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	return a.serveOn(ctx, ln, st, prov, model, tools.Tools())
+	return a.serveWith(ctx, ln, st, prov, model, tools.Tools(), cfg)
+}
+
+// defaultNamespace prefixes the sessions serve creates, so that a client
+// reaches only those, never one made by baton run.
+const defaultNamespace = "serve-"
+
+// serveConfig is what the serve flags say about exposing the handler.
+type serveConfig struct {
+	token      string
+	origins    []string
+	namespace  string
+	idle       time.Duration
+	maxThreads int
+}
+
+// loopbackAddr reports whether a listen address reaches only this
+// machine; ":8080" listens on every interface.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // shutdownGrace bounds how long a shutdown waits for connections. The
@@ -70,13 +116,27 @@ func (a *app) serve(ctx context.Context, args []string) error {
 // for until its context ended, so those are closed after the grace.
 const shutdownGrace = time.Second
 
-// serveOn serves on ln until ctx ends.
+// serveOn serves on ln until ctx ends, with the flags' defaults.
 func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool) error {
+	return a.serveWith(ctx, ln, st, prov, model, tools, serveConfig{namespace: defaultNamespace})
+}
+
+// serveWith serves on ln until ctx ends. Thread T is session
+// cfg.namespace+T. Slow or silent clients are cut off: headers within
+// 10s, bodies within the handler's body timeout, idle connections after
+// 2 minutes.
+func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, cfg serveConfig) error {
 	h := wire.NewRunnerHandler(func(ctx context.Context, threadID string) (wire.Runner, error) {
-		return openThread(ctx, st, prov, model, tools, threadID, a.tracer)
-	}, wire.HandlerOptions{})
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(a.stdout, "baton: serving AG-UI on http://%s/\n", ln.Addr())
+		return openThread(ctx, st, prov, model, tools, cfg.namespace+threadID, a.tracer)
+	}, wire.HandlerOptions{
+		Token:          cfg.token,
+		AllowedOrigins: cfg.origins,
+		MaxThreadID:    store.MaxSessionID - len(cfg.namespace),
+		MaxThreads:     cfg.maxThreads,
+		IdleTimeout:    cfg.idle,
+	})
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	fmt.Fprintf(a.stdout, "baton: serving AG-UI on http://%s/ (thread T is session %sT)\n", ln.Addr(), cfg.namespace)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
+	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/provider/scripted"
 	"github.com/batonrt/baton/store"
 )
@@ -62,7 +63,7 @@ func TestServeAGUI(t *testing.T) {
 		t.Errorf("serve: %v", err)
 	}
 	http.DefaultClient.CloseIdleConnections()
-	code, stdout, stderr := cli(t, "", "replay", "--store", dir, "web-thread")
+	code, stdout, stderr := cli(t, "", "replay", "--store", dir, "serve-web-thread")
 	if code != 0 || stdout != "replay verified: 4 steps, byte for byte\n" {
 		t.Errorf("replay of the served session: exit %d %q %q", code, stdout, stderr)
 	}
@@ -113,4 +114,83 @@ func TestServeStopsOnSIGTERM(t *testing.T) {
 	if err := <-served; err != nil {
 		t.Errorf("serve: %v", err)
 	}
+}
+
+// Beyond loopback serve refuses to start without a token; a bad
+// namespace is a usage error too. Neither binds anything.
+func TestServeRefusesUnsafeFlags(t *testing.T) {
+	isolate(t)
+	t.Setenv("BATON_SERVE_TOKEN", "")
+	script := writeScript(t, `{"replies":[{"text":"hi"}]}`)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--addr", ":0"}, "listens beyond loopback: set --token or BATON_SERVE_TOKEN"},
+		{[]string{"--addr", "0.0.0.0:0"}, "listens beyond loopback"},
+		{[]string{"--namespace", "a\x1b[2J"}, "no control characters"},
+	} {
+		args := append([]string{"serve", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", t.TempDir()}, tt.args...)
+		code, _, stderr := cli(t, "", args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d %q, want %d containing %q", tt.args, code, stderr, exitUsage, tt.want)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:8080", "localhost:0", "[::1]:9"} {
+		if !loopbackAddr(addr) {
+			t.Errorf("%s is loopback", addr)
+		}
+	}
+}
+
+// A session made by baton run is not served: a client naming it gets a
+// thread of its own, in serve's namespace, and never its history.
+func TestServeExposesOnlyItsNamespace(t *testing.T) {
+	isolate(t)
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	private, err := conductor.CreateAgent(baseConfig("scripted"), conductor.Deps{Provider: scripted.New(scripted.Reply{Text: "the secret is 42"}), Store: st, SessionID: "private"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := private.Submit(context.Background(), conductor.Text("hi")); err != nil {
+		t.Fatal(err)
+	}
+	private.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := newSyncBuffer()
+	a := &app{stdout: out, stderr: io.Discard}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- a.serveOn(ctx, ln, st, scripted.New(scripted.Reply{Text: "fresh"}), "scripted", nil) }()
+	out.waitFor(t, "serving AG-UI on http://")
+	url := "http://" + ln.Addr().String() + "/"
+	resume, err := http.Get(url + "?threadId=private&lastEventId=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resume.Body)
+	resume.Body.Close()
+	if resume.StatusCode != http.StatusNotFound || strings.Contains(string(b), "secret") {
+		t.Errorf("resuming another's session: %d %q, want 404", resume.StatusCode, b)
+	}
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{"threadId":"private","runId":"r","messages":[{"id":"m","role":"user","content":"tell me"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "fresh") || strings.Contains(string(b), "secret") {
+		t.Errorf("a thread named like another's session:\n%s", b)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	http.DefaultClient.CloseIdleConnections()
 }
