@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -357,21 +359,28 @@ func (a *Agent) childAgent(callID string) (*Agent, error) {
 // approveInChildren offers the decision to every running child, depth
 // first, and reports whether one took it.
 func (a *Agent) approveInChildren(callID string, d Decision) bool {
-	var kids []*Agent
-	_ = a.call(context.Background(), func() error {
-		if a.run != nil {
-			for _, c := range a.run.children {
-				if ag := c.running(); ag != nil {
-					kids = append(kids, ag)
-				}
-			}
-		}
-		return nil
-	})
-	for _, ag := range kids {
+	for _, ag := range a.runningChildren() {
 		if ag.Approve(callID, d) == nil {
 			return true
 		}
 	}
 	return false
+}
+
+// runningChildren returns the agents of the run's children that have
+// begun, in the order of their sessions.
+func (a *Agent) runningChildren() []*Agent {
+	var kids []*Agent
+	_ = a.call(context.Background(), func() error {
+		if a.run == nil {
+			return nil
+		}
+		for _, s := range slices.Sorted(maps.Keys(a.run.children)) {
+			if ag := a.run.children[s].running(); ag != nil {
+				kids = append(kids, ag)
+			}
+		}
+		return nil
+	})
+	return kids
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/turn"
 	"github.com/google/go-cmp/cmp"
@@ -575,5 +576,37 @@ func TestDAGSurvivesForkExportAndImport(t *testing.T) {
 	}
 	if err := store.Replay(ctx, fresh, cadence.New(twoDelegates()), "forked"); err != nil {
 		t.Errorf("replay of the imported fork: %v", err)
+	}
+}
+
+// TestChildQuestionIsAnsweredThroughTheParent: a child run that asks a
+// person waits; the question reaches the parent's subscribers with the
+// subflow path, and the parent's Answer resolves it.
+func TestChildQuestionIsAnsweredThroughTheParent(t *testing.T) {
+	ctx := ctxT(t)
+	model := agentsModel{
+		"parent": delegateOnce(call{"c1", "delegate_asker", `{"task":"pick a city"}`}),
+		"asker":  delegateOnce(call{"q1", "ask_human", `{"question":"Which city?"}`}),
+	}
+	cfg := contract.AgentConfig{Model: "gpt-4o", System: "parent", Delegates: []contract.Delegate{
+		{Name: "asker", Config: contract.AgentConfig{Model: "gpt-4o", System: "asker", Tools: []contract.ToolDescriptor{{Name: "ask_human"}}}},
+	}}
+	a := newAgent(t, cfg, testDeps(model, toolBox(t, dispatch.AskHuman(""))))
+	asked, stop := questions(a)
+	defer stop()
+	done := submitAsync(a, "go")
+	q := nextQuestion(t, ctx, asked)
+	if diff := cmp.Diff([]string{"c1"}, q.Subflow); diff != "" {
+		t.Fatalf("question subflow mismatch (-want +got):\n%s", diff)
+	}
+	if err := a.Answer(ctx, q.Call.ID, "Bergen"); err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if got := results(res.snap); len(got) != 1 || got[0].Content != "Bergen" {
+		t.Errorf("parent results %+v, want the child's answer Bergen", got)
 	}
 }

@@ -7,6 +7,13 @@
 // with a summary prompt. Hosts call CreateAgent, Submit, Steer, FollowUp,
 // Approve, Answer, Abort, Subscribe, Snapshot and Resume.
 //
+// A delegate call runs a child Agent through the same machinery, as one
+// call on the parent's scheduler: its records form a chain of their own
+// in the same store, linked at the parent's node that answers the call;
+// its events reach the parent's subscribers with their subflow path; the
+// parent's Abort stops it, and its approvals and questions are answered
+// through the parent.
+//
 // It imports contract, compactor, cadence, ledger, store, dispatch and
 // turn; never provider (hosts choose one) nor wire.
 package conductor

@@ -144,7 +144,9 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan outcome) (contra
 }
 
 // Steer delivers input to the run in flight at its next model-call
-// boundary; tool calls not yet started are skipped.
+// boundary; tool calls not yet started are skipped. Steering goes to the
+// root run only: a delegate's child run is not steered, and a delegate
+// call already running goes on (one not started is skipped).
 func (a *Agent) Steer(in Input) error {
 	return a.hostSignal(func() contract.Signal { return contract.Steered{Input: in.turns(), At: a.now()} })
 }

@@ -2,6 +2,7 @@ package conductor
 
 import (
 	"context"
+	"errors"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -16,8 +17,21 @@ type Answerer func(ctx context.Context, call contract.ToolCall, q contract.Quest
 // model gets as the call's result. A question has no timeout: it waits
 // for Answer (or the Answerer) across restarts, since it is part of the
 // recorded snapshot. Answering an unknown or already answered call is
-// refused with ErrRejected.
+// refused with ErrRejected. A question a delegate's child run asked is
+// answered here too.
 func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
+	err := a.answerOwn(ctx, callID, answer)
+	if errors.Is(err, ErrRejected) {
+		for _, ag := range a.runningChildren() {
+			if ag.Answer(ctx, callID, answer) == nil {
+				return nil
+			}
+		}
+	}
+	return err
+}
+
+func (a *Agent) answerOwn(ctx context.Context, callID, answer string) error {
 	return a.call(ctx, func() error {
 		if a.failed != nil {
 			return a.failed

@@ -146,3 +146,44 @@ func TestToolLatency(t *testing.T) {
 		t.Errorf("Mean = %s, want 30ms", got)
 	}
 }
+
+// TestAccumulatorsKeepDelegatedRunsApart: a child run's events (Subflow
+// set) reuse its parent's call ids and stream text of their own; the
+// transcript stays the root run's, latency keys calls by path, and usage
+// counts every run.
+func TestAccumulatorsKeepDelegatedRunsApart(t *testing.T) {
+	child := func(ev contract.RunEvent) contract.RunEvent {
+		ev.Subflow, ev.RunID = []string{"c1"}, "run-child"
+		return ev
+	}
+	call := &contract.ToolCall{ID: "c1", Name: "search"}
+	inner := &contract.ToolCall{ID: "c1", Name: "fetch"}
+	usage := &contract.Usage{InputTokens: 5, ModelCalls: 1}
+	events := []contract.RunEvent{
+		{Kind: contract.EvTextDelta, RunID: "run-1", Text: "parent "},
+		{Kind: contract.EvToolStarted, RunID: "run-1", Call: call, At: 10},
+		child(contract.RunEvent{Kind: contract.EvTextDelta, Text: "CHILD"}),
+		child(contract.RunEvent{Kind: contract.EvToolStarted, Call: inner, At: 20}),
+		child(contract.RunEvent{Kind: contract.EvToolResult, Call: inner, Result: &contract.ToolResult{CallID: "c1", Name: "fetch"}, At: 25}),
+		child(contract.RunEvent{Kind: contract.EvTurnCompleted, Turn: &contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock("CHILD")}}, Usage: usage}),
+		{Kind: contract.EvToolResult, RunID: "run-1", Call: call, Result: &contract.ToolResult{CallID: "c1", Name: "search"}, At: 40},
+		{Kind: contract.EvTextDelta, RunID: "run-1", Text: "text"},
+		{Kind: contract.EvTurnCompleted, RunID: "run-1", Turn: &contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock("parent text")}}, Usage: usage},
+	}
+	tr, lat, meter := NewTranscript(), NewToolLatency(), NewUsageMeter("m", nil)
+	for _, ev := range events {
+		tr.Observe(ev)
+		lat.Observe(ev)
+		meter.Observe(ev)
+	}
+	if got := tr.Text(); got != "parent text" {
+		t.Errorf("transcript %q, want the root run's text alone", got)
+	}
+	want := []CallLatency{{CallID: "c1", Name: "fetch", Duration: 5}, {CallID: "c1", Name: "search", Duration: 30}}
+	if diff := cmp.Diff(want, lat.Calls()); diff != "" {
+		t.Errorf("latency mismatch (-want +got):\n%s", diff)
+	}
+	if got := meter.Total().ModelCalls; got != 2 {
+		t.Errorf("meter counts %d model calls, want 2 (parent and child)", got)
+	}
+}

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,19 +55,22 @@ func NewToolLatency() *ToolLatency {
 func (l *ToolLatency) Observe(ev contract.RunEvent) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	// A delegated run may reuse its parent's call ids: calls are keyed by
+	// their subflow path too.
+	key := func(id string) string { return strings.Join(ev.Subflow, "/") + "/" + id }
 	switch ev.Kind {
 	case contract.EvToolStarted:
 		id, name := callOf(ev)
 		if id != "" {
-			l.started[id] = startedCall{name: name, at: ev.At}
+			l.started[key(id)] = startedCall{name: name, at: ev.At}
 		}
 	case contract.EvToolResult:
 		id, name := callOf(ev)
-		s, ok := l.started[id]
+		s, ok := l.started[key(id)]
 		if !ok {
 			return
 		}
-		delete(l.started, id)
+		delete(l.started, key(id))
 		if name == "" {
 			name = s.name
 		}

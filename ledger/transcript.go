@@ -33,7 +33,12 @@ type Transcript struct {
 func NewTranscript() *Transcript { return &Transcript{} }
 
 // Observe folds one event in; it is a subscriber fn.
+// A delegated run's events (Subflow set) are left out: the transcript is
+// the root run's.
 func (t *Transcript) Observe(ev contract.RunEvent) {
+	if len(ev.Subflow) > 0 {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch ev.Kind {

@@ -50,7 +50,9 @@ func (pt PriceTable) Of(model string, u contract.Usage) (Cost, error) {
 }
 
 // UsageMeter sums the usage that turn_completed events carry and prices
-// it. Events name no model, so the meter is made for one.
+// it. Events name no model, so the meter is made for one. Delegated runs'
+// turns count too, each under its own run id: the total is what the whole
+// delegation tree spent.
 type UsageMeter struct {
 	model  string
 	prices PriceTable
