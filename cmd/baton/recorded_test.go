@@ -31,6 +31,9 @@ var recordedSessions = map[string]struct {
 	"abort.jsonl":                {"glad-sparrow-f420", 6},
 	"resumed-crash.jsonl":        {"mellow-river-a7f9", 13},
 	"model-failed.jsonl":         {"clever-fern-824d", 2},
+	// Revision 1: the faulted first run's turns are left out of the
+	// second run's model call; turn_started events.
+	"failed-run-excluded.jsonl": {"bold-raven-7d6c", 6},
 }
 
 // badSessions are damaged or tampered sessions and the exact message

@@ -87,6 +87,10 @@ func (t *transcript) replaced(sig contract.Signal, next contract.RunSnapshot) {
 		fmt.Fprintf(t.w, "·· compacted %d turns into a summary: %s\n", s.Cut, oneLine(s.Summary, 200))
 		return
 	}
+	if next.Excluded > t.snap.Excluded {
+		fmt.Fprintf(t.w, "·· the failed run's %d turns are left out of later model calls\n", next.Excluded-t.snap.Excluded)
+		return
+	}
 	fmt.Fprintf(t.w, "·· history rewritten: %d turns, was %d\n", after, before)
 }
 
