@@ -27,6 +27,9 @@ type script struct {
 	mu      sync.Mutex
 	n       int
 	replies []func(ctx context.Context) ([]turn.Chunk, error)
+	// pace, when set, spaces the chunks out, so that readers can join
+	// while a reply streams.
+	pace time.Duration
 }
 
 func (s *script) Stream(ctx context.Context, _ contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
@@ -41,6 +44,9 @@ func (s *script) Stream(ctx context.Context, _ contract.ModelRequest) iter.Seq2[
 		}
 		chunks, err := s.replies[i](ctx)
 		for _, c := range chunks {
+			if s.pace > 0 {
+				time.Sleep(s.pace)
+			}
 			if !yield(c, nil) {
 				return
 			}
@@ -143,6 +149,7 @@ type envOptions struct {
 	toolGate chan struct{}
 	store    store.Store
 	handler  HandlerOptions
+	pace     time.Duration
 }
 
 func newEnvWith(t *testing.T, o envOptions) *env {
@@ -182,7 +189,7 @@ func startEnvWith(e *env, o envOptions) *env {
 			cfg = contract.AgentConfig{Model: "m"}
 		}
 		a, err := conductor.CreateAgent(cfg, conductor.Deps{
-			Provider:  &script{replies: e.scripts()},
+			Provider:  &script{replies: e.scripts(), pace: o.pace},
 			Tools:     box,
 			Store:     st,
 			SessionID: threadID,
