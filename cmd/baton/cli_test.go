@@ -32,6 +32,8 @@ func TestUsageErrors(t *testing.T) {
 		{"demo with argument", []string{"demo", "extra"}, `demo: unexpected argument "extra"`},
 		{"bad flag value", []string{"serve", "--json=maybe"}, "invalid boolean value"},
 		{"fork as a bad id", []string{"fork", "--store", dir, "--as", "bad id/x", "s", "1"}, `fork: --as: session id "bad id/x": use letters, digits, '-', '_' and '.' only`},
+		{"no retries below zero", []string{"run", "--retries", "-1", "hi"}, "run: --retries must be 0 or more, got -1"},
+		{"zero timeout", []string{"serve", "--stall-timeout", "0s"}, "serve: --stall-timeout must be positive, got 0s"},
 		{"negative context window", []string{"run", "--context-window", "-5", "hi"}, "run: --context-window must be positive, got -5"},
 	}
 	for _, tt := range tests {

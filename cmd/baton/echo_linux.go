@@ -11,18 +11,26 @@ import (
 // reply streams is echoed in the middle of the streamed text.
 func echoOff(f *os.File) func() (restore func()) {
 	return func() func() {
+		conn, err := f.SyscallConn()
+		if err != nil {
+			return func() {}
+		}
 		var old syscall.Termios
-		fd := f.Fd()
-		if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&old))); errno != 0 {
+		ioctl := func(req uintptr, t *syscall.Termios) (failed bool) {
+			conn.Control(func(fd uintptr) {
+				_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, req, uintptr(unsafe.Pointer(t)))
+				failed = errno != 0
+			})
+			return failed
+		}
+		if ioctl(syscall.TCGETS, &old) {
 			return func() {}
 		}
 		quiet := old
 		quiet.Lflag &^= syscall.ECHO
-		if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCSETS, uintptr(unsafe.Pointer(&quiet))); errno != 0 {
+		if ioctl(syscall.TCSETS, &quiet) {
 			return func() {}
 		}
-		return func() {
-			syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCSETS, uintptr(unsafe.Pointer(&old)))
-		}
+		return func() { ioctl(syscall.TCSETS, &old) }
 	}
 }

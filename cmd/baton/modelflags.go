@@ -16,15 +16,15 @@ type modelFlags struct {
 func addModelFlags(fs *flagSet) *modelFlags {
 	m := &modelFlags{}
 	fs.DurationVar(&m.firstChunk, "first-chunk-timeout", turn.DefaultFirstChunkTimeout, "give up on a model call that sends nothing for this long")
-	fs.DurationVar(&m.idle, "idle-timeout", turn.DefaultIdleTimeout, "give up on a model reply that stalls this long between chunks")
-	fs.DurationVar(&m.total, "total-timeout", turn.DefaultTotalTimeout, "give up on one model call, retries included, after this long")
+	fs.DurationVar(&m.idle, "stall-timeout", turn.DefaultIdleTimeout, "give up on a model reply that stalls this long between chunks")
+	fs.DurationVar(&m.total, "model-timeout", turn.DefaultTotalTimeout, "give up on one model call, retries included, after this long")
 	fs.IntVar(&m.retries, "retries", turn.DefaultMaxRetries, "how many times a failed model call is tried again (0 for none)")
 	return m
 }
 
 // options checks the flags and returns the turn driver's options.
 func (m *modelFlags) options(fs *flagSet) (turn.Options, error) {
-	for name, d := range map[string]time.Duration{"first-chunk-timeout": m.firstChunk, "idle-timeout": m.idle, "total-timeout": m.total} {
+	for name, d := range map[string]time.Duration{"first-chunk-timeout": m.firstChunk, "stall-timeout": m.idle, "model-timeout": m.total} {
 		if d <= 0 {
 			return turn.Options{}, usagef(fs.FlagSet, "%s: --%s must be positive, got %s", fs.Name(), name, d)
 		}

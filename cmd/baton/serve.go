@@ -38,9 +38,15 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	fs.StringVar(&cfg.namespace, "namespace", defaultNamespace, "thread ids are sessions named with this prefix; sessions without it are not served")
 	fs.DurationVar(&cfg.idle, "idle-timeout", 5*time.Minute, "close a thread (and release its session) after this long without requests")
 	fs.IntVar(&cfg.maxThreads, "max-threads", 1000, "live threads at most; beyond, new threads get 503")
+	mflags := addModelFlags(fs)
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
 	}
+	driver, err := mflags.options(fs)
+	if err != nil {
+		return err
+	}
+	cfg.driver = driver
 	if len(cfg.namespace) > store.MaxSessionID/2 || strings.ContainsFunc(cfg.namespace, unicode.IsControl) {
 		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--namespace %q: at most %d bytes, no control characters", cfg.namespace, store.MaxSessionID/2)}
 	}
@@ -93,6 +99,8 @@ type serveConfig struct {
 	namespace  string
 	idle       time.Duration
 	maxThreads int
+	// driver bounds each model call: timeouts and retries.
+	driver turn.Options
 }
 
 // loopbackAddr reports whether a listen address reaches only this
@@ -127,7 +135,7 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov
 // 2 minutes.
 func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, cfg serveConfig) error {
 	h := wire.NewRunnerHandler(func(ctx context.Context, threadID string) (wire.Runner, error) {
-		return openThread(ctx, st, prov, model, tools, cfg.namespace+threadID, a.tracer)
+		return openThread(ctx, st, prov, model, tools, cfg.driver, cfg.namespace+threadID, a.tracer)
 	}, wire.HandlerOptions{
 		Token:          cfg.token,
 		AllowedOrigins: cfg.origins,
@@ -162,12 +170,12 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 
 // openThread makes the agent of one AG-UI thread, going on with the
 // stored session of that id if there is one.
-func openThread(ctx context.Context, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, id string, tracer *tracing.Tracer) (wire.Runner, error) {
+func openThread(ctx context.Context, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, driver turn.Options, id string, tracer *tracing.Tracer) (wire.Runner, error) {
 	box, err := dispatch.NewToolBox(tools...)
 	if err != nil {
 		return nil, err
 	}
-	agent, err := conductor.CreateAgent(baseConfig(model), conductor.Deps{Provider: prov, Tools: box, Store: st, SessionID: id, Approver: autoApprover(false)})
+	agent, err := conductor.CreateAgent(baseConfig(model), conductor.Deps{Provider: prov, Tools: box, Store: st, SessionID: id, Approver: autoApprover(false), Driver: driver})
 	if err != nil {
 		return nil, err
 	}
