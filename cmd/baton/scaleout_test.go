@@ -111,7 +111,7 @@ func TestServeNodesShareSessions(t *testing.T) {
 	}
 	defer st.Close()
 	waitFor(t, "the first node to commit the submit", func() bool {
-		_, err := st.Head(ctx, "shared")
+		_, err := st.Head(ctx, defaultNamespace+"shared")
 		return err == nil
 	})
 	if code, body := n2.post(t, "shared", "m2", "meanwhile"); code != http.StatusConflict || !strings.Contains(body, "driven by another process") {
@@ -145,7 +145,7 @@ func TestServeNodesShareSessions(t *testing.T) {
 	if err := st.Verify(ctx); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := st.Records(ctx, "shared")
+	recs, err := st.Records(ctx, defaultNamespace+"shared")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestServeNodesShareSessions(t *testing.T) {
 	if kinds[contract.Submitted{}.SignalKind()] != 2 || kinds[contract.ModelReplied{}.SignalKind()] != 2 {
 		t.Fatalf("records by kind %v: want two submits, each answered once", kinds)
 	}
-	if code, stdout, stderr := cli(t, "", "replay", "--store", url, "shared"); code != 0 || !strings.HasPrefix(stdout, "replay verified") {
+	if code, stdout, stderr := cli(t, "", "replay", "--store", url, defaultNamespace+"shared"); code != 0 || !strings.HasPrefix(stdout, "replay verified") {
 		t.Fatalf("replay: exit %d %q %q", code, stdout, stderr)
 	}
 }
