@@ -25,19 +25,27 @@ func offeredTools(cfg contract.AgentConfig) []contract.ToolDescriptor {
 	return out
 }
 
-// delegateTask returns the task of a delegate call's arguments, or why
-// there is none.
+// delegateTask returns the child's input for a delegate call's arguments:
+// the task, then any other input the host declared, as JSON; or why there
+// is none.
 func delegateTask(args string) (string, string) {
-	var in struct {
-		Task *string `json:"task"`
-	}
-	if err := json.Unmarshal([]byte(args), &in); err != nil || in.Task == nil {
+	var in map[string]json.RawMessage
+	var task string
+	if err := json.Unmarshal([]byte(args), &in); err != nil || json.Unmarshal(in["task"], &task) != nil {
 		return "", `the arguments must hold {"task": string}`
 	}
-	if *in.Task == "" {
+	if task == "" {
 		return "", "the task is empty"
 	}
-	return *in.Task, ""
+	delete(in, "task")
+	if len(in) == 0 {
+		return task, ""
+	}
+	extra, err := json.Marshal(in)
+	if err != nil {
+		return "", "the input is not JSON: " + err.Error()
+	}
+	return task + "\n\nInput: " + string(extra), ""
 }
 
 // runEffect is the effect that runs a dispatched call: a tool, or a child

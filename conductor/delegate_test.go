@@ -3,6 +3,7 @@ package conductor_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -453,6 +454,7 @@ func TestDelegateConfigErrors(t *testing.T) {
 			d.DelegateProviders = map[string]turn.Provider{"b": &fakeModel{}}
 		}, "Deps.DelegateProviders[b]"},
 		{"depth cap", contract.AgentConfig{Model: "m", MaxDelegationDepth: -1}, nil, "MaxDelegationDepth"},
+		{"input redefines task", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a", Config: child, InputSchema: json.RawMessage(`{"properties":{"task":{}}}`)}}}, nil, "Delegates[0].InputSchema"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -608,5 +610,39 @@ func TestChildQuestionIsAnsweredThroughTheParent(t *testing.T) {
 	}
 	if got := results(res.snap); len(got) != 1 || got[0].Content != "Bergen" {
 		t.Errorf("parent results %+v, want the child's answer Bergen", got)
+	}
+}
+
+// TestDelegateTypedInput: a delegate's declared input is offered beside
+// the task, and what the model sends in it reaches the child after the
+// task.
+func TestDelegateTypedInput(t *testing.T) {
+	var offered json.RawMessage
+	model := agentsModel{
+		"parent": func(ctx context.Context, req contract.ModelRequest) replyFunc {
+			for _, d := range req.Tools {
+				if d.Name == "delegate_forecaster" {
+					offered = d.InputSchema
+				}
+			}
+			return delegateOnce(call{"c1", "delegate_forecaster", `{"task":"forecast","city":"Oslo","days":2}`})(ctx, req)
+		},
+		"forecaster": answerTask("got"),
+	}
+	cfg := contract.AgentConfig{Model: "gpt-4o", System: "parent", Delegates: []contract.Delegate{{
+		Name: "forecaster", Config: contract.AgentConfig{Model: "gpt-4o", System: "forecaster"},
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}`),
+	}}}
+	a := newAgent(t, cfg, testDeps(model, toolBox(t)))
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := results(snap)[0].Content, `got: forecast`+"\n\n"+`Input: {"city":"Oslo","days":2}`; got != want {
+		t.Errorf("child saw %q, want %q", got, want)
+	}
+	const wantSchema = `{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"},"task":{"type":"string","description":"the task for the delegate, self-contained: it sees nothing else of this conversation"}},"required":["task","city"]}`
+	if string(offered) != wantSchema {
+		t.Errorf("offered schema\n got %s\nwant %s", offered, wantSchema)
 	}
 }

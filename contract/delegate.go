@@ -24,6 +24,10 @@ type Delegate struct {
 	Name        string      `json:"name"`
 	Description string      `json:"description,omitempty"`
 	Config      AgentConfig `json:"config"`
+	// InputSchema, when set, is a JSON Schema object whose properties are
+	// offered beside "task" (its required ones required too); what the
+	// model sends in them reaches the child after the task, as JSON.
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
 }
 
 // ToolName is the name the delegate is offered under.
@@ -39,7 +43,65 @@ func (d Delegate) Descriptor() ToolDescriptor {
 	if desc == "" {
 		desc = "Hand a task to the " + d.Name + " agent and get its final answer."
 	}
-	return ToolDescriptor{Name: d.ToolName(), Description: desc, InputSchema: delegateSchema, Idempotent: true, Delegate: d.Name}
+	schema := delegateSchema
+	if extra, ok := d.extraInput(); ok {
+		schema = extra
+	}
+	return ToolDescriptor{Name: d.ToolName(), Description: desc, InputSchema: schema, Idempotent: true, Delegate: d.Name}
+}
+
+// inputSchema is the part of a JSON Schema a delegate's typed input uses.
+type inputSchema struct {
+	Type       string                     `json:"type,omitempty"`
+	Properties map[string]json.RawMessage `json:"properties,omitempty"`
+	Required   []string                   `json:"required,omitempty"`
+}
+
+// extraInput merges InputSchema's properties into the task schema; false
+// when there is none to merge.
+func (d Delegate) extraInput() (json.RawMessage, bool) {
+	if len(d.InputSchema) == 0 {
+		return nil, false
+	}
+	var base, extra inputSchema
+	if json.Unmarshal(delegateSchema, &base) != nil || json.Unmarshal(d.InputSchema, &extra) != nil || len(extra.Properties) == 0 {
+		return nil, false
+	}
+	for k, v := range extra.Properties {
+		if k != "task" {
+			base.Properties[k] = v
+		}
+	}
+	for _, r := range extra.Required {
+		if r != "task" {
+			base.Required = append(base.Required, r)
+		}
+	}
+	b, err := json.Marshal(base)
+	return b, err == nil
+}
+
+// inputSchemaError says what is wrong with a delegate's InputSchema.
+func inputSchemaError(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s inputSchema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "must be a JSON Schema object: " + err.Error()
+	}
+	if s.Type != "" && s.Type != "object" {
+		return fmt.Sprintf("must have type object, got %q", s.Type)
+	}
+	if _, ok := s.Properties["task"]; ok {
+		return `must not define "task", which every delegate takes`
+	}
+	for _, r := range s.Required {
+		if _, ok := s.Properties[r]; !ok {
+			return fmt.Sprintf("requires %q, which it does not define", r)
+		}
+	}
+	return ""
 }
 
 // DelegationDepthLimit is the effective MaxDelegationDepth.
@@ -116,6 +178,9 @@ func (c AgentConfig) delegateErrors(tools map[string]bool) []FieldError {
 			continue
 		}
 		names[d.Name] = true
+		if why := inputSchemaError(d.InputSchema); why != "" {
+			add(field+".InputSchema", "%s", why)
+		}
 		if err := c.ChildConfig(d).Validate(); err != nil {
 			re, _ := AsRunError(err)
 			for _, f := range re.Fields {
