@@ -106,7 +106,7 @@ func find(t *testing.T, spans tracetest.SpanStubs, name string) tracetest.SpanSt
 func attrs(s tracetest.SpanStub) map[string]string {
 	m := map[string]string{}
 	for _, kv := range s.Attributes {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }
