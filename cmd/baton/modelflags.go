@@ -11,6 +11,7 @@ import (
 type modelFlags struct {
 	firstChunk, idle, total time.Duration
 	retries                 int
+	textCalls               bool
 }
 
 func addModelFlags(fs *flagSet) *modelFlags {
@@ -19,6 +20,7 @@ func addModelFlags(fs *flagSet) *modelFlags {
 	fs.DurationVar(&m.idle, "stall-timeout", turn.DefaultIdleTimeout, "give up on a model reply that stalls this long between chunks")
 	fs.DurationVar(&m.total, "model-timeout", turn.DefaultTotalTimeout, "give up on one model call, retries included, after this long")
 	fs.IntVar(&m.retries, "retries", turn.DefaultMaxRetries, "how many times a failed model call is tried again (0 for none)")
+	fs.BoolVar(&m.textCalls, "text-tool-calls", false, "read a reply that is only a JSON tool call as that call (for local models that write tool calls as text)")
 	return m
 }
 
@@ -29,7 +31,7 @@ func (m *modelFlags) options(fs *flagSet) (turn.Options, error) {
 			return turn.Options{}, usagef(fs.FlagSet, "%s: --%s must be positive, got %s", fs.Name(), name, d)
 		}
 	}
-	o := turn.Options{FirstChunkTimeout: m.firstChunk, IdleTimeout: m.idle, TotalTimeout: m.total, MaxRetries: m.retries}
+	o := turn.Options{FirstChunkTimeout: m.firstChunk, IdleTimeout: m.idle, TotalTimeout: m.total, MaxRetries: m.retries, TextToolCalls: m.textCalls}
 	switch {
 	case m.retries < 0:
 		return turn.Options{}, usagef(fs.FlagSet, "%s: --retries must be 0 or more, got %d", fs.Name(), m.retries)

@@ -41,3 +41,24 @@ func TestRunWorkdirAndInstructions(t *testing.T) {
 		t.Errorf("a workdir outside the workspace: exit %d %s", code, stderr)
 	}
 }
+
+func TestRunTextToolCalls(t *testing.T) {
+	isolate(t)
+	script := writeScript(t, `{"replies": [
+	  {"text": "{\"name\": \"list_files\", \"arguments\": {}}"},
+	  {"text": "Empty."}
+	]}`)
+	for _, on := range []bool{false, true} {
+		args := []string{"run", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", t.TempDir()}
+		if on {
+			args = append(args, "--text-tool-calls")
+		}
+		code, stdout, stderr := cli(t, "", append(args, "look")...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if ran := strings.Contains(stdout, "→ #1 list_files"); ran != on || strings.Contains(stdout, "Empty.") != on {
+			t.Errorf("--text-tool-calls=%v:\n%s", on, stdout)
+		}
+	}
+}
