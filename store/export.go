@@ -105,7 +105,7 @@ func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
 			continue
 		}
 		if err := im.line(ctx, line, sc.Bytes()); err != nil {
-			return nil, fmt.Errorf("store: import line %d: %w", line, err)
+			return nil, fmt.Errorf("store: import line %d: %w", line, clipError(err))
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -198,6 +198,43 @@ func (im *importer) node(ctx context.Context, h Hash, raw []byte) error {
 	return nil
 }
 
+// checkStored compares the objects of the import the store already has
+// with their verified bytes: a backend keeps an object it has, so a
+// damaged one cannot be repaired by the import, and the import fails
+// rather than report success over it.
+func (im *importer) checkStored(ctx context.Context) error {
+	for _, o := range im.objs {
+		b, err := im.d.b.Get(ctx, o.Hash)
+		switch {
+		case errors.Is(err, ErrNotFound):
+		case err != nil:
+			return fmt.Errorf("store: import: stored node %s: %w", o.Hash, err)
+		case !bytes.Equal(b, o.Bytes):
+			return fmt.Errorf("store: import: stored node %s is %w: its bytes differ from the verified import; the store needs repair", o.Hash, ErrCorrupt)
+		}
+	}
+	return nil
+}
+
+// clippedError bounds an error's text while keeping what it wraps.
+type clippedError struct {
+	msg string
+	err error
+}
+
+func (e clippedError) Error() string { return e.msg }
+func (e clippedError) Unwrap() error { return e.err }
+
+// clipError bounds the text of an error about one import line, which
+// may quote a value of any size.
+func clipError(err error) error {
+	const keep = 1 << 10
+	if msg := err.Error(); len(msg) > keep {
+		return clippedError{msg: msg[:keep] + fmt.Sprintf("... (%d bytes)", len(msg)), err: err}
+	}
+	return err
+}
+
 // finish makes every node durable, then moves the heads: a failed import
 // leaves no session pointing at missing nodes.
 func (im *importer) finish(ctx context.Context) ([]string, error) {
@@ -214,6 +251,9 @@ func (im *importer) finish(ctx context.Context) ([]string, error) {
 		s := im.d.session(id)
 		s.mu.Lock()
 		defer s.mu.Unlock()
+	}
+	if err := im.checkStored(ctx); err != nil {
+		return nil, err
 	}
 	var moves []exportLine
 	for _, l := range im.heads {

@@ -24,7 +24,7 @@ func (h Hash) IsZero() bool { return h == Hash{} }
 func ParseHash(s string) (Hash, error) {
 	var h Hash
 	if len(s) != 2*len(h) {
-		return h, fmt.Errorf("store: parse hash %q: %w: want %d hex digits", s, ErrInvalid, 2*len(h))
+		return h, fmt.Errorf("store: parse hash %q: %w: %d bytes, want %d hex digits", clip(s), ErrInvalid, len(s), 2*len(h))
 	}
 	if _, err := hex.Decode(h[:], []byte(s)); err != nil {
 		return Hash{}, fmt.Errorf("store: parse hash %q: %w: %v", s, ErrInvalid, err)
@@ -40,4 +40,14 @@ func (h *Hash) UnmarshalText(b []byte) error {
 	v, err := ParseHash(string(b))
 	*h = v
 	return err
+}
+
+// clip shortens what an error quotes from its input, so that a huge bad
+// value gives a short message.
+func clip(s string) string {
+	const keep = 80
+	if len(s) <= keep {
+		return s
+	}
+	return s[:keep] + "..."
 }
