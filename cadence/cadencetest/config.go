@@ -58,6 +58,11 @@ func Config() *rapid.Generator[contract.AgentConfig] {
 				MaxChars:      rapid.SampledFrom([]int{0, 0, 200, 800}).Draw(t, "max_chars"),
 			},
 			ToolConcurrency: rapid.IntRange(1, 3).Draw(t, "tool_concurrency"),
+			Delegates:       []contract.Delegate{{Name: DelegateName, Config: contract.AgentConfig{Model: Model}}},
 		}
 	})
 }
+
+// DelegateName is the delegate Config declares; the model sees it as the
+// tool contract.DelegatePrefix + DelegateName.
+const DelegateName = "helper"

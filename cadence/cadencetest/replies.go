@@ -30,6 +30,9 @@ func Call(id string, names []string) *rapid.Generator[contract.ToolCall] {
 		if name == QuestionTool {
 			args = rapid.SampledFrom(questions).Draw(t, "question")
 		}
+		if name == contract.DelegatePrefix+DelegateName {
+			args = rapid.SampledFrom([]string{`{"task":"look it up"}`, `{"task":""}`}).Draw(t, "task")
+		}
 		if rapid.IntRange(0, 9).Draw(t, "malformed") == 0 {
 			args = rapid.SampledFrom(arguments).Draw(t, "any_args")
 		}

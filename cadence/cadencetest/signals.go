@@ -42,7 +42,7 @@ func Fitting(cfg contract.AgentConfig, s contract.RunSnapshot) *rapid.Generator[
 				kind := rapid.SampledFrom([]contract.FailureKind{contract.FailContextOverflow, contract.FailServer}).Draw(t, "failure")
 				return contract.ModelFailed{Failure: kind, Message: "scripted failure", At: at}
 			}
-			return Reply(cfg.Tools, at).Draw(t, "reply")
+			return Reply(offered(cfg), at).Draw(t, "reply")
 		case contract.PhaseAwaitingTools, contract.PhaseAwaitingApproval, contract.PhaseAwaitingHuman:
 			if sig, ok := answer(t, s, at); ok {
 				return sig
@@ -53,6 +53,18 @@ func Fitting(cfg contract.AgentConfig, s contract.RunSnapshot) *rapid.Generator[
 		}
 		return Submit(s).Draw(t, "submit")
 	})
+}
+
+// offered is the tools a model of cfg is offered: its own and its
+// delegates', when its depth allows them.
+func offered(cfg contract.AgentConfig) []contract.ToolDescriptor {
+	tools := cfg.Tools
+	if cfg.OffersDelegates() {
+		for _, d := range cfg.Delegates {
+			tools = append(append([]contract.ToolDescriptor(nil), tools...), d.Descriptor())
+		}
+	}
+	return tools
 }
 
 // Submit draws a submit starting a new run on the session.
@@ -83,6 +95,10 @@ func answer(t *rapid.T, s contract.RunSnapshot, at contract.Timestamp) (contract
 		return nil, false
 	}
 	p := rapid.SampledFrom(open).Draw(t, "pending")
+	if p.Tool.Delegate != "" && rapid.IntRange(0, 2).Draw(t, "child_settles") > 0 {
+		return contract.DelegateSettled{CallID: p.Call.ID, Session: p.Subflow, Outcome: Outcome().Draw(t, "child_outcome"),
+			Usage: contract.Usage{InputTokens: 7, OutputTokens: 3, ModelCalls: 1}, At: at}, true
+	}
 	switch p.State {
 	case contract.CallAwaitingApproval:
 		scope := rapid.SampledFrom([]contract.ApprovalScope{contract.ScopeOnce, contract.ScopeSession}).Draw(t, "scope")
