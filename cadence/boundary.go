@@ -53,6 +53,7 @@ func (t *transition) request() contract.ModelRequest {
 		Thinking:        cfg.Thinking,
 		Turn:            t.s.Turns,
 		Sampling:        cfg.Sampling,
+		Output:          cfg.Output,
 	}
 }
 

@@ -61,7 +61,9 @@ func (t *transition) onReply(sig contract.ModelReplied) string {
 		t.publish(contract.RunEvent{Kind: contract.EvToolCall, Call: &calls[i], Index: i})
 	}
 	if len(calls) == 0 {
-		t.afterFinalReply()
+		if !t.retryOutput(sig) {
+			t.afterFinalReply()
+		}
 		return ""
 	}
 	t.startBatch(calls)

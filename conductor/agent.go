@@ -57,6 +57,8 @@ type Agent struct {
 	// toolSource implements the tools of delegates at every depth: the
 	// root agent's Deps.Tools.
 	toolSource *dispatch.ToolBox
+	// output vets final answers against the config's output schema.
+	output *outputCheck
 
 	// Owned by the loop goroutine.
 	state   contract.RunSnapshot
@@ -134,6 +136,10 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 		re, _ := contract.AsRunError(err)
 		bad = append(bad, re.Fields...)
 	}
+	output, err := newOutputCheck(cfg.Output)
+	if err != nil {
+		bad = append(bad, contract.FieldError{Field: "Output.Schema", Reason: "is not a usable JSON Schema: " + err.Error()})
+	}
 	if len(bad) > 0 {
 		return nil, &contract.RunError{Kind: contract.KindConfig, Message: "invalid agent", Fields: bad}
 	}
@@ -149,6 +155,7 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 		inbox:    make(chan func(), 64),
 		quit:     make(chan struct{}),
 		loopDone: make(chan struct{}),
+		output:   output,
 	}
 	a.toolSource = box
 	dopts := deps.Dispatch

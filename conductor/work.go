@@ -61,6 +61,10 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 			reply.RewrittenBy = rewrote
 			sig = reply
 		}
+		if reply, ok := sig.(contract.ModelReplied); ok {
+			reply.OutputError = a.output.verdict(reply.Reply)
+			sig = reply
+		}
 		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
 		a.send(run, func() { a.apply(sig) })
 	})

@@ -88,6 +88,9 @@ type AgentConfig struct {
 	FailedRuns FailedRunsPolicy `json:"failed_runs,omitempty"`
 	// Revision is the revision of the run rules; see CurrentRevision.
 	Revision int `json:"revision,omitempty"`
+	// Output, when set, requires each run's final answer to be JSON
+	// matching a schema; see OutputSchema.
+	Output *OutputSchema `json:"output,omitempty"`
 }
 
 // WithDefaults returns the config with zero fields set to their defaults.
@@ -189,6 +192,9 @@ func (c AgentConfig) Validate() error {
 		}
 	}
 	bad = append(bad, c.delegateErrors(seen)...)
+	if c.Output != nil {
+		bad = append(bad, c.Output.fieldErrors()...)
+	}
 	if len(bad) == 0 {
 		return nil
 	}

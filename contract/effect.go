@@ -35,6 +35,9 @@ type ModelRequest struct {
 	Turn int `json:"turn"`
 	// Sampling is the agent's request options.
 	Sampling Sampling `json:"sampling,omitzero"`
+	// Output, when set, asks for a final answer matching the schema, in
+	// the provider's native structured-output mode where it has one.
+	Output *OutputSchema `json:"output,omitempty"`
 }
 
 // InvokeModel asks for one assistant turn.

@@ -21,6 +21,9 @@ const (
 	// KindRetrieval: the retriever failed, and the host did not mark it
 	// optional.
 	KindRetrieval ErrorKind = "retrieval"
+	// KindOutput: the final answer did not match the output schema, after
+	// every retry.
+	KindOutput ErrorKind = "output"
 )
 
 // RunError is the one error type a run ends with. errors.Is matches it
@@ -51,6 +54,7 @@ var (
 	ErrConfig    = &RunError{Kind: KindConfig}
 	ErrInternal  = &RunError{Kind: KindInternal}
 	ErrRetrieval = &RunError{Kind: KindRetrieval}
+	ErrOutput    = &RunError{Kind: KindOutput}
 )
 
 // NewError returns a RunError of the kind with a formatted message.

@@ -87,7 +87,11 @@ type ModelReplied struct {
 	Keys []CallKeys `json:"keys,omitempty"`
 	// RewrittenBy names the before-model hooks that rewrote the request
 	// this reply answers.
-	RewrittenBy []string  `json:"rewritten_by,omitempty"`
+	RewrittenBy []string `json:"rewritten_by,omitempty"`
+	// OutputError is the host's verdict on a final reply (one without
+	// calls) under an output schema: why it does not match, or empty
+	// when it does. Recorded so replay never validates again.
+	OutputError string    `json:"output_error,omitempty"`
 	At          Timestamp `json:"at"`
 }
 

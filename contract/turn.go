@@ -23,6 +23,9 @@ const (
 	MarkFollowUp  TurnMark = "follow_up"  // input delivered as a follow-up
 	MarkRetrieved TurnMark = "retrieved"  // context from the retriever
 	MarkRunFailed TurnMark = "run_failed" // the note a failed run leaves in view
+	// MarkOutputRetry is the note sending back a final answer that did not
+	// match the output schema.
+	MarkOutputRetry TurnMark = "output_retry"
 )
 
 // Turn is one message of the conversation.

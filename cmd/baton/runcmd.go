@@ -29,6 +29,8 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	mflags := addModelFlags(fs)
 	var servers mcpFlag
 	fs.Var(&servers, "mcp", mcpFlagHelp)
+	var output outputFlag
+	fs.Var(&output, "output-schema", outputFlagHelp)
 	window := fs.Int("context-window", 0, "the model's context size in tokens; history is compacted near it (default 128000)")
 	agents := fs.String("agents", "", "JSON file of delegates the agent may hand tasks to (see README: Delegation)")
 	pos, err := fs.parse(args, 1, -1)
@@ -93,6 +95,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	}
 	defer tools.Close()
 	spec.tools = tools.Tools()
+	spec.output = output.schema
 	if a.interactive {
 		// Someone is at the terminal to answer the model's questions.
 		spec.tools = append(spec.tools, dispatch.AskHuman(""))

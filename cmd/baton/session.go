@@ -38,6 +38,8 @@ type driveSpec struct {
 	// project instruction files looked for from it.
 	workDir      string
 	instructions []string
+	// output, when set, requires the final answer to match a JSON schema.
+	output *contract.OutputSchema
 }
 
 // drive runs one prompt to the end of its run, streaming the events. On
@@ -65,6 +67,7 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	cfg := baseConfig(spec.model)
 	cfg.Compaction.ContextWindow = spec.contextWindow
 	cfg.Delegates, cfg.MaxDelegationDepth = spec.delegates, spec.maxDepth
+	cfg.Output = spec.output
 	agent, err := conductor.CreateAgent(cfg, deps)
 	if err != nil {
 		return contract.RunSnapshot{}, err

@@ -145,6 +145,8 @@ func speaker(m contract.TurnMark) string {
 		return "summary"
 	case contract.MarkArchive:
 		return "archive"
+	case contract.MarkOutputRetry:
+		return "schema"
 	}
 	return "user"
 }

@@ -44,6 +44,13 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 	if req.System != "" {
 		p.System = []sdk.TextBlockParam{{Text: req.System}}
 	}
+	if req.Output != nil {
+		var schema map[string]any
+		if err := json.Unmarshal(req.Output.Schema, &schema); err != nil {
+			return sdk.MessageNewParams{}, fmt.Errorf("%w: output schema %q: %w", ErrBadRequest, req.Output.Name, err)
+		}
+		p.OutputConfig.Format = sdk.JSONOutputFormatParam{Schema: schema}
+	}
 	if req.Thinking != contract.ThinkingOff {
 		budget, ok := ThinkingBudget[req.Thinking]
 		if !ok {

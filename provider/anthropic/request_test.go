@@ -71,3 +71,11 @@ func TestBadRequestNeverSent(t *testing.T) {
 		}},
 	})
 }
+
+// TestRequestOutputGolden: an output schema asks for the API's native
+// structured output.
+func TestRequestOutputGolden(t *testing.T) {
+	req := basicRequest()
+	req.Output = &contract.OutputSchema{Name: "forecast", Schema: []byte(`{"type":"object","properties":{"city":{"type":"string"},"temp_c":{"type":"number"}},"required":["city","temp_c"]}`)}
+	suite.Golden(t, req, "request_output.golden.json", *update)
+}

@@ -42,7 +42,26 @@ func buildParams(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error)
 		p.ReasoningEffort = shared.ReasoningEffort(req.Thinking)
 	}
 	applySampling(&p, req.Sampling)
+	if req.Output != nil {
+		if err := applyOutput(&p, *req.Output); err != nil {
+			return sdk.ChatCompletionNewParams{}, err
+		}
+	}
 	return p, nil
+}
+
+// applyOutput asks for a JSON answer in the schema's shape. Strict mode
+// is off: it refuses schemas with optional fields, and baton validates
+// the answer either way.
+func applyOutput(p *sdk.ChatCompletionNewParams, out contract.OutputSchema) error {
+	var schema map[string]any
+	if err := json.Unmarshal(out.Schema, &schema); err != nil {
+		return fmt.Errorf("%w: output schema %q: %w", ErrBadRequest, out.Name, err)
+	}
+	p.ResponseFormat.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{
+		JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: out.Name, Schema: schema},
+	}
+	return nil
 }
 
 func messages(req contract.ModelRequest) ([]sdk.ChatCompletionMessageParamUnion, error) {
