@@ -1,12 +1,17 @@
 package wire
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
 )
 
 func (e *env) do(method, url, body string, header map[string]string) (int, string, http.Header) {
@@ -107,5 +112,33 @@ func TestHandlerDropsASilentBody(t *testing.T) {
 	b, _ := io.ReadAll(conn)
 	if !strings.Contains(string(b), "408") {
 		t.Errorf("a silent body got %q, want 408", b)
+	}
+}
+
+// A model failure reaches a web client without the upstream URL or a key
+// that its error text held.
+func TestErrorsToClientsHoldNoURLsOrKeys(t *testing.T) {
+	leak := `Post "https://llm.internal.example/v1/chat?key=sk-live-abcdef123456": connection refused (Authorization: Bearer sk-live-abcdef123456)`
+	failing := func() []func(context.Context) ([]turn.Chunk, error) {
+		return []func(context.Context) ([]turn.Chunk, error){func(context.Context) ([]turn.Chunk, error) {
+			return nil, &turn.ProviderError{Failure: contract.FailNetwork, Message: "openai: request failed", Err: errors.New(leak)}
+		}}
+	}
+	e := newEnv(t, failing)
+	json := map[string]string{"Content-Type": "application/json"}
+	for _, url := range []string{"", "?protocol=ai-sdk"} {
+		body := runBody("t"+url, "hi")
+		if url != "" {
+			body = chatBody("c1", "hi")
+		}
+		code, stream, _ := e.do("POST", url, body, json)
+		if code != http.StatusOK || !strings.Contains(stream, "request failed") {
+			t.Fatalf("%q: %d %s", url, code, stream)
+		}
+		for _, secret := range []string{"llm.internal.example", "sk-live"} {
+			if strings.Contains(stream, secret) {
+				t.Errorf("%q: the stream shows %q:\n%s", url, secret, stream)
+			}
+		}
 	}
 }

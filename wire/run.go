@@ -7,6 +7,7 @@ import (
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/agui"
 	"github.com/batonrt/baton/wire/aisdk"
+	"github.com/batonrt/baton/wire/internal/redact"
 )
 
 // run starts a run on the thread and streams it. The run belongs to the
@@ -59,7 +60,7 @@ func (s *streamer) failedToStart(runID string, runErr error) error {
 	msg := "run did not start"
 	code := string(contract.KindInternal)
 	if runErr != nil {
-		msg = runErr.Error()
+		msg = redact.Error(runErr.Error())
 		if re, ok := contract.AsRunError(runErr); ok {
 			code = string(re.Kind)
 		}

@@ -2,6 +2,7 @@ package agui
 
 import (
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/redact"
 	"github.com/batonrt/baton/wire/internal/track"
 )
 
@@ -170,5 +171,6 @@ func runError(ev contract.RunEvent) Event {
 	if e.Message == "" {
 		e.Message = "run faulted"
 	}
+	e.Message = redact.Error(e.Message)
 	return e
 }

@@ -1,6 +1,9 @@
 package agui
 
-import "github.com/batonrt/baton/contract"
+import (
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/redact"
+)
 
 // custom maps the events AG-UI has no type for onto CUSTOM events.
 func (p *Projector) custom(ev contract.RunEvent) (Event, bool) {
@@ -29,7 +32,7 @@ func (p *Projector) custom(ev contract.RunEvent) (Event, bool) {
 	case contract.EvLoopWarning:
 		c.Name, c.Value = CustomLoopWarning, map[string]any{"text": ev.Text}
 	case contract.EvModelRetry:
-		c.Name, c.Value = CustomModelRetry, map[string]any{"text": ev.Text}
+		c.Name, c.Value = CustomModelRetry, map[string]any{"text": redact.Error(ev.Text)}
 	case contract.EvLag:
 		c.Name, c.Value = CustomLag, map[string]any{"missed": ev.Missed}
 	default:

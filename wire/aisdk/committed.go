@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/redact"
 	"github.com/batonrt/baton/wire/internal/track"
 )
 
@@ -145,7 +146,7 @@ func (p *Projector) runFaulted(ev contract.RunEvent) []Chunk {
 	msg := faultMessage(ev)
 	if ev.Err != nil && ev.Err.Kind == contract.KindAborted {
 		if ev.Err.Message != "" {
-			msg = ev.Err.Message
+			msg = redact.Error(ev.Err.Message)
 		}
 		return append(out, Chunk{Type: MessageMetadata, MessageMetadata: meta}, Chunk{Type: Abort, Reason: msg})
 	}
@@ -155,9 +156,9 @@ func (p *Projector) runFaulted(ev contract.RunEvent) []Chunk {
 func faultMessage(ev contract.RunEvent) string {
 	switch {
 	case ev.Text != "":
-		return ev.Text
+		return redact.Error(ev.Text)
 	case ev.Err != nil:
-		return ev.Err.Error()
+		return redact.Error(ev.Err.Error())
 	}
 	return "run faulted"
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/redact"
 )
 
 // data maps the events the UI message stream has no chunk for onto data
@@ -34,7 +35,7 @@ func data(ev contract.RunEvent) (Chunk, bool) {
 	case contract.EvLoopWarning:
 		return Chunk{Type: DataLoopWarning, ID: seqID("loop"), Data: map[string]any{"text": ev.Text}}, true
 	case contract.EvModelRetry:
-		return Chunk{Type: DataModelRetry, Data: map[string]any{"text": ev.Text}, Transient: true}, true
+		return Chunk{Type: DataModelRetry, Data: map[string]any{"text": redact.Error(ev.Text)}, Transient: true}, true
 	case contract.EvToolStarted:
 		return Chunk{Type: DataToolStarted, Data: callValue(ev.Call), Transient: true}, true
 	case contract.EvLag:
