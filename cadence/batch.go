@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/batonrt/baton/compactor"
 	"github.com/batonrt/baton/contract"
 )
 
@@ -210,16 +211,23 @@ func (t *transition) closeBatch() {
 	blocks := make([]contract.Block, 0, len(t.s.Pending))
 	calls := make([]contract.ToolCall, 0, len(t.s.Pending))
 	results := make([]contract.ToolResult, 0, len(t.s.Pending))
+	tokens := compactor.PerTurnOverhead
 	for _, p := range t.s.Pending {
 		r := contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: "error: no result was recorded", IsError: true}
 		if p.Result != nil {
 			r = *p.Result
 		}
-		blocks = append(blocks, contract.ResultBlock(r))
+		b := contract.ResultBlock(r)
+		if p.Tokens > 0 {
+			tokens += p.Tokens
+		} else {
+			tokens += compactor.BlockEstimate(t.rules.cfg.Model, b)
+		}
+		blocks = append(blocks, b)
 		calls = append(calls, p.Call)
 		results = append(results, r)
 	}
 	t.noteProgress(calls, results)
-	t.appendTurn(contract.Turn{Role: contract.RoleTool, Blocks: blocks})
+	t.appendCounted(contract.Turn{Role: contract.RoleTool, Blocks: blocks}, tokens)
 	t.s.Pending, t.ownPending = nil, false
 }

@@ -43,6 +43,10 @@ func (t *transition) onModelFailed(sig contract.ModelFailed) {
 
 func (t *transition) onReply(sig contract.ModelReplied) string {
 	reply := sig.Reply
+	// The estimate rides in the reply only to reach history: the reply's
+	// event carries none, as before estimates were carried.
+	tokens := reply.Tokens
+	reply.Tokens = 0
 	if reply.Role != "" && reply.Role != contract.RoleAssistant {
 		return "model_replied: reply role must be assistant, got " + quote(string(reply.Role))
 	}
@@ -54,7 +58,7 @@ func (t *transition) onReply(sig contract.ModelReplied) string {
 	u.ToolCalls, u.WallNanos = 0, 0
 	t.s.RunUsage = t.s.RunUsage.Add(u)
 	t.s.SessionUsage = t.s.SessionUsage.Add(u)
-	t.appendTurn(reply)
+	t.appendCounted(reply, tokens)
 	t.publish(contract.RunEvent{Kind: contract.EvTurnCompleted, Turn: &reply, Usage: &u})
 	calls := reply.Calls()
 	for i := range calls {

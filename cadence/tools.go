@@ -72,6 +72,7 @@ func (t *transition) onToolSettled(sig contract.ToolSettled) string {
 		p.Call.Arguments = sig.Arguments
 	}
 	t.answer(p, sig.Outcome.Content, sig.Outcome.IsError)
+	p.Tokens = max(sig.Tokens, 0)
 	t.advance()
 	return ""
 }

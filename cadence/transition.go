@@ -34,7 +34,17 @@ func (t *transition) publish(ev contract.RunEvent) {
 
 // appendTurn adds a turn to history with its token estimate.
 func (t *transition) appendTurn(turn contract.Turn) {
-	turn.Tokens = compactor.Estimate(t.rules.cfg.Model, turn)
+	t.appendCounted(turn, 0)
+}
+
+// appendCounted adds a turn whose estimate its signal carried, counted
+// off the agent's loop by the worker that made the turn; zero (a signal
+// recorded before estimates were carried) has it counted here.
+func (t *transition) appendCounted(turn contract.Turn, tokens int) {
+	if tokens <= 0 {
+		tokens = compactor.Estimate(t.rules.cfg.Model, turn)
+	}
+	turn.Tokens = tokens
 	t.s.History = t.s.History.Append(turn)
 }
 

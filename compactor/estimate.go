@@ -38,6 +38,14 @@ func Estimate(model string, t contract.Turn) int {
 	return n
 }
 
+// BlockEstimate returns one block's share of a turn's estimate: a turn's
+// Estimate is PerTurnOverhead plus the BlockEstimate of each of its
+// blocks, so a worker can count a tool result on its own and the turn
+// that gathers the results adds the counts up.
+func BlockEstimate(model string, b contract.Block) int {
+	return PerBlockOverhead + blockTokens(counterFor(model), b)
+}
+
 func blockTokens(count func(string) int, b contract.Block) int {
 	switch b.Kind {
 	case contract.BlockText, contract.BlockThinking:

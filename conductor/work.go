@@ -66,6 +66,7 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 			sig = reply
 		}
 		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
+		sig = withEstimate(a.cfg.Model, sig)
 		a.send(run, func() { a.apply(sig) })
 	})
 }
@@ -100,7 +101,7 @@ func (a *Agent) startTool(call contract.ToolCall) {
 				rewrote = append(rewrote, by...)
 			}
 			out.Content = validText(out.Content)
-			settled := contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote}
+			settled := contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: resultEstimate(a.cfg.Model, out.Content)}
 			a.send(run, func() {
 				settled.At = a.now()
 				a.apply(settled)

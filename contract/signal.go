@@ -138,8 +138,14 @@ type ToolSettled struct {
 	Arguments string `json:"arguments,omitempty"`
 	// RewrittenBy names the hooks that rewrote the arguments or the
 	// outcome.
-	RewrittenBy []string  `json:"rewritten_by,omitempty"`
-	At          Timestamp `json:"at"`
+	RewrittenBy []string `json:"rewritten_by,omitempty"`
+	// Tokens is the estimate of the result block the outcome becomes
+	// (compactor.BlockEstimate under the run's model), counted by the
+	// worker that ran the tool, off the agent's loop, so neither the loop
+	// nor replay tokenizes it. Zero, as in every settle recorded before
+	// estimates were carried, has the reducer count it.
+	Tokens int       `json:"tokens,omitempty"`
+	At     Timestamp `json:"at"`
 }
 
 // ApprovalScope says how far an approval reaches.

@@ -27,6 +27,9 @@ type PendingCall struct {
 	// Question is what the call asks a person, set while it awaits an
 	// answer.
 	Question *Question `json:"question,omitempty"`
+	// Tokens is the estimate of the result block its settle carried;
+	// zero when the reducer counts it.
+	Tokens int `json:"tokens,omitempty"`
 }
 
 // InputKind says how input that arrived mid-run is delivered.
