@@ -39,7 +39,9 @@ type Deps struct {
 	// the host answers with Agent.Answer.
 	Answerer Answerer
 	// Retriever, if set, is asked once per submit for context. When it
-	// fails the run faults with kind retrieval, unless RetrieverOptional.
+	// fails the run faults with kind retrieval, unless RetrieverOptional;
+	// a Submit folded into a run in flight as steering instead returns a
+	// retrieval error and that run goes on without its input.
 	Retriever Retriever
 	// RetrieverOptional lets a run go on without context when the
 	// retriever fails; the failure is logged.

@@ -355,3 +355,26 @@ func TestProjectInstructionsAndWorkDir(t *testing.T) {
 		t.Errorf("a missing WorkDir gave %v, want a config error naming it", err)
 	}
 }
+
+func TestRetrievalFailureWhileARunIsInFlight(t *testing.T) {
+	release := make(chan struct{})
+	m := &fakeModel{replies: []replyFunc{blockUntil(release, say("first answer"))}}
+	deps := testDeps(m, toolBox(t, echoTool(t)))
+	var calls atomic.Int32
+	deps.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) {
+		if calls.Add(1) > 1 {
+			return nil, errors.New("index offline")
+		}
+		return nil, nil
+	}
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	done := submitAsync(a, "first")
+	waitPhase(t, a, contract.PhaseAwaitingModel)
+	if _, err := a.Submit(ctxT(t), conductor.Text("more")); !errors.Is(err, contract.ErrRetrieval) {
+		t.Errorf("steering Submit with a failing retriever: %v, want a retrieval error", err)
+	}
+	close(release)
+	if res := <-done; res.err != nil || res.snap.FinalText() != "first answer" {
+		t.Fatalf("the run in flight: err %v final %q", res.err, res.snap.FinalText())
+	}
+}
