@@ -646,3 +646,39 @@ func TestDelegateTypedInput(t *testing.T) {
 		t.Errorf("offered schema\n got %s\nwant %s", offered, wantSchema)
 	}
 }
+
+// TestDelegatesRunUnderTheToolConcurrencyLimit: with ToolConcurrency 1,
+// two delegate calls of one turn run one after the other.
+func TestDelegatesRunUnderTheToolConcurrencyLimit(t *testing.T) {
+	var mu sync.Mutex
+	running, most := 0, 0
+	child := func(ctx context.Context, req contract.ModelRequest) replyFunc {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return answerTask("done")(ctx, req)
+	}
+	model := agentsModel{
+		"parent":     delegateOnce(call{"c1", "delegate_researcher", `{"task":"a"}`}, call{"c2", "delegate_writer", `{"task":"b"}`}),
+		"researcher": child,
+		"writer":     child,
+	}
+	cfg := twoDelegates()
+	cfg.ToolConcurrency = 1
+	a := newAgent(t, cfg, testDeps(model, toolBox(t, echoTool(t))))
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results(snap)) != 2 {
+		t.Fatalf("results %+v, want two", results(snap))
+	}
+	if most != 1 {
+		t.Errorf("%d children ran at once under ToolConcurrency 1", most)
+	}
+}

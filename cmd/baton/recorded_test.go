@@ -34,6 +34,9 @@ var recordedSessions = map[string]struct {
 	// Revision 1: the faulted first run's turns are left out of the
 	// second run's model call; turn_started events.
 	"failed-run-excluded.jsonl": {"bold-raven-7d6c", 6},
+	// Revision 2: a delegate call whose child run (4 steps, linked at the
+	// parent's delegate_settled) replays with the parent.
+	"delegation.jsonl": {"calm-robin-ad6f", 8},
 }
 
 // badSessions are damaged or tampered sessions and the exact message
