@@ -258,7 +258,10 @@ func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 }
 
 // Close aborts a run in flight, waits for every goroutine the agent
-// started and releases the session. It is safe to call more than once,
+// started and releases the session. A run that only waits for people
+// (awaiting_human, awaiting_approval) is not aborted: it stays in flight
+// in the store, and Resume or Reopen picks it up, so a question survives
+// a restart; a Submit waiting on it returns ErrClosed. It is safe to call more than once,
 // but not from the agent's own callbacks (a subscriber, a hook, the
 // approver or the retriever): Close waits for them to return.
 func (a *Agent) Close() error {
@@ -266,7 +269,13 @@ func (a *Agent) Close() error {
 	a.closing.Do(func() {
 		done := make(chan struct{})
 		a.inbox <- func() {
-			if a.state.Phase.InFlight() && a.run != nil {
+			switch {
+			case a.run == nil || !a.state.Phase.InFlight():
+			case waitsForPeople(a.state.Phase):
+				// Nothing runs: the run stays in the store, waiting, for
+				// Resume or Reopen to pick up after a restart.
+				a.detachRun()
+			default:
 				a.apply(contract.AbortRequested{Mode: contract.AbortNow, Reason: "agent closed", At: a.now()})
 			}
 			a.unlock()

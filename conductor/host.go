@@ -250,6 +250,20 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 	return a.wait(ctx, run, w)
 }
 
+// Reopen rehydrates a stored session like Resume, but returns as soon as
+// a run in flight has picked up again, without waiting for it to end: for
+// hosts whose runs wait for people (a question, an approval answered with
+// Agent.Approve), where the answer may come much later, through Answer or
+// Approve, and the run then ends on its own.
+func (a *Agent) Reopen(ctx context.Context, sessionID string) (contract.RunSnapshot, error) {
+	w := make(chan outcome, 1)
+	err := a.call(ctx, func() error {
+		_, err := a.resumeOnLoop(ctx, sessionID, w)
+		return err
+	})
+	return a.Snapshot(), err
+}
+
 // resumeOnLoop rehydrates the session and, when a run is in flight,
 // restarts it, returning it; w gets the outcome. On the loop.
 func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan outcome) (*runState, error) {

@@ -103,3 +103,22 @@ func waitsForPerson(s contract.RunSnapshot, id string) bool {
 	}
 	return false
 }
+
+// waitsForPeople reports whether a run in the phase waits only for people
+// (questions, approvals), with nothing running.
+func waitsForPeople(p contract.Phase) bool {
+	return p == contract.PhaseAwaitingHuman || p == contract.PhaseAwaitingApproval
+}
+
+// detachRun lets go of a run that waits for people, without ending it:
+// its workers (approvers, answerers) are stopped and its waiters told the
+// agent closed; the store keeps the run in flight. On the loop.
+func (a *Agent) detachRun() {
+	run := a.run
+	a.run = nil
+	run.cancel()
+	run.deltas.close()
+	for _, w := range run.waiters {
+		w <- outcome{snap: a.state, err: ErrClosed}
+	}
+}

@@ -49,6 +49,16 @@ type HandlerOptions struct {
 	// OpenTimeout bounds opening a thread (creating or resuming its
 	// agent); zero means 1 minute.
 	OpenTimeout time.Duration
+	// ClientAnswers says the client answers the questions a run asks a
+	// person (ask_human) and its approval requests (agents made with
+	// conductor.ApproveLater): a stream ends, in its protocol's terms,
+	// where its run waits for one, and the client's answer, posted back
+	// as a tool result (AG-UI: a tool message; AI SDK: the tool part's
+	// output, from addToolOutput), resumes the run and streams the rest.
+	// An approval's answer is {"approved": bool, "scope": "once"|"session",
+	// "reason": "..."} or one of yes, always, no. Without it a stream
+	// waits, open, for whoever answers.
+	ClientAnswers bool
 	// Logger receives request failures; nil discards.
 	Logger *slog.Logger
 }

@@ -30,6 +30,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 		return
 	}
 	s := newStreamer(w, r, t, proto)
+	s.park = h.opts.ClientAnswers
 	// Read before the run starts: everything newer is this run's.
 	s.pos = t.log.end()
 	s.last, s.started = t.r.Snapshot().Seq, true

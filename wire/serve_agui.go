@@ -27,6 +27,14 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		h.resume(w, r, in.ThreadID, last)
 		return
 	}
+	if len(in.Answers) > 0 {
+		var answers []clientAnswer
+		for _, a := range in.Answers {
+			answers = append(answers, clientAnswer{callID: a.CallID, text: a.Content})
+		}
+		h.answer(w, r, ProtocolAGUI, in.ThreadID, answers)
+		return
+	}
 	h.run(w, r, ProtocolAGUI, in.ThreadID, in.RunID, in.Turns)
 }
 
@@ -101,6 +109,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 		return
 	}
 	s := newStreamer(w, r, t, ProtocolAGUI)
+	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)
 	// Replaying what the client has silently gives the projector the
 	// state its stream had: the run in flight, message ids, the text

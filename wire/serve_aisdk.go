@@ -22,6 +22,14 @@ func (h *Handler) postChat(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	if len(in.Answers) > 0 {
+		var answers []clientAnswer
+		for _, a := range in.Answers {
+			answers = append(answers, clientAnswer{callID: a.CallID, text: a.Output})
+		}
+		h.answer(w, r, ProtocolAISDK, in.ChatID, answers)
+		return
+	}
 	h.run(w, r, ProtocolAISDK, in.ChatID, "", in.Turns)
 }
 
@@ -61,6 +69,7 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s := newStreamer(w, r, t, ProtocolAISDK)
+	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)
 	// The earlier runs, projected silently, leave the projector's
 	// sequence where the client's original stream had it, so part ids
@@ -92,6 +101,9 @@ func (s *streamer) resumeRest(ctx context.Context, rest []contract.RunEvent, end
 	}
 	if _, running := s.inRun(); !running || s.ended {
 		return nil
+	}
+	if phase, ok := s.waitsForClient(s.last); ok {
+		return s.pause(phase)
 	}
 	s.pos = end
 	return s.follow(ctx, nil)

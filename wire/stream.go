@@ -34,6 +34,12 @@ type streamer struct {
 	runID   string
 	ended   bool
 	pos     int // the next position in the thread's log
+	// park ends the stream where its run waits for the client (see
+	// HandlerOptions.ClientAnswers).
+	park bool
+	// answered are the calls this request answered: the client has their
+	// results already.
+	answered map[string]bool
 }
 
 func newStreamer(w http.ResponseWriter, req *http.Request, t *thread, proto Protocol) *streamer {
@@ -113,13 +119,55 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 		}
 	}
 	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	var err error
 	switch {
 	case s.nd != nil:
-		return s.nd.writeEvent(ev)
+		err = s.nd.writeEvent(ev)
 	case s.ui != nil:
-		return s.writeUI(s.ui.Project(ev))
+		err = s.writeUI(s.ui.Project(ev))
+	case ev.Kind == contract.EvToolResult && ev.Call != nil && s.answered[ev.Call.ID]:
+		// The client sent this result itself, as a tool message.
+		s.proj.Project(ev)
+	default:
+		err = s.writeAGUI(s.proj.Project(ev))
 	}
-	return s.writeAGUI(s.proj.Project(ev))
+	if err != nil || ev.Delta > 0 || len(ev.Subflow) > 0 || s.ended {
+		return err
+	}
+	if phase, ok := s.waitsForClient(ev.Seq); ok {
+		return s.pause(phase)
+	}
+	return nil
+}
+
+// waitsForClient reports whether the stream's run, as of the committed
+// event seq, waits for the client to answer a question or an approval.
+func (s *streamer) waitsForClient(seq uint64) (contract.Phase, bool) {
+	if !s.park || s.runID == "" {
+		return "", false
+	}
+	snap := s.t.r.Snapshot()
+	if snap.RunID != s.runID || snap.Seq != seq {
+		return "", false
+	}
+	switch snap.Phase {
+	case contract.PhaseAwaitingHuman, contract.PhaseAwaitingApproval:
+		return snap.Phase, true
+	}
+	return "", false
+}
+
+// pause ends the stream of a run that waits for the client, in the
+// protocol's terms; the client's answer opens the next stream.
+func (s *streamer) pause(phase contract.Phase) error {
+	s.ended = true
+	switch {
+	case s.nd != nil:
+		return nil
+	case s.ui != nil:
+		return s.writeUI(s.ui.Pause(phase))
+	}
+	return s.writeAGUI(s.proj.Pause(phase))
 }
 
 func (s *streamer) writeUI(chunks []aisdk.Chunk) error {

@@ -85,7 +85,8 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	return a.serveWith(ctx, ln, st, prov, model, tools.Tools(), cfg)
+	// A page's user answers the model's questions in the chat.
+	return a.serveWith(ctx, ln, st, prov, model, append(tools.Tools(), dispatch.AskHuman("")), cfg)
 }
 
 // defaultNamespace prefixes the sessions serve creates, so that a client
@@ -142,6 +143,7 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		MaxThreadID:    store.MaxSessionID - len(cfg.namespace),
 		MaxThreads:     cfg.maxThreads,
 		IdleTimeout:    cfg.idle,
+		ClientAnswers:  true,
 	})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	fmt.Fprintf(a.stdout, "baton: serving AG-UI on http://%s/ (thread T is session %sT)\n", ln.Addr(), cfg.namespace)
@@ -175,7 +177,7 @@ func openThread(ctx context.Context, st store.Store, prov turn.Provider, model s
 	if err != nil {
 		return nil, err
 	}
-	agent, err := conductor.CreateAgent(baseConfig(model), conductor.Deps{Provider: prov, Tools: box, Store: st, SessionID: id, Approver: autoApprover(false), Driver: driver})
+	agent, err := conductor.CreateAgent(baseConfig(model), conductor.Deps{Provider: prov, Tools: box, Store: st, SessionID: id, Approver: conductor.ApproveLater, Driver: driver})
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +185,9 @@ func openThread(ctx context.Context, st store.Store, prov turn.Provider, model s
 		tracer.Attach(agent)
 	}
 	if _, err := st.Head(ctx, id); err == nil {
-		if _, err := agent.Resume(ctx, id); err != nil {
+		// Reopen, not Resume: a run waiting for the page's answer (a
+		// question, an approval) goes on waiting for it.
+		if _, err := agent.Reopen(ctx, id); err != nil {
 			agent.Close()
 			return nil, err
 		}
@@ -201,6 +205,15 @@ type toolRunner struct {
 	wire.Runner
 	agent *conductor.Agent
 	tools []dispatch.Tool
+}
+
+// Answer and Approve take the page's answers (wire.HumanRunner).
+func (r toolRunner) Answer(ctx context.Context, callID, answer string) error {
+	return r.agent.Answer(ctx, callID, answer)
+}
+
+func (r toolRunner) Approve(callID string, d conductor.Decision) error {
+	return r.agent.Approve(callID, d)
 }
 
 func (r toolRunner) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {

@@ -18,8 +18,18 @@ type Input struct {
 	RunID    string
 	// Turns are the trailing user messages: the client sends the whole
 	// conversation, and the thread's agent already holds everything up
-	// to its last reply. Empty when the request only resumes a stream.
+	// to its last reply. Empty when the request only resumes a stream or
+	// answers.
 	Turns []contract.Turn
+	// Answers are the trailing tool messages: the client's results for
+	// tool calls the run waits on (a question to a person, an approval).
+	Answers []Answer
+}
+
+// Answer is a tool message: the client's result for one tool call.
+type Answer struct {
+	CallID  string
+	Content string
 }
 
 // runAgentInput is AG-UI's request body; the fields baton does not use
@@ -32,9 +42,10 @@ type runAgentInput struct {
 }
 
 type message struct {
-	ID      string          `json:"id"`
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content,omitempty"`
+	ID         string          `json:"id"`
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
 }
 
 type tool struct {
@@ -62,8 +73,32 @@ func DecodeInput(b []byte, turns bool) (Input, error) {
 		return out, nil
 	}
 	var err error
+	if n := len(in.Messages); n > 0 && in.Messages[n-1].Role == "tool" {
+		out.Answers, err = answers(in.Messages)
+		return out, err
+	}
 	out.Turns, err = newTurns(in.Messages)
 	return out, err
+}
+
+// answers reads the trailing tool messages.
+func answers(messages []message) ([]Answer, error) {
+	start := len(messages)
+	for start > 0 && messages[start-1].Role == "tool" {
+		start--
+	}
+	var out []Answer
+	for _, m := range messages[start:] {
+		if m.ToolCallID == "" {
+			return nil, fmt.Errorf("%w: tool message %q has no toolCallId", ErrBadInput, m.ID)
+		}
+		text, err := messageText(m.Content)
+		if err != nil {
+			return nil, fmt.Errorf("%w: message %q: %v", ErrBadInput, m.ID, err)
+		}
+		out = append(out, Answer{CallID: m.ToolCallID, Content: text})
+	}
+	return out, nil
 }
 
 func newTurns(messages []message) ([]contract.Turn, error) {

@@ -159,3 +159,19 @@ func (p *Projector) closeAll() []Event {
 	}
 	return out
 }
+
+// Pause ends the AG-UI run where the baton run waits for the client: a
+// question or an approval it answers with a tool message, which starts
+// the next AG-UI run of the same baton run. What the stream left open is
+// closed, the state says what the run waits in, and RUN_FINISHED ends it.
+func (p *Projector) Pause(phase contract.Phase) []Event {
+	if !p.t.Running {
+		return nil
+	}
+	out := p.closeAll()
+	p.t.EndTurn()
+	out = append(out,
+		Event{Type: StateSnapshot, Snapshot: runState{SessionID: p.t.SessionID, RunID: p.t.RunID, Phase: string(phase)}},
+		Event{Type: RunFinished, ThreadID: p.t.SessionID, RunID: p.t.RunID})
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -19,6 +20,16 @@ type Input struct {
 	// the client sends the whole conversation, and the thread's agent
 	// already holds the rest.
 	Turns []contract.Turn
+	// Answers are the outputs the client added (addToolOutput) to the
+	// tool parts of a trailing assistant message, for the calls the run
+	// waits on; set instead of Turns.
+	Answers []Answer
+}
+
+// Answer is a tool part's output: the client's result for one call.
+type Answer struct {
+	CallID string
+	Output string
 }
 
 // chatRequest is the body the transport POSTs; trigger, message id and
@@ -36,8 +47,11 @@ type message struct {
 
 // part is a message part; baton reads only text parts.
 type part struct {
-	Type string `json:"type"`
-	Text string `json:"text,omitempty"`
+	Type       string          `json:"type"`
+	Text       string          `json:"text,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	State      string          `json:"state,omitempty"`
+	Output     json.RawMessage `json:"output,omitempty"`
 }
 
 // DecodeInput parses and checks a chat request body.
@@ -53,6 +67,9 @@ func DecodeInput(b []byte) (Input, error) {
 		return Input{}, fmt.Errorf("%w: messages is empty", ErrBadInput)
 	}
 	m := in.Messages[len(in.Messages)-1]
+	if m.Role == "assistant" {
+		return answers(in.ID, m)
+	}
 	if m.Role != "user" {
 		return Input{}, fmt.Errorf("%w: the last message is %q, not a user message (regenerating a reply is not supported)", ErrBadInput, m.Role)
 	}
@@ -66,4 +83,24 @@ func DecodeInput(b []byte) (Input, error) {
 		return Input{}, fmt.Errorf("%w: message %q has no text part", ErrBadInput, m.ID)
 	}
 	return Input{ChatID: in.ID, Turns: []contract.Turn{t}}, nil
+}
+
+// answers reads the outputs of a trailing assistant message's tool parts;
+// a string output is taken as it is, any other JSON as its text.
+func answers(chatID string, m message) (Input, error) {
+	in := Input{ChatID: chatID}
+	for _, p := range m.Parts {
+		if !strings.HasPrefix(p.Type, "tool-") || p.State != "output-available" || p.ToolCallID == "" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(p.Output, &s) != nil {
+			s = string(p.Output)
+		}
+		in.Answers = append(in.Answers, Answer{CallID: p.ToolCallID, Output: s})
+	}
+	if len(in.Answers) == 0 {
+		return Input{}, fmt.Errorf("%w: the last message is an assistant message with no tool output, not a user message (regenerating a reply is not supported)", ErrBadInput)
+	}
+	return in, nil
 }

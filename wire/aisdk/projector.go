@@ -151,3 +151,24 @@ func (p *Projector) closeAll() []Chunk {
 	}
 	return append(out, p.finishStep()...)
 }
+
+// Resume returns what a stream continuing the run's message needs first:
+// its start chunk, naming the message the client already holds.
+func (p *Projector) Resume() []Chunk {
+	if !p.t.Running {
+		return nil
+	}
+	return []Chunk{{Type: Start, MessageID: p.t.RunID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID}}}
+}
+
+// Pause ends the stream where the run waits for the client: a question
+// or an approval whose tool part it answers with addToolOutput. The
+// message finishes with what the run waits in; the client's answer sends
+// it back, and the run's next stream continues it.
+func (p *Projector) Pause(phase contract.Phase) []Chunk {
+	if !p.t.Running {
+		return nil
+	}
+	out := p.closeAll()
+	return append(out, Chunk{Type: Finish, FinishReason: "tool-calls", MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID, Phase: string(phase)}})
+}

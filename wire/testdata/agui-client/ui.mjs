@@ -5,7 +5,17 @@
 //   node ui.mjs URL CHAT chat     POST the chat request, read the stream
 //   node ui.mjs URL CHAT resume   GET the transport's resume request for
 //                                 the chat's run in flight
-import { DefaultChatTransport, readUIMessageStream } from "ai";
+//   node ui.mjs URL CHAT ask ANSWER
+//                                 send with the AI SDK's Chat; when the
+//                                 message ends on a tool part waiting for
+//                                 input (a question), answer it with
+//                                 addToolOutput and let the chat send it
+import {
+  AbstractChat,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithToolCalls,
+  readUIMessageStream,
+} from "ai";
 
 const [url, chatId, mode] = process.argv.slice(2);
 
@@ -20,6 +30,11 @@ const transport = new DefaultChatTransport({
     return res;
   },
 });
+
+if (mode === "ask") {
+  await ask(process.argv[5]);
+  process.exit(0);
+}
 
 let chunks;
 if (mode === "resume") {
@@ -51,3 +66,44 @@ for await (const m of readUIMessageStream({ stream: recorded, onError: (e) => er
   message = m;
 }
 process.stdout.write(JSON.stringify({ message, errors, types, headers }) + "\n");
+
+// ask drives the chat the way a page does: the Chat class keeps the
+// messages, and addToolOutput answers the open tool part.
+async function ask(answer) {
+  const state = {
+    messages: [],
+    status: "ready",
+    error: undefined,
+    pushMessage(m) {
+      this.messages = this.messages.concat(m);
+    },
+    popMessage() {
+      this.messages = this.messages.slice(0, -1);
+    },
+    replaceMessage(i, m) {
+      this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)];
+    },
+    snapshot: (v) => structuredClone(v),
+  };
+  const errors = [];
+  let finished;
+  let done = new Promise((r) => (finished = r));
+  const chat = new AbstractChat({
+    id: chatId,
+    transport,
+    state,
+    onError: (e) => errors.push(String(e)),
+    onFinish: () => finished(),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
+  });
+  await chat.sendMessage({ text: "plan a trip" });
+  await done;
+  const last = state.messages.at(-1);
+  const part = last?.parts.find((p) => p.type.startsWith("tool-") && p.state === "input-available");
+  if (!part) throw new Error("no tool part waits for input: " + JSON.stringify(state.messages));
+  const asked = structuredClone(part);
+  done = new Promise((r) => (finished = r));
+  await chat.addToolOutput({ tool: part.type.slice(5), toolCallId: part.toolCallId, output: answer });
+  await done;
+  process.stdout.write(JSON.stringify({ message: state.messages.at(-1), asked, errors, headers, types: [] }) + "\n");
+}

@@ -1,0 +1,156 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+)
+
+// HumanRunner is a Runner whose questions and approval requests a client
+// may answer (see HandlerOptions.ClientAnswers). AgentRunner's runners
+// are.
+type HumanRunner interface {
+	Runner
+	Answer(ctx context.Context, callID, answer string) error
+	Approve(callID string, d conductor.Decision) error
+}
+
+// clientAnswer is a tool result a client posted for a call its run waits
+// on.
+type clientAnswer struct {
+	callID, text string
+}
+
+// answer applies a client's answers to the calls the thread's run waits
+// on, then streams the run on: from where it waited to its end, or to the
+// next wait. The answered calls' results are the client's own, so AG-UI
+// does not send them back. Answers for calls already answered (the AI SDK
+// sends every output of the message again) are skipped; a request that
+// answers nothing the run waits on is refused with 409.
+func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol, threadID string, answers []clientAnswer) {
+	if err := h.checkThreadID(threadID); err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ctx := r.Context()
+	t, code, err := h.acquire(ctx, threadID)
+	if err != nil {
+		httpError(w, code, "%v", err)
+		return
+	}
+	defer h.release(t)
+	hr, ok := t.r.(HumanRunner)
+	if !ok {
+		httpError(w, http.StatusBadRequest, "wire: thread %q takes no answers", threadID)
+		return
+	}
+	events, end, err := t.history(ctx)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
+		return
+	}
+	applied, status, err := applyAnswers(ctx, hr, answers)
+	if err != nil {
+		httpError(w, status, "%v", err)
+		return
+	}
+	s := newStreamer(w, r, t, proto)
+	s.park = h.opts.ClientAnswers
+	s.answered = applied
+	w.WriteHeader(http.StatusOK)
+	for _, ev := range events {
+		s.silent(ev)
+	}
+	s.runID, _ = s.inRun()
+	switch {
+	case s.ui != nil:
+		err = s.writeUI(s.ui.Resume())
+	case s.nd == nil:
+		err = s.writeAGUI(s.proj.Resume())
+	}
+	if err == nil {
+		s.pos = end
+		err = s.follow(ctx, nil)
+	}
+	if err == nil {
+		err = s.done()
+	}
+	if err != nil && ctx.Err() == nil {
+		h.opts.Logger.Warn("wire: answered stream ended early", "thread", threadID, "err", err)
+	}
+}
+
+// applyAnswers answers each call that waits: a question with the text, an
+// approval with the decision the text holds.
+func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer) (map[string]bool, int, error) {
+	snap := hr.Snapshot()
+	if !snap.Phase.InFlight() {
+		return nil, http.StatusConflict, fmt.Errorf("wire: thread %q has no run waiting for an answer", snap.SessionID)
+	}
+	applied := map[string]bool{}
+	for _, a := range answers {
+		state := callState(snap, a.callID)
+		var err error
+		switch state {
+		case contract.CallAwaitingHuman:
+			err = hr.Answer(ctx, a.callID, a.text)
+		case contract.CallAwaitingApproval:
+			var d conductor.Decision
+			if d, err = decision(a.text); err != nil {
+				return nil, http.StatusBadRequest, err
+			}
+			err = hr.Approve(a.callID, d)
+		default:
+			continue
+		}
+		if err != nil {
+			return nil, http.StatusConflict, fmt.Errorf("wire: answer %q: %w", a.callID, err)
+		}
+		applied[a.callID] = true
+	}
+	if len(applied) == 0 {
+		return nil, http.StatusConflict, fmt.Errorf("wire: no call of thread %q waits for these answers", snap.SessionID)
+	}
+	return applied, http.StatusOK, nil
+}
+
+func callState(s contract.RunSnapshot, id string) contract.CallState {
+	for _, p := range s.Pending {
+		if p.Call.ID == id {
+			return p.State
+		}
+	}
+	return ""
+}
+
+// decision reads an approval's answer: {"approved": bool, "scope":
+// "once"|"session", "reason": "..."}, or one of yes, always, no.
+func decision(text string) (conductor.Decision, error) {
+	var d struct {
+		Approved *bool                  `json:"approved"`
+		Scope    contract.ApprovalScope `json:"scope"`
+		Reason   string                 `json:"reason"`
+	}
+	if json.Unmarshal([]byte(text), &d) == nil && d.Approved != nil {
+		switch d.Scope {
+		case "", contract.ScopeOnce, contract.ScopeSession:
+		default:
+			return conductor.Decision{}, fmt.Errorf("wire: approval scope %q is neither once nor session", d.Scope)
+		}
+		return conductor.Decision{Approved: *d.Approved, Scope: d.Scope, Reason: d.Reason}, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(text)) {
+	case "yes", "y", "approve", "approved":
+		return conductor.Decision{Approved: true, Scope: contract.ScopeOnce}, nil
+	case "always", "session":
+		return conductor.Decision{Approved: true, Scope: contract.ScopeSession}, nil
+	case "no", "n", "deny", "denied":
+		return conductor.Decision{Reason: "the user said no"}, nil
+	}
+	return conductor.Decision{}, fmt.Errorf(`wire: an approval answer is {"approved": bool, "scope": "once"|"session"} or one of yes, always, no; got %q`, text)
+}
