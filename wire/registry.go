@@ -77,6 +77,21 @@ func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) 
 	return t, 0, nil
 }
 
+// useThread checks a request's thread id and acquires its thread, or
+// answers the request with why not.
+func (h *Handler) useThread(w http.ResponseWriter, r *http.Request, id string) (*thread, bool) {
+	if err := h.checkThreadID(id); err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return nil, false
+	}
+	t, code, err := h.acquire(r.Context(), id)
+	if err != nil {
+		httpError(w, code, "%v", err)
+		return nil, false
+	}
+	return t, true
+}
+
 // open makes the thread's runner. A failed open is forgotten, so that
 // the next request tries again.
 func (h *Handler) open(t *thread) {

@@ -14,17 +14,12 @@ import (
 // thread, not to the request: a client that leaves stops its stream,
 // while the run goes on so that the client can resume.
 func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, threadID, clientRunID string, turns []contract.Turn) {
-	if err := h.checkThreadID(threadID); err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	ctx := r.Context()
-	t, code, err := h.acquire(ctx, threadID)
-	if err != nil {
-		httpError(w, code, "%v", err)
+	t, ok := h.useThread(w, r, threadID)
+	if !ok {
 		return
 	}
 	defer h.release(t)
+	ctx := r.Context()
 	if !h.claim(t) {
 		httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
 		return
@@ -43,7 +38,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 		_, runErr = t.r.Submit(context.WithoutCancel(ctx), turns)
 	}()
 	w.WriteHeader(http.StatusOK)
-	err = s.follow(ctx, done)
+	err := s.follow(ctx, done)
 	if err == nil && s.runID == "" {
 		// The run never started: say why in the protocol's terms.
 		<-done

@@ -83,22 +83,17 @@ func (c cursor) had(events []contract.RunEvent) int {
 // resume streams what a client at lastID missed, then follows the run
 // in flight, if any, to its end.
 func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastID string) {
-	if err := h.checkThreadID(threadID); err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
 	at, err := parseCursor(lastID)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	ctx := r.Context()
-	t, code, err := h.acquire(ctx, threadID)
-	if err != nil {
-		httpError(w, code, "%v", err)
+	t, ok := h.useThread(w, r, threadID)
+	if !ok {
 		return
 	}
 	defer h.release(t)
+	ctx := r.Context()
 	events, end, err := t.history(ctx)
 	switch {
 	case err != nil:

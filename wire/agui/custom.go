@@ -3,6 +3,7 @@ package agui
 import (
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/internal/redact"
+	"github.com/batonrt/baton/wire/internal/track"
 )
 
 // custom maps the events AG-UI has no type for onto CUSTOM events.
@@ -10,19 +11,11 @@ func (p *Projector) custom(ev contract.RunEvent) (Event, bool) {
 	c := Event{Type: Custom}
 	switch ev.Kind {
 	case contract.EvApprovalRequested:
-		c.Name, c.Value = CustomApprovalRequested, callValue(ev.Call)
+		c.Name, c.Value = CustomApprovalRequested, track.CallValue(ev.Call, "toolCallName")
 	case contract.EvApprovalResolved:
-		v := callValue(ev.Call)
-		v["approved"] = ev.Approved
-		if ev.Scope != "" {
-			v["scope"] = string(ev.Scope)
-		}
-		if ev.Text != "" {
-			v["reason"] = ev.Text
-		}
-		c.Name, c.Value = CustomApprovalResolved, v
+		c.Name, c.Value = CustomApprovalResolved, track.ApprovalValue(ev, "toolCallName")
 	case contract.EvToolStarted:
-		c.Name, c.Value = CustomToolStarted, callValue(ev.Call)
+		c.Name, c.Value = CustomToolStarted, track.CallValue(ev.Call, "toolCallName")
 	case contract.EvSteeringApplied:
 		c.Name, c.Value = CustomSteeringApplied, map[string]any{"text": ev.Text}
 	case contract.EvFollowUpApplied:
@@ -39,11 +32,4 @@ func (p *Projector) custom(ev contract.RunEvent) (Event, bool) {
 		return c, false
 	}
 	return c, true
-}
-
-func callValue(call *contract.ToolCall) map[string]any {
-	if call == nil {
-		return map[string]any{}
-	}
-	return map[string]any{"toolCallId": call.ID, "toolCallName": call.Name, "arguments": call.Arguments}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/batonrt/baton/contract"
+	wt "github.com/batonrt/baton/wire/internal/wiretest"
 )
 
 // FuzzProjectTurn feeds the projector a model call streamed in random
@@ -17,48 +17,24 @@ func FuzzProjectTurn(f *testing.F) {
 	f.Add("", []byte{}, uint8(0), "")
 	f.Add("abc", []byte{1, 1, 1}, uint8(3), "")
 	f.Fuzz(func(t *testing.T, final string, splits []byte, cut uint8, broken string) {
-		k := min(int(cut), len(final))
+		before, after := wt.StreamedTurn(final, splits, int(cut), broken)
 		p := NewProjector("t")
-		var out []Event
-		push := func(ev contract.RunEvent) {
-			ev.SessionID, ev.RunID = "t", "r"
-			out = append(out, p.Project(ev)...)
+		for _, ev := range before {
+			p.Project(ev)
 		}
-		push(contract.RunEvent{Seq: 1, Kind: contract.EvRunStarted})
-		var delta uint32
-		if broken != "" {
-			delta++
-			push(contract.RunEvent{Seq: 1, Delta: delta, Kind: contract.EvTextDelta, Text: broken})
-			delta++
-			push(contract.RunEvent{Seq: 1, Delta: delta, Kind: contract.EvModelRetry, Text: "retry"})
-		}
-		retried := len(out)
-		for rest := final[:k]; rest != ""; {
-			n := len(rest)
-			if len(splits) > 0 {
-				n = max(1, min(n, int(splits[0])))
-				splits = splits[1:]
-			}
-			delta++
-			push(contract.RunEvent{Seq: 1, Delta: delta, Kind: contract.EvTextDelta, Text: rest[:n]})
-			rest = rest[n:]
-		}
-		turn := contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock(final)}}
-		push(contract.RunEvent{Seq: 2, Kind: contract.EvTurnCompleted, Turn: &turn})
-		push(contract.RunEvent{Seq: 3, Kind: contract.EvRunSettled})
 		var got strings.Builder
 		open := map[string]bool{}
-		for i, e := range out {
-			switch e.Type {
-			case TextMessageStart:
-				open[e.MessageID] = true
-			case TextMessageEnd:
-				delete(open, e.MessageID)
-			case TextMessageContent:
-				if !open[e.MessageID] {
-					t.Fatalf("content for %s, which is not open", e.MessageID)
-				}
-				if i >= retried {
+		for _, ev := range after {
+			for _, e := range p.Project(ev) {
+				switch e.Type {
+				case TextMessageStart:
+					open[e.MessageID] = true
+				case TextMessageEnd:
+					delete(open, e.MessageID)
+				case TextMessageContent:
+					if !open[e.MessageID] {
+						t.Fatalf("text for %s, which is not open", e.MessageID)
+					}
 					got.WriteString(e.Delta)
 				}
 			}

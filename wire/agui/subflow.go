@@ -54,29 +54,8 @@ func (p *Projector) child(ev contract.RunEvent) []Event {
 	case ev.Kind == contract.EvSubflowStarted, ev.Kind == contract.EvSubflowCompleted, ev.Kind == contract.EvSubflowFailed:
 		e = step(ev)
 	default:
-		e = Event{Type: Custom, Name: CustomSubflow, Value: subflowValue(ev)}
+		e = Event{Type: Custom, Name: CustomSubflow, Value: track.SubflowValue(ev, "toolCallName")}
 	}
 	e.Timestamp = int64(ev.At) / 1e6
 	return []Event{e}
-}
-
-// subflowValue is what a client needs to show one event of a child run.
-func subflowValue(ev contract.RunEvent) map[string]any {
-	v := map[string]any{"subflow": ev.Subflow, "sessionId": ev.SessionID, "kind": string(ev.Kind)}
-	if ev.Text != "" {
-		v["text"] = ev.Text
-	}
-	if ev.Turn != nil && ev.Turn.Text() != "" {
-		v["text"] = ev.Turn.Text()
-	}
-	if ev.Call != nil {
-		v["toolCallId"], v["toolCallName"], v["arguments"] = ev.Call.ID, ev.Call.Name, ev.Call.Arguments
-	}
-	if ev.Result != nil {
-		v["content"], v["isError"] = ev.Result.Content, ev.Result.IsError
-	}
-	if ev.Err != nil {
-		v["error"] = ev.Err.Error()
-	}
-	return v
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/internal/redact"
+	"github.com/batonrt/baton/wire/internal/track"
 )
 
 // data maps the events the UI message stream has no chunk for onto data
@@ -15,17 +16,9 @@ func data(ev contract.RunEvent) (Chunk, bool) {
 	seqID := func(prefix string) string { return fmt.Sprintf("%s-%d", prefix, ev.Seq) }
 	switch ev.Kind {
 	case contract.EvApprovalRequested:
-		return Chunk{Type: DataApprovalRequested, ID: seqID("approval"), Data: callValue(ev.Call)}, true
+		return Chunk{Type: DataApprovalRequested, ID: seqID("approval"), Data: track.CallValue(ev.Call, "toolName")}, true
 	case contract.EvApprovalResolved:
-		v := callValue(ev.Call)
-		v["approved"] = ev.Approved
-		if ev.Scope != "" {
-			v["scope"] = string(ev.Scope)
-		}
-		if ev.Text != "" {
-			v["reason"] = ev.Text
-		}
-		return Chunk{Type: DataApprovalResolved, ID: seqID("approval"), Data: v}, true
+		return Chunk{Type: DataApprovalResolved, ID: seqID("approval"), Data: track.ApprovalValue(ev, "toolName")}, true
 	case contract.EvSteeringApplied:
 		return Chunk{Type: DataSteeringApplied, ID: seqID("steer"), Data: map[string]any{"text": ev.Text}}, true
 	case contract.EvFollowUpApplied:
@@ -37,16 +30,9 @@ func data(ev contract.RunEvent) (Chunk, bool) {
 	case contract.EvModelRetry:
 		return Chunk{Type: DataModelRetry, Data: map[string]any{"text": redact.Error(ev.Text)}, Transient: true}, true
 	case contract.EvToolStarted:
-		return Chunk{Type: DataToolStarted, Data: callValue(ev.Call), Transient: true}, true
+		return Chunk{Type: DataToolStarted, Data: track.CallValue(ev.Call, "toolName"), Transient: true}, true
 	case contract.EvLag:
 		return Chunk{Type: DataLag, Data: map[string]any{"missed": ev.Missed}, Transient: true}, true
 	}
 	return Chunk{}, false
-}
-
-func callValue(call *contract.ToolCall) map[string]any {
-	if call == nil {
-		return map[string]any{}
-	}
-	return map[string]any{"toolCallId": call.ID, "toolName": call.Name, "arguments": call.Arguments}
 }

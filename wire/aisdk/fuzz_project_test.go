@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/batonrt/baton/contract"
+	wt "github.com/batonrt/baton/wire/internal/wiretest"
 )
 
 // FuzzProjectTurn feeds the projector a model call streamed in random
@@ -17,48 +17,25 @@ func FuzzProjectTurn(f *testing.F) {
 	f.Add("", []byte{}, uint8(0), "")
 	f.Add("abc", []byte{1, 1, 1}, uint8(3), "")
 	f.Fuzz(func(t *testing.T, final string, splits []byte, cut uint8, broken string) {
-		k := min(int(cut), len(final))
+		before, after := wt.StreamedTurn(final, splits, int(cut), broken)
 		p := NewProjector("t")
-		var out []Chunk
-		push := func(ev contract.RunEvent) {
-			ev.SessionID, ev.RunID = "t", "r"
-			out = append(out, p.Project(ev)...)
+		for _, ev := range before {
+			p.Project(ev)
 		}
-		push(contract.RunEvent{Seq: 1, Kind: contract.EvRunStarted})
-		var delta uint32
-		if broken != "" {
-			delta++
-			push(contract.RunEvent{Seq: 1, Delta: delta, Kind: contract.EvTextDelta, Text: broken})
-			push(contract.RunEvent{Seq: 1, Kind: contract.EvModelRetry, Text: "retry"})
-		}
-		retried := len(out)
-		for rest := final[:k]; rest != ""; {
-			n := len(rest)
-			if len(splits) > 0 {
-				n = max(1, min(n, int(splits[0])))
-				splits = splits[1:]
-			}
-			delta++
-			push(contract.RunEvent{Seq: 1, Delta: delta, Kind: contract.EvTextDelta, Text: rest[:n]})
-			rest = rest[n:]
-		}
-		turn := contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock(final)}}
-		push(contract.RunEvent{Seq: 2, Kind: contract.EvTurnCompleted, Turn: &turn})
-		push(contract.RunEvent{Seq: 3, Kind: contract.EvRunSettled})
 		var got strings.Builder
 		open := map[string]bool{}
-		for i, c := range out {
-			switch c.Type {
-			case TextStart:
-				open[c.ID] = true
-			case TextEnd:
-				delete(open, c.ID)
-			case TextDelta:
-				if !open[c.ID] {
-					t.Fatalf("delta for %s, which is not open", c.ID)
-				}
-				if i >= retried {
-					got.WriteString(c.Delta)
+		for _, ev := range after {
+			for _, e := range p.Project(ev) {
+				switch e.Type {
+				case TextStart:
+					open[e.ID] = true
+				case TextEnd:
+					delete(open, e.ID)
+				case TextDelta:
+					if !open[e.ID] {
+						t.Fatalf("text for %s, which is not open", e.ID)
+					}
+					got.WriteString(e.Delta)
 				}
 			}
 		}

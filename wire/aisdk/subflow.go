@@ -31,7 +31,7 @@ func subflow(ev contract.RunEvent) Chunk {
 	case contract.EvSubflowFailed:
 		status = "failed"
 	}
-	v := callValue(ev.Call)
+	v := track.CallValue(ev.Call, "toolName")
 	v["subflow"], v["sessionId"], v["status"] = path, ev.Text, status
 	return Chunk{Type: DataSubflow, ID: "subflow-" + strings.Join(path, "/"), Data: v}
 }
@@ -44,21 +44,6 @@ func child(ev contract.RunEvent) []Chunk {
 	case ev.Kind == contract.EvSubflowStarted, ev.Kind == contract.EvSubflowCompleted, ev.Kind == contract.EvSubflowFailed:
 		return []Chunk{subflow(ev)}
 	}
-	v := map[string]any{"subflow": ev.Subflow, "sessionId": ev.SessionID, "kind": string(ev.Kind)}
-	if ev.Text != "" {
-		v["text"] = ev.Text
-	}
-	if ev.Turn != nil && ev.Turn.Text() != "" {
-		v["text"] = ev.Turn.Text()
-	}
-	if ev.Call != nil {
-		v["toolCallId"], v["toolName"], v["arguments"] = ev.Call.ID, ev.Call.Name, ev.Call.Arguments
-	}
-	if ev.Result != nil {
-		v["content"], v["isError"] = ev.Result.Content, ev.Result.IsError
-	}
-	if ev.Err != nil {
-		v["error"] = ev.Err.Error()
-	}
+	v := track.SubflowValue(ev, "toolName")
 	return []Chunk{{Type: DataSubflowEvent, Data: v, Transient: true}}
 }

@@ -107,3 +107,33 @@ func DelegatedRun() []contract.RunEvent {
 		With(Ev(8, 0, contract.EvRunSettled), func(e *contract.RunEvent) { e.Usage = &Usage }),
 	}
 }
+
+// StreamedTurn is a run whose one model call streams a prefix (cut
+// bytes) of final in pieces of the sizes splits gives (the rest in one),
+// then completes with final, and the run settles. When broken is not
+// empty an attempt that streamed it is retried first. before holds the
+// run's start and that attempt, after the rest.
+func StreamedTurn(final string, splits []byte, cut int, broken string) (before, after []contract.RunEvent) {
+	ev := func(seq uint64, delta uint32, kind contract.EventKind, text string) contract.RunEvent {
+		return contract.RunEvent{Seq: seq, Delta: delta, SessionID: "t", RunID: "r", Kind: kind, Text: text}
+	}
+	before = append(before, ev(1, 0, contract.EvRunStarted, ""))
+	var delta uint32
+	if broken != "" {
+		before = append(before, ev(1, 1, contract.EvTextDelta, broken), ev(1, 2, contract.EvModelRetry, "retry"))
+		delta = 2
+	}
+	for rest := final[:min(max(cut, 0), len(final))]; rest != ""; {
+		n := len(rest)
+		if len(splits) > 0 {
+			n = max(1, min(n, int(splits[0])))
+			splits = splits[1:]
+		}
+		delta++
+		after = append(after, ev(1, delta, contract.EvTextDelta, rest[:n]))
+		rest = rest[n:]
+	}
+	done := ev(2, 0, contract.EvTurnCompleted, "")
+	done.Turn = AssistantTurn(contract.TextBlock(final))
+	return before, append(after, done, ev(3, 0, contract.EvRunSettled, ""))
+}

@@ -1,0 +1,50 @@
+package track
+
+import (
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/redact"
+)
+
+// CallValue is a tool call as both protocols carry it in their custom
+// events; nameKey is the protocol's name for the tool's name.
+func CallValue(call *contract.ToolCall, nameKey string) map[string]any {
+	if call == nil {
+		return map[string]any{}
+	}
+	return map[string]any{"toolCallId": call.ID, nameKey: call.Name, "arguments": call.Arguments}
+}
+
+// ApprovalValue is an approval_resolved event's value.
+func ApprovalValue(ev contract.RunEvent, nameKey string) map[string]any {
+	v := CallValue(ev.Call, nameKey)
+	v["approved"] = ev.Approved
+	if ev.Scope != "" {
+		v["scope"] = string(ev.Scope)
+	}
+	if ev.Text != "" {
+		v["reason"] = ev.Text
+	}
+	return v
+}
+
+// SubflowValue is what a client needs to show one event of a delegated
+// run; an error's text is redacted as every error sent to a client is.
+func SubflowValue(ev contract.RunEvent, nameKey string) map[string]any {
+	v := map[string]any{"subflow": ev.Subflow, "sessionId": ev.SessionID, "kind": string(ev.Kind)}
+	if ev.Text != "" {
+		v["text"] = ev.Text
+	}
+	if ev.Turn != nil && ev.Turn.Text() != "" {
+		v["text"] = ev.Turn.Text()
+	}
+	if ev.Call != nil {
+		v["toolCallId"], v[nameKey], v["arguments"] = ev.Call.ID, ev.Call.Name, ev.Call.Arguments
+	}
+	if ev.Result != nil {
+		v["content"], v["isError"] = ev.Result.Content, ev.Result.IsError
+	}
+	if ev.Err != nil {
+		v["error"] = redact.Error(ev.Err.Error())
+	}
+	return v
+}
