@@ -356,6 +356,13 @@ func (f *fileBackend) Lock(ctx context.Context, session string) (io.Closer, erro
 	if err != nil {
 		return nil, err
 	}
+	// Catch up with what other writers did before this lock, cutting the
+	// tail of one that died mid-write: while the lock is held nothing
+	// else is read from the log.
+	if err := f.refresh(l, true); err != nil && !errors.Is(err, ErrCorrupt) {
+		_ = c.Close()
+		return nil, err
+	}
 	l.held++
 	var once sync.Once
 	return closerFunc(func() error {

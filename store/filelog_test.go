@@ -321,3 +321,33 @@ func TestAppendRefusedWhileLockedElsewhere(t *testing.T) {
 		t.Fatalf("owner reads %d records", len(got))
 	}
 }
+
+// A store that read a session before another writer died mid-append cuts
+// that writer's torn tail when it takes the lock, rather than appending
+// after it.
+func TestTornTailOfAnotherWriterCutOnLock(t *testing.T) {
+	ctx := t.Context()
+	mem := vfs.NewMem()
+	sizes := appendScript(t, mem, 3)
+	st := must(store.OpenFS(mem))
+	if got := must(st.Records(ctx, "s")); len(got) != 3 {
+		t.Fatalf("%d records", len(got))
+	}
+	b := must(mem.ReadFile("logs/s.log"))
+	writeRaw(t, mem, "logs/s.log", append(b, b[sizes[0]:sizes[0]+(sizes[1]-sizes[0])/2]...))
+	release := must(st.Lock(ctx, "s"))
+	recs := storetest.Script("r", 4)
+	if _, err := st.Append(ctx, "s", recs[3]); err != nil {
+		t.Fatal(err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	again := must(store.OpenFS(mem))
+	if d := cmp.Diff(recs, must(again.Records(ctx, "s"))); d != "" {
+		t.Fatalf("records mismatch (-want +got):\n%s", d)
+	}
+	if err := again.Verify(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
