@@ -143,3 +143,31 @@ func ExampleAgent_EventsSince() {
 	// 3 turn_completed
 	// 4 run_settled
 }
+
+func ExampleOutput() {
+	type forecast struct {
+		City  string  `json:"city"`
+		TempC float64 `json:"temp_c"`
+	}
+	out, err := conductor.OutputOf[forecast]("forecast")
+	if err != nil {
+		panic(err)
+	}
+	model := scripted.New(
+		scripted.Reply{Text: "Cold."}, // not JSON: sent back with the reason
+		scripted.Reply{Text: `{"city":"Oslo","temp_c":-3}`},
+	)
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted", Output: out}, exampleDeps(model))
+	if err != nil {
+		panic(err)
+	}
+	defer agent.Close()
+	snap, err := agent.Submit(context.Background(), conductor.Text("weather in Oslo?"))
+	if err != nil {
+		panic(err)
+	}
+	f, err := conductor.Output[forecast](snap)
+	fmt.Printf("%+v %v, %d model calls\n", f, err, snap.RunUsage.ModelCalls)
+	// Output:
+	// {City:Oslo TempC:-3} <nil>, 2 model calls
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -118,5 +119,49 @@ func TestToolListChanges(t *testing.T) {
 	if n := badHeader.Load(); n > 0 {
 		t.Errorf("%d requests without the header", n)
 	}
+	src.Close()
+}
+
+// TestCancellationReachesTheServer: cancelling a call (as an abort or a
+// timeout does) cancels the handler on the server.
+func TestCancellationReachesTheServer(t *testing.T) {
+	server := sdk.NewServer(&sdk.Implementation{Name: "slow"}, nil)
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	sdk.AddTool(server, &sdk.Tool{Name: "wait"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, struct{}, error) {
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		return nil, struct{}{}, ctx.Err()
+	})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
+	defer ts.Close()
+	src := connect(t, mcp.Server{Name: "slow", URL: ts.URL})
+	tools, err := src.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := tools[0].Call(ctx, []byte(`{}`))
+		errc <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call never reached the server")
+	}
+	cancel()
+	if err := <-errc; err == nil {
+		t.Error("a cancelled call returned no error")
+	}
+	waitFor(t, "the server's handler to be cancelled", func() bool {
+		select {
+		case <-cancelled:
+			return true
+		default:
+			return false
+		}
+	})
 	src.Close()
 }
