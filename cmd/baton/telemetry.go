@@ -22,11 +22,15 @@ import (
 const contentEnv = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 // startTracing sets a.tracer when the standard OTEL_EXPORTER_OTLP_*
-// variables name an endpoint, exporting over OTLP/HTTP (the exporter reads
+// variables name an endpoint (and OTEL_SDK_DISABLED or
+// OTEL_TRACES_EXPORTER=none do not switch it off), exporting over OTLP/HTTP (the exporter reads
 // the endpoint, headers, timeout and the rest from the environment). The
 // returned stop flushes and ends the export.
 func (a *app) startTracing(ctx context.Context, provider, model string) (stop func(), err error) {
 	if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" {
+		return func() {}, nil
+	}
+	if disabled, _ := strconv.ParseBool(os.Getenv("OTEL_SDK_DISABLED")); disabled || os.Getenv("OTEL_TRACES_EXPORTER") == "none" {
 		return func() {}, nil
 	}
 	proto := os.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")

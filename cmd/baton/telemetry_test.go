@@ -55,3 +55,23 @@ func TestTracingRefusesGRPC(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
+
+func TestTracingSwitchedOff(t *testing.T) {
+	isolate(t)
+	requests := 0
+	var mu sync.Mutex
+	collector := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		mu.Lock()
+		requests++
+		mu.Unlock()
+	}))
+	defer collector.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
+	t.Setenv("OTEL_SDK_DISABLED", "true")
+	code, _, stderr := cli(t, "", "run", "--provider", "scripted", "--script", writeScript(t, `{"replies": [{"text": "x"}]}`), "--store", t.TempDir(), "hi")
+	mu.Lock()
+	defer mu.Unlock()
+	if code != 0 || requests != 0 {
+		t.Errorf("exit %d, %d export requests with the SDK disabled: %s", code, requests, stderr)
+	}
+}
