@@ -114,7 +114,9 @@ func (f *fileBackend) cutAt(l *sessionLog, end int64) error {
 
 // apply takes a whole frame read or written at l.end into l and the index.
 func (f *fileBackend) apply(l *sessionLog, fr frame) {
-	l.refs[fr.kind] = fr.new
+	if fr.kind != "" {
+		l.refs[fr.kind] = fr.new
+	}
 	l.end += fr.size
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -176,18 +178,45 @@ func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, 
 	if cur != old {
 		return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
 	}
-	b := encodeFrame(nil, kind, old, new, f.missing(objs))
+	b, err := encodeCommit(kind, old, new, f.missing(objs))
+	if err != nil {
+		return fmt.Errorf("store: commit %q: %w", session, err)
+	}
 	if err := f.write(l, b); err != nil {
 		l.failed = true
 		_ = l.closeFile()
 		return err
 	}
-	fr, _, err := readFrame(b, l.end)
-	if err != nil {
-		return fmt.Errorf("store: commit %q: %w", session, err)
+	for off := 0; off < len(b); {
+		fr, _, err := readFrame(b[off:], l.end)
+		if err != nil {
+			return fmt.Errorf("store: commit %q: %w", session, err)
+		}
+		f.apply(l, fr)
+		off += int(fr.size)
 	}
-	f.apply(l, fr)
 	return nil
+}
+
+// encodeCommit encodes a commit as frames under maxFrame: objects-only
+// frames while they do not fit in one, then the frame that moves the
+// ref. A crash may keep the first frames and lose the last: objects
+// nothing names, which is harmless.
+func encodeCommit(kind RefKind, old, new Hash, objs []Object) ([]byte, error) {
+	var b []byte
+	start, size := 0, 0
+	for i, o := range objs {
+		n := len(o.Bytes) + 64
+		if n > frameSplit {
+			return nil, fmt.Errorf("%w: object %s is %d bytes", ErrInvalid, o.Hash, len(o.Bytes))
+		}
+		if size+n > frameSplit {
+			b = encodeFrame(b, "", Hash{}, Hash{}, objs[start:i])
+			start, size = i, 0
+		}
+		size += n
+	}
+	return encodeFrame(b, kind, old, new, objs[start:]), nil
 }
 
 // missing drops the objects already stored, in a log or as loose files.
@@ -195,8 +224,10 @@ func (f *fileBackend) missing(objs []Object) []Object {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := objs[:0:0]
+	seen := make(map[Hash]bool, len(objs))
 	for _, o := range objs {
-		if _, ok := f.index[o.Hash]; !ok && !slices.ContainsFunc(out, func(p Object) bool { return p.Hash == o.Hash }) {
+		if _, ok := f.index[o.Hash]; !ok && !seen[o.Hash] {
+			seen[o.Hash] = true
 			out = append(out, o)
 		}
 	}

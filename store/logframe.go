@@ -12,7 +12,9 @@ import (
 //	payload | u32 payload length
 //
 // little-endian, CRC-32C. The payload is a version byte, the ref kind
-// moved (1 heads, 2 checkpoints), the old and new hashes, then the
+// moved (1 heads, 2 checkpoints, 0 none: a commit too big for one frame
+// carries its first objects in frames that move nothing), the old and new
+// hashes, then the
 // objects: a uvarint count and per object its hash, a uvarint length and
 // its bytes. The trailing length lets Open check the last frame without
 // reading the log from the start.
@@ -26,9 +28,16 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// frameSplit is the payload size past which a commit's objects go into
+// more frames; well under maxFrame, and a variable so tests can lower it.
+var frameSplit = maxFrame / 2
+
 var refKindCodes = map[RefKind]byte{RefHeads: 1, RefCheckpoints: 2}
 
 func refKindOf(c byte) (RefKind, bool) {
+	if c == 0 {
+		return "", true
+	}
 	for k, v := range refKindCodes {
 		if v == c {
 			return k, true
