@@ -221,3 +221,49 @@ func TestQuestionSurvivesRestart(t *testing.T) {
 		t.Errorf("the model was not given the answer: %+v", last)
 	}
 }
+
+// TestCloseKeepsAQuestionOpen: closing an agent whose run waits for a
+// person does not abort the run; a new agent reopens it without waiting
+// for its end, and the answer finishes it.
+func TestCloseKeepsAQuestionOpen(t *testing.T) {
+	ctx := ctxT(t)
+	st := store.NewMemory()
+	deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Which city?"}`})}}, toolBox(t, dispatch.AskHuman("")))
+	deps.Store = st
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	asked, stop := questions(a)
+	done := submitAsync(a, "plan a trip")
+	nextQuestion(t, ctx, asked)
+	stop()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-done; !errors.Is(res.err, conductor.ErrClosed) || res.snap.Phase != contract.PhaseAwaitingHuman {
+		t.Fatalf("submit ended %s with %v, want ErrClosed while the question waits", res.snap.Phase, res.err)
+	}
+	model := &fakeModel{replies: []replyFunc{say("Bergen it is.")}}
+	deps2 := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+	deps2.Store = st
+	b := newAgent(t, contract.AgentConfig{}, deps2)
+	snap, err := b.Reopen(ctx, "session_test")
+	if err != nil || snap.Phase != contract.PhaseAwaitingHuman || len(snap.PendingQuestions()) != 1 {
+		t.Fatalf("reopened %s with %v, questions %+v", snap.Phase, err, snap.PendingQuestions())
+	}
+	ended := make(chan contract.RunSnapshot, 1)
+	b.Subscribe(func(ev contract.RunEvent) {
+		if ev.Kind == contract.EvRunSettled {
+			ended <- b.Snapshot()
+		}
+	})
+	if err := b.Answer(ctx, "q1", "Bergen"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case s := <-ended:
+		if got := results(s); len(got) != 1 || got[0].Content != "Bergen" {
+			t.Errorf("results %+v", got)
+		}
+	case <-ctx.Done():
+		t.Fatal("the reopened run did not settle")
+	}
+}
