@@ -71,6 +71,26 @@ func (b *Backend) ownerConn(ctx context.Context) (*pgx.Conn, error) {
 	return conn, nil
 }
 
+// tryLock asks for an advisory lock on the owner connection; when the
+// connection turns out dead (the server restarted, the network dropped
+// it), it connects again once and asks again.
+func (b *Backend) tryLock(ctx context.Context, key int64) (*pgx.Conn, bool, error) {
+	for attempt := 0; ; attempt++ {
+		conn, err := b.ownerConn(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		var got bool
+		err = conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got)
+		if err == nil {
+			return conn, got, nil
+		}
+		if attempt > 0 || !conn.IsClosed() || ctx.Err() != nil {
+			return nil, false, ioErr("lock", err)
+		}
+	}
+}
+
 // Lock takes the session's advisory lock on the owner connection and
 // bumps the session's owner epoch, which fences any earlier owner's
 // commits.
@@ -80,14 +100,10 @@ func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	if _, held := b.epoch(session); held {
 		return nil, fmt.Errorf("store: lock %q: %w", session, store.ErrLocked)
 	}
-	conn, err := b.ownerConn(ctx)
-	if err != nil {
-		return nil, err
-	}
 	key := b.lockKey(session)
-	var got bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got); err != nil {
-		return nil, ioErr("lock "+session, err)
+	conn, got, err := b.tryLock(ctx, key)
+	if err != nil {
+		return nil, fmt.Errorf("store: lock %q: %w", session, err)
 	}
 	if !got {
 		return nil, fmt.Errorf("store: lock %q: %w", session, store.ErrLocked)

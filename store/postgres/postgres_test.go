@@ -99,6 +99,14 @@ func TestStaleOwnerCannotMoveHead(t *testing.T) {
 	if got, err := b.Head(ctx, "s"); err != nil || got != head {
 		t.Fatalf("head = %s, %v; want the new owner's %s", got, err, head)
 	}
+	// The stale owner's backend connects again for its next lock.
+	release, err := a.Lock(ctx, "t")
+	if err != nil {
+		t.Fatalf("lock of another session after the owner connection died: %v", err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // A database migrated by a newer release is refused, not misread.
