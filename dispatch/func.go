@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -16,7 +17,10 @@ import (
 // give an error outcome naming the field, and fn is not called. In must
 // be a struct or a map with string keys, since models only call tools
 // whose arguments are an object. If Out is a string it is the outcome's
-// content as is; otherwise the content is Out marshalled as JSON.
+// content as is; otherwise the content is Out marshalled as JSON. When In
+// is a struct of scalar fields, valid arguments are checked by decoding
+// them and looking at their keys, derived once per type, without walking
+// the schema; anything else still goes through the schema.
 func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error), opts ...Option) (Tool, error) {
 	d := contract.ToolDescriptor{Name: name, Description: description}
 	for _, o := range opts {
@@ -45,7 +49,7 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: encode input schema: %w", ErrInvalidTool, name, err)
 	}
-	return &funcTool[In, Out]{d: d, schema: resolved, fn: fn}, nil
+	return &funcTool[In, Out]{d: d, schema: resolved, flat: flatArgsFor(reflect.TypeFor[In](), schema), fn: fn}, nil
 }
 
 // MustFunc is Func for tools defined at init time; it panics on error.
@@ -60,15 +64,21 @@ func MustFunc[In, Out any](name, description string, fn func(context.Context, In
 type funcTool[In, Out any] struct {
 	d      contract.ToolDescriptor
 	schema *jsonschema.Resolved
-	fn     func(context.Context, In) (Out, error)
+	// flat checks arguments of a flat struct without the schema; nil for
+	// other inputs.
+	flat *flatArgs
+	fn   func(context.Context, In) (Out, error)
 }
 
 func (t *funcTool[In, Out]) Descriptor() contract.ToolDescriptor { return t.d }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, args json.RawMessage) (contract.ToolOutcome, error) {
 	var in In
-	if err := decodeArgs(t.schema, args, &in); err != nil {
-		return contract.ToolOutcome{Content: err.Error(), IsError: true}, nil
+	if t.flat == nil || !t.flat.decode(args, &in) {
+		in = *new(In)
+		if err := decodeArgs(t.schema, args, &in); err != nil {
+			return contract.ToolOutcome{Content: err.Error(), IsError: true}, nil
+		}
 	}
 	out, err := t.fn(ctx, in)
 	if err != nil {
