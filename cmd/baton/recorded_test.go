@@ -37,6 +37,9 @@ var recordedSessions = map[string]struct {
 	// Revision 2: a delegate call whose child run (4 steps, linked at the
 	// parent's delegate_settled) replays with the parent.
 	"delegation.jsonl": {"calm-robin-ad6f", 8},
+	// An output schema: two answers sent back (not JSON, a field
+	// missing), the third settles; each reply records the verdict.
+	"structured-output.jsonl": {"proud-lantern-a20f", 4},
 }
 
 // badSessions are damaged or tampered sessions and the exact message
