@@ -87,11 +87,20 @@ func (h History) Tail(n int) []Turn {
 // Turns returns all turns in order, in a new slice.
 func (h History) Turns() []Turn { return h.Tail(h.Len()) }
 
-// All yields the turns in order with their index.
+// All yields the turns in order with their index. It copies no turn:
+// it gathers the list's nodes, newest first, and walks them back.
 func (h History) All() iter.Seq2[int, Turn] {
 	return func(yield func(int, Turn) bool) {
-		for i, t := range h.Turns() {
-			if !yield(i, t) {
+		var buf [32]*historyNode
+		nodes := buf[:0]
+		if n := h.Len(); n > len(buf) {
+			nodes = make([]*historyNode, 0, n)
+		}
+		for n := h.last; n != nil; n = n.prev {
+			nodes = append(nodes, n)
+		}
+		for i := len(nodes) - 1; i >= 0; i-- {
+			if !yield(len(nodes)-1-i, nodes[i].turn) {
 				return
 			}
 		}

@@ -126,3 +126,46 @@ func ExampleHistory_Append() {
 	// 0 user hi
 	// 1 assistant hello
 }
+
+// All walks a history longer than its stack buffer in order, every turn
+// once, and stops when told.
+func TestHistoryAllLong(t *testing.T) {
+	for _, n := range []int{31, 32, 33, 100} {
+		h := contract.HistoryOf()
+		for i := range n {
+			h = h.Append(turnN(i))
+		}
+		count := 0
+		for i, turn := range h.All() {
+			if i != count || turn.Text() != fmt.Sprintf("turn %d", i) {
+				t.Fatalf("n=%d: All yields %q at %d, want turn %d", n, turn.Text(), i, count)
+			}
+			count++
+		}
+		if count != n {
+			t.Errorf("n=%d: All yielded %d turns", n, count)
+		}
+		for i := range h.All() {
+			if i == n/2 {
+				break
+			}
+		}
+	}
+}
+
+func BenchmarkHistoryAll(b *testing.B) {
+	var h contract.History
+	for range 400 {
+		h = h.Append(contract.UserText("x"))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for range h.All() {
+			n++
+		}
+		if n != 400 {
+			b.Fatalf("%d turns", n)
+		}
+	}
+}
