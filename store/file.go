@@ -32,7 +32,7 @@ func Open(dir string, opts ...Option) (Store, error) {
 }
 
 // OpenFS opens (creating if needed) a store on fsys: logs/<session>.log
-// holds a session's commits (see logframe.go), locks/<session> are lock
+// holds a session's commits, one checksummed frame each, locks/<session> are lock
 // files, format names the layout. A folder of format 1 is read as it is
 // and upgraded in place: its loose objects and ref files stay readable,
 // and new commits go to logs. Files starting with .tmp- are litter of an

@@ -18,7 +18,7 @@ type sessionLog struct {
 	id, name, lockName string
 
 	mu     sync.Mutex
-	loaded bool
+	loaded bool  // the log was read (or found missing) at least once
 	end    int64 // end of the last whole frame read or written
 	refs   map[RefKind]Hash
 	bad    error    // damage found inside the log: it is refused
