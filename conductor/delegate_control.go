@@ -1,0 +1,73 @@
+package conductor
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// ApproveSubflow answers an approval request of the run at the subflow
+// path (delegate call ids from the root, as events carry it): an empty
+// path is this agent's own run.
+func (a *Agent) ApproveSubflow(path []string, callID string, d Decision) error {
+	if len(path) == 0 {
+		return a.hostSignal(func() contract.Signal { return resolution(callID, d, a.now()) })
+	}
+	ag, err := a.childAgent(path[0])
+	if err != nil {
+		return err
+	}
+	return ag.ApproveSubflow(path[1:], callID, d)
+}
+
+// childAgent returns the running child of the delegate call.
+func (a *Agent) childAgent(callID string) (*Agent, error) {
+	var ag *Agent
+	err := a.call(context.Background(), func() error {
+		if a.run == nil {
+			return ErrNoRun
+		}
+		for _, c := range a.run.children {
+			if c.callID == callID {
+				ag = c.running()
+			}
+		}
+		if ag == nil {
+			return fmt.Errorf("%w: no child run for delegate call %q", ErrNoRun, callID)
+		}
+		return nil
+	})
+	return ag, err
+}
+
+// approveInChildren offers the decision to every running child, depth
+// first, and reports whether one took it.
+func (a *Agent) approveInChildren(callID string, d Decision) bool {
+	for _, ag := range a.runningChildren() {
+		if ag.Approve(callID, d) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// runningChildren returns the agents of the run's children that have
+// begun, in the order of their sessions.
+func (a *Agent) runningChildren() []*Agent {
+	var kids []*Agent
+	_ = a.call(context.Background(), func() error {
+		if a.run == nil {
+			return nil
+		}
+		for _, s := range slices.Sorted(maps.Keys(a.run.children)) {
+			if ag := a.run.children[s].running(); ag != nil {
+				kids = append(kids, ag)
+			}
+		}
+		return nil
+	})
+	return kids
+}
