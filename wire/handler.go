@@ -56,8 +56,10 @@ type HandlerOptions struct {
 	// as a tool result (AG-UI: a tool message; AI SDK: the tool part's
 	// output, from addToolOutput), resumes the run and streams the rest.
 	// An approval's answer is {"approved": bool, "scope": "once"|"session",
-	// "reason": "..."} or one of yes, always, no. Without it a stream
-	// waits, open, for whoever answers.
+	// "reason": "..."} or one of yes, always, no; AI SDK clients see the
+	// call's part in approval-requested and answer with
+	// addToolApprovalResponse. Without it a stream waits, open, for
+	// whoever answers.
 	ClientAnswers bool
 	// Logger receives request failures; nil discards.
 	Logger *slog.Logger

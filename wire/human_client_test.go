@@ -58,16 +58,21 @@ type humanServer struct {
 
 func startHumanServer(t *testing.T, dir string, proto Protocol) *humanServer {
 	t.Helper()
+	return startHumanServerWith(t, dir, proto, asker{}, dispatch.AskHuman(""))
+}
+
+func startHumanServerWith(t *testing.T, dir string, proto Protocol, prov turn.Provider, tools ...dispatch.Tool) *humanServer {
+	t.Helper()
 	st, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	newAgent := func(ctx context.Context, id string) (*conductor.Agent, error) {
-		box, err := dispatch.NewToolBox(dispatch.AskHuman(""))
+		box, err := dispatch.NewToolBox(tools...)
 		if err != nil {
 			return nil, err
 		}
-		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: asker{}, Tools: box, Store: st, SessionID: id, Approver: conductor.ApproveLater})
+		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: prov, Tools: box, Store: st, SessionID: id, Approver: conductor.ApproveLater})
 		if err != nil {
 			return nil, err
 		}
@@ -221,5 +226,56 @@ func TestAISDKClientAnswersAQuestion(t *testing.T) {
 	want := []string{"text One question first.", `tool-ask_human q1 output-available "Bergen"`, "text Going to Bergen."}
 	if diff := cmp.Diff(want, parts); diff != "" {
 		t.Errorf("message parts mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestAISDKClientAnswersAnApproval: a call that needs approval is a tool
+// part in approval-requested; addToolApprovalResponse approves it, the
+// chat sends the message back, and the tool runs.
+func TestAISDKClientAnswersAnApproval(t *testing.T) {
+	dir := aiSDKDir(t)
+	del := dispatch.MustFunc("delete_file", "Delete a file.", func(_ context.Context, in struct {
+		Path string `json:"path"`
+	}) (string, error) {
+		return "deleted " + in.Path, nil
+	}, dispatch.NeedsApproval())
+	for _, tt := range []struct{ answer, state, text string }{
+		{"yes", "output-available", "Result: deleted build"},
+		{"no", "output-error", "Result: error: the user denied this call"},
+	} {
+		t.Run(tt.answer, func(t *testing.T) {
+			s := startHumanServerWith(t, t.TempDir(), ProtocolAISDK, deleter{}, del)
+			var res struct {
+				uiClientResult
+				Asked struct {
+					State    string `json:"state"`
+					Approval struct {
+						ID string `json:"id"`
+					} `json:"approval"`
+				} `json:"asked"`
+			}
+			if err := json.Unmarshal(runNode(t, dir, nil, "ui.mjs", s.srv.URL, "clean-"+tt.answer, "approve", tt.answer), &res); err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Errors) > 0 {
+				t.Fatalf("client saw errors: %v", res.Errors)
+			}
+			if res.Asked.State != "approval-requested" || res.Asked.Approval.ID != "d1" {
+				t.Errorf("the call's part was %s with approval %q", res.Asked.State, res.Asked.Approval.ID)
+			}
+			var parts []string
+			for _, p := range res.Message.Parts {
+				switch {
+				case p.Type == "text":
+					parts = append(parts, "text "+p.Text)
+				case strings.HasPrefix(p.Type, "tool-"):
+					parts = append(parts, p.Type+" "+p.ToolCallID+" "+p.State)
+				}
+			}
+			want := []string{"tool-delete_file d1 " + tt.state, "text " + tt.text}
+			if diff := cmp.Diff(want, parts); diff != "" {
+				t.Errorf("message parts mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

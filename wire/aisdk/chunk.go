@@ -23,6 +23,9 @@ const (
 	ToolInputError     = "tool-input-error"
 	ToolOutputAvail    = "tool-output-available"
 	ToolOutputError    = "tool-output-error"
+	// ToolApprovalRequest puts a call's part in approval-requested; the
+	// client answers with addToolApprovalResponse.
+	ToolApprovalRequest = "tool-approval-request"
 )
 
 // Types of the data parts baton sends. Transient ones (tool started,
@@ -59,6 +62,7 @@ type Chunk struct {
 	MessageID       string `json:"messageId,omitempty"`
 	MessageMetadata any    `json:"messageMetadata,omitempty"`
 	ToolCallID      string `json:"toolCallId,omitempty"`
+	ApprovalID      string `json:"approvalId,omitempty"`
 	ToolName        string `json:"toolName,omitempty"`
 	InputTextDelta  string `json:"inputTextDelta,omitempty"`
 	// Input is the parsed tool input of tool-input-available, or the raw

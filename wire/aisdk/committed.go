@@ -32,6 +32,14 @@ func (p *Projector) committed(ev contract.RunEvent) []Chunk {
 		return append(p.abandonAttempt(), c)
 	case contract.EvSubflowStarted, contract.EvSubflowCompleted, contract.EvSubflowFailed:
 		return []Chunk{subflow(ev)}
+	case contract.EvApprovalRequested:
+		var out []Chunk
+		if ev.Call != nil && p.known[ev.Call.ID] {
+			// The call's own part asks; the approval id is the call id.
+			out = append(out, Chunk{Type: ToolApprovalRequest, ApprovalID: ev.Call.ID, ToolCallID: ev.Call.ID})
+		}
+		c, _ := data(ev)
+		return append(out, c)
 	}
 	if c, ok := data(ev); ok {
 		return []Chunk{c}

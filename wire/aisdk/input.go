@@ -21,8 +21,9 @@ type Input struct {
 	// already holds the rest.
 	Turns []contract.Turn
 	// Answers are the outputs the client added (addToolOutput) to the
-	// tool parts of a trailing assistant message, for the calls the run
-	// waits on; set instead of Turns.
+	// tool parts of a trailing assistant message, and its approval
+	// responses (addToolApprovalResponse), for the calls the run waits
+	// on; set instead of Turns.
 	Answers []Answer
 }
 
@@ -52,6 +53,14 @@ type part struct {
 	ToolCallID string          `json:"toolCallId,omitempty"`
 	State      string          `json:"state,omitempty"`
 	Output     json.RawMessage `json:"output,omitempty"`
+	Approval   *approval       `json:"approval,omitempty"`
+}
+
+// approval is a part's approval, as addToolApprovalResponse leaves it.
+type approval struct {
+	ID       string `json:"id"`
+	Approved bool   `json:"approved"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // DecodeInput parses and checks a chat request body.
@@ -85,12 +94,21 @@ func DecodeInput(b []byte) (Input, error) {
 	return Input{ChatID: in.ID, Turns: []contract.Turn{t}}, nil
 }
 
-// answers reads the outputs of a trailing assistant message's tool parts;
-// a string output is taken as it is, any other JSON as its text.
+// answers reads the outputs of a trailing assistant message's tool parts
+// (a string output is taken as it is, any other JSON as its text) and its
+// approval responses (as a decision).
 func answers(chatID string, m message) (Input, error) {
 	in := Input{ChatID: chatID}
 	for _, p := range m.Parts {
-		if !strings.HasPrefix(p.Type, "tool-") || p.State != "output-available" || p.ToolCallID == "" {
+		if !strings.HasPrefix(p.Type, "tool-") || p.ToolCallID == "" {
+			continue
+		}
+		if p.State == "approval-responded" && p.Approval != nil {
+			d, _ := json.Marshal(map[string]any{"approved": p.Approval.Approved, "reason": p.Approval.Reason})
+			in.Answers = append(in.Answers, Answer{CallID: p.ToolCallID, Output: string(d)})
+			continue
+		}
+		if p.State != "output-available" {
 			continue
 		}
 		var s string

@@ -10,9 +10,13 @@
 //                                 message ends on a tool part waiting for
 //                                 input (a question), answer it with
 //                                 addToolOutput and let the chat send it
+//   node ui.mjs URL CHAT approve yes|no
+//                                 the same for a part in approval-requested,
+//                                 answered with addToolApprovalResponse
 import {
   AbstractChat,
   DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
   lastAssistantMessageIsCompleteWithToolCalls,
   readUIMessageStream,
 } from "ai";
@@ -31,8 +35,8 @@ const transport = new DefaultChatTransport({
   },
 });
 
-if (mode === "ask") {
-  await ask(process.argv[5]);
+if (mode === "ask" || mode === "approve") {
+  await ask(mode, process.argv[5]);
   process.exit(0);
 }
 
@@ -69,7 +73,7 @@ process.stdout.write(JSON.stringify({ message, errors, types, headers }) + "\n")
 
 // ask drives the chat the way a page does: the Chat class keeps the
 // messages, and addToolOutput answers the open tool part.
-async function ask(answer) {
+async function ask(mode, answer) {
   const state = {
     messages: [],
     status: "ready",
@@ -94,16 +98,22 @@ async function ask(answer) {
     state,
     onError: (e) => errors.push(String(e)),
     onFinish: () => finished(),
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
+    sendAutomaticallyWhen:
+      mode === "approve" ? lastAssistantMessageIsCompleteWithApprovalResponses : lastAssistantMessageIsCompleteWithToolCalls,
   });
   await chat.sendMessage({ text: "plan a trip" });
   await done;
+  const waiting = mode === "approve" ? "approval-requested" : "input-available";
   const last = state.messages.at(-1);
-  const part = last?.parts.find((p) => p.type.startsWith("tool-") && p.state === "input-available");
-  if (!part) throw new Error("no tool part waits for input: " + JSON.stringify(state.messages));
+  const part = last?.parts.find((p) => p.type.startsWith("tool-") && p.state === waiting);
+  if (!part) throw new Error("no tool part is " + waiting + ": " + JSON.stringify(state.messages));
   const asked = structuredClone(part);
   done = new Promise((r) => (finished = r));
-  await chat.addToolOutput({ tool: part.type.slice(5), toolCallId: part.toolCallId, output: answer });
+  if (mode === "approve") {
+    await chat.addToolApprovalResponse({ id: part.approval.id, approved: answer === "yes" });
+  } else {
+    await chat.addToolOutput({ tool: part.type.slice(5), toolCallId: part.toolCallId, output: answer });
+  }
   await done;
   process.stdout.write(JSON.stringify({ message: state.messages.at(-1), asked, errors, headers, types: [] }) + "\n");
 }
