@@ -5,10 +5,8 @@
 // merged, and the events that end a turn or a run (and approval requests)
 // are always kept; other events past its buffer are dropped, and it is
 // told how many by an EvLag event as soon as it has caught up. Beside the hub
-// live accumulators that fold the stream into what hosts ask for most (the
-// assistant's text per turn, usage and cost, tool latency) and a JSONL sink
-// and reader for run logs; each accumulator's Observe method is itself a
-// subscriber.
+// lives the run log's format: a JSONL sink, itself a subscriber, and its
+// reader (baton run --json writes it).
 //
 // ledger imports only contract of baton's packages.
 package ledger

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/ledger"
@@ -13,12 +14,16 @@ import (
 
 func ExampleHub() {
 	hub := ledger.NewHub(ledger.Options{Buffer: 16})
-	transcript := ledger.NewTranscript()
-	hub.Subscribe(transcript.Observe)
+	var text strings.Builder // only the subscriber's goroutine writes it
+	hub.Subscribe(func(ev contract.RunEvent) {
+		if ev.Kind == contract.EvTextDelta {
+			text.WriteString(ev.Text)
+		}
+	})
 	hub.Publish(contract.RunEvent{Seq: 1, Kind: contract.EvTextDelta, Text: "Hello, "})
 	hub.Publish(contract.RunEvent{Seq: 1, Delta: 1, Kind: contract.EvTextDelta, Text: "world"})
-	hub.Close() // delivers what is queued
-	fmt.Println(transcript.Text())
+	hub.Close() // delivers what is queued and waits for the subscriber
+	fmt.Println(text.String())
 	// Output: Hello, world
 }
 
@@ -47,32 +52,6 @@ func ExampleHub_Events() {
 	// Output:
 	// 1 run_started
 	// 2 run_settled
-}
-
-func ExampleUsageMeter() {
-	meter := ledger.NewUsageMeter("small-model", ledger.PriceTable{
-		"small-model": {Input: 1.0, Output: 4.0, Cached: 0.25},
-	})
-	meter.Observe(contract.RunEvent{Kind: contract.EvTurnCompleted, Usage: &contract.Usage{
-		InputTokens: 200_000, CachedTokens: 100_000, OutputTokens: 50_000,
-	}})
-	cost, err := meter.Cost()
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("%.3f\n", cost.Total)
-	// Output: 0.325
-}
-
-func ExampleToolLatency() {
-	lat := ledger.NewToolLatency()
-	lat.Observe(contract.RunEvent{Kind: contract.EvToolStarted, At: 0, Call: &contract.ToolCall{ID: "c1", Name: "grep"}})
-	lat.Observe(contract.RunEvent{Kind: contract.EvToolResult, At: 1_500_000, Result: &contract.ToolResult{CallID: "c1", Name: "grep"}})
-	for _, s := range lat.ByTool() {
-		fmt.Println(s.Name, s.Calls, s.Max)
-	}
-	// Output: grep 1 1.5ms
 }
 
 func ExampleJSONLSink() {

@@ -81,3 +81,7 @@ func TestReadJSONLErrors(t *testing.T) {
 		})
 	}
 }
+
+func assistant(blocks ...contract.Block) *contract.Turn {
+	return &contract.Turn{Role: contract.RoleAssistant, Blocks: blocks}
+}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
 	"github.com/batonrt/baton/conductor"
-	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/provider/scripted"
 	"github.com/batonrt/baton/store"
 	"github.com/google/go-cmp/cmp"
@@ -168,10 +167,4 @@ func fastDemo(t testing.TB) *scripted.Script {
 		j.Replies[i].FirstDelay, j.Replies[i].ChunkDelay = 0, 0
 	}
 	return scripted.New(j.Replies...)
-}
-
-func decodeEvent(line string) (contract.RunEvent, error) {
-	var ev contract.RunEvent
-	err := json.Unmarshal([]byte(line), &ev)
-	return ev, err
 }

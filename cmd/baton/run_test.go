@@ -13,6 +13,7 @@ import (
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/ledger"
 	"github.com/batonrt/baton/store"
 )
 
@@ -62,11 +63,11 @@ func TestRunJSON(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
+	// The output is a run log ledger reads back.
 	var kinds []contract.EventKind
-	for line := range strings.Lines(stdout) {
-		ev, err := decodeEvent(line)
+	for ev, err := range ledger.ReadJSONL(strings.NewReader(stdout)) {
 		if err != nil {
-			t.Fatalf("line %q: %v", line, err)
+			t.Fatalf("%v in:\n%s", err, stdout)
 		}
 		kinds = append(kinds, ev.Kind)
 	}

@@ -9,13 +9,16 @@ import (
 	"time"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/ledger"
 )
 
 // printer shows a run's events as they come: text as it streams, tool
 // calls and results one compact line each, numbered so a result names
 // the call it answers, and, on a terminal, a status line while tools run
-// or the model is awaited. With json set it prints each event as a JSON
-// line. Everything it prints is escaped for the terminal.
+// or the model is awaited. With json set it writes the run log instead,
+// one JSON line per event (ledger's JSONL format, which ledger.ReadJSONL
+// reads back). Everything it prints for people is escaped for the
+// terminal.
 //
 // The approval prompt and typed lines go through it too (ask, typed), so
 // they start on a line of their own and no status line is drawn over
@@ -24,6 +27,7 @@ type printer struct {
 	mu        sync.Mutex
 	w         io.Writer
 	json      bool
+	sink      func(contract.RunEvent) // the run log, with --json
 	tty       bool
 	midLine   bool
 	streamed  bool              // text of the current model attempt was printed
@@ -57,6 +61,9 @@ func newPrinter(w io.Writer, json, tty bool) *printer {
 		now: time.Now,
 	}
 	p.quiet = p.now()
+	if json {
+		p.sink = ledger.JSONLSink(w)
+	}
 	if p.tty {
 		ticker := time.NewTicker(100 * time.Millisecond)
 		p.wg.Go(func() {
@@ -164,10 +171,8 @@ func (p *printer) event(ev contract.RunEvent) {
 	}
 	p.enter(ev)
 	p.track(ev)
-	if p.json {
-		if b, err := contract.EncodeEvent(ev); err == nil {
-			fmt.Fprintf(p.w, "%s\n", b)
-		}
+	if p.sink != nil {
+		p.sink(ev)
 		return
 	}
 	p.clear()
