@@ -60,12 +60,12 @@ func (t *transition) pending() []contract.PendingCall {
 
 // commit finishes an accepted step: the record to persist comes first,
 // naming the step's other effects, so a store holds what replay checks.
+// The persist's slot is kept at the front of the effects from the start
+// (see Step), so committing copies nothing.
 func (t *transition) commit() (contract.RunSnapshot, []contract.Effect) {
 	t.s.Steps++
-	out := make([]contract.Effect, 0, len(t.effects)+1)
-	out = append(out, contract.Persist{Record: contract.Record{Step: t.s.Steps, Signal: t.sig, Effects: Summarize(t.effects)}, Links: t.links})
-	out = append(out, t.effects...)
-	return t.s, out
+	t.effects[0] = contract.Persist{Record: contract.Record{Step: t.s.Steps, Signal: t.sig, Effects: Summarize(t.effects[1:])}, Links: t.links}
+	return t.s, t.effects
 }
 
 // lookupTool resolves a tool name: this run's tools shadow the agent's.
