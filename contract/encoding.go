@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // SchemaVersion is the version of the canonical encoding this release
@@ -59,13 +60,45 @@ func EncodeSignal(s Signal) ([]byte, error) {
 	return encodeEnvelope(envelope{V: SchemaVersion, Kind: string(s.SignalKind())}, s)
 }
 
+// encodeEnvelope writes the envelope's fields around the body in one
+// buffer: the bytes are those of marshalling the envelope struct with the
+// body as a RawMessage, without encoding the body twice or scanning it
+// again to compact it (the encoder's output is compact already).
 func encodeEnvelope(env envelope, body any) ([]byte, error) {
-	b, err := marshal(body)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	// Encode ends every value with a newline, which the next field's
+	// separator replaces.
+	value := func(v any) error {
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1)
+		return nil
+	}
+	buf.WriteString(`{"v":`)
+	buf.WriteString(strconv.Itoa(env.V))
+	if env.Step != 0 {
+		buf.WriteString(`,"step":`)
+		buf.WriteString(strconv.FormatUint(env.Step, 10))
+	}
+	buf.WriteString(`,"kind":`)
+	if err := value(env.Kind); err != nil {
 		return nil, fmt.Errorf("contract: encode %s: %w", env.Kind, err)
 	}
-	env.Body = b
-	return marshal(env)
+	buf.WriteString(`,"body":`)
+	if err := value(body); err != nil {
+		return nil, fmt.Errorf("contract: encode %s: %w", env.Kind, err)
+	}
+	if env.Effect != "" {
+		buf.WriteString(`,"effects":`)
+		if err := value(env.Effect); err != nil {
+			return nil, fmt.Errorf("contract: encode %s: %w", env.Kind, err)
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }
 
 func decodeEnvelope(b []byte) (envelope, error) {
