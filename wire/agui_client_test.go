@@ -133,13 +133,18 @@ func TestAGUIClientRebuildsRun(t *testing.T) {
 func TestAGUIClientRebuildsRunAfterReconnect(t *testing.T) {
 	dir := aguiClientDir(t)
 	e := newGatedEnv(t, weatherScript, make(chan struct{}))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
-		// Let the tool finish once the first stream has gone.
-		for e.users("thread-re") == 0 {
-			time.Sleep(time.Millisecond)
-		}
-		for e.users("thread-re") > 0 {
-			time.Sleep(time.Millisecond)
+		// Let the tool finish once the client has cut its first stream and
+		// come back with Last-Event-ID. Counting live streams instead could
+		// miss the cut when the reconnect overlaps the first stream's end.
+		for e.resumes.Load() == 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Millisecond):
+			}
 		}
 		close(e.toolGate)
 	}()

@@ -123,6 +123,8 @@ type env struct {
 	h      *Handler
 	subs   atomic.Int64
 	unsubs atomic.Int64
+	// resumes counts requests that carried a Last-Event-ID.
+	resumes atomic.Int64
 	// toolGate, when set, holds every tool call until it closes.
 	toolGate chan struct{}
 	mu       sync.Mutex
@@ -211,7 +213,12 @@ func startEnvWith(e *env, o envOptions) *env {
 		e.mu.Unlock()
 		return countingRunner{Runner: AgentRunner(a), subs: &e.subs, unsubs: &e.unsubs}, nil
 	}, o.handler)
-	e.srv = httptest.NewServer(e.h)
+	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Last-Event-ID") != "" {
+			e.resumes.Add(1)
+		}
+		e.h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(func() {
 		e.srv.Close()
 		if err := e.h.Close(); err != nil {
