@@ -144,7 +144,13 @@ func TestDelegationRunsChildrenInParallelAsOneDAG(t *testing.T) {
 		t.Errorf("replay: %v", err)
 	}
 
-	waitFor(t, func() bool { return slices.Contains(rec.kinds(true), contract.EvRunSettled) })
+	waitFor(t, func() bool {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		return slices.ContainsFunc(rec.events, func(ev contract.RunEvent) bool {
+			return ev.Kind == contract.EvRunSettled && len(ev.Subflow) == 0
+		})
+	})
 	bySubflow := map[string][]contract.EventKind{}
 	rec.mu.Lock()
 	for _, ev := range rec.events {
