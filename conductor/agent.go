@@ -224,6 +224,16 @@ func (a *Agent) Subscribe(fn func(contract.RunEvent)) (unsubscribe func()) {
 	return a.hub.Subscribe(fn)
 }
 
+// Flush waits until every event published so far has reached every
+// subscriber: its fn has returned for it, or for the lag notice or merged
+// delta standing for it. Submit returns when the run is committed, which
+// can be a moment before a subscriber has seen the run's last events;
+// a host that must see them before going on calls Flush after Submit. It
+// returns ctx's error if a subscriber does not catch up before ctx ends.
+func (a *Agent) Flush(ctx context.Context) error {
+	return a.hub.Flush(ctx)
+}
+
 // Events taps the event stream from the moment it is called, so events
 // published before the range loop starts are not lost, and yields them
 // until ctx is done, the loop stops, or the agent closes. The sequence is

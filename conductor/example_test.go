@@ -29,10 +29,9 @@ func shout() dispatch.Tool {
 }
 
 func exampleDeps(p *scripted.Script, tools ...dispatch.Tool) conductor.Deps {
-	box, _ := dispatch.NewToolBox(tools...)
 	return conductor.Deps{
 		Provider:  p,
-		Tools:     box,
+		Tools:     dispatch.MustToolBox(tools...),
 		SessionID: "example",
 		Clock:     &conductor.FixedClock{Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Step: time.Second},
 		IDs:       &conductor.CountingIDs{},
@@ -157,6 +156,31 @@ func ExampleAgent_Subscribe() {
 	// 7 turn_started
 	// 8 turn_completed
 	// 9 run_settled
+}
+
+func ExampleAgent_Flush() {
+	model := scripted.New(
+		scripted.Reply{Calls: []scripted.Call{{ID: "c1", Name: "shout", Arguments: `{"text":"hi"}`}}},
+		scripted.Reply{Text: "done"},
+	)
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, exampleDeps(model, shout()))
+	if err != nil {
+		panic(err)
+	}
+	defer agent.Close()
+	var last contract.EventKind // written by the subscriber's goroutine
+	agent.Subscribe(func(ev contract.RunEvent) {
+		time.Sleep(time.Millisecond) // a subscriber slower than the run
+		last = ev.Kind
+	})
+	if _, err := agent.Submit(context.Background(), conductor.Text("go")); err != nil {
+		panic(err)
+	}
+	if err := agent.Flush(context.Background()); err != nil {
+		panic(err)
+	}
+	fmt.Println(last) // read after Flush, which the subscriber's writes happen before
+	// Output: run_settled
 }
 
 func ExampleAgent_Resume() {

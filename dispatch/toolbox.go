@@ -31,6 +31,17 @@ func NewToolBox(tools ...Tool) (*ToolBox, error) {
 	return b, nil
 }
 
+// MustToolBox is NewToolBox for tools fixed at init time, where a bad
+// tool is a programming error; it panics on error, so the error cannot be
+// dropped and leave an agent without tools.
+func MustToolBox(tools ...Tool) *ToolBox {
+	b, err := NewToolBox(tools...)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 // Register adds t. It fails if t is nil, its name is invalid, or this box
 // (not a parent) already holds the name.
 func (b *ToolBox) Register(t Tool) error {

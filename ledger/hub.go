@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"iter"
 	"log/slog"
@@ -95,6 +96,7 @@ func (h *Hub) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 					return
 				}
 			}
+			s.delivered()
 			if !open {
 				return
 			}
@@ -117,6 +119,39 @@ func (h *Hub) Close() {
 	}
 	h.mu.Unlock()
 	h.wg.Wait()
+}
+
+// Flush waits until every event published before it was called has
+// reached every subscriber attached then: its fn has returned for it (or
+// for the delta it was merged into, or the lag notice counting it), or the
+// subscriber has ended. It returns ctx's error if ctx ends first. Publish
+// never waits for a subscriber; Flush is how a host that must see an
+// event before going on, such as the end of a run, waits for it.
+func (h *Hub) Flush(ctx context.Context) error {
+	type target struct {
+		s *subscriber
+		n uint64
+	}
+	h.mu.RLock()
+	targets := make([]target, 0, len(h.subs))
+	for s := range h.subs {
+		targets = append(targets, target{s, s.pushes()})
+	}
+	h.mu.RUnlock()
+	for _, t := range targets {
+		for {
+			ok, changed := t.s.reached(t.n)
+			if ok {
+				break
+			}
+			select {
+			case <-changed:
+			case <-ctx.Done():
+				return fmt.Errorf("ledger: flush: %w", ctx.Err())
+			}
+		}
+	}
+	return nil
 }
 
 // Len reports how many subscribers are attached.
@@ -155,6 +190,7 @@ func (h *Hub) deliver(s *subscriber, fn func(contract.RunEvent)) {
 				return
 			}
 		}
+		s.delivered()
 		if !open {
 			return
 		}

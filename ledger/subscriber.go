@@ -21,6 +21,12 @@ type subscriber struct {
 	closing bool // deliver what is queued, then end
 	stopped bool // end now
 	wake    chan struct{}
+	// pushed counts push calls; taken is pushed as of the last take, and
+	// handled is taken once that batch was delivered: every event pushed
+	// up to handled has reached the subscriber (merged, or counted in a
+	// lag notice). flushed is closed and replaced when handled moves.
+	pushed, taken, handled uint64
+	flushed                chan struct{}
 }
 
 // item is a queued event and how many events were dropped just before it.
@@ -33,7 +39,7 @@ type item struct {
 }
 
 func newSubscriber(limit int) *subscriber {
-	return &subscriber{limit: limit, wake: make(chan struct{}, 1)}
+	return &subscriber{limit: limit, wake: make(chan struct{}, 1), flushed: make(chan struct{})}
 }
 
 // push queues ev. A full queue loses no text: a delta continuing the
@@ -44,6 +50,7 @@ func newSubscriber(limit int) *subscriber {
 // per turn, however long the text.
 func (s *subscriber) push(ev contract.RunEvent) {
 	s.mu.Lock()
+	s.pushed++
 	switch {
 	case s.stopped || s.closing:
 	case len(s.queue) < s.limit:
@@ -115,8 +122,35 @@ func (s *subscriber) stop() {
 	s.mu.Lock()
 	s.stopped = true
 	s.queue = nil
+	close(s.flushed)
+	s.flushed = make(chan struct{})
 	s.mu.Unlock()
 	s.signal()
+}
+
+// delivered records that the batch last taken has reached the subscriber.
+func (s *subscriber) delivered() {
+	s.mu.Lock()
+	s.handled = s.taken
+	close(s.flushed)
+	s.flushed = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// pushes returns how many events were pushed so far.
+func (s *subscriber) pushes() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pushed
+}
+
+// reached reports whether every event up to the n-th push has reached
+// the subscriber, or it has ended; otherwise it returns what closes when
+// that may have changed.
+func (s *subscriber) reached(n uint64) (bool, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopped || s.handled >= n, s.flushed
 }
 
 func (s *subscriber) isStopped() bool {
@@ -152,6 +186,7 @@ func (s *subscriber) wait(done <-chan struct{}) ([]contract.RunEvent, bool) {
 
 // take empties the queue; mu is held.
 func (s *subscriber) take() []contract.RunEvent {
+	s.taken = s.pushed
 	q := s.queue
 	s.queue = s.spare[:0]
 	clear(s.out)

@@ -92,16 +92,22 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 			p.typed("", note)
 		}
 		snap, err := agent.Resume(ctx, spec.sessionID)
-		if snap.RunID != "" {
-			p.waitRun(snap.RunID, 2*time.Second)
-		}
+		flush(ctx, agent)
 		if err != nil {
 			return snap, err
 		}
 	}
 	snap, err := agent.Submit(ctx, conductor.Input{Text: spec.prompt, Tools: spec.tools})
-	p.waitRun(snap.RunID, 2*time.Second)
+	flush(ctx, agent)
 	return snap, err
+}
+
+// flush lets the printer show the run's last events before the command
+// goes on; a printer that cannot keep up is not waited for long.
+func flush(ctx context.Context, agent *conductor.Agent) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_ = agent.Flush(ctx)
 }
 
 // attachConsole routes typed lines to the agent while the run goes: to an

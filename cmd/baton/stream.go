@@ -24,26 +24,24 @@ import (
 // they start on a line of their own and no status line is drawn over
 // them.
 type printer struct {
-	mu        sync.Mutex
-	w         io.Writer
-	json      bool
-	sink      func(contract.RunEvent) // the run log, with --json
-	tty       bool
-	midLine   bool
-	streamed  bool              // text of the current model attempt was printed
-	running   map[string]string // call id -> tool name
-	calls     map[string]int    // call id -> number
-	shown     map[string]chan struct{}
-	frame     int
-	drawn     bool
-	asking    bool
-	quiet     time.Time // when the last event was printed
-	waiting   bool      // a model call is in flight, as far as events tell
-	ends      map[string]contract.RunEvent
-	endSignal chan struct{}
-	stop      chan struct{}
-	wg        sync.WaitGroup
-	now       func() time.Time
+	mu       sync.Mutex
+	w        io.Writer
+	json     bool
+	sink     func(contract.RunEvent) // the run log, with --json
+	tty      bool
+	midLine  bool
+	streamed bool              // text of the current model attempt was printed
+	running  map[string]string // call id -> tool name
+	calls    map[string]int    // call id -> number
+	shown    map[string]chan struct{}
+	frame    int
+	drawn    bool
+	asking   bool
+	quiet    time.Time // when the last event was printed
+	waiting  bool      // a model call is in flight, as far as events tell
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	now      func() time.Time
 	// pre indents the event being printed, two spaces per delegation
 	// level, so a child's output sits under the call that started it;
 	// flow is the subflow path of the line being printed, which keys
@@ -57,8 +55,8 @@ func newPrinter(w io.Writer, json, tty bool) *printer {
 	p := &printer{
 		w: w, json: json, tty: tty && !json,
 		running: map[string]string{}, calls: map[string]int{}, shown: map[string]chan struct{}{},
-		ends: map[string]contract.RunEvent{}, endSignal: make(chan struct{}, 1), stop: make(chan struct{}),
-		now: time.Now,
+		stop: make(chan struct{}),
+		now:  time.Now,
 	}
 	p.quiet = p.now()
 	if json {
@@ -166,9 +164,6 @@ func (p *printer) indent(t string) string {
 func (p *printer) event(ev contract.RunEvent) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted {
-		defer p.ended(ev)
-	}
 	p.enter(ev)
 	p.track(ev)
 	if p.sink != nil {
@@ -356,32 +351,4 @@ func (p *printer) typed(prefix, line string) {
 	}
 	p.clear()
 	p.line("%s%s", prefix, oneLine(line, 200))
-}
-
-func (p *printer) ended(ev contract.RunEvent) {
-	p.ends[ev.RunID] = ev
-	select {
-	case p.endSignal <- struct{}{}:
-	default:
-	}
-}
-
-// waitRun blocks until the end of run runID was printed, or d passes: the
-// end event can trail the Submit that returned it by a moment.
-func (p *printer) waitRun(runID string, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	for {
-		p.mu.Lock()
-		_, done := p.ends[runID]
-		p.mu.Unlock()
-		if done {
-			return
-		}
-		select {
-		case <-p.endSignal:
-		case <-t.C:
-			return
-		}
-	}
 }

@@ -31,9 +31,6 @@ func TestPrinterText(t *testing.T) {
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
-	if _, ok := p.ends[""]; !ok {
-		t.Error("the run's end did not release waitRun")
-	}
 }
 
 func TestPrinterSpinnerOnlyOnTerminal(t *testing.T) {
