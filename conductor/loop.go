@@ -52,7 +52,14 @@ func (a *Agent) call(ctx context.Context, fn func() error) error {
 	case err := <-res:
 		return err
 	case <-a.loopDone:
-		return ErrClosed
+		// The loop may have run fn and then ended (a call that settled the
+		// run of an agent that closes with it): its answer still stands.
+		select {
+		case err := <-res:
+			return err
+		default:
+			return ErrClosed
+		}
 	}
 }
 
