@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -82,5 +83,30 @@ func TestServeGoesOnAfterFailure(t *testing.T) {
 	}
 	if s := post(scripted.New(scripted.Reply{Text: "Here now."}), "again"); strings.Contains(s, "RUN_ERROR") || !strings.Contains(s, "RUN_FINISHED") {
 		t.Fatalf("second run:\n%s", s)
+	}
+}
+
+// TestRunSaysWhatResumingDoes: going on with a session whose process died
+// mid-run first finishes that run, saying so, and shows its events before
+// the new prompt's.
+func TestRunSaysWhatResumingDoes(t *testing.T) {
+	isolate(t)
+	dir, ws := t.TempDir(), t.TempDir()
+	if code, _, stderr := cli(t, "", "import", "--store", dir, filepath.Join(sessionsDir, "resumed-crash.jsonl")); code != exitOK {
+		t.Fatal(stderr)
+	}
+	// Step 6 is the shell call's start: the process was killed there.
+	if code, _, stderr := cli(t, "", "fork", "--store", dir, "--as", "crashed", "mellow-river-a7f9", "6"); code != exitOK {
+		t.Fatal(stderr)
+	}
+	script := writeScript(t, `{"replies": [{"text": "The wait was cut short."}, {"text": "Still here."}]}`)
+	code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "--session", "crashed", "again?")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	note := "baton: session crashed stopped mid-run (awaiting_tools); finishing that run first: shell was interrupted and is reported to the model as such; then the model goes on.\n"
+	first, rest, ok := strings.Cut(stdout, "The wait was cut short.")
+	if !ok || !strings.HasPrefix(first, note) || !strings.Contains(first, "indeterminate: interrupted while running") || !strings.Contains(rest, "Still here.") {
+		t.Errorf("stdout:\n%s", stdout)
 	}
 }
