@@ -70,41 +70,55 @@ func killChild(dir string) int {
 }
 
 // TestKillNine runs the script in a child process on a real folder and
-// kills it with SIGKILL at random moments, at least 50 times, checking the
-// store after each kill; a last child finishes the script.
+// kills it with SIGKILL at random moments, checking the store after each
+// kill; when a child finishes the script, the folder is checked whole and
+// the next round starts on a new one, until 50 kills. Rounds, not a clock,
+// bound it, so a fast disk only means more rounds.
 func TestKillNine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
 	ctx := t.Context()
-	dir := t.TempDir()
 	w := killWorkload()
 	want, err := w.heads(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
+	kills, twice, calls := 0, 0, 0
+	for round := 0; kills < 50; round++ {
+		if round == 20 {
+			t.Fatalf("only %d kills in %d rounds: the children finish before they are killed", kills, round)
+		}
+		k, tw, n := killRound(t, w, want, rng, 50-kills)
+		kills, twice, calls = kills+k, twice+tw, calls+n
+	}
+	t.Logf("%d kills; %d of %d tool calls ran twice (killed after running, before the outcome was durable)", kills, twice, calls)
+}
+
+// killRound kills children on a new folder, at most max times, checking
+// the store after each kill, then lets a last child finish the script and
+// checks the whole folder. It returns the kills, the tool calls that ran
+// twice and the calls that ran.
+func killRound(t *testing.T, w workload, want map[string]store.Hash, rng *rand.Rand, max int) (kills, twice, calls int) {
+	t.Helper()
+	ctx := t.Context()
+	dir := t.TempDir()
 	ran := map[string]int{}
-	kills := 0
-	deadline := time.Now().Add(40 * time.Second)
-	for kills < 50 && time.Now().Before(deadline) {
+	for kills < max {
 		out, killed := runChild(t, dir, time.Duration(rng.IntN(8000))*time.Microsecond)
 		tally(out, ran)
 		if !killed {
 			break
 		}
 		kills++
-		acked := ackedOf(out)
 		st, err := store.Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := checkPrefix(ctx, st, w, acked); err != nil {
+		if err := checkPrefix(ctx, st, w, ackedOf(out)); err != nil {
 			t.Fatalf("after kill %d: %v", kills, err)
 		}
-	}
-	if kills < 50 {
-		t.Fatalf("only %d kills: the children finished too soon", kills)
 	}
 	out, killed := runChild(t, dir, -1)
 	tally(out, ran)
@@ -118,13 +132,12 @@ func TestKillNine(t *testing.T) {
 	if err := w.check(ctx, st, map[string]int{}, want); err != nil {
 		t.Fatal(err)
 	}
-	twice := 0
 	for _, n := range ran {
 		if n > 1 {
 			twice++
 		}
 	}
-	t.Logf("%d kills; %d of %d tool calls ran twice (killed after running, before the outcome was durable)", kills, twice, len(ran))
+	return kills, twice, len(ran)
 }
 
 // runChild starts a child and, when delay is not negative, kills it that
