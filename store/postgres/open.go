@@ -89,6 +89,9 @@ func (b *Backend) Close() error {
 	if b.owner != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 		defer cancel()
+		// Released before the connection closes: the server ends a closed
+		// connection's backend, and frees its locks, only a moment later.
+		_, _ = b.owner.Exec(ctx, `SELECT pg_advisory_unlock_all()`)
 		err = b.owner.Close(ctx)
 		b.owner = nil
 	}
