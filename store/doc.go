@@ -14,5 +14,5 @@
 // crashes and faults can be simulated. Open also takes URLs of schemes
 // other packages register (store/postgres). Resume and Replay fold a
 // session's records through cadence, the only other package of ours this
-// one imports besides contract.
+// one imports besides contract and its own vfs.
 package store
