@@ -200,27 +200,14 @@ func (d *memDir) set(name string, e *memEntry) {
 }
 
 // Create makes or truncates a file.
-func (m *Mem) Create(name string) (File, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.step(); err != nil {
-		return nil, err
-	}
-	d, base, err := m.lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	if e, ok := d.cur[base]; ok && e.file != nil {
-		e.file.data, e.file.rewritten = nil, true
-		return &memHandle{m: m, f: e.file, gen: m.gen}, nil
-	}
-	e := &memEntry{file: &memFile{}}
-	d.set(base, e)
-	return &memHandle{m: m, f: e.file, gen: m.gen}, nil
-}
+func (m *Mem) Create(name string) (File, error) { return m.open(name, true) }
 
 // OpenAppend opens a file for appending, making it when missing.
-func (m *Mem) OpenAppend(name string) (File, error) {
+func (m *Mem) OpenAppend(name string) (File, error) { return m.open(name, false) }
+
+// open returns a handle on name, making the file when missing and
+// emptying an existing one when truncate is set.
+func (m *Mem) open(name string, truncate bool) (File, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.step(); err != nil {
@@ -231,6 +218,9 @@ func (m *Mem) OpenAppend(name string) (File, error) {
 		return nil, err
 	}
 	if e, ok := d.cur[base]; ok && e.file != nil {
+		if truncate {
+			e.file.data, e.file.rewritten = nil, true
+		}
 		return &memHandle{m: m, f: e.file, gen: m.gen}, nil
 	}
 	e := &memEntry{file: &memFile{}}
