@@ -51,8 +51,13 @@ func main() {
 			fmt.Printf("result %s: %s\n", ev.Result.CallID, ev.Result.Content)
 		}
 	})
-	snap, err := agent.Submit(context.Background(), conductor.Text("Clean up."))
+	ctx := context.Background()
+	snap, err := agent.Submit(ctx, conductor.Text("Clean up."))
 	if err != nil {
+		log.Fatal(err)
+	}
+	// Let the subscriber print its last events before the answer.
+	if err := agent.Flush(ctx); err != nil {
 		log.Fatal(err)
 	}
 	last, _ := snap.History.Last()

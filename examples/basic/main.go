@@ -43,8 +43,14 @@ func main() {
 		}
 	})
 	defer unsubscribe()
-	snap, err := agent.Submit(context.Background(), conductor.Text("What's the weather in Paris?"))
+	ctx := context.Background()
+	snap, err := agent.Submit(ctx, conductor.Text("What's the weather in Paris?"))
 	if err != nil {
+		log.Fatal(err)
+	}
+	// Submit returns once the run is committed; Flush waits until the
+	// subscriber has printed its last events, so the answer comes after.
+	if err := agent.Flush(ctx); err != nil {
 		log.Fatal(err)
 	}
 	last, _ := snap.History.Last()
