@@ -47,7 +47,8 @@ func (r *Rules) Step(s contract.RunSnapshot, sig contract.Signal) (contract.RunS
 	if !callable(sig) {
 		return s, nil, reject(s, nil, "nil or broken signal")
 	}
-	t := &transition{rules: r, s: s, sig: sig, at: sig.When(), effects: make([]contract.Effect, 1, 8)}
+	t := &transition{rules: r, s: s, sig: sig, at: sig.When()}
+	t.effects = t.room[:1]
 	if res, ok := sig.(contract.Resumed); ok {
 		t.upgrade(res)
 	}

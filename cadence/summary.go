@@ -2,7 +2,6 @@ package cadence
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -12,43 +11,65 @@ import (
 // and nothing that varies between equal runs. Persist effects are left
 // out: they describe the step itself.
 func Summarize(effects []contract.Effect) string {
-	var b strings.Builder
+	// One buffer on the stack and one string at the end: the summary is
+	// built on every step, so piecewise concatenation showed in profiles.
+	b := make([]byte, 0, 256)
 	for _, e := range effects {
 		if _, ok := e.(contract.Persist); ok {
 			continue
 		}
-		if b.Len() > 0 {
-			b.WriteString("; ")
+		if len(b) > 0 {
+			b = append(b, "; "...)
 		}
-		describeEffect(&b, e)
+		b = appendEffect(b, e)
 	}
-	return b.String()
+	return string(b)
 }
 
-func describeEffect(b *strings.Builder, e contract.Effect) {
-	b.WriteString(string(e.EffectKind()))
+func appendEffect(b []byte, e contract.Effect) []byte {
+	b = append(b, e.EffectKind()...)
 	switch e := e.(type) {
 	case contract.Publish:
-		b.WriteString(" " + string(e.Event.Kind) + "#" + strconv.FormatUint(e.Event.Seq, 10))
+		b = append(b, ' ')
+		b = append(b, e.Event.Kind...)
+		b = append(b, '#')
+		b = strconv.AppendUint(b, e.Event.Seq, 10)
 	case contract.InvokeModel:
 		r := e.Request
-		b.WriteString(" turn=" + strconv.Itoa(r.Turn) + " history=" + strconv.Itoa(r.History.Len()) + " tokens=" + strconv.Itoa(r.History.Tokens()) + " tools=" + strconv.Itoa(len(r.Tools)))
+		b = append(b, " turn="...)
+		b = strconv.AppendInt(b, int64(r.Turn), 10)
+		b = append(b, " history="...)
+		b = strconv.AppendInt(b, int64(r.History.Len()), 10)
+		b = append(b, " tokens="...)
+		b = strconv.AppendInt(b, int64(r.History.Tokens()), 10)
+		b = append(b, " tools="...)
+		b = strconv.AppendInt(b, int64(len(r.Tools)), 10)
 	case contract.RunTool:
-		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
+		b = appendCall(b, e.Call)
 	case contract.StartDelegate:
-		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
+		b = appendCall(b, e.Call)
 	case contract.RequestApproval:
-		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
+		b = appendCall(b, e.Call)
 	case contract.AskHuman:
-		b.WriteString(" " + e.Call.ID + " " + e.Call.Name)
+		b = appendCall(b, e.Call)
 	case contract.Compact:
-		b.WriteString(" cut=" + strconv.Itoa(e.Cut))
+		b = append(b, " cut="...)
+		b = strconv.AppendInt(b, int64(e.Cut), 10)
 	case contract.CancelInFlight:
 		if e.Model {
-			b.WriteString(" model")
+			b = append(b, " model"...)
 		}
 		for _, id := range e.CallIDs {
-			b.WriteString(" " + id)
+			b = append(b, ' ')
+			b = append(b, id...)
 		}
 	}
+	return b
+}
+
+func appendCall(b []byte, c contract.ToolCall) []byte {
+	b = append(b, ' ')
+	b = append(b, c.ID...)
+	b = append(b, ' ')
+	return append(b, c.Name...)
 }

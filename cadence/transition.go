@@ -14,6 +14,9 @@ type transition struct {
 	sig     contract.Signal
 	at      contract.Timestamp
 	effects []contract.Effect
+	// room backs effects for a usual step, so the transition and its
+	// effects are one allocation rather than two.
+	room [8]contract.Effect
 	// ownPending says s.Pending was already copied in this step.
 	ownPending bool
 	// links are the child sessions of delegate calls answered this step.

@@ -66,6 +66,7 @@ func EncodeSignal(s Signal) ([]byte, error) {
 // again to compact it (the encoder's output is compact already).
 func encodeEnvelope(env envelope, body any) ([]byte, error) {
 	var buf bytes.Buffer
+	buf.Grow(512)
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	// Encode ends every value with a newline, which the next field's
@@ -77,6 +78,17 @@ func encodeEnvelope(env envelope, body any) ([]byte, error) {
 		buf.Truncate(buf.Len() - 1)
 		return nil
 	}
+	// A string the encoder would copy as it is goes in directly, without
+	// boxing it for Encode: the same bytes, fewer allocations per record.
+	str := func(v string) error {
+		if !plainJSONString(v) {
+			return value(v)
+		}
+		buf.WriteByte('"')
+		buf.WriteString(v)
+		buf.WriteByte('"')
+		return nil
+	}
 	buf.WriteString(`{"v":`)
 	buf.WriteString(strconv.Itoa(env.V))
 	if env.Step != 0 {
@@ -84,7 +96,7 @@ func encodeEnvelope(env envelope, body any) ([]byte, error) {
 		buf.WriteString(strconv.FormatUint(env.Step, 10))
 	}
 	buf.WriteString(`,"kind":`)
-	if err := value(env.Kind); err != nil {
+	if err := str(env.Kind); err != nil {
 		return nil, fmt.Errorf("contract: encode %s: %w", env.Kind, err)
 	}
 	buf.WriteString(`,"body":`)
@@ -93,12 +105,24 @@ func encodeEnvelope(env envelope, body any) ([]byte, error) {
 	}
 	if env.Effect != "" {
 		buf.WriteString(`,"effects":`)
-		if err := value(env.Effect); err != nil {
+		if err := str(env.Effect); err != nil {
 			return nil, fmt.Errorf("contract: encode %s: %w", env.Kind, err)
 		}
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
+}
+
+// plainJSONString reports whether encoding/json (HTML escaping off)
+// writes s between quotes unchanged: printable ASCII other than the quote
+// and the backslash.
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 func decodeEnvelope(b []byte) (envelope, error) {

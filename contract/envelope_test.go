@@ -22,7 +22,7 @@ func envelopeByStruct(env envelope, body any) ([]byte, error) {
 // encodeEnvelope writes exactly the bytes the envelope struct marshals
 // to, whatever the strings hold (escapes, HTML, invalid UTF-8, U+2028).
 func TestEnvelopeBytesUnchanged(t *testing.T) {
-	text := rapid.OneOf(rapid.String(), rapid.SampledFrom([]string{"", "<a&b>", "line\nbreak\t\"q\"\\", "\u2028\u2029", "bad \xff utf-8", "\x00\x1f"}))
+	text := rapid.OneOf(rapid.String(), rapid.SampledFrom([]string{"", "<a&b>", "line\nbreak\t\"q\"\\", "\u2028\u2029", "bad \xff utf-8", "\x00\x1f", "tool_settled", "publish tool_settled#3; run_tool c1 echo", "~ \x7f"}))
 	rapid.Check(t, func(t *rapid.T) {
 		env := envelope{V: rapid.IntRange(0, 3).Draw(t, "v"), Step: rapid.Uint64().Draw(t, "step"), Kind: text.Draw(t, "kind"), Effect: text.Draw(t, "effects")}
 		if rapid.Bool().Draw(t, "no step") {

@@ -109,7 +109,11 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 		return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
 	}
 	s.head, s.step = head, step
-	d.log.Debug("store: appended", "session", sessionID, "records", len(recs), "head", head)
+	// Checked first: the call's arguments allocate even when the logger
+	// drops them, and this runs on every step.
+	if d.log.Enabled(ctx, slog.LevelDebug) {
+		d.log.Debug("store: appended", "session", sessionID, "records", len(recs), "head", head)
+	}
 	return head, nil
 }
 

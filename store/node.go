@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,26 +36,28 @@ func EncodeNode(n Node) ([]byte, error) {
 }
 
 func encodeNodeRaw(parent Hash, links []Hash, rec []byte) []byte {
-	var b bytes.Buffer
-	b.Grow(len(rec) + 160)
-	b.WriteString(`{"v":1,"kind":"node",`)
+	b := make([]byte, 0, len(rec)+160+len(links)*(2*len(Hash{})+3))
+	b = append(b, `{"v":1,"kind":"node",`...)
 	if !parent.IsZero() {
-		b.WriteString(`"parent":"` + parent.String() + `",`)
+		b = append(b, `"parent":"`...)
+		b = hex.AppendEncode(b, parent[:])
+		b = append(b, `",`...)
 	}
 	if len(links) > 0 {
-		b.WriteString(`"links":[`)
+		b = append(b, `"links":[`...)
 		for i, l := range links {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			b.WriteString(`"` + l.String() + `"`)
+			b = append(b, '"')
+			b = hex.AppendEncode(b, l[:])
+			b = append(b, '"')
 		}
-		b.WriteString(`],`)
+		b = append(b, `],`...)
 	}
-	b.WriteString(`"record":`)
-	b.Write(rec)
-	b.WriteByte('}')
-	return b.Bytes()
+	b = append(b, `"record":`...)
+	b = append(b, rec...)
+	return append(b, '}')
 }
 
 // DecodeNode checks b against its name h and parses it. Damage is
