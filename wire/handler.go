@@ -117,11 +117,13 @@ type Handler struct {
 
 	mu      sync.Mutex
 	threads map[string]*thread
-	closed  bool
-	quit    chan struct{}
-	runs    sync.WaitGroup // runs in flight
-	opening sync.WaitGroup // threads being opened
-	closing sync.WaitGroup // the reaper and threads being closed
+	// retiring are the threads taken out of threads and still closing.
+	retiring map[string]*thread
+	closed   bool
+	quit     chan struct{}
+	runs     sync.WaitGroup // runs in flight
+	opening  sync.WaitGroup // threads being opened
+	closing  sync.WaitGroup // the reaper and threads being closed
 }
 
 // NewHandler serves the agents newAgent creates, one per thread id.
@@ -137,7 +139,7 @@ func NewHandler(newAgent func(ctx context.Context, threadID string) (*conductor.
 
 // NewRunnerHandler serves any Runner. Close stops it.
 func NewRunnerHandler(newRunner func(ctx context.Context, threadID string) (Runner, error), opts HandlerOptions) *Handler {
-	h := &Handler{newRunner: newRunner, opts: opts.withDefaults(), threads: map[string]*thread{}, quit: make(chan struct{})}
+	h := &Handler{newRunner: newRunner, opts: opts.withDefaults(), threads: map[string]*thread{}, retiring: map[string]*thread{}, quit: make(chan struct{})}
 	h.closing.Add(1)
 	go h.reap()
 	return h

@@ -22,6 +22,9 @@ type thread struct {
 	err   error
 	log   *eventLog
 	stop  func() // ends the log's subscription
+	// closed is closed once the thread's runner is closed, its session
+	// released.
+	closed chan struct{}
 
 	// Guarded by the handler's mu.
 	users   int
@@ -49,10 +52,10 @@ func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) 
 			h.mu.Unlock()
 			return nil, http.StatusServiceUnavailable, errBusy
 		}
-		t = &thread{id: id, ready: make(chan struct{})}
+		t = &thread{id: id, ready: make(chan struct{}), closed: make(chan struct{})}
 		h.threads[id] = t
 		h.opening.Add(1)
-		go h.open(t)
+		go h.open(t, h.retiring[id])
 	}
 	t.users++
 	h.mu.Unlock()
@@ -92,10 +95,14 @@ func (h *Handler) useThread(w http.ResponseWriter, r *http.Request, id string) (
 	return t, true
 }
 
-// open makes the thread's runner. A failed open is forgotten, so that
-// the next request tries again.
-func (h *Handler) open(t *thread) {
+// open makes the thread's runner, once the thread's previous runner (prev,
+// when it is still closing) has released the session. A failed open is
+// forgotten, so that the next request tries again.
+func (h *Handler) open(t *thread, prev *thread) {
 	defer h.opening.Done()
+	if prev != nil {
+		<-prev.closed
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.OpenTimeout)
 	defer cancel()
 	r, err := h.newRunner(ctx, t.id)
@@ -146,7 +153,7 @@ func (h *Handler) evictLocked() bool {
 	if oldest == nil {
 		return false
 	}
-	delete(h.threads, oldest.id)
+	h.retireLocked(oldest)
 	h.closing.Add(1)
 	go func() {
 		defer h.closing.Done()
@@ -155,10 +162,24 @@ func (h *Handler) evictLocked() bool {
 	return true
 }
 
+// retireLocked takes a thread out of the registry before it is closed;
+// a new thread of the same id opens once the close is done.
+func (h *Handler) retireLocked(t *thread) {
+	delete(h.threads, t.id)
+	h.retiring[t.id] = t
+}
+
 func (h *Handler) closeThread(t *thread) error {
 	t.stop()
 	t.log.close()
-	return t.r.Close()
+	err := t.r.Close()
+	h.mu.Lock()
+	if h.retiring[t.id] == t {
+		delete(h.retiring, t.id)
+	}
+	h.mu.Unlock()
+	close(t.closed)
+	return err
 }
 
 // reap closes the threads idle for IdleTimeout, until the handler closes.
@@ -173,9 +194,9 @@ func (h *Handler) reap() {
 		case now := <-tick.C:
 			var idle []*thread
 			h.mu.Lock()
-			for id, t := range h.threads {
+			for _, t := range h.threads {
 				if h.idleLocked(t) && now.Sub(t.idle) >= h.opts.IdleTimeout {
-					delete(h.threads, id)
+					h.retireLocked(t)
 					idle = append(idle, t)
 				}
 			}

@@ -2,13 +2,16 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,4 +172,57 @@ func TestOpeningOneThreadDoesNotBlockAnother(t *testing.T) {
 	gate <- struct{}{}
 	r := <-slow
 	r.Body.Close()
+}
+
+// lockingRunner holds its thread's session like an agent holds its lock,
+// and takes a while to let it go.
+type lockingRunner struct {
+	Runner
+	held *atomic.Bool
+}
+
+func (r lockingRunner) Close() error {
+	time.Sleep(5 * time.Millisecond)
+	err := r.Runner.Close()
+	r.held.Store(false)
+	return err
+}
+
+// A request for a thread that is being closed for idleness waits for the
+// close to release the session, then opens it again: never a failure
+// for a lock its own previous agent still held.
+func TestThreadReopensWhileItCloses(t *testing.T) {
+	e := newEnv(t, func() []func(context.Context) ([]turn.Chunk, error) {
+		var out []func(context.Context) ([]turn.Chunk, error)
+		for range 30 {
+			out = append(out, reply(turn.Chunk{Kind: turn.ChunkText, Text: "ok"}, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}))
+		}
+		return out
+	})
+	var held atomic.Bool
+	h := NewRunnerHandler(func(ctx context.Context, id string) (Runner, error) {
+		if !held.CompareAndSwap(false, true) {
+			return nil, errors.New("session locked")
+		}
+		r, err := e.h.newRunner(ctx, id+fmt.Sprint(time.Now().UnixNano()))
+		if err != nil {
+			held.Store(false)
+			return nil, err
+		}
+		return lockingRunner{Runner: r, held: &held}, nil
+	}, HandlerOptions{IdleTimeout: time.Millisecond})
+	srv := httptest.NewServer(h)
+	defer func() { srv.Close(); h.Close() }()
+	for i := range 30 {
+		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(runBody("x", "hi")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "RUN_FINISHED") {
+			t.Fatalf("run %d: %d %s", i, resp.StatusCode, b)
+		}
+		time.Sleep(time.Duration(i%8) * time.Millisecond)
+	}
 }
