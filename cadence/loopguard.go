@@ -44,11 +44,14 @@ func (t *transition) remindIfLooping() {
 // signature identifies a call by tool and arguments, with the arguments
 // compacted so whitespace does not hide a repeat.
 func signature(c contract.ToolCall) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, []byte(c.Arguments)) == nil {
-		return c.Name + " " + buf.String()
+	buf := bytes.NewBuffer(make([]byte, 0, len(c.Name)+1+len(c.Arguments)))
+	buf.WriteString(c.Name)
+	buf.WriteByte(' ')
+	// Compact leaves buf as it was when the arguments are not JSON.
+	if json.Compact(buf, []byte(c.Arguments)) != nil {
+		buf.WriteString(c.Arguments)
 	}
-	return c.Name + " " + c.Arguments
+	return buf.String()
 }
 
 // loopCount measures the repetition at the end of the window: the same

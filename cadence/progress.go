@@ -2,7 +2,6 @@ package cadence
 
 import (
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strconv"
 
@@ -23,13 +22,20 @@ func (t *transition) noteProgress(calls []contract.ToolCall, results []contract.
 		return
 	}
 	p := t.s.Progress
-	seen := slices.Clone(p.Seen)
+	// seen is shared with the input snapshot until the first insert, which
+	// copies it once with room for the batch.
+	seen := p.Seen
+	owned := false
 	fresh := false
 	for i, r := range results {
 		h := resultHash(calls[i], r)
 		if i, found := slices.BinarySearch(seen, h); found {
 			p.Repeats++
 		} else {
+			if !owned {
+				seen = append(make([]string, 0, len(seen)+len(results)), seen...)
+				owned = true
+			}
 			seen = slices.Insert(seen, i, h)
 			p.Repeats = 0
 			fresh = true
@@ -53,14 +59,22 @@ func stall(p contract.Progress) int { return max(p.Repeats, p.StaleRounds) }
 // resultHash names what a call brought back: the call's signature (tool
 // and compacted arguments), the error flag and the content.
 func resultHash(c contract.ToolCall, r contract.ToolResult) string {
-	h := fnv.New64a()
-	h.Write([]byte(signature(c)))
-	h.Write([]byte{0})
-	if r.IsError {
-		h.Write([]byte{1})
+	// FNV-1a 64 written out so the strings need no []byte copies; the
+	// value is the one hash/fnv's New64a gives for the same bytes.
+	h := uint64(14695981039346656037)
+	add := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
 	}
-	h.Write([]byte(r.Content))
-	return strconv.FormatUint(h.Sum64(), 16)
+	add(signature(c))
+	add("\x00")
+	if r.IsError {
+		add("\x01")
+	}
+	add(r.Content)
+	return strconv.FormatUint(h, 16)
 }
 
 // stalled faults the run when the stall reached the critical threshold.

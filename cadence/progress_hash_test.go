@@ -1,0 +1,29 @@
+package cadence
+
+import (
+	"hash/fnv"
+	"strconv"
+	"testing"
+
+	"github.com/batonrt/baton/contract"
+	"pgregory.net/rapid"
+)
+
+// Recorded sessions' no_progress decisions rest on these hashes, so the
+// written-out FNV-1a must agree with hash/fnv byte for byte.
+func TestResultHashIsFNV1a(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := contract.ToolCall{ID: "c1", Name: rapid.String().Draw(t, "name"), Arguments: rapid.SampledFrom([]string{"", `{"a": 1}`, `{"text":"x"}`, "not json"}).Draw(t, "args")}
+		r := contract.ToolResult{Content: rapid.String().Draw(t, "content"), IsError: rapid.Bool().Draw(t, "error")}
+		h := fnv.New64a()
+		h.Write([]byte(signature(c)))
+		h.Write([]byte{0})
+		if r.IsError {
+			h.Write([]byte{1})
+		}
+		h.Write([]byte(r.Content))
+		if want, got := strconv.FormatUint(h.Sum64(), 16), resultHash(c, r); got != want {
+			t.Fatalf("resultHash = %s, want %s", got, want)
+		}
+	})
+}
