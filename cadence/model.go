@@ -126,7 +126,7 @@ func (t *transition) afterFinalReply() {
 
 // validArguments reports whether a call's arguments are a JSON object.
 func validArguments(args string) error {
-	if args == "" {
+	if args == "" || plainObject(args) {
 		return nil
 	}
 	var v any
@@ -137,4 +137,32 @@ func validArguments(args string) error {
 		return fmt.Errorf("arguments must be a JSON object")
 	}
 	return nil
+}
+
+// plainObject reports, without decoding, that args is a JSON object that
+// holds no number: such arguments always decode into a map. Numbers are
+// left to the decoder, which rejects those beyond float64's range.
+func plainObject(args string) bool {
+	i := 0
+	for i < len(args) && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r') {
+		i++
+	}
+	if i == len(args) || args[i] != '{' || !json.Valid([]byte(args)) {
+		return false
+	}
+	inString, escaped := false, false
+	for ; i < len(args); i++ {
+		c := args[i]
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == '-' || c >= '0' && c <= '9'):
+			return false
+		}
+	}
+	return true
 }
