@@ -18,6 +18,7 @@ import (
 // "\n" into "\r\n", as a user's terminal does.
 type terminal struct {
 	master *os.File
+	slave  *os.File
 	screen *syncBuffer
 	code   chan int
 	read   chan struct{}
@@ -70,7 +71,7 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 func startTerminal(t *testing.T, args ...string) *terminal {
 	t.Helper()
 	master, slave := openPTY(t)
-	term := &terminal{master: master, screen: newSyncBuffer(), code: make(chan int, 1), read: make(chan struct{})}
+	term := &terminal{master: master, slave: slave, screen: newSyncBuffer(), code: make(chan int, 1), read: make(chan struct{})}
 	go func() { defer close(term.read); io.Copy(term.screen, master) }()
 	a := &app{stdin: slave, stdout: slave, stderr: slave, interactive: true, tty: true, echoOff: echoOff(slave), interrupts: make(chan os.Signal, 1)}
 	go func() {
@@ -89,9 +90,14 @@ func startTerminal(t *testing.T, args ...string) *terminal {
 
 func (term *terminal) typeLine(s string) { io.WriteString(term.master, s+"\r") }
 
+// wait returns the exit code once everything the program wrote has
+// reached the screen: closing the slave makes the reader drain the pty and
+// stop, so the last lines cannot be missed.
 func (term *terminal) wait(t *testing.T) int {
 	t.Helper()
 	code := <-term.code
+	term.slave.Close()
+	<-term.read
 	return code
 }
 
