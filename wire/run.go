@@ -44,6 +44,15 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 		<-done
 		err = s.failedToStart(clientRunID, runErr)
 	}
+	if err == nil && !t.r.Snapshot().Phase.InFlight() {
+		// The run has ended: let its Submit return and release the thread
+		// before the client sees the stream end, so a next message sent at
+		// once is not refused as a run in flight.
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
 	if err == nil {
 		err = s.done()
 	}
