@@ -47,18 +47,7 @@ func TestShellKeys(t *testing.T) {
 		t.Run(tt.line, func(t *testing.T) {
 			args, _ := json.Marshal(shellArgs{Command: tt.line})
 			got, err := shellKeys(args)
-			if tt.want == nil {
-				if err == nil {
-					t.Fatalf("keys %q, want an error", got)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("keys mismatch (-want +got):\n%s", diff)
-			}
+			checkKeys(t, tt.want, got, err)
 		})
 	}
 }
@@ -78,18 +67,25 @@ func TestHTTPKeys(t *testing.T) {
 		t.Run(tt.url, func(t *testing.T) {
 			args, _ := json.Marshal(httpArgs{URL: tt.url})
 			got, err := httpKeys(args)
-			if tt.want == nil {
-				if err == nil {
-					t.Fatalf("keys %q, want an error", got)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("keys mismatch (-want +got):\n%s", diff)
-			}
+			checkKeys(t, tt.want, got, err)
 		})
+	}
+}
+
+// checkKeys compares derived approval keys with want; a nil want means the
+// arguments must be refused.
+func checkKeys(t *testing.T, want, got []string, err error) {
+	t.Helper()
+	if want == nil {
+		if err == nil {
+			t.Fatalf("keys %q, want an error", got)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("keys mismatch (-want +got):\n%s", diff)
 	}
 }
