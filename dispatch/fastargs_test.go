@@ -40,7 +40,60 @@ func jsonValue() *rapid.Generator[string] {
 // Whatever the flat check accepts, the schema accepts too and decodes to
 // the same value: the check only ever saves the schema's walk.
 func TestFlatArgsAgreeWithTheSchema(t *testing.T) {
-	schema, err := jsonschema.For[flatIn](nil)
+	agreeWithSchema[flatIn](t, jsonValue())
+}
+
+// kindsIn has a field of every scalar kind the flat check decodes.
+type kindsIn struct {
+	S   string  `json:"s"`
+	B   bool    `json:"b,omitempty"`
+	I   int     `json:"i,omitempty"`
+	I8  int8    `json:"i8,omitempty"`
+	I64 int64   `json:"i64,omitempty"`
+	U   uint    `json:"u,omitempty"`
+	U16 uint16  `json:"u16,omitempty"`
+	F32 float32 `json:"f32,omitempty"`
+	F64 float64 `json:"f64,omitempty"`
+	Raw string  // no tag: named by the field
+}
+
+// kindsValue draws JSON text close to the grammar's and the kinds' edges:
+// escapes, non-ASCII and invalid UTF-8, white space, number forms and
+// values past a field's range.
+func kindsValue() *rapid.Generator[string] {
+	return rapid.Custom(func(t *rapid.T) string {
+		keys := []string{"s", "b", "i", "i8", "i64", "u", "u16", "f32", "f64", "Raw", "raw", `s\u0020`, "\u0073", "é"}
+		vals := []string{
+			`"x"`, `""`, `"a\"b"`, `"\u00e9"`, `"é"`, "\"\xff\"", "\"a\tb\"", `"\ud83d"`, "\"\x7f\"",
+			`true`, `false`, `tru`, `truex`, `null`, `nul`,
+			`0`, `-0`, `1`, `-1`, `01`, `1.`, `.5`, `1.5`, `-1.5e3`, `1e2`, `1E+2`, `2e-1`, `127`, `128`, `-128`, `-129`, `65535`, `65536`,
+			`9223372036854775807`, `9223372036854775808`, `18446744073709551616`, `3.5e38`, `1e400`, `-`, `[]`, `{}`,
+		}
+		ws := []string{"", " ", "\n\t", "\r"}
+		if rapid.IntRange(0, 9).Draw(t, "shape") == 0 {
+			return rapid.SampledFrom([]string{``, ` `, `[]`, `"x"`, `null`, `{`, `{}`, ` {} `, `{"s":"a",}`, `{"s":"a"}x`, `{"s":"a"}}`, `{"s" "a"}`, `{,"s":"a"}`}).Draw(t, "odd")
+		}
+		var parts []string
+		if rapid.Bool().Draw(t, "mostly valid") {
+			parts = append(parts, `"s":"hi"`, `"Raw":"x"`)
+		}
+		for range rapid.IntRange(0, 4).Draw(t, "fields") {
+			w := func(label string) string { return rapid.SampledFrom(ws).Draw(t, label) }
+			parts = append(parts, w("before key")+`"`+rapid.SampledFrom(keys).Draw(t, "key")+`"`+w("before colon")+":"+w("after colon")+rapid.SampledFrom(vals).Draw(t, "value")+w("after value"))
+		}
+		order := rapid.Permutation(parts).Draw(t, "order")
+		return rapid.SampledFrom(ws).Draw(t, "lead") + "{" + strings.Join(order, ",") + "}" + rapid.SampledFrom(ws).Draw(t, "trail")
+	})
+}
+
+func TestFlatArgsAgreeWithTheSchemaOnEveryKind(t *testing.T) {
+	agreeWithSchema[kindsIn](t, kindsValue())
+}
+
+// agreeWithSchema checks that whatever In's flat check accepts of gen's
+// texts the general way accepts too, decoding it to the same value.
+func agreeWithSchema[In any](t *testing.T, gen *rapid.Generator[string]) {
+	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,19 +101,19 @@ func TestFlatArgsAgreeWithTheSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flat := flatArgsFor(reflect.TypeFor[flatIn](), schema)
+	flat := flatArgsFor(reflect.TypeFor[In](), schema)
 	if flat == nil {
 		t.Fatal("a struct of scalars has no flat check")
 	}
 	accepted := 0
 	rapid.Check(t, func(t *rapid.T) {
-		args := jsonValue().Draw(t, "args")
-		var fast flatIn
+		args := gen.Draw(t, "args")
+		var fast In
 		if !flat.decode(json.RawMessage(args), &fast) {
 			return
 		}
 		accepted++
-		var slow flatIn
+		var slow In
 		if err := decodeArgs(resolved, json.RawMessage(args), &slow); err != nil {
 			t.Fatalf("%s: the flat check accepted what the schema refuses: %v", args, err)
 		}
@@ -70,6 +123,64 @@ func TestFlatArgsAgreeWithTheSchema(t *testing.T) {
 	})
 	if accepted == 0 {
 		t.Error("the flat check accepted nothing")
+	}
+}
+
+// The calls models make go the flat way, white space and all; what it
+// leaves to the general way is what it cannot decode byte for byte.
+func TestFlatArgsDecodeCommonCalls(t *testing.T) {
+	schema, err := jsonschema.For[kindsIn](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := flatArgsFor(reflect.TypeFor[kindsIn](), schema)
+	for _, tc := range []struct {
+		args string
+		ok   bool
+		want kindsIn
+	}{
+		{`{"s":"hi","Raw":"r"}`, true, kindsIn{S: "hi", Raw: "r"}},
+		{" {\n  \"s\" : \"é\",\n  \"Raw\": \"\", \"b\": true, \"i\": -7, \"i8\": -128, \"u16\": 65535, \"f32\": 1.5, \"f64\": -2e3 }\n", true,
+			kindsIn{S: "é", B: true, I: -7, I8: -128, U16: 65535, F32: 1.5, F64: -2e3}},
+		{`{"s":"a","Raw":"r","s":"b"}`, true, kindsIn{S: "b", Raw: "r"}},
+		{`{"s":"hi"}`, false, kindsIn{}},                    // Raw is required
+		{`{"s":"h\u0069","Raw":"r"}`, false, kindsIn{}},     // an escape
+		{`{"s":"hi","Raw":"r","i8":128}`, false, kindsIn{}}, // out of range
+		{`{"s":"hi","Raw":"r","u":-1}`, false, kindsIn{}},   // negative
+		{`{"s":"hi","Raw":"r","i":1.0}`, false, kindsIn{}},  // not an integer to encoding/json
+		{`{"s":"hi","Raw":"r","b":null}`, false, kindsIn{}}, // null
+		{`{"s":"hi","Raw":"r","x":1}`, false, kindsIn{}},    // unknown key
+		{`{"S":"hi","Raw":"r"}`, false, kindsIn{}},          // a key named by its case only
+		{`{"s":"hi","Raw":"r"} {}`, false, kindsIn{}},       // trailing text
+	} {
+		var got kindsIn
+		ok := flat.decode(json.RawMessage(tc.args), &got)
+		if ok != tc.ok {
+			t.Errorf("%s: decode = %v, want %v", tc.args, ok, tc.ok)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, got); ok && diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tc.args, diff)
+		}
+	}
+}
+
+// A typed tool's call decodes its arguments in a handful of allocations:
+// the string values and nothing of encoding/json's.
+func TestFlatArgsAllocations(t *testing.T) {
+	schema, err := jsonschema.For[flatIn](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := flatArgsFor(reflect.TypeFor[flatIn](), schema)
+	args := json.RawMessage(`{"text":"turn 3 call 0","count":3}`)
+	var in flatIn
+	if n := testing.AllocsPerRun(100, func() {
+		if !flat.decode(args, &in) {
+			t.Fatal("refused")
+		}
+	}); n > 1 {
+		t.Errorf("%v allocations a decode, want at most 1 (the text)", n)
 	}
 }
 
