@@ -2,7 +2,6 @@ package turn
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -12,8 +11,8 @@ import (
 // stream never glues onto a broken one.
 type assembler struct {
 	blocks  []contract.Block
-	text    []*strings.Builder // per block, for text and thinking
-	args    map[int]int        // tool-call index -> block position
+	text    []deltas   // per block: its text, thinking or arguments
+	args    []callSlot // the tool calls started, by index
 	usage   contract.Usage
 	stop    contract.StopReason
 	stopped bool
@@ -24,6 +23,47 @@ type assembler struct {
 	textCalls bool
 	now       func() contract.Timestamp
 	publish   func(contract.RunEvent)
+}
+
+// callSlot places a tool call's stream index among the blocks.
+type callSlot struct{ index, pos int }
+
+// deltas joins a block's deltas. The common stream sends a block's text
+// or arguments in one delta, which is kept as it came, without a copy;
+// only a second delta starts a buffer.
+type deltas struct {
+	first string
+	buf   []byte
+}
+
+func (d *deltas) add(s string) {
+	switch {
+	case d.buf != nil:
+		d.buf = append(d.buf, s...)
+	case d.first == "":
+		d.first = s
+	case s != "":
+		d.buf = make([]byte, 0, 2*(len(d.first)+len(s)))
+		d.buf = append(append(d.buf, d.first...), s...)
+	}
+}
+
+func (d *deltas) String() string {
+	if d.buf != nil {
+		return string(d.buf)
+	}
+	return d.first
+}
+
+// call returns the block position of the tool call with the stream
+// index i.
+func (a *assembler) call(i int) (int, bool) {
+	for _, c := range a.args {
+		if c.index == i {
+			return c.pos, true
+		}
+	}
+	return 0, false
 }
 
 func newAssembler(known []string, now func() contract.Timestamp, publish func(contract.RunEvent)) *assembler {
@@ -47,7 +87,7 @@ func (a *assembler) add(c Chunk) error {
 	case ChunkToolCallArgs:
 		return a.addArgs(c)
 	case ChunkToolCallEnd:
-		if _, ok := a.args[c.Index]; !ok {
+		if _, ok := a.call(c.Index); !ok {
 			return fmt.Errorf("turn: end of unknown tool call index %d", c.Index)
 		}
 	case ChunkUsage:
@@ -74,10 +114,10 @@ func (a *assembler) appendText(kind contract.BlockKind, s, sig string) {
 	n := len(a.blocks)
 	if n == 0 || a.blocks[n-1].Kind != kind {
 		a.blocks = append(a.blocks, contract.Block{Kind: kind})
-		a.text = append(a.text, &strings.Builder{})
+		a.text = append(a.text, deltas{})
 		n++
 	}
-	a.text[n-1].WriteString(s)
+	a.text[n-1].add(s)
 	if sig != "" {
 		a.blocks[n-1].Signature += sig
 	}
@@ -91,30 +131,27 @@ func (a *assembler) addRedacted(data string) {
 		return
 	}
 	a.blocks = append(a.blocks, contract.Block{Kind: contract.BlockRedactedThinking, Signature: data})
-	a.text = append(a.text, &strings.Builder{})
+	a.text = append(a.text, deltas{})
 }
 
 func (a *assembler) startCall(c Chunk) error {
-	if _, dup := a.args[c.Index]; dup {
+	if _, dup := a.call(c.Index); dup {
 		return fmt.Errorf("turn: tool call index %d started twice", c.Index)
 	}
-	if a.args == nil {
-		a.args = map[int]int{}
-	}
-	a.args[c.Index] = len(a.blocks)
+	a.args = append(a.args, callSlot{index: c.Index, pos: len(a.blocks)})
 	call := contract.ToolCall{ID: c.CallID, Name: NormalizeToolName(c.Name, a.known)}
 	a.blocks = append(a.blocks, contract.CallBlock(call))
-	a.text = append(a.text, &strings.Builder{})
+	a.text = append(a.text, deltas{})
 	a.emit(contract.RunEvent{Kind: contract.EvToolCallDelta, Index: c.Index, Call: &call}, true)
 	return nil
 }
 
 func (a *assembler) addArgs(c Chunk) error {
-	pos, ok := a.args[c.Index]
+	pos, ok := a.call(c.Index)
 	if !ok {
 		return fmt.Errorf("turn: arguments for unknown tool call index %d", c.Index)
 	}
-	a.text[pos].WriteString(c.Text)
+	a.text[pos].add(c.Text)
 	call := *a.blocks[pos].Call
 	a.emit(contract.RunEvent{Kind: contract.EvToolCallDelta, Index: c.Index, Call: &call, Text: c.Text}, c.Text != "")
 	return nil
@@ -143,13 +180,13 @@ func (a *assembler) reply() (contract.Turn, contract.StopReason) {
 		s := a.text[i].String()
 		switch b.Kind {
 		case contract.BlockToolCall:
+			// The call is the assembler's own (its events carried
+			// copies), so it is finished in place.
 			calls++
-			call := *b.Call
-			call.Arguments = s
+			b.Call.Arguments = s
 			if fixed, ok := RepairArguments(s); ok {
-				call.Arguments = fixed
+				b.Call.Arguments = fixed
 			}
-			b.Call = &call
 		default:
 			if s == "" && b.Signature == "" {
 				continue
@@ -160,7 +197,12 @@ func (a *assembler) reply() (contract.Turn, contract.StopReason) {
 	}
 	if calls > 0 {
 		blocks = dropNoCalls(blocks, a.known)
-		calls = len(contract.Turn{Blocks: blocks}.Calls())
+		calls = 0
+		for _, b := range blocks {
+			if b.Kind == contract.BlockToolCall {
+				calls++
+			}
+		}
 	}
 	stop := a.stop
 	if calls == 0 && a.textCalls {

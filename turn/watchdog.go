@@ -15,6 +15,9 @@ type quietError string
 func (e quietError) Error() string { return string(e) }
 
 func isQuiet(err error) bool {
+	if err == nil {
+		return false
+	}
 	var q quietError
 	return errors.As(err, &q)
 }

@@ -30,8 +30,9 @@ func noCall(name string, known []string) bool {
 }
 
 // dropNoCalls removes the calls noCall names from a reply's blocks.
+// It filters blocks in place, which the assembler made for this reply.
 func dropNoCalls(blocks []contract.Block, known []string) []contract.Block {
-	out := blocks[:0:0]
+	out := blocks[:0]
 	for _, b := range blocks {
 		if b.Kind == contract.BlockToolCall && b.Call != nil && noCall(b.Call.Name, known) {
 			continue
