@@ -18,13 +18,13 @@ func (t *transition) startBatch(calls []contract.ToolCall) {
 		pending[i] = contract.PendingCall{Call: c, State: contract.CallQueued}
 	}
 	t.s.Pending, t.ownPending = pending, true
-	count, looping := t.recordLoop(calls)
+	rep := t.recordLoop(calls)
 	switch {
 	case t.s.Abort != "":
 		t.fault(contract.KindAborted, abortMessage(t.s.AbortReason))
 		return
-	case count >= t.rules.cfg.LoopGuard.Critical:
-		t.fault(contract.KindLoop, fmt.Sprintf("loop guard: %s repeated %d times", looping, count))
+	case rep.count >= t.rules.cfg.LoopGuard.Critical:
+		t.fault(contract.KindLoop, fmt.Sprintf("loop guard: %s repeated %d times", rep.pattern(), rep.count))
 		return
 	case t.hasQueued(contract.InputSteer):
 		t.skipUnstarted("skipped: steered")

@@ -10,8 +10,8 @@ import (
 )
 
 // recordLoop adds the calls to the loop guard's window and returns the
-// worst repetition count it now sees and the pattern repeating.
-func (t *transition) recordLoop(calls []contract.ToolCall) (int, string) {
+// worst repetition it now sees.
+func (t *transition) recordLoop(calls []contract.ToolCall) repetition {
 	window := 2*t.rules.cfg.LoopGuard.Critical + 2
 	recent := append([]string(nil), t.s.Recent...)
 	for _, c := range calls {
@@ -21,22 +21,22 @@ func (t *transition) recordLoop(calls []contract.ToolCall) (int, string) {
 		recent = recent[len(recent)-window:]
 	}
 	t.s.Recent = recent
-	count, pattern := loopCount(recent)
-	if count < t.rules.cfg.LoopGuard.Warn {
+	rep := loopCount(recent)
+	if rep.count < t.rules.cfg.LoopGuard.Warn {
 		t.s.Warned = false
 	}
-	return count, pattern
+	return rep
 }
 
 // remindIfLooping adds the loop guard's reminder turn once per repetition
 // that reached the warning threshold.
 func (t *transition) remindIfLooping() {
-	count, pattern := loopCount(t.s.Recent)
-	if count < t.rules.cfg.LoopGuard.Warn || t.s.Warned {
+	rep := loopCount(t.s.Recent)
+	if rep.count < t.rules.cfg.LoopGuard.Warn || t.s.Warned {
 		return
 	}
 	t.s.Warned = true
-	text := fmt.Sprintf("Reminder: you have repeated %s %d times with no new result. Stop repeating it: change the arguments, try a different approach, or answer with what you have.", pattern, count)
+	text := fmt.Sprintf("Reminder: you have repeated %s %d times with no new result. Stop repeating it: change the arguments, try a different approach, or answer with what you have.", rep.pattern(), rep.count)
 	t.appendTurn(contract.Turn{Role: contract.RoleUser, Mark: contract.MarkReminder, Blocks: []contract.Block{contract.TextBlock(text)}})
 	t.publish(contract.RunEvent{Kind: contract.EvLoopWarning, Text: text})
 }
@@ -44,6 +44,11 @@ func (t *transition) remindIfLooping() {
 // signature identifies a call by tool and arguments, with the arguments
 // compacted so whitespace does not hide a repeat.
 func signature(c contract.ToolCall) string {
+	if !spaceOutsideStrings(c.Arguments) {
+		// Compacting would give the arguments back as they are (or
+		// fail, which keeps them as they are too).
+		return c.Name + " " + c.Arguments
+	}
 	buf := bytes.NewBuffer(make([]byte, 0, len(c.Name)+1+len(c.Arguments)))
 	buf.WriteString(c.Name)
 	buf.WriteByte(' ')
@@ -54,12 +59,49 @@ func signature(c contract.ToolCall) string {
 	return buf.String()
 }
 
+// repetition is what loopCount found: count repeats of the call last,
+// or count rounds of other and last alternating.
+type repetition struct {
+	count       int
+	last, other string
+	alternating bool
+}
+
+// pattern describes the repeating calls; it is only wanted when the
+// guard speaks, so it is not built on every step.
+func (r repetition) pattern() string {
+	if r.alternating {
+		return describe(r.other) + " and " + describe(r.last) + " alternating"
+	}
+	return describe(r.last)
+}
+
+// spaceOutsideStrings reports whether s, read as JSON, has white space
+// outside its strings: the only bytes json.Compact removes.
+func spaceOutsideStrings(s string) bool {
+	inString, escaped := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return true
+		}
+	}
+	return false
+}
+
 // loopCount measures the repetition at the end of the window: the same
 // call n times in a row, or two calls alternating for n rounds.
-func loopCount(recent []string) (int, string) {
+func loopCount(recent []string) repetition {
 	n := len(recent)
 	if n == 0 {
-		return 0, ""
+		return repetition{}
 	}
 	last := recent[n-1]
 	same := 1
@@ -67,16 +109,16 @@ func loopCount(recent []string) (int, string) {
 		same++
 	}
 	if n < 2 || recent[n-2] == last {
-		return same, describe(last)
+		return repetition{count: same, last: last}
 	}
 	alt := 2
 	for i := n - 3; i >= 0 && recent[i] == recent[i+2]; i-- {
 		alt++
 	}
 	if rounds := alt / 2; rounds > same {
-		return rounds, describe(recent[n-2]) + " and " + describe(last) + " alternating"
+		return repetition{count: rounds, last: last, other: recent[n-2], alternating: true}
 	}
-	return same, describe(last)
+	return repetition{count: same, last: last}
 }
 
 func describe(sig string) string {
