@@ -83,7 +83,10 @@ type runState struct {
 	waiters []chan outcome
 	// children are the run's delegate calls handed out, by child session.
 	children map[string]*child
-	wg       sync.WaitGroup
+	// wg counts the run's workers; idle hands a job to one waiting for
+	// it.
+	wg   sync.WaitGroup
+	idle chan func()
 	// asks cancel the approvers and answerers asked about each call.
 	asks map[string]context.CancelFunc
 }

@@ -155,7 +155,7 @@ func (a *Agent) endRun() {
 // newRun prepares the loop's bookkeeping for a run.
 func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box, children: map[string]*child{}}
+	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box, children: map[string]*child{}, idle: make(chan func())}
 	a.run = r
 	return r
 }

@@ -13,15 +13,37 @@ import (
 	"github.com/batonrt/baton/turn"
 )
 
-// spawn runs fn on a goroutine that the run and the agent both wait for.
+// spawn runs fn on one of the run's workers, starting one if none is
+// free. The run waits for its workers to end and the agent for all of
+// them. Called on the loop.
 func (a *Agent) spawn(run *runState, fn func()) {
-	a.workers.Add(1)
-	run.wg.Add(1)
-	go func() {
-		defer a.workers.Done()
-		defer run.wg.Done()
-		fn()
-	}()
+	select {
+	case run.idle <- fn:
+	default:
+		a.workers.Add(1)
+		run.wg.Add(1)
+		go a.work(run, fn)
+	}
+}
+
+// work runs job, then the jobs spawn hands it, until the run ends. A
+// worker lives as long as the run rather than one call, so a model call
+// does not pay for a new goroutine and for growing its stack again each
+// turn; a run keeps as many as it had calls in flight at once, and none
+// outlives it.
+func (a *Agent) work(run *runState, job func()) {
+	defer a.workers.Done()
+	defer run.wg.Done()
+	for {
+		job()
+		select {
+		case job = <-run.idle:
+		case <-run.ctx.Done():
+			return
+		case <-a.quit:
+			return
+		}
+	}
 }
 
 // startModel streams one model call. Deltas are published as they come,
