@@ -63,66 +63,32 @@ func EncodeSignal(s Signal) ([]byte, error) {
 // encodeEnvelope writes the envelope's fields around the body in one
 // buffer: the bytes are those of marshalling the envelope struct with the
 // body as a RawMessage, without encoding the body twice or scanning it
-// again to compact it (the encoder's output is compact already).
+// again to compact it. The signals of every turn are written by hand
+// (appendBody); the rest go through encoding/json.
 func encodeEnvelope(env envelope, body any) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(512)
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	// Encode ends every value with a newline, which the next field's
-	// separator replaces.
-	value := func(v any) error {
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		buf.Truncate(buf.Len() - 1)
-		return nil
-	}
-	// A string the encoder would copy as it is goes in directly, without
-	// boxing it for Encode: the same bytes, fewer allocations per record.
-	str := func(v string) error {
-		if !plainJSONString(v) {
-			return value(v)
-		}
-		buf.WriteByte('"')
-		buf.WriteString(v)
-		buf.WriteByte('"')
-		return nil
-	}
-	buf.WriteString(`{"v":`)
-	buf.WriteString(strconv.Itoa(env.V))
+	b := make([]byte, 0, 512)
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(env.V), 10)
 	if env.Step != 0 {
-		buf.WriteString(`,"step":`)
-		buf.WriteString(strconv.FormatUint(env.Step, 10))
+		b = append(b, `,"step":`...)
+		b = strconv.AppendUint(b, env.Step, 10)
 	}
-	buf.WriteString(`,"kind":`)
-	if err := str(env.Kind); err != nil {
-		return nil, fmt.Errorf("contract: encode %s: %w", env.Kind, err)
-	}
-	buf.WriteString(`,"body":`)
-	if err := value(body); err != nil {
-		return nil, fmt.Errorf("contract: encode %s: %w", env.Kind, err)
-	}
-	if env.Effect != "" {
-		buf.WriteString(`,"effects":`)
-		if err := str(env.Effect); err != nil {
+	b = append(b, `,"kind":`...)
+	b = appendJSONString(b, env.Kind)
+	b = append(b, `,"body":`...)
+	var ok bool
+	if b, ok = appendBody(b, body); !ok {
+		v, err := marshal(body)
+		if err != nil {
 			return nil, fmt.Errorf("contract: encode %s: %w", env.Kind, err)
 		}
+		b = append(b, v...)
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
-// plainJSONString reports whether encoding/json (HTML escaping off)
-// writes s between quotes unchanged: printable ASCII other than the quote
-// and the backslash.
-func plainJSONString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return false
-		}
+	if env.Effect != "" {
+		b = append(b, `,"effects":`...)
+		b = appendJSONString(b, env.Effect)
 	}
-	return true
+	return append(b, '}'), nil
 }
 
 func decodeEnvelope(b []byte) (envelope, error) {

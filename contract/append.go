@@ -1,0 +1,261 @@
+package contract
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// The signals recorded on every turn (a model's reply, a tool's result)
+// are written here field by field, without encoding/json's reflection.
+// The bytes are exactly encoding/json's with HTML escaping off, which a
+// property test checks against it over arbitrary values of every field,
+// so a field added to these types without its line below fails that test.
+
+// appendBody appends the canonical bytes of body when it is one of the
+// signals written by hand; ok is false for every other value.
+func appendBody(b []byte, body any) (_ []byte, ok bool) {
+	switch v := body.(type) {
+	case ModelReplied:
+		return appendModelReplied(b, &v), true
+	case ToolSettled:
+		return appendToolSettled(b, &v), true
+	}
+	return b, false
+}
+
+func appendModelReplied(b []byte, s *ModelReplied) []byte {
+	b = append(b, `{"reply":`...)
+	b = appendTurn(b, &s.Reply)
+	if s.Usage != (Usage{}) {
+		b = append(b, `,"usage":`...)
+		b = appendUsage(b, &s.Usage)
+	}
+	if s.Stop != "" {
+		b = append(b, `,"stop":`...)
+		b = appendJSONString(b, string(s.Stop))
+	}
+	if len(s.Keys) > 0 {
+		b = append(b, `,"keys":[`...)
+		for i, k := range s.Keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"call":`...)
+			b = strconv.AppendInt(b, int64(k.Call), 10)
+			b = append(b, `,"keys":`...)
+			b = appendStrings(b, k.Keys)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(s.RewrittenBy) > 0 {
+		b = append(b, `,"rewritten_by":`...)
+		b = appendStrings(b, s.RewrittenBy)
+	}
+	if s.OutputError != "" {
+		b = append(b, `,"output_error":`...)
+		b = appendJSONString(b, s.OutputError)
+	}
+	b = append(b, `,"at":`...)
+	b = strconv.AppendInt(b, int64(s.At), 10)
+	return append(b, '}')
+}
+
+func appendToolSettled(b []byte, s *ToolSettled) []byte {
+	b = append(b, `{"call_id":`...)
+	b = appendJSONString(b, s.CallID)
+	b = append(b, `,"outcome":{"content":`...)
+	b = appendJSONString(b, s.Outcome.Content)
+	if s.Outcome.IsError {
+		b = append(b, `,"is_error":true`...)
+	}
+	if s.Outcome.Truncated {
+		b = append(b, `,"truncated":true`...)
+	}
+	b = append(b, '}')
+	if s.Arguments != "" {
+		b = append(b, `,"arguments":`...)
+		b = appendJSONString(b, s.Arguments)
+	}
+	if len(s.RewrittenBy) > 0 {
+		b = append(b, `,"rewritten_by":`...)
+		b = appendStrings(b, s.RewrittenBy)
+	}
+	if s.Tokens != 0 {
+		b = append(b, `,"tokens":`...)
+		b = strconv.AppendInt(b, int64(s.Tokens), 10)
+	}
+	b = append(b, `,"at":`...)
+	b = strconv.AppendInt(b, int64(s.At), 10)
+	return append(b, '}')
+}
+
+func appendTurn(b []byte, t *Turn) []byte {
+	b = append(b, `{"role":`...)
+	b = appendJSONString(b, string(t.Role))
+	b = append(b, `,"blocks":`...)
+	if t.Blocks == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range t.Blocks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendBlock(b, &t.Blocks[i])
+		}
+		b = append(b, ']')
+	}
+	if t.Mark != "" {
+		b = append(b, `,"mark":`...)
+		b = appendJSONString(b, string(t.Mark))
+	}
+	if t.Tokens != 0 {
+		b = append(b, `,"tokens":`...)
+		b = strconv.AppendInt(b, int64(t.Tokens), 10)
+	}
+	if t.Excluded {
+		b = append(b, `,"excluded":true`...)
+	}
+	return append(b, '}')
+}
+
+func appendBlock(b []byte, k *Block) []byte {
+	b = append(b, `{"kind":`...)
+	b = appendJSONString(b, string(k.Kind))
+	if k.Text != "" {
+		b = append(b, `,"text":`...)
+		b = appendJSONString(b, k.Text)
+	}
+	if k.Signature != "" {
+		b = append(b, `,"signature":`...)
+		b = appendJSONString(b, k.Signature)
+	}
+	if c := k.Call; c != nil {
+		b = append(b, `,"call":{"id":`...)
+		b = appendJSONString(b, c.ID)
+		b = append(b, `,"name":`...)
+		b = appendJSONString(b, c.Name)
+		b = append(b, `,"arguments":`...)
+		b = appendJSONString(b, c.Arguments)
+		b = append(b, '}')
+	}
+	if r := k.Result; r != nil {
+		b = append(b, `,"result":{"call_id":`...)
+		b = appendJSONString(b, r.CallID)
+		b = append(b, `,"name":`...)
+		b = appendJSONString(b, r.Name)
+		b = append(b, `,"content":`...)
+		b = appendJSONString(b, r.Content)
+		if r.IsError {
+			b = append(b, `,"is_error":true`...)
+		}
+		b = append(b, '}')
+	}
+	if im := k.Image; im != nil {
+		b = append(b, `,"image":{"uri":`...)
+		b = appendJSONString(b, im.URI)
+		if im.MediaType != "" {
+			b = append(b, `,"media_type":`...)
+			b = appendJSONString(b, im.MediaType)
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+func appendUsage(b []byte, u *Usage) []byte {
+	b = append(b, '{')
+	sep := false
+	field := func(name string, v int64) {
+		if v == 0 {
+			return
+		}
+		if sep {
+			b = append(b, ',')
+		}
+		sep = true
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `":`...)
+		b = strconv.AppendInt(b, v, 10)
+	}
+	field("input_tokens", u.InputTokens)
+	field("output_tokens", u.OutputTokens)
+	field("cached_tokens", u.CachedTokens)
+	field("reasoning_tokens", u.ReasoningTokens)
+	field("model_calls", u.ModelCalls)
+	field("tool_calls", u.ToolCalls)
+	field("wall_nanos", u.WallNanos)
+	return append(b, '}')
+}
+
+// appendStrings writes a string slice as encoding/json does: null when
+// nil.
+func appendStrings(b []byte, ss []string) []byte {
+	if ss == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString writes s quoted as encoding/json does with HTML
+// escaping off: control characters, the quote and the backslash escaped,
+// invalid UTF-8 as U+FFFD, and U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
