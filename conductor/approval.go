@@ -58,12 +58,14 @@ func resolution(callID string, d Decision, at contract.Timestamp) contract.Appro
 // tools that need approval and derive keys from their arguments, so the
 // reducer, and every replay, allowlists what the calls do without asking
 // the tools again.
-func withApprovalKeys(box *dispatch.ToolBox, sig contract.Signal) contract.Signal {
-	reply, ok := sig.(contract.ModelReplied)
-	if !ok {
-		return sig
-	}
-	for i, call := range reply.Reply.Calls() {
+func withApprovalKeys(box *dispatch.ToolBox, reply contract.ModelReplied) contract.ModelReplied {
+	i := -1 // the call's index among the reply's calls
+	for _, b := range reply.Reply.Blocks {
+		if b.Kind != contract.BlockToolCall || b.Call == nil {
+			continue
+		}
+		i++
+		call := b.Call
 		tool, ok := box.Lookup(call.Name)
 		if !ok || !tool.Descriptor().NeedsApproval {
 			continue

@@ -8,12 +8,9 @@ import (
 // withEstimate counts a model reply's tokens on the worker that received
 // it and carries the count in the signal, so neither the agent's loop nor
 // a later replay or resume tokenizes the reply.
-func withEstimate(model string, sig contract.Signal) contract.Signal {
-	if r, ok := sig.(contract.ModelReplied); ok {
-		r.Reply.Tokens = compactor.Estimate(model, r.Reply)
-		return r
-	}
-	return sig
+func withEstimate(model string, r contract.ModelReplied) contract.ModelReplied {
+	r.Reply.Tokens = compactor.Estimate(model, r.Reply)
+	return r
 }
 
 // resultEstimate counts, on the tool's worker, the result block a tool's

@@ -78,17 +78,21 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 		if ctx.Err() != nil {
 			return
 		}
-		sig = withApprovalKeys(run.box, sig)
-		if reply, ok := sig.(contract.ModelReplied); ok && len(rewrote) > 0 {
-			reply.RewrittenBy = rewrote
-			sig = reply
-		}
-		if reply, ok := sig.(contract.ModelReplied); ok {
+		// A reply is completed as a value and boxed once for the hooks
+		// and once with its estimate, not once for each field set.
+		reply, isReply := sig.(contract.ModelReplied)
+		if isReply {
+			reply = withApprovalKeys(run.box, reply)
+			if len(rewrote) > 0 {
+				reply.RewrittenBy = rewrote
+			}
 			reply.OutputError = a.output.verdict(reply.Reply)
 			sig = reply
 		}
 		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
-		sig = withEstimate(a.cfg.Model, sig)
+		if isReply {
+			sig = withEstimate(a.cfg.Model, reply)
+		}
 		a.send(run, func() { a.apply(sig) })
 	})
 }
@@ -105,10 +109,16 @@ func (a *Agent) startTool(call contract.ToolCall) {
 		a.later(run, contract.ToolSettled{CallID: call.ID, Outcome: contract.ToolOutcome{Content: "error: tool " + call.Name + " has no implementation", IsError: true}, At: a.now()})
 		return
 	}
-	gate := &blockGate{}
+	// Without hooks nothing can block or rewrite the call: it runs the
+	// tool as it is, and the nil gate says nothing was changed.
+	var gate *blockGate
+	if a.deps.Hooks.Len() > 0 {
+		gate = &blockGate{}
+		tool = hookedTool{Tool: tool, gate: gate}
+	}
 	job := dispatch.Job{
 		Call:      call,
-		Tool:      hookedTool{Tool: tool, gate: gate},
+		Tool:      tool,
 		SessionID: a.state.SessionID,
 		RunID:     a.state.RunID,
 		WorkDir:   a.deps.WorkDir,
@@ -183,7 +193,8 @@ func descriptors(tools []dispatch.Tool) []contract.ToolDescriptor {
 }
 
 // blockGate carries a before_tool hook's refusal from Start to Done,
-// which may run on another goroutine.
+// which may run on another goroutine. A nil gate, for an agent without
+// hooks, reads as nothing blocked or rewritten.
 type blockGate struct {
 	mu      sync.Mutex
 	blocked string
@@ -198,6 +209,9 @@ func (g *blockGate) set(blocked string) {
 }
 
 func (g *blockGate) get() string {
+	if g == nil {
+		return ""
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.blocked
@@ -212,8 +226,11 @@ func (g *blockGate) setArgs(args string, rewrote []string) {
 }
 
 // rewrite returns the rewritten arguments and who rewrote them, or ""
-// and nil.
+// and nil (always, on a nil gate).
 func (g *blockGate) rewrite() (string, []string) {
+	if g == nil {
+		return "", nil
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.args == nil {
