@@ -41,38 +41,59 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	}
 	req.History = d.sanitize(req.History)
 	known := toolNames(req.Tools)
-	total, cancel := withTimeout(ctx, d.o.TotalTimeout)
-	defer cancel()
+	var deadline time.Time // zero: no total timeout
+	if d.o.TotalTimeout >= 0 {
+		deadline = time.Now().Add(d.o.TotalTimeout)
+	}
+	// An attempt keeps the total deadline with its watchdog's timer, so
+	// the common call, answered at the first attempt, makes one context
+	// and one timer. total, ctx bounded by the deadline, is made only
+	// when the back-off between attempts or the fallback needs it.
+	var (
+		totalCtx    context.Context
+		totalCancel context.CancelFunc
+	)
+	total := func() context.Context {
+		if totalCtx == nil {
+			totalCtx, totalCancel = withDeadline(ctx, deadline)
+		}
+		return totalCtx
+	}
+	defer func() {
+		if totalCancel != nil {
+			totalCancel()
+		}
+	}()
 	publish, stopPulse := d.pulse(publish)
 	defer stopPulse()
 	for attempt := 0; ; attempt++ {
 		a := newAssembler(known, d.o.Now, publish)
 		a.textCalls = d.o.TextToolCalls
-		err := d.attempt(total, req, a)
+		err := d.attempt(ctx, deadline, req, a)
 		if err != nil {
-			err = d.fallback(ctx, total, req, err, a, publish)
+			err = d.fallback(ctx, deadline, total, req, err, a, publish)
 		}
 		if err == nil {
 			reply, stop := a.reply()
 			return contract.ModelReplied{Reply: reply, Usage: a.usage, Stop: stop, At: d.o.Now()}
 		}
-		pe := d.classify(ctx, total, err)
+		pe := d.classify(ctx, deadline, err)
 		if pe == nil {
 			return d.failed(contract.FailOther, "cancelled", false)
 		}
-		if !pe.Retryable() || attempt >= d.o.MaxRetries || total.Err() != nil {
+		if !pe.Retryable() || attempt >= d.o.MaxRetries || passed(deadline) {
 			return d.failed(pe.Failure, pe.Error(), pe.Retryable())
 		}
-		wait, ok := d.wait(total, attempt, pe)
+		wait, ok := d.wait(deadline, attempt, pe)
 		if !ok {
 			return d.failed(pe.Failure, pe.Error()+fmt.Sprintf(" (retry after %s exceeds the total timeout)", wait), true)
 		}
-		d.o.Logger.LogAttrs(total, slog.LevelWarn, "turn: retrying model call", slogAttrs(attempt+1, wait, pe)...)
+		d.o.Logger.LogAttrs(ctx, slog.LevelWarn, "turn: retrying model call", slogAttrs(attempt+1, wait, pe)...)
 		if publish != nil {
 			publish(contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error(), At: d.o.Now()})
 		}
-		if err := d.o.Sleep(total, wait); err != nil {
-			if pe := d.classify(ctx, total, err); pe != nil {
+		if err := d.o.Sleep(total(), wait); err != nil {
+			if pe := d.classify(ctx, deadline, err); pe != nil {
 				return d.failed(pe.Failure, pe.Error(), false)
 			}
 			return d.failed(contract.FailOther, "cancelled", false)
@@ -80,16 +101,21 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	}
 }
 
+// passed reports whether the total deadline, if there is one, has come.
+func passed(deadline time.Time) bool {
+	return !deadline.IsZero() && !time.Now().Before(deadline)
+}
+
 // wait is how long to back off before retry number attempt+1: the
 // server's Retry-After when it gave one, else jittered exponential
 // backoff. ok is false when the wait would outlast the total timeout, so
 // the caller hears of the rate limit now rather than a timeout later.
-func (d *Driver) wait(total context.Context, attempt int, pe *ProviderError) (time.Duration, bool) {
+func (d *Driver) wait(deadline time.Time, attempt int, pe *ProviderError) (time.Duration, bool) {
 	w := d.o.backoff(attempt)
 	if pe.RetryAfter > 0 {
 		w = pe.RetryAfter
 	}
-	if dl, ok := total.Deadline(); ok && time.Until(dl) < w {
+	if !deadline.IsZero() && time.Until(deadline) < w {
 		return w, false
 	}
 	return w, true
@@ -99,11 +125,14 @@ func (d *Driver) failed(kind contract.FailureKind, msg string, retryable bool) c
 	return contract.ModelFailed{Failure: kind, Message: msg, Retryable: retryable, At: d.o.Now()}
 }
 
-// attempt streams once into a, under the first-chunk and idle watchdog.
-func (d *Driver) attempt(ctx context.Context, req contract.ModelRequest, a *assembler) error {
-	ctx, cancel := context.WithCancelCause(ctx)
+// attempt streams once into a, under the watchdog, which cuts the
+// stream when the first chunk or the next one takes too long or the
+// total deadline comes.
+func (d *Driver) attempt(outer context.Context, deadline time.Time, req contract.ModelRequest, a *assembler) error {
+	cctx, cancel := context.WithCancelCause(outer)
 	defer cancel(nil)
-	w := newWatchdog(d.o.FirstChunkTimeout, d.o.IdleTimeout, cancel)
+	ctx := &attemptCtx{Context: cctx, deadline: deadline}
+	w := newWatchdog(d.o.FirstChunkTimeout, d.o.IdleTimeout, deadline, cancel)
 	defer w.stop()
 	var streamErr error
 	for c, err := range d.p.Stream(ctx, req) {
@@ -138,9 +167,33 @@ func (d *Driver) attempt(ctx context.Context, req contract.ModelRequest, a *asse
 	return &ProviderError{Failure: contract.FailStream, Message: "stream ended before a stop"}
 }
 
+// attemptCtx is the context a provider streams under: cancelled by the
+// caller, the watchdog or the total deadline, which it reports as its
+// own, as a context made with that deadline would.
+type attemptCtx struct {
+	context.Context
+	deadline time.Time // zero: none beyond the caller's
+}
+
+func (c *attemptCtx) Deadline() (time.Time, bool) {
+	outer, ok := c.Context.Deadline()
+	if c.deadline.IsZero() || ok && outer.Before(c.deadline) {
+		return outer, ok
+	}
+	return c.deadline, true
+}
+
+func (c *attemptCtx) Err() error {
+	err := c.Context.Err()
+	if err != nil && context.Cause(c.Context) == context.DeadlineExceeded {
+		return context.DeadlineExceeded
+	}
+	return err
+}
+
 // classify turns an attempt's error into a ProviderError, or nil when the
 // caller's ctx was cancelled.
-func (d *Driver) classify(outer, total context.Context, err error) *ProviderError {
+func (d *Driver) classify(outer context.Context, deadline time.Time, err error) *ProviderError {
 	if outer.Err() != nil {
 		return nil
 	}
@@ -148,7 +201,7 @@ func (d *Driver) classify(outer, total context.Context, err error) *ProviderErro
 	switch {
 	case errors.As(err, &pe):
 		return pe
-	case total.Err() != nil:
+	case passed(deadline):
 		return &ProviderError{Failure: contract.FailTimeout, Message: fmt.Sprintf("total timeout %s exceeded", d.o.TotalTimeout)}
 	case isQuiet(err):
 		return &ProviderError{Failure: contract.FailTimeout, Message: err.Error()}
@@ -156,11 +209,13 @@ func (d *Driver) classify(outer, total context.Context, err error) *ProviderErro
 	return classifyTransport(err)
 }
 
-func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if d < 0 {
+// withDeadline is ctx bounded by deadline, or only cancellable when the
+// deadline is zero.
+func withDeadline(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
+	if deadline.IsZero() {
 		return context.WithCancel(ctx)
 	}
-	return context.WithTimeout(ctx, d)
+	return context.WithDeadline(ctx, deadline)
 }
 
 func toolNames(tools []contract.ToolDescriptor) []string {

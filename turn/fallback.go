@@ -2,6 +2,7 @@ package turn
 
 import (
 	"context"
+	"time"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -23,12 +24,12 @@ type Completer interface {
 // rate limit, a server error) go to the usual retries instead. It returns
 // the error to go on with: nil when the fallback answered into a, which is
 // then rebuilt for it.
-func (d *Driver) fallback(outer, total context.Context, req contract.ModelRequest, err error, a *assembler, publish func(contract.RunEvent)) error {
+func (d *Driver) fallback(outer context.Context, deadline time.Time, total func() context.Context, req contract.ModelRequest, err error, a *assembler, publish func(contract.RunEvent)) error {
 	c, ok := d.p.(Completer)
 	if !ok || d.o.NoFallback || a.chunks > 0 {
 		return err
 	}
-	pe := d.classify(outer, total, err)
+	pe := d.classify(outer, deadline, err)
 	if pe == nil {
 		return err
 	}
@@ -38,7 +39,7 @@ func (d *Driver) fallback(outer, total context.Context, req contract.ModelReques
 	if publish != nil {
 		publish(contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error() + "; trying once without streaming", At: d.o.Now()})
 	}
-	chunks, cerr := c.Complete(total, req)
+	chunks, cerr := c.Complete(total(), req)
 	if cerr != nil {
 		return cerr
 	}

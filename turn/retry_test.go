@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"syscall"
 	"testing"
 	"time"
@@ -176,5 +177,63 @@ func TestRetryAfterBeyondTotalTimeoutFailsAtOnce(t *testing.T) {
 	f, ok := got.(contract.ModelFailed)
 	if !ok || f.Failure != contract.FailRateLimited || !f.Retryable || len(r.sleeps) != 0 || p.calls() != 1 {
 		t.Fatalf("got %#v after %d sleeps and %d calls, want rate_limited at once", got, len(r.sleeps), p.calls())
+	}
+}
+
+// deadlineSeer reports the deadline its stream's context carries and the
+// error that context ends with.
+type deadlineSeer struct {
+	deadline time.Time
+	has      bool
+	err      error
+}
+
+func (p *deadlineSeer) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	return func(yield func(turn.Chunk, error) bool) {
+		p.deadline, p.has = ctx.Deadline()
+		<-ctx.Done()
+		p.err = ctx.Err()
+		yield(turn.Chunk{}, ctx.Err())
+	}
+}
+
+// The provider streams under the total deadline, kept by the attempt's
+// watchdog: its context reports the deadline, the sooner of the caller's
+// and the total, and ends with context.DeadlineExceeded when it comes.
+func TestProviderContextCarriesTheTotalDeadline(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		outer time.Duration // 0: no deadline on the caller's context
+		total time.Duration
+	}{
+		{"total", 0, 40 * time.Millisecond},
+		{"total sooner than the caller's", time.Hour, 40 * time.Millisecond},
+		{"caller's sooner than the total", 40 * time.Millisecond, time.Hour},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			if tc.outer > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.outer)
+				defer cancel()
+			}
+			opts := testOptions(&recorder{})
+			opts.MaxRetries = turn.NoRetries
+			opts.TotalTimeout = tc.total
+			p := &deadlineSeer{}
+			start := time.Now()
+			turn.NewDriver(p, opts).Run(ctx, weatherReq, nil)
+			soonest := tc.total
+			if tc.outer > 0 {
+				soonest = min(soonest, tc.outer)
+			}
+			want := start.Add(soonest)
+			if !p.has || p.deadline.Before(want.Add(-time.Second)) || p.deadline.After(want.Add(time.Second)) {
+				t.Errorf("deadline %v (set %v), want about %v", p.deadline, p.has, want)
+			}
+			if p.err != context.DeadlineExceeded {
+				t.Errorf("the stream's context ended with %v, want %v", p.err, context.DeadlineExceeded)
+			}
+		})
 	}
 }

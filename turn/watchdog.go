@@ -23,10 +23,12 @@ func isQuiet(err error) bool {
 }
 
 // watchdog cancels an attempt when the first chunk or the next one takes
-// too long. Feeding it is one atomic add, so the per-chunk path reads no
-// clock and touches no timer: a timer ticks every quarter of the idle
-// timeout and fires once the count has stood still for the whole of it
-// (so within idle plus a quarter).
+// too long, or the call's total deadline comes. Feeding it is one atomic
+// add, so the per-chunk path reads no clock and touches no timer: a timer
+// ticks every quarter of the idle timeout and fires once the count has
+// stood still for the whole of it (so within idle plus a quarter). The
+// same timer is armed for the deadline when that comes sooner, so an
+// attempt needs no second timer for it.
 type watchdog struct {
 	chunks atomic.Uint64
 
@@ -39,11 +41,14 @@ type watchdog struct {
 	next   time.Duration // the wait the timer is armed for
 	first  time.Duration
 	idle   time.Duration
-	cancel context.CancelCauseFunc
+	// deadline ends the attempt with context.DeadlineExceeded; zero for
+	// none.
+	deadline time.Time
+	cancel   context.CancelCauseFunc
 }
 
-func newWatchdog(first, idle time.Duration, cancel context.CancelCauseFunc) *watchdog {
-	w := &watchdog{first: first, idle: idle, cancel: cancel}
+func newWatchdog(first, idle time.Duration, deadline time.Time, cancel context.CancelCauseFunc) *watchdog {
+	w := &watchdog{first: first, idle: idle, deadline: deadline, cancel: cancel}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.arm(0) {
@@ -66,6 +71,11 @@ func (w *watchdog) arm(n uint64) bool {
 			w.next = left
 		}
 	}
+	if !w.deadline.IsZero() {
+		if left := max(time.Until(w.deadline), 0); w.next < 0 || left < w.next {
+			w.next = left
+		}
+	}
 	return w.next >= 0
 }
 
@@ -73,6 +83,10 @@ func (w *watchdog) check() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done {
+		return
+	}
+	if passed(w.deadline) {
+		w.cancel(context.DeadlineExceeded)
 		return
 	}
 	n := w.chunks.Load()
