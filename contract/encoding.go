@@ -66,7 +66,11 @@ func EncodeSignal(s Signal) ([]byte, error) {
 // again to compact it. The signals of every turn are written by hand
 // (appendBody); the rest go through encoding/json.
 func encodeEnvelope(env envelope, body any) ([]byte, error) {
-	b := make([]byte, 0, 512)
+	return appendEnvelope(make([]byte, 0, 512), env, body)
+}
+
+// appendEnvelope is encodeEnvelope appending to b.
+func appendEnvelope(b []byte, env envelope, body any) ([]byte, error) {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(env.V), 10)
 	if env.Step != 0 {
@@ -174,10 +178,21 @@ func decodeAs[T Signal](body []byte) (Signal, error) {
 
 // EncodeRecord returns the canonical bytes of a record.
 func EncodeRecord(r Record) ([]byte, error) {
+	return AppendRecord(make([]byte, 0, 512), r)
+}
+
+// AppendRecord appends the canonical bytes of a record to b, so a
+// container of records (a store's node) is written in one buffer. On
+// error b is returned as it was.
+func AppendRecord(b []byte, r Record) ([]byte, error) {
 	if r.Signal == nil {
-		return nil, fmt.Errorf("contract: encode record %d: no signal", r.Step)
+		return b, fmt.Errorf("contract: encode record %d: no signal", r.Step)
 	}
-	return encodeEnvelope(envelope{V: SchemaVersion, Step: r.Step, Kind: string(r.Signal.SignalKind()), Effect: r.Effects}, r.Signal)
+	out, err := appendEnvelope(b, envelope{V: SchemaVersion, Step: r.Step, Kind: string(r.Signal.SignalKind()), Effect: r.Effects}, r.Signal)
+	if err != nil {
+		return b, err
+	}
+	return out, nil
 }
 
 // DecodeRecord parses canonical record bytes.

@@ -325,3 +325,24 @@ func ExampleEncodeSignal() {
 	// tool_started <nil>
 	// true
 }
+
+// AppendRecord writes after what the buffer holds the bytes EncodeRecord
+// returns, and leaves the buffer as it was when the record has no signal.
+func TestAppendRecord(t *testing.T) {
+	rec := contract.Record{Step: 3, Signal: contract.ToolSettled{CallID: "c1", Outcome: contract.ToolOutcome{Content: "ok \u2028 <b>"}, At: 7}, Effects: "publish tool_settled"}
+	want, err := contract.EncodeRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := contract.AppendRecord([]byte(`{"record":`), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(`{"record":`+string(want), string(got)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	b, err := contract.AppendRecord([]byte("prefix"), contract.Record{Step: 4})
+	if err == nil || string(b) != "prefix" {
+		t.Errorf("a record without a signal: %q, %v; want the buffer as it was and an error", b, err)
+	}
+}

@@ -27,25 +27,19 @@ type Node struct {
 }
 
 // EncodeNode returns the canonical bytes of a node (Hash is ignored).
+// The record is written in place after the node's own fields, in the one
+// buffer the node's bytes are returned in.
 func EncodeNode(n Node) ([]byte, error) {
-	rec, err := contract.EncodeRecord(n.Record)
-	if err != nil {
-		return nil, fmt.Errorf("store: encode node: %w: %w", ErrInvalid, err)
-	}
-	return encodeNodeRaw(n.Parent, n.Links, rec), nil
-}
-
-func encodeNodeRaw(parent Hash, links []Hash, rec []byte) []byte {
-	b := make([]byte, 0, len(rec)+160+len(links)*(2*len(Hash{})+3))
+	b := make([]byte, 0, 512+len(n.Links)*(2*len(Hash{})+3))
 	b = append(b, `{"v":1,"kind":"node",`...)
-	if !parent.IsZero() {
+	if !n.Parent.IsZero() {
 		b = append(b, `"parent":"`...)
-		b = hex.AppendEncode(b, parent[:])
+		b = hex.AppendEncode(b, n.Parent[:])
 		b = append(b, `",`...)
 	}
-	if len(links) > 0 {
+	if len(n.Links) > 0 {
 		b = append(b, `"links":[`...)
-		for i, l := range links {
+		for i, l := range n.Links {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -56,8 +50,11 @@ func encodeNodeRaw(parent Hash, links []Hash, rec []byte) []byte {
 		b = append(b, `],`...)
 	}
 	b = append(b, `"record":`...)
-	b = append(b, rec...)
-	return append(b, '}')
+	b, err := contract.AppendRecord(b, n.Record)
+	if err != nil {
+		return nil, fmt.Errorf("store: encode node: %w: %w", ErrInvalid, err)
+	}
+	return append(b, '}'), nil
 }
 
 // DecodeNode checks b against its name h and parses it. Damage is
