@@ -68,7 +68,14 @@ func resultHash(c contract.ToolCall, r contract.ToolResult) string {
 			h *= 1099511628211
 		}
 	}
-	add(signature(c))
+	if spaceOutsideStrings(c.Arguments) {
+		add(signature(c))
+	} else {
+		// The signature's bytes, without building it.
+		add(c.Name)
+		add(" ")
+		add(c.Arguments)
+	}
 	add("\x00")
 	if r.IsError {
 		add("\x01")
