@@ -66,12 +66,27 @@ func (a *Agent) call(ctx context.Context, fn func() error) error {
 // send hands a worker's result to the loop, unless the run or the agent
 // is gone, in which case the result no longer matters.
 func (a *Agent) send(run *runState, fn func()) {
-	select {
-	case a.inbox <- func() {
+	a.post(run, func() {
 		if a.run == run {
 			fn()
 		}
-	}:
+	})
+}
+
+// sendSignal is send for a worker whose result is a signal to apply:
+// one closure on the inbox instead of two.
+func (a *Agent) sendSignal(run *runState, sig contract.Signal) {
+	a.post(run, func() {
+		if a.run == run {
+			a.apply(sig)
+		}
+	})
+}
+
+// post puts fn, which checks the run is still current, on the inbox.
+func (a *Agent) post(run *runState, fn func()) {
+	select {
+	case a.inbox <- fn:
 	case <-run.ctx.Done():
 	case <-a.quit:
 	}

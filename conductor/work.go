@@ -62,7 +62,7 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 		block, rewrote := a.runBeforeModel(ctx, &req)
 		if block != "" {
 			sig := contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}
-			a.send(run, func() { a.apply(sig) })
+			a.sendSignal(run, sig)
 			return
 		}
 		var delta uint32
@@ -93,7 +93,7 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 		if isReply {
 			sig = withEstimate(a.cfg.Model, reply)
 		}
-		a.send(run, func() { a.apply(sig) })
+		a.sendSignal(run, sig)
 	})
 }
 
@@ -134,9 +134,11 @@ func (a *Agent) startTool(call contract.ToolCall) {
 			}
 			out.Content = validText(out.Content)
 			settled := contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: resultEstimate(a.cfg.Model, out.Content)}
-			a.send(run, func() {
-				settled.At = a.now()
-				a.apply(settled)
+			a.post(run, func() {
+				if a.run == run {
+					settled.At = a.now()
+					a.apply(settled)
+				}
 			})
 		},
 	}
@@ -180,7 +182,7 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 			observe(a, "on_compaction", func(h CompactionHook) error { h(ctx, summary); return nil })
 			sig = contract.Compacted{Summary: summary, Cut: cut, At: a.now()}
 		}
-		a.send(run, func() { a.apply(sig) })
+		a.sendSignal(run, sig)
 	})
 }
 
