@@ -21,6 +21,8 @@ type Driver struct {
 	// request usually extends it, so only the new turns need a look.
 	mu       sync.Mutex
 	verified contract.History
+	// names are the tool names of the newest call (see toolNames).
+	names []string
 }
 
 // NewDriver returns a driver over p; zero options take their defaults.
@@ -40,7 +42,7 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 		return contract.ModelFailed{Failure: contract.FailInvalidRequest, Message: "turn: driver has no provider"}
 	}
 	req.History = d.sanitize(req.History)
-	known := toolNames(req.Tools)
+	known := d.toolNames(req.Tools)
 	var deadline time.Time // zero: no total timeout
 	if d.o.TotalTimeout >= 0 {
 		deadline = time.Now().Add(d.o.TotalTimeout)
@@ -132,7 +134,8 @@ func (d *Driver) attempt(outer context.Context, deadline time.Time, req contract
 	cctx, cancel := context.WithCancelCause(outer)
 	defer cancel(nil)
 	ctx := &attemptCtx{Context: cctx, deadline: deadline}
-	w := newWatchdog(d.o.FirstChunkTimeout, d.o.IdleTimeout, deadline, cancel)
+	w := &ctx.watchdog
+	w.start(d.o.FirstChunkTimeout, d.o.IdleTimeout, deadline, cancel)
 	defer w.stop()
 	var streamErr error
 	for c, err := range d.p.Stream(ctx, req) {
@@ -173,6 +176,7 @@ func (d *Driver) attempt(outer context.Context, deadline time.Time, req contract
 type attemptCtx struct {
 	context.Context
 	deadline time.Time // zero: none beyond the caller's
+	watchdog watchdog
 }
 
 func (c *attemptCtx) Deadline() (time.Time, bool) {
@@ -218,11 +222,32 @@ func withDeadline(ctx context.Context, deadline time.Time) (context.Context, con
 	return context.WithDeadline(ctx, deadline)
 }
 
-func toolNames(tools []contract.ToolDescriptor) []string {
+// toolNames returns the names of tools. The list the last call made is
+// kept, since a run offers the same tools on every call; it is only ever
+// read, so calls in flight at once may share it.
+func (d *Driver) toolNames(tools []contract.ToolDescriptor) []string {
+	d.mu.Lock()
+	last := d.names
+	d.mu.Unlock()
+	if len(last) == len(tools) {
+		same := true
+		for i, t := range tools {
+			if last[i] != t.Name {
+				same = false
+				break
+			}
+		}
+		if same {
+			return last
+		}
+	}
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		names[i] = t.Name
 	}
+	d.mu.Lock()
+	d.names = names
+	d.mu.Unlock()
 	return names
 }
 

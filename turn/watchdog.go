@@ -47,14 +47,15 @@ type watchdog struct {
 	cancel   context.CancelCauseFunc
 }
 
-func newWatchdog(first, idle time.Duration, deadline time.Time, cancel context.CancelCauseFunc) *watchdog {
-	w := &watchdog{first: first, idle: idle, deadline: deadline, cancel: cancel}
+// start arms the zero watchdog w, which its attempt's context holds, so
+// the two are one allocation.
+func (w *watchdog) start(first, idle time.Duration, deadline time.Time, cancel context.CancelCauseFunc) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.first, w.idle, w.deadline, w.cancel = first, idle, deadline, cancel
 	if w.arm(0) {
 		w.t = time.AfterFunc(w.next, w.check)
 	}
-	return w
 }
 
 func (w *watchdog) fed() { w.chunks.Add(1) }
