@@ -33,17 +33,12 @@ type clientAnswer struct {
 // sends every output of the message again) are skipped; a request that
 // answers nothing the run waits on is refused with 409.
 func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol, threadID string, answers []clientAnswer) {
-	if err := h.checkThreadID(threadID); err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	ctx := r.Context()
-	t, code, err := h.acquire(ctx, threadID)
-	if err != nil {
-		httpError(w, code, "%v", err)
+	t, ok := h.useThread(w, r, threadID)
+	if !ok {
 		return
 	}
 	defer h.release(t)
+	ctx := r.Context()
 	hr, ok := t.r.(HumanRunner)
 	if !ok {
 		httpError(w, http.StatusBadRequest, "wire: thread %q takes no answers", threadID)

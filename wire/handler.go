@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -61,6 +62,20 @@ type HandlerOptions struct {
 	// addToolApprovalResponse. Without it a stream waits, open, for
 	// whoever answers.
 	ClientAnswers bool
+	// Owner, for one of several handlers serving sessions of one shared
+	// store (baton serve on PostgreSQL), says where a thread is driven
+	// when this handler cannot open it because another process holds its
+	// session (the runner factory failed with store.ErrLocked): the base
+	// URL of the handler in that process. The request is handed there,
+	// with a Baton-Forwarded header, and its answer relayed, streams
+	// included, so a client may talk to any of the handlers: a run, a
+	// resumed stream, an approval or an answer all reach the one driver.
+	// A handler answers a forwarded request it cannot serve with 421, and
+	// the sender looks again, for a short while, opening the thread
+	// itself once the owner's lock is free (the owner died). An error
+	// from Owner means no owner is known. Nil refuses such requests with
+	// 409.
+	Owner func(ctx context.Context, threadID string) (*url.URL, error)
 	// Logger receives request failures; nil discards.
 	Logger *slog.Logger
 }
@@ -176,6 +191,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.guard(w, r) {
 		return
 	}
+	if h.opts.Owner != nil && r.Method == http.MethodPost {
+		r = keepBody(r)
+	}
 	proto, err := h.requestProtocol(r)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
@@ -220,6 +238,9 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool
 		return nil, false
 	}
 	_ = rc.SetReadDeadline(time.Time{})
+	if p, ok := r.Context().Value(bodyKey{}).(*[]byte); ok {
+		*p = body
+	}
 	return body, true
 }
 

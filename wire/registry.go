@@ -81,18 +81,18 @@ func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) 
 }
 
 // useThread checks a request's thread id and acquires its thread, or
-// answers the request with why not.
+// answers the request: with why not, or by handing it to the process that
+// drives the thread.
 func (h *Handler) useThread(w http.ResponseWriter, r *http.Request, id string) (*thread, bool) {
 	if err := h.checkThreadID(id); err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return nil, false
 	}
-	t, code, err := h.acquire(r.Context(), id)
+	t, answered, code, err := h.reach(w, r, id)
 	if err != nil {
 		httpError(w, code, "%v", err)
-		return nil, false
 	}
-	return t, true
+	return t, err == nil && !answered
 }
 
 // open makes the thread's runner, once the thread's previous runner (prev,

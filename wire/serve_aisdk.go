@@ -47,7 +47,14 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	t, _, err := h.acquire(ctx, threadID)
+	t, answered, code, err := h.reach(w, r, threadID)
+	if answered {
+		return
+	}
+	if code == http.StatusMisdirectedRequest {
+		httpError(w, code, "%v", err)
+		return
+	}
 	if err != nil {
 		w.WriteHeader(http.StatusNoContent)
 		return

@@ -89,7 +89,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // Two serve processes share sessions through PostgreSQL. While one drives
-// a thread, the other refuses to start a second driver for it (409); when
+// a thread, the other starts no second driver for it but hands it the
+// thread's requests; when
 // the driver is killed with SIGKILL in the middle of a model call, the
 // other resumes the run on the next request and goes on, and the session
 // verifies and replays byte for byte with the interrupted run settled
@@ -118,13 +119,30 @@ func TestServeNodesShareSessions(t *testing.T) {
 		_, err := st.Head(ctx, defaultNamespace+"shared")
 		return err == nil
 	})
-	if code, body := n2.post(t, "shared", "m2", "meanwhile"); code != http.StatusConflict || !strings.Contains(body, "driven by another process") {
+	// The second node hands the thread's requests to the first: a new
+	// message is refused as the owner refuses it while its run is in
+	// flight, and a stream asked of the second node is the first's run.
+	if code, body := n2.post(t, "shared", "m2", "meanwhile"); code != http.StatusConflict || !strings.Contains(body, "already has a run in flight") {
 		t.Fatalf("second node while the first drives the thread: %d %q", code, body)
+	}
+	relayed, err := http.Get("http://" + n2.addr + "/?threadId=shared&lastEventId=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer relayed.Body.Close()
+	head := make([]byte, 4096)
+	if n, err := relayed.Body.Read(head); relayed.StatusCode != http.StatusOK || !strings.Contains(string(head[:n]), "RUN_STARTED") {
+		t.Fatalf("stream from the second node: %d %q %v", relayed.StatusCode, head[:n], err)
 	}
 	if err := n1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = n1.cmd.Wait()
+	// The owner died mid-run, so the relayed stream breaks off for its
+	// client to reconnect, as a stream from the owner itself would.
+	if rest, err := io.ReadAll(relayed.Body); err == nil || strings.Contains(string(rest), "RUN_FINISHED") {
+		t.Fatalf("the relayed stream went on after its owner died: %v\n%s", err, rest)
+	}
 
 	var code int
 	var body string

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -38,6 +39,7 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	fs.StringVar(&cfg.namespace, "namespace", defaultNamespace, "thread ids are sessions named with this prefix; sessions without it are not served")
 	fs.DurationVar(&cfg.idle, "idle-timeout", 5*time.Minute, "close a thread (and release its session) after this long without requests")
 	fs.IntVar(&cfg.maxThreads, "max-threads", 1000, "live threads at most; beyond, new threads get 503")
+	advertise := fs.String("advertise", "", "with a postgres:// --store shared by several serve processes: the URL the others reach this one at, to hand it requests for the threads it drives (default http://ADDR)")
 	mflags := addModelFlags(fs)
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
@@ -71,7 +73,7 @@ func (a *app) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer stopTracing()
-	st, _, err := fs.openStore()
+	st, shared, err := fs.serveStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -84,6 +86,15 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
+	}
+	if shared != nil {
+		addr, err := advertiseURL(*advertise, ln)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		shared.Advertise(addr)
+		cfg.owner = ownerLookup(shared, cfg.namespace)
 	}
 	// A page's user answers the model's questions in the chat.
 	return a.serveWith(ctx, ln, st, prov, model, append(tools.Tools(), dispatch.AskHuman("")), cfg)
@@ -102,6 +113,9 @@ type serveConfig struct {
 	maxThreads int
 	// driver bounds each model call: timeouts and retries.
 	driver turn.Options
+	// owner finds the process that drives a thread, when several share
+	// the store.
+	owner func(ctx context.Context, threadID string) (*url.URL, error)
 }
 
 // loopbackAddr reports whether a listen address reaches only this
@@ -144,6 +158,7 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		MaxThreads:     cfg.maxThreads,
 		IdleTimeout:    cfg.idle,
 		ClientAnswers:  true,
+		Owner:          cfg.owner,
 	})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	fmt.Fprintf(a.stdout, "baton: serving AG-UI on http://%s/ (thread T is session %sT)\n", ln.Addr(), cfg.namespace)

@@ -6,7 +6,9 @@
 // lock is an advisory lock held on the backend's owner connection, so an
 // owner that dies frees it; each lock taken bumps the session's owner
 // epoch, and every commit of an owner checks its epoch, so a stale owner
-// that lost the lock cannot move the head (store.ErrLockLost). The
+// that lost the lock cannot move the head (store.ErrLockLost). An owner
+// records, with its epoch, the address it advertises (Advertise), so
+// that others find it while it holds the lock (Owner). The
 // package creates and migrates its tables, with a version, in the schema
 // the URL's search_path names. Importing it registers postgres:// and
 // postgresql:// with store.Open. It imports store and pgx.

@@ -93,7 +93,8 @@ func (b *Backend) tryLock(ctx context.Context, key int64) (*pgx.Conn, bool, erro
 
 // Lock takes the session's advisory lock on the owner connection and
 // bumps the session's owner epoch, which fences any earlier owner's
-// commits.
+// commits; the same statement records the address this backend
+// advertises (see Advertise).
 func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	b.ownerMu.Lock()
 	defer b.ownerMu.Unlock()
@@ -109,8 +110,8 @@ func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
 		return nil, fmt.Errorf("store: lock %q: %w", session, store.ErrLocked)
 	}
 	var epoch int64
-	err = b.pool.QueryRow(ctx, `INSERT INTO baton_owners (session, epoch) VALUES ($1, 1)
-		ON CONFLICT (session) DO UPDATE SET epoch = baton_owners.epoch + 1 RETURNING epoch`, session).Scan(&epoch)
+	err = b.pool.QueryRow(ctx, `INSERT INTO baton_owners (session, epoch, addr) VALUES ($1, 1, $2)
+		ON CONFLICT (session) DO UPDATE SET epoch = baton_owners.epoch + 1, addr = $2 RETURNING epoch`, session, b.advertised()).Scan(&epoch)
 	if err != nil {
 		b.unlock(conn, key)
 		return nil, ioErr("lock "+session, err)

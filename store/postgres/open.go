@@ -40,6 +40,7 @@ type Backend struct {
 
 	mu   sync.Mutex
 	held map[string]*ownership // sessions locked here
+	addr string                // advertised with each lock taken
 }
 
 // ownership is a session this backend holds: the owner epoch its lock

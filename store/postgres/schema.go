@@ -16,6 +16,9 @@ var migrations = []string{
 	`CREATE TABLE baton_objects (hash bytea PRIMARY KEY, bytes bytea NOT NULL);
 	CREATE TABLE baton_refs (kind text NOT NULL, session text NOT NULL, hash bytea NOT NULL, PRIMARY KEY (kind, session));
 	CREATE TABLE baton_owners (session text PRIMARY KEY, epoch bigint NOT NULL);`,
+	// The address each owner advertises, so that other nodes can hand it
+	// the requests for the sessions it drives.
+	`ALTER TABLE baton_owners ADD COLUMN addr text NOT NULL DEFAULT '';`,
 }
 
 // migrateKey is the advisory lock that serializes migrations of one
