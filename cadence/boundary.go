@@ -98,7 +98,7 @@ func (t *transition) deliverQueued(kind contract.InputKind) bool {
 		}
 		for _, turn := range q.Turns {
 			turn.Mark = mark
-			t.appendTurn(turn)
+			t.appendInput(turn)
 		}
 		t.resetProgress()
 		t.publish(contract.RunEvent{Kind: ev, Text: inputText(q.Turns)})

@@ -10,7 +10,7 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// estimateSession is a gpt-4o run whose reply and tool result carry
+// estimateSession is a gpt-4o run whose input, reply and tool result carry
 // their token estimates, as the conductor's workers count them, or carry
 // none, as signals recorded before estimates were carried.
 func estimateSession(carried bool) []contract.Signal {
@@ -21,12 +21,14 @@ func estimateSession(carried bool) []contract.Signal {
 	}}
 	output := strings.Repeat("Fjords are long, narrow inlets with steep sides. ", 40)
 	settle := contract.ToolSettled{CallID: "c1", Outcome: contract.ToolOutcome{Content: output}, At: 3}
+	input := contract.UserText("tell me about fjords")
 	if carried {
+		input.Tokens = compactor.Estimate(model, input)
 		reply.Tokens = compactor.Estimate(model, reply)
 		settle.Tokens = compactor.BlockEstimate(model, contract.ResultBlock(contract.ToolResult{Content: output}))
 	}
 	return []contract.Signal{
-		contract.Submitted{RunID: "r1", Input: []contract.Turn{contract.UserText("tell me about fjords")}, At: 1},
+		contract.Submitted{RunID: "r1", Input: []contract.Turn{input}, At: 1},
 		contract.ModelReplied{Reply: reply, Stop: contract.StopToolUse, At: 2},
 		settle,
 	}
@@ -48,7 +50,14 @@ func TestCarriedEstimatesFoldLikeCountedOnes(t *testing.T) {
 	reply := sigs[1].(contract.ModelReplied)
 	reply.Reply.Tokens = 12345
 	sigs[1] = reply
+	sub := sigs[0].(contract.Submitted)
+	sub.Input = []contract.Turn{sub.Input[0]}
+	sub.Input[0].Tokens = 777
+	sigs[0] = sub
 	s, _ := recordSession(t, rules, sigs...)
+	if got := s.History.Turns()[0].Tokens; got != 777 {
+		t.Errorf("history took %d tokens for the input, its signal carried 777", got)
+	}
 	if got := s.History.Turns()[1].Tokens; got != 12345 {
 		t.Errorf("history took %d tokens for the reply, its signal carried 12345", got)
 	}

@@ -90,10 +90,10 @@ func (t *transition) startRun(sub contract.Submitted) {
 	for _, turn := range sub.Retrieved {
 		turn.Role = contract.RoleUser
 		turn.Mark = contract.MarkRetrieved
-		t.appendTurn(turn)
+		t.appendInput(turn)
 	}
 	for _, turn := range sub.Input {
-		t.appendTurn(turn)
+		t.appendInput(turn)
 	}
 	if sub.RetrievalError != "" {
 		t.fault(contract.KindRetrieval, "retriever failed: "+sub.RetrievalError)

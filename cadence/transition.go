@@ -35,9 +35,17 @@ func (t *transition) publish(ev contract.RunEvent) {
 	t.emit(contract.Publish{Event: ev})
 }
 
-// appendTurn adds a turn to history with its token estimate.
+// appendTurn adds a turn the rules made to history with its token
+// estimate.
 func (t *transition) appendTurn(turn contract.Turn) {
 	t.appendCounted(turn, 0)
+}
+
+// appendInput adds a turn of a host's input, whose estimate the host's
+// side counted and the signal carries (zero in a signal recorded before
+// input carried its count: it is counted here).
+func (t *transition) appendInput(turn contract.Turn) {
+	t.appendCounted(turn, turn.Tokens)
 }
 
 // appendCounted adds a turn whose estimate its signal carried, counted

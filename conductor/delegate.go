@@ -205,7 +205,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 			return err
 		}
 		in := Text(e.Task)
-		err := ag.startRun(ctx, in, submission{input: in.turns()}, w)
+		err := ag.startRun(ctx, in, submission{input: in.turns(ag.cfg.Model)}, w)
 		run = ag.run
 		return err
 	})

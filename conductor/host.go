@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/compactor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 )
@@ -16,7 +17,7 @@ import (
 // run is in flight, Submit steers it instead and returns when that same
 // run ends. Cancelling ctx aborts the run.
 func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, error) {
-	input := in.turns()
+	input := in.turns(a.cfg.Model)
 	if len(input) == 0 {
 		return a.Snapshot(), contract.NewError(contract.KindConfig, "submit: empty input")
 	}
@@ -101,8 +102,9 @@ func steerInput(retrieved, input []contract.Turn) []contract.Turn {
 // contextTurns keeps what a retriever returned that can stand in history:
 // turns with content and no tool calls or results (those would break the
 // pairing of calls and results), as user context whatever role the
-// retriever left on them. Text is made valid UTF-8.
-func contextTurns(log *slog.Logger, retrieved []contract.Turn) []contract.Turn {
+// retriever left on them. Text is made valid UTF-8, and each turn carries
+// its token estimate for model.
+func contextTurns(log *slog.Logger, model string, retrieved []contract.Turn) []contract.Turn {
 	var out []contract.Turn
 	for _, turn := range validTurns(retrieved) {
 		usable := len(turn.Blocks) > 0
@@ -114,6 +116,7 @@ func contextTurns(log *slog.Logger, retrieved []contract.Turn) []contract.Turn {
 			continue
 		}
 		turn.Role = contract.RoleUser
+		turn.Tokens = compactor.Estimate(model, turn)
 		out = append(out, turn)
 	}
 	return out
@@ -148,13 +151,13 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan outcome) (contra
 // root run only: a delegate's child run is not steered, and a delegate
 // call already running goes on (one not started is skipped).
 func (a *Agent) Steer(in Input) error {
-	return a.hostSignal(func() contract.Signal { return contract.Steered{Input: in.turns(), At: a.now()} })
+	return a.hostSignal(func() contract.Signal { return contract.Steered{Input: in.turns(a.cfg.Model), At: a.now()} })
 }
 
 // FollowUp queues input that continues the run in flight when it would
 // otherwise settle.
 func (a *Agent) FollowUp(in Input) error {
-	return a.hostSignal(func() contract.Signal { return contract.FollowUpQueued{Input: in.turns(), At: a.now()} })
+	return a.hostSignal(func() contract.Signal { return contract.FollowUpQueued{Input: in.turns(a.cfg.Model), At: a.now()} })
 }
 
 // Approve answers a pending approval request: the run's own, or else one

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/batonrt/baton/compactor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
 )
@@ -19,12 +20,21 @@ type Input struct {
 // Text returns an Input holding one user message.
 func Text(s string) Input { return Input{Text: s} }
 
-func (in Input) turns() []contract.Turn {
-	turns := in.Turns
+// turns returns the input as turns, each carrying its token estimate
+// for model: counted here, on the host's goroutine, the signal carries
+// it and neither the agent's loop nor a replay or resume tokenizes input.
+// A count the host set is not trusted.
+func (in Input) turns(model string) []contract.Turn {
+	turns := validTurns(in.Turns)
+	out := make([]contract.Turn, len(turns), len(turns)+1)
+	copy(out, turns)
 	if in.Text != "" {
-		turns = append(append([]contract.Turn(nil), turns...), contract.UserText(in.Text))
+		out = append(out, contract.UserText(validText(in.Text)))
 	}
-	return validTurns(turns)
+	for i := range out {
+		out[i].Tokens = compactor.Estimate(model, out[i])
+	}
+	return out
 }
 
 // validText replaces bytes that are not UTF-8. The canonical encoding
