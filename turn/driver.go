@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -259,7 +260,7 @@ func (d *Driver) sanitize(h contract.History) contract.History {
 	d.mu.Lock()
 	verified := d.verified
 	d.mu.Unlock()
-	if added, ok := h.After(verified); ok && wellFormed(contract.HistoryOf(added...)) {
+	if added, ok := h.After(verified); ok && wellFormedBackward(slices.Backward(added)) {
 		d.remember(h)
 		return h
 	}

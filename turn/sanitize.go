@@ -1,6 +1,10 @@
 package turn
 
-import "github.com/batonrt/baton/contract"
+import (
+	"iter"
+
+	"github.com/batonrt/baton/contract"
+)
 
 // PlaceholderResult is the content given to a tool call that has no
 // recorded result, so strict providers accept the history.
@@ -128,10 +132,13 @@ func withoutResults(t contract.Turn) (contract.Turn, bool) {
 // order, and that no other turn holds results. It is the common case, and
 // checking it costs no allocation, so a long history is not rebuilt on
 // every model call.
-func wellFormed(h contract.History) bool {
+func wellFormed(h contract.History) bool { return wellFormedBackward(h.Backward()) }
+
+// wellFormedBackward is wellFormed over turns given newest first.
+func wellFormedBackward(turns iter.Seq2[int, contract.Turn]) bool {
 	var after contract.Turn
 	hasAfter, needCalls := false, false
-	for _, t := range h.Backward() {
+	for _, t := range turns {
 		calls := countCalls(t)
 		switch {
 		case needCalls && (t.Role != contract.RoleAssistant || calls == 0):
