@@ -23,6 +23,12 @@ type assembler struct {
 	textCalls bool
 	now       func() contract.Timestamp
 	publish   func(contract.RunEvent)
+
+	// Room for the blocks, deltas and calls of a usual reply, so they
+	// grow inside the assembler; reply copies the blocks out.
+	blockRoom [4]contract.Block
+	textRoom  [4]deltas
+	argsRoom  [4]callSlot
 }
 
 // callSlot places a tool call's stream index among the blocks.
@@ -67,7 +73,15 @@ func (a *assembler) call(i int) (int, bool) {
 }
 
 func newAssembler(known []string, now func() contract.Timestamp, publish func(contract.RunEvent)) *assembler {
-	return &assembler{known: known, now: now, publish: publish}
+	a := &assembler{}
+	a.reset(known, now, publish)
+	return a
+}
+
+// reset empties a for a new attempt or reply.
+func (a *assembler) reset(known []string, now func() contract.Timestamp, publish func(contract.RunEvent)) {
+	*a = assembler{known: known, now: now, publish: publish}
+	a.blocks, a.text, a.args = a.blockRoom[:0], a.textRoom[:0], a.argsRoom[:0]
 }
 
 // add folds one chunk in; an error means the stream broke its protocol.

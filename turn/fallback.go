@@ -43,7 +43,7 @@ func (d *Driver) fallback(outer context.Context, deadline time.Time, total func(
 	if cerr != nil {
 		return cerr
 	}
-	*a = *newAssembler(a.known, a.now, a.publish)
+	a.reset(a.known, a.now, a.publish)
 	a.textCalls = d.o.TextToolCalls
 	for _, ch := range chunks {
 		if aerr := a.add(ch); aerr != nil {
