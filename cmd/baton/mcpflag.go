@@ -13,21 +13,35 @@ import (
 	"github.com/batonrt/baton/dispatch/mcp"
 )
 
-// mcpFlag collects repeated --mcp NAME=COMMAND ARGS or NAME=URL flags.
-type mcpFlag []mcp.Server
+// mcpFlag is one of the repeatable flags that add MCP servers, each
+// NAME=COMMAND ARGS or NAME=URL, to one list: --mcp adds a server whose
+// tool calls each wait for approval, as the shell's do, since a server
+// can do anything its process can; --mcp-trusted adds one whose calls
+// run without asking.
+type mcpFlag struct {
+	servers *[]mcp.Server
+	trusted bool
+}
 
-func (f *mcpFlag) String() string { return "" }
+func (f mcpFlag) String() string { return "" }
 
-func (f *mcpFlag) Set(spec string) error {
+func (f mcpFlag) Set(spec string) error {
 	s, err := mcp.ParseServer(spec)
 	if err != nil {
 		return err
 	}
-	*f = append(*f, s)
+	s.NeedsApproval = !f.trusted
+	*f.servers = append(*f.servers, s)
 	return nil
 }
 
-const mcpFlagHelp = "add an MCP server's tools, named NAME_TOOL: 'NAME=COMMAND ARGS' (stdio) or NAME=https://... (streamable HTTP); repeatable"
+// addMCPFlags adds --mcp and --mcp-trusted; run and serve share them.
+func addMCPFlags(fs *flagSet) *[]mcp.Server {
+	servers := new([]mcp.Server)
+	fs.Var(mcpFlag{servers: servers}, "mcp", "add an MCP server's tools, named NAME_TOOL, each call asking for approval: 'NAME=COMMAND ARGS' (stdio) or NAME=https://... (streamable HTTP); repeatable")
+	fs.Var(mcpFlag{servers: servers, trusted: true}, "mcp-trusted", "as --mcp, for a server whose tools run without asking; repeatable")
+	return servers
+}
 
 // mcpConnectTimeout bounds starting a server and its handshake.
 const mcpConnectTimeout = 30 * time.Second
@@ -35,7 +49,7 @@ const mcpConnectTimeout = 30 * time.Second
 // openMCP connects every server and lists its tools. A server that dies
 // or fails a call is logged to stderr; the servers' own stderr is
 // discarded. The returned close ends every connection.
-func openMCP(ctx context.Context, servers mcpFlag, stderr io.Writer) ([]dispatch.Tool, func(), error) {
+func openMCP(ctx context.Context, servers []mcp.Server, stderr io.Writer) ([]dispatch.Tool, func(), error) {
 	log := slog.New(slog.NewTextHandler(lockedWriter{mu: new(sync.Mutex), w: stderr}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var sources []*mcp.Source
 	closeAll := func() {
@@ -66,7 +80,7 @@ func openMCP(ctx context.Context, servers mcpFlag, stderr io.Writer) ([]dispatch
 
 // checkToolNames reports a name two tools share, which NewToolBox would
 // refuse less clearly.
-func checkToolNames(tools []dispatch.Tool) error {
+func checkToolNames(command string, tools []dispatch.Tool) error {
 	seen := map[string]bool{}
 	var dup []string
 	for _, t := range tools {
@@ -77,7 +91,7 @@ func checkToolNames(tools []dispatch.Tool) error {
 		seen[n] = true
 	}
 	if len(dup) > 0 {
-		return errors.New("run: tools of one name: " + strings.Join(dup, ", "))
+		return errors.New(command + ": tools of one name: " + strings.Join(dup, ", "))
 	}
 	return nil
 }

@@ -24,23 +24,44 @@ func everythingBin(t *testing.T) string {
 }
 
 // TestRunMCP: a run calls a stdio MCP server's tools by their prefixed
-// names, and their results reach the model and the transcript.
+// names, and their results reach the model and the transcript. A server
+// added with --mcp asks before each call, as the shell does; one added
+// with --mcp-trusted does not.
 func TestRunMCP(t *testing.T) {
 	isolate(t)
 	bin := everythingBin(t)
-	script := writeScript(t, `{"replies": [
+	script := `{"replies": [
 	  {"tool_calls": [{"id": "c1", "name": "ev_echo", "arguments": {"message": "over mcp"}}, {"id": "c2", "name": "ev_get-tiny-image", "arguments": {}}]},
 	  {"text": "Done."}
-	]}`)
-	code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", t.TempDir(),
-		"--mcp", "ev="+bin+" stdio", "call", "it")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	]}`
+	ran := []string{"Echo: over mcp", "[image image/png, ", "Done."}
+	tests := []struct {
+		name  string
+		flags []string
+		want  []string
+		not   string
+	}{
+		{"trusted runs", []string{"--mcp-trusted", "ev=" + bin + " stdio"}, ran, ""},
+		{"asks, and yes approves", []string{"--mcp", "ev=" + bin + " stdio", "--yes"}, ran, ""},
+		{"asks, and no terminal denies", []string{"--mcp", "ev=" + bin + " stdio"},
+			[]string{"denied #1 ev_echo: stdin is not a terminal, so nobody can approve ev_echo; run baton with --yes", "Done."}, "Echo: over mcp"},
 	}
-	for _, want := range []string{"Echo: over mcp", "[image image/png, ", "Done."} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("transcript lacks %q:\n%s", want, stdout)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"run", "--provider", "scripted", "--script", writeScript(t, script), "--store", t.TempDir(), "--workspace", t.TempDir()}, tt.flags...)
+			code, stdout, stderr := cli(t, "", append(args, "call", "it")...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("transcript lacks %q:\n%s", want, stdout)
+				}
+			}
+			if tt.not != "" && strings.Contains(stdout, tt.not) {
+				t.Errorf("transcript has %q, the call ran without approval:\n%s", tt.not, stdout)
+			}
+		})
 	}
 }
 

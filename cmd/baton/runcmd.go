@@ -27,8 +27,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs approval)")
 	yes := fs.Bool("yes", false, "approve every tool call without asking")
 	mflags := addModelFlags(fs)
-	var servers mcpFlag
-	fs.Var(&servers, "mcp", mcpFlagHelp)
+	servers := addMCPFlags(fs)
 	var output outputFlag
 	fs.Var(&output, "output-schema", outputFlagHelp)
 	window := fs.Int("context-window", 0, "the model's context size in tokens; history is compacted near it (default 128000)")
@@ -100,14 +99,14 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		// Someone is at the terminal to answer the model's questions.
 		spec.tools = append(spec.tools, dispatch.AskHuman(""))
 	}
-	if len(servers) > 0 {
-		mcpTools, closeMCP, err := openMCP(ctx, servers, a.stderr)
+	if len(*servers) > 0 {
+		mcpTools, closeMCP, err := openMCP(ctx, *servers, a.stderr)
 		if err != nil {
 			return err
 		}
 		defer closeMCP()
 		spec.tools = append(spec.tools, mcpTools...)
-		if err := checkToolNames(spec.tools); err != nil {
+		if err := checkToolNames("run", spec.tools); err != nil {
 			return err
 		}
 	}

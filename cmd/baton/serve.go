@@ -40,6 +40,9 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	fs.DurationVar(&cfg.idle, "idle-timeout", 5*time.Minute, "close a thread (and release its session) after this long without requests")
 	fs.IntVar(&cfg.maxThreads, "max-threads", 1000, "live threads at most; beyond, new threads get 503")
 	advertise := fs.String("advertise", "", "with a postgres:// --store shared by several serve processes: the URL the others reach this one at, to hand it requests for the threads it drives (default http://ADDR)")
+	allowShell := fs.Bool("allow-shell", false, "offer the shell tool (each call needs the page's approval)")
+	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs the page's approval)")
+	servers := addMCPFlags(fs)
 	mflags := addModelFlags(fs)
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
@@ -78,11 +81,24 @@ func (a *app) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	tools, err := builtin.Open(builtin.Options{Root: *workspace})
+	tools, err := builtin.Open(builtin.Options{Root: *workspace, AllowShell: *allowShell, AllowHTTP: *allowHTTP})
 	if err != nil {
 		return err
 	}
 	defer tools.Close()
+	// A page's user answers the model's questions in the chat.
+	offered := append(tools.Tools(), dispatch.AskHuman(""))
+	if len(*servers) > 0 {
+		mcpTools, closeMCP, err := openMCP(ctx, *servers, a.stderr)
+		if err != nil {
+			return err
+		}
+		defer closeMCP()
+		offered = append(offered, mcpTools...)
+		if err := checkToolNames("serve", offered); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -96,8 +112,7 @@ func (a *app) serve(ctx context.Context, args []string) error {
 		shared.Advertise(addr)
 		cfg.owner = ownerLookup(shared, cfg.namespace)
 	}
-	// A page's user answers the model's questions in the chat.
-	return a.serveWith(ctx, ln, st, prov, model, append(tools.Tools(), dispatch.AskHuman("")), cfg)
+	return a.serveWith(ctx, ln, st, prov, model, offered, cfg)
 }
 
 // defaultNamespace prefixes the sessions serve creates, so that a client
