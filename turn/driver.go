@@ -134,26 +134,18 @@ func (d *Driver) failed(kind contract.FailureKind, msg string, retryable bool) c
 func (d *Driver) attempt(outer context.Context, deadline time.Time, req contract.ModelRequest, a *assembler) error {
 	cctx, cancel := context.WithCancelCause(outer)
 	defer cancel(nil)
-	ctx := &attemptCtx{Context: cctx, deadline: deadline}
+	ctx := &attemptCtx{Context: cctx, deadline: deadline, a: a}
 	w := &ctx.watchdog
 	w.start(d.o.FirstChunkTimeout, d.o.IdleTimeout, deadline, cancel)
 	defer w.stop()
-	var streamErr error
-	for c, err := range d.p.Stream(ctx, req) {
-		if err != nil {
-			streamErr = err
-			break
-		}
-		if ctx.Err() != nil {
-			// A provider that streams on after cancellation is not
-			// listened to: nothing more of it reaches the reply or events.
-			break
-		}
-		w.fed()
-		if err := a.add(c); err != nil {
-			return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: err}
-		}
+	// The stream is called with the context's own yield rather than
+	// ranged over, so the loop's state lives in the context already
+	// allocated instead of in variables of its own on the heap.
+	d.p.Stream(ctx, req)(ctx.yield)
+	if ctx.malformed != nil {
+		return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: ctx.malformed}
 	}
+	streamErr := ctx.streamErr
 	if cause := context.Cause(ctx); isQuiet(cause) && !a.stopped {
 		return cause
 	}
@@ -178,6 +170,33 @@ type attemptCtx struct {
 	context.Context
 	deadline time.Time // zero: none beyond the caller's
 	watchdog watchdog
+
+	// The stream's fold (see yield), owned by the provider's goroutine.
+	a         *assembler
+	ended     bool  // yield said stop
+	streamErr error // the error the stream ended with
+	malformed error // the chunk that broke the stream's protocol
+}
+
+// yield folds one chunk of the stream into the reply; false ends the
+// stream. A provider that streams on after cancellation, or after being
+// told to stop, is not listened to: nothing more of it reaches the reply
+// or events.
+func (c *attemptCtx) yield(ch Chunk, err error) bool {
+	switch {
+	case c.ended:
+		return false
+	case err != nil:
+		c.streamErr = err
+	case c.Err() != nil:
+	default:
+		c.watchdog.fed()
+		if c.malformed = c.a.add(ch); c.malformed == nil {
+			return true
+		}
+	}
+	c.ended = true
+	return false
 }
 
 func (c *attemptCtx) Deadline() (time.Time, bool) {
