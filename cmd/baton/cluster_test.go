@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,6 +12,57 @@ import (
 	"github.com/batonrt/baton/store/postgres"
 	"github.com/batonrt/baton/store/postgres/pgtest"
 )
+
+// postRaw posts an AG-UI body to the node and reads the whole answer.
+func (n *serveNode) postRaw(t *testing.T, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post("http://"+n.addr+"/", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// mustContain fails the test unless the answer is 200 and holds each of
+// want.
+func mustContain(t *testing.T, what string, code int, body string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if code != http.StatusOK || !strings.Contains(body, w) {
+			t.Fatalf("%s (%d) lacks %s:\n%s", what, code, w, body)
+		}
+	}
+}
+
+// recordKinds counts a stored session's records by kind.
+func recordKinds(t *testing.T, url, session string) map[contract.SignalKind]int {
+	t.Helper()
+	st, err := postgres.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	recs, err := st.Records(t.Context(), session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[contract.SignalKind]int{}
+	for _, r := range recs {
+		kinds[r.Signal.SignalKind()]++
+	}
+	return kinds
+}
+
+// answerBody is the AG-UI body that answers call id of tool name with
+// content, as a page sends it.
+func answerBody(thread, prompt, tool, id, content string) string {
+	return `{"threadId":"` + thread + `","runId":"m2","messages":[` +
+		`{"id":"m1","role":"user","content":"` + prompt + `"},` +
+		`{"id":"a1","role":"assistant","toolCalls":[{"id":"` + id + `","type":"function","function":{"name":"` + tool + `","arguments":"{}"}}]},` +
+		`{"id":"t1","role":"tool","toolCallId":"` + id + `","content":"` + content + `"}]}`
+}
 
 // An answer posted to a serve process that does not drive the thread
 // reaches the one that does: the second node hands it to the first, which
@@ -20,7 +73,6 @@ func TestServeAnswerPostedToNonOwner(t *testing.T) {
 		t.Skip("spawns processes")
 	}
 	isolate(t)
-	ctx := t.Context()
 	url := pgtest.SchemaURL(t)
 	script := writeScript(t, `{"replies": [
 		{"text": "One question.", "tool_calls": [{"id": "q1", "name": "ask_human", "arguments": {"question": "Which city?"}}]},
@@ -29,47 +81,42 @@ func TestServeAnswerPostedToNonOwner(t *testing.T) {
 	n1, n2 := startNode(t, args...), startNode(t, args...)
 
 	code, body := n1.post(t, "trip", "m1", "plan a trip")
-	for _, want := range []string{`"toolCallName":"ask_human"`, `"phase":"awaiting_human"`, `"RUN_FINISHED"`} {
-		if code != http.StatusOK || !strings.Contains(body, want) {
-			t.Fatalf("first stream (%d) lacks %s:\n%s", code, want, body)
-		}
-	}
-	answer := `{"threadId":"trip","runId":"m2","messages":[` +
-		`{"id":"m1","role":"user","content":"plan a trip"},` +
-		`{"id":"a1","role":"assistant","toolCalls":[{"id":"q1","type":"function","function":{"name":"ask_human","arguments":"{}"}}]},` +
-		`{"id":"t1","role":"tool","toolCallId":"q1","content":"Bergen"}]}`
-	post := func() (int, string) {
-		resp, err := http.Post("http://"+n2.addr+"/", "application/json", strings.NewReader(answer))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
-	code, body = post()
-	for _, want := range []string{`"delta":"Bergen."`, `"phase":"settled"`, `"RUN_FINISHED"`} {
-		if code != http.StatusOK || !strings.Contains(body, want) {
-			t.Fatalf("answered stream from the second node (%d) lacks %s:\n%s", code, want, body)
-		}
-	}
-	if code, body := post(); code != http.StatusConflict {
+	mustContain(t, "first stream", code, body, `"toolCallName":"ask_human"`, `"phase":"awaiting_human"`, `"RUN_FINISHED"`)
+	answer := answerBody("trip", "plan a trip", "ask_human", "q1", "Bergen")
+	code, body = n2.postRaw(t, answer)
+	mustContain(t, "answered stream from the second node", code, body, `"delta":"Bergen."`, `"phase":"settled"`, `"RUN_FINISHED"`)
+	if code, body := n2.postRaw(t, answer); code != http.StatusConflict {
 		t.Errorf("the same answer again: %d %q, want 409", code, body)
 	}
-	st, err := postgres.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	recs, err := st.Records(ctx, defaultNamespace+"trip")
-	if err != nil {
-		t.Fatal(err)
-	}
-	kinds := map[contract.SignalKind]int{}
-	for _, r := range recs {
-		kinds[r.Signal.SignalKind()]++
-	}
-	if kinds[contract.SigHumanAnswered] != 1 || kinds[contract.SigModelReplied] != 2 {
+	if kinds := recordKinds(t, url, defaultNamespace+"trip"); kinds[contract.SigHumanAnswered] != 1 || kinds[contract.SigModelReplied] != 2 {
 		t.Errorf("records by kind %v: want the answer once and two model replies", kinds)
+	}
+}
+
+// An approval posted to a serve process that does not drive the thread
+// reaches the one that does: the first node runs the approved command
+// once and streams the rest of the run back through the second.
+func TestServeApprovalPostedToNonOwner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	isolate(t)
+	url := pgtest.SchemaURL(t)
+	ws := t.TempDir()
+	script := writeScript(t, `{"replies": [
+		{"text": "Let me write it.", "tool_calls": [{"id": "s1", "name": "shell", "arguments": {"command": "echo ran >> proof.txt"}}]},
+		{"text": "Wrote the proof."}]}`)
+	args := []string{"--store", url, "--provider", "scripted", "--script", script, "--workspace", ws, "--allow-shell"}
+	n1, n2 := startNode(t, args...), startNode(t, args...)
+
+	code, body := n1.post(t, "approve", "m1", "write the proof")
+	mustContain(t, "first stream", code, body, `"toolCallName":"shell"`, `"phase":"awaiting_approval"`, `"RUN_FINISHED"`)
+	code, body = n2.postRaw(t, answerBody("approve", "write the proof", "shell", "s1", "yes"))
+	mustContain(t, "approved stream from the second node", code, body, `"delta":"proof."`, `"phase":"settled"`, `"RUN_FINISHED"`)
+	if got, err := os.ReadFile(filepath.Join(ws, "proof.txt")); err != nil || string(got) != "ran\n" {
+		t.Errorf("proof.txt holds %q (%v), want the command run once", got, err)
+	}
+	if kinds := recordKinds(t, url, defaultNamespace+"approve"); kinds[contract.SigApprovalResolved] != 1 || kinds[contract.SigToolSettled] != 1 {
+		t.Errorf("records by kind %v: want the approval and the command's result once each", kinds)
 	}
 }
