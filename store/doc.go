@@ -10,8 +10,10 @@
 // raw storage of objects by hash, refs moved by compare-and-set, and
 // session locks. Backends here: NewMemoryBackend, and the file backend of
 // Open/OpenFS, which keeps each session in one append-only, checksummed
-// log with one data sync per commit and does all I/O through a vfs.FS so
-// crashes and faults can be simulated. Open also takes URLs of schemes
+// log with one data sync per commit (commits of sessions that share a
+// disk are synced together, one flush of the file system for all that
+// arrived while the previous flush ran) and does all I/O through a vfs.FS
+// so crashes and faults can be simulated. Open also takes URLs of schemes
 // other packages register (store/postgres). Resume and Replay fold a
 // session's records through cadence, the only other package of ours this
 // one imports besides contract and its own vfs.

@@ -51,6 +51,9 @@ func OpenFSBackend(fsys vfs.FS) (Backend, error) { return openFileBackend(fsys) 
 
 func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 	fb := &fileBackend{fs: fsys, logs: map[string]*sessionLog{}, index: map[Hash]objLoc{}}
+	if ffs, ok := fsys.(vfs.FlushFS); ok {
+		fb.group = newGroupSync(ffs)
+	}
 	format, err := fb.readFormat()
 	if err != nil {
 		return nil, err
@@ -82,7 +85,8 @@ func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 // file system's journal commits concurrent sessions' syncs together.
 type fileBackend struct {
 	fs    vfs.FS
-	loose bool // a format 1 folder: loose objects and ref files are read too
+	group *groupSync // nil when fs cannot flush all its files at once
+	loose bool       // a format 1 folder: loose objects and ref files are read too
 	seq   atomic.Uint64
 
 	mu    sync.Mutex

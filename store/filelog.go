@@ -247,7 +247,7 @@ func (f *fileBackend) write(l *sessionLog, b []byte) error {
 	if _, err := l.f.Write(b); err != nil {
 		return ioErr("write "+l.name, err)
 	}
-	if err := l.f.Sync(); err != nil {
+	if err := f.syncLog(l.f); err != nil {
 		return ioErr("sync "+l.name, err)
 	}
 	if !l.named {
@@ -257,6 +257,15 @@ func (f *fileBackend) write(l *sessionLog, b []byte) error {
 		l.named = true
 	}
 	return nil
+}
+
+// syncLog makes a commit's frame durable: with other sessions' commits
+// when the file system can flush them together.
+func (f *fileBackend) syncLog(file vfs.File) error {
+	if f.group != nil {
+		return f.group.sync(file)
+	}
+	return file.Sync()
 }
 
 func (l *sessionLog) closeFile() error {

@@ -61,3 +61,14 @@ type File interface {
 	Sync() error
 	Close() error
 }
+
+// FlushFS is an FS that can make everything written to its files durable
+// at once, with one flush of the file system beneath (syncfs on Linux),
+// where File.Sync flushes one file. Writers of many files that share a
+// disk can then pay for one flush instead of one each.
+type FlushFS interface {
+	FS
+	// Flush makes every file's written data durable, as Sync on each
+	// would. errors.ErrUnsupported means the platform has no such flush.
+	Flush() error
+}
