@@ -3,21 +3,46 @@ package contract
 import (
 	"encoding/json"
 	"iter"
+	"sync/atomic"
 )
 
 // History is an immutable, persistent list of turns. Append returns a new
 // History that shares every existing turn with the old one, so a step
-// never copies history; the zero value is empty. Each node keeps the
-// running token total, so History.Tokens is O(1).
-type History struct{ last *historyNode }
-
-type historyNode struct {
-	turn   Turn
-	prev   *historyNode
-	len    int
-	tokens int
-	chars  int
+// never copies history; the zero value is empty. Turns are kept in chunks
+// of contiguous slots, so walking a history reads memory in order rather
+// than chasing a pointer per turn, and each slot keeps the running token
+// and character totals, so History.Tokens is O(1).
+type History struct {
+	c *historyChunk // the chunk holding the newest turn
+	n int           // turns in the history
 }
+
+// historyChunk holds turns from position base on, in slots. Histories
+// that share a chunk share its slots below their length; an Append takes
+// the chunk's next free slot when its history ends there (used counts the
+// slots taken), and otherwise, when another history took that slot
+// first, or the chunk is full, starts a new chunk after it. A history
+// holds the slots of each of its chunks below the next chunk's base.
+type historyChunk struct {
+	prev  *historyChunk
+	base  int
+	slots []historySlot
+	used  atomic.Int32
+}
+
+type historySlot struct {
+	turn          Turn
+	tokens, chars int // running totals up to and with this turn
+}
+
+// Chunks grow with the history, from small (most sessions, and every
+// delegate's, are short) to a size that keeps a long history's walk in
+// order; a chunk started where another history took the next slot (a
+// step rejected or retried) is small, since such a branch is often short.
+const (
+	smallChunkSlots = 8
+	chunkSlots      = 64
+)
 
 // HistoryOf builds a History from turns.
 func HistoryOf(turns ...Turn) History {
@@ -28,58 +53,71 @@ func HistoryOf(turns ...Turn) History {
 	return h
 }
 
+// slot returns the slot of the newest turn; h is not empty.
+func (h History) slot() *historySlot { return &h.c.slots[h.n-1-h.c.base] }
+
 // Append returns the history with t added at the end.
 func (h History) Append(t Turn) History {
-	n := &historyNode{turn: t, prev: h.last, len: 1, tokens: t.Tokens, chars: t.Chars()}
-	if h.last != nil {
-		n.len += h.last.len
-		n.tokens += h.last.tokens
-		n.chars += h.last.chars
+	s := historySlot{turn: t, tokens: t.Tokens, chars: t.Chars()}
+	if h.n > 0 {
+		last := h.slot()
+		s.tokens += last.tokens
+		s.chars += last.chars
 	}
-	return History{last: n}
+	c := h.c
+	i := 0 // the slot of the new turn in c
+	switch {
+	case c != nil && h.n-c.base < len(c.slots) && c.used.CompareAndSwap(int32(h.n-c.base), int32(h.n-c.base+1)):
+		i = h.n - c.base
+	default:
+		size := min(max(h.n, smallChunkSlots), chunkSlots)
+		if c != nil && h.n-c.base < len(c.slots) {
+			size = smallChunkSlots
+		}
+		c = &historyChunk{prev: c, base: h.n, slots: make([]historySlot, size)}
+		c.used.Store(1)
+	}
+	c.slots[i] = s
+	return History{c: c, n: h.n + 1}
 }
 
 // Len is the number of turns.
-func (h History) Len() int {
-	if h.last == nil {
-		return 0
-	}
-	return h.last.len
-}
+func (h History) Len() int { return h.n }
 
 // Tokens is the sum of the turns' token estimates.
 func (h History) Tokens() int {
-	if h.last == nil {
+	if h.n == 0 {
 		return 0
 	}
-	return h.last.tokens
+	return h.slot().tokens
 }
 
 // Chars is the sum of the turns' Chars.
 func (h History) Chars() int {
-	if h.last == nil {
+	if h.n == 0 {
 		return 0
 	}
-	return h.last.chars
+	return h.slot().chars
 }
 
 // Last returns the newest turn.
 func (h History) Last() (Turn, bool) {
-	if h.last == nil {
+	if h.n == 0 {
 		return Turn{}, false
 	}
-	return h.last.turn, true
+	return h.slot().turn, true
 }
 
 // Tail returns the newest n turns (fewer if the history is shorter) in
 // order. It costs O(n), not O(Len).
 func (h History) Tail(n int) []Turn {
-	n = min(n, h.Len())
+	n = min(n, h.n)
 	out := make([]Turn, n)
-	node := h.last
-	for i := n - 1; i >= 0; i-- {
-		out[i] = node.turn
-		node = node.prev
+	for i, t := range h.Backward() {
+		if i < h.n-n {
+			break
+		}
+		out[i-(h.n-n)] = t
 	}
 	return out
 }
@@ -88,20 +126,25 @@ func (h History) Tail(n int) []Turn {
 func (h History) Turns() []Turn { return h.Tail(h.Len()) }
 
 // All yields the turns in order with their index. It copies no turn:
-// it gathers the list's nodes, newest first, and walks them back.
+// it gathers the history's chunks, newest first, and walks their slots
+// oldest first.
 func (h History) All() iter.Seq2[int, Turn] {
 	return func(yield func(int, Turn) bool) {
-		var buf [32]*historyNode
-		nodes := buf[:0]
-		if n := h.Len(); n > len(buf) {
-			nodes = make([]*historyNode, 0, n)
+		var buf [16]*historyChunk
+		chunks := buf[:0]
+		for c := h.c; c != nil; c = c.prev {
+			chunks = append(chunks, c)
 		}
-		for n := h.last; n != nil; n = n.prev {
-			nodes = append(nodes, n)
-		}
-		for i := len(nodes) - 1; i >= 0; i-- {
-			if !yield(len(nodes)-1-i, nodes[i].turn) {
-				return
+		for k := len(chunks) - 1; k >= 0; k-- {
+			c := chunks[k]
+			end := h.n - c.base
+			if k > 0 {
+				end = chunks[k-1].base - c.base
+			}
+			for i := range c.slots[:end] {
+				if !yield(c.base+i, c.slots[i].turn) {
+					return
+				}
 			}
 		}
 	}
@@ -111,10 +154,14 @@ func (h History) All() iter.Seq2[int, Turn] {
 // copying the history.
 func (h History) Backward() iter.Seq2[int, Turn] {
 	return func(yield func(int, Turn) bool) {
-		for n := h.last; n != nil; n = n.prev {
-			if !yield(n.len-1, n.turn) {
-				return
+		end := h.n
+		for c := h.c; c != nil; c = c.prev {
+			for i := end - c.base - 1; i >= 0; i-- {
+				if !yield(c.base+i, c.slots[i].turn) {
+					return
+				}
 			}
+			end = c.base
 		}
 	}
 }
@@ -123,17 +170,17 @@ func (h History) Backward() iter.Seq2[int, Turn] {
 // and whether prefix really is an earlier value of h (h grew from it by
 // Append). It costs O(new turns), not O(Len).
 func (h History) After(prefix History) ([]Turn, bool) {
-	n := h.Len() - prefix.Len()
+	n := h.n - prefix.n
 	if n < 0 {
 		return nil, false
 	}
-	out := make([]Turn, n)
-	node := h.last
-	for i := n - 1; i >= 0; i-- {
-		out[i] = node.turn
-		node = node.prev
+	out := h.Tail(n)
+	if prefix.n == 0 {
+		return out, true
 	}
-	return out, node == prefix.last
+	// prefix's newest turn is in its chunk's slot, which only prefix took:
+	// h holds that slot exactly when it grew from prefix.
+	return out, h.chunkAt(prefix.n-1) == prefix.c
 }
 
 // Equal reports whether both histories hold equal turns; go-cmp uses it.
@@ -141,17 +188,29 @@ func (h History) Equal(o History) bool {
 	if h.Len() != o.Len() {
 		return false
 	}
-	for a, b := h.last, o.last; a != nil; a, b = a.prev, b.prev {
+	// Turns in one chunk at one position are one turn: from there back the
+	// histories share everything.
+	for i := h.n - 1; i >= 0; i-- {
+		a, b := h.chunkAt(i), o.chunkAt(i)
 		if a == b {
 			return true
 		}
-		ea, _ := json.Marshal(a.turn)
-		eb, _ := json.Marshal(b.turn)
+		ea, _ := json.Marshal(a.slots[i-a.base].turn)
+		eb, _ := json.Marshal(b.slots[i-b.base].turn)
 		if string(ea) != string(eb) {
 			return false
 		}
 	}
 	return true
+}
+
+// chunkAt returns the chunk of h holding position i.
+func (h History) chunkAt(i int) *historyChunk {
+	c := h.c
+	for c != nil && c.base > i {
+		c = c.prev
+	}
+	return c
 }
 
 // MarshalJSON encodes the history as an array of turns.

@@ -3,6 +3,7 @@ package contract_test
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/batonrt/baton/contract"
@@ -166,6 +167,101 @@ func BenchmarkHistoryAll(b *testing.B) {
 		}
 		if n != 400 {
 			b.Fatalf("%d turns", n)
+		}
+	}
+}
+
+// Histories branched from any earlier version, in any order, each read
+// back as the list of turns it was built from: branches never see each
+// other's turns, whichever takes a shared chunk's next slot first.
+func TestHistoryBranchesAgreeWithSlices(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		type version struct {
+			h     contract.History
+			turns []contract.Turn
+			from  int // the version it was appended to, -1 for the first
+		}
+		versions := []version{{from: -1}}
+		for i := range rapid.IntRange(1, 150).Draw(t, "appends") {
+			from := len(versions) - 1
+			if rapid.IntRange(0, 4).Draw(t, "branch") == 0 {
+				from = rapid.IntRange(0, len(versions)-1).Draw(t, "from")
+			}
+			v := versions[from]
+			turn := turnN(i)
+			versions = append(versions, version{h: v.h.Append(turn), turns: append(append([]contract.Turn(nil), v.turns...), turn), from: from})
+		}
+		for k, v := range versions {
+			want := v.turns
+			if want == nil {
+				want = []contract.Turn{}
+			}
+			if diff := cmp.Diff(want, v.h.Turns()); diff != "" {
+				t.Fatalf("version %d: Turns (-want +got):\n%s", k, diff)
+			}
+			var all, backward []contract.Turn
+			for i, turn := range v.h.All() {
+				if i != len(all) {
+					t.Fatalf("version %d: All yields index %d at %d", k, i, len(all))
+				}
+				all = append(all, turn)
+			}
+			for i, turn := range v.h.Backward() {
+				if i != len(want)-1-len(backward) {
+					t.Fatalf("version %d: Backward yields index %d", k, i)
+				}
+				backward = append([]contract.Turn{turn}, backward...)
+			}
+			if diff := cmp.Diff(v.turns, all); diff != "" {
+				t.Fatalf("version %d: All (-want +got):\n%s", k, diff)
+			}
+			if diff := cmp.Diff(v.turns, backward); diff != "" {
+				t.Fatalf("version %d: Backward (-want +got):\n%s", k, diff)
+			}
+			tokens, chars := 0, 0
+			for _, turn := range v.turns {
+				tokens += turn.Tokens
+				chars += turn.Chars()
+			}
+			if v.h.Len() != len(v.turns) || v.h.Tokens() != tokens || v.h.Chars() != chars {
+				t.Fatalf("version %d: Len %d Tokens %d Chars %d, want %d %d %d", k, v.h.Len(), v.h.Tokens(), v.h.Chars(), len(v.turns), tokens, chars)
+			}
+			if v.from >= 0 {
+				added, ok := v.h.After(versions[v.from].h)
+				if !ok || len(added) != 1 || !cmp.Equal(added[0], v.turns[len(v.turns)-1]) {
+					t.Fatalf("version %d: After the version it grew from = %v, %v", k, added, ok)
+				}
+			}
+			other := rapid.IntRange(0, len(versions)-1).Draw(t, "other")
+			o := versions[other]
+			if got, want := v.h.Equal(o.h), len(v.turns) == len(o.turns) && (len(o.turns) == 0 || cmp.Equal(v.turns, o.turns)); got != want {
+				t.Fatalf("versions %d and %d: Equal = %v, want %v", k, other, got, want)
+			}
+			if _, ok := v.h.After(o.h); ok && (len(o.turns) > len(v.turns) || len(o.turns) > 0 && !cmp.Equal(o.turns, v.turns[:len(o.turns)])) {
+				t.Fatalf("versions %d and %d: After says %d grew from %d", k, other, k, other)
+			}
+		}
+	})
+}
+
+// Appends to one history from many goroutines at once each get a history
+// of their own turn.
+func TestHistoryConcurrentAppends(t *testing.T) {
+	base := contract.HistoryOf(turnN(0), turnN(1), turnN(2))
+	const n = 16
+	got := make([]contract.History, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { got[i] = base.Append(turnN(10 + i)) })
+	}
+	wg.Wait()
+	for i, h := range got {
+		want := []contract.Turn{turnN(0), turnN(1), turnN(2), turnN(10 + i)}
+		if diff := cmp.Diff(want, h.Turns()); diff != "" {
+			t.Errorf("append %d (-want +got):\n%s", i, diff)
+		}
+		if _, ok := h.After(base); !ok {
+			t.Errorf("append %d: After(base) is false", i)
 		}
 	}
 }
