@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -91,6 +92,24 @@ func (p *pair) ownerOf(_ context.Context, thread string) (*url.URL, error) {
 		return u, nil
 	}
 	return nil, store.ErrNotFound
+}
+
+// startRun posts a run of thread to n, and returns once the run is
+// recorded; the request ends with the test.
+func (p *pair) startRun(t *testing.T, n *pairNode, thread string) {
+	ctx, cancel := context.WithCancel(t.Context())
+	t.Cleanup(cancel)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, n.srv.URL, strings.NewReader(runBody(thread, "hello")))
+		req.Header.Set("Content-Type", "application/json")
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	waitFor(t, func() bool {
+		_, err := p.st.Head(t.Context(), thread)
+		return err == nil
+	})
 }
 
 // humanRunner takes a page's answers, as baton serve's runner does.
@@ -240,19 +259,7 @@ func TestForwardedRequestIsNotForwardedAgain(t *testing.T) {
 		return conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Provider: prov, Store: st, SessionID: id})
 	})
 	a, b := p.nodes[0], p.nodes[1]
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go func() {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, a.srv.URL, strings.NewReader(runBody("t1", "hello")))
-		req.Header.Set("Content-Type", "application/json")
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	}()
-	waitFor(t, func() bool {
-		_, err := p.st.Head(t.Context(), "t1")
-		return err == nil
-	})
+	p.startRun(t, a, "t1")
 	self, _ := url.Parse(b.srv.URL)
 	p.lookup = func(string) *url.URL { return self }
 	resp, err := http.Get(b.srv.URL + "?threadId=t1&lastEventId=0")
@@ -276,4 +283,28 @@ func countKind(recs []contract.Record, kind contract.SignalKind) int {
 		}
 	}
 	return n
+}
+
+// Open opens a thread here as a request would, but never hands it to
+// another process: a thread driven elsewhere is refused with
+// store.ErrLocked, a bad id with its error, and a free thread opens.
+func TestOpenRefusesAThreadDrivenElsewhere(t *testing.T) {
+	p := newPair(t, func(st store.Store, id string) (*conductor.Agent, error) {
+		prov := &script{replies: []func(context.Context) ([]turn.Chunk, error){gated(make(chan struct{}), reply())}}
+		return conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Provider: prov, Store: st, SessionID: id})
+	})
+	a, b := p.nodes[0], p.nodes[1]
+	p.startRun(t, a, "t1")
+	if err := b.h.Open(t.Context(), "t1"); !errors.Is(err, store.ErrLocked) {
+		t.Errorf("Open of a thread driven elsewhere: %v, want store.ErrLocked", err)
+	}
+	if err := b.h.Open(t.Context(), strings.Repeat("x", 200)); err == nil {
+		t.Error("Open of an over-long thread id succeeded")
+	}
+	if err := b.h.Open(t.Context(), "t2"); err != nil {
+		t.Errorf("Open of a free thread: %v", err)
+	}
+	if n := a.forwarded.Load(); n != 0 {
+		t.Errorf("Open forwarded %d requests", n)
+	}
 }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
+	"time"
 
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/store/postgres"
+	"github.com/batonrt/baton/wire"
 )
 
 // serveStore opens serve's store. A PostgreSQL store is shared with other
@@ -55,5 +59,56 @@ func ownerLookup(b *postgres.Backend, namespace string) func(context.Context, st
 			return nil, err
 		}
 		return url.Parse(addr)
+	}
+}
+
+// adoptEvery is how often a serve process sharing its store looks for
+// sessions whose process died while driving them.
+const adoptEvery = 2 * time.Second
+
+// adoptOrphans opens, every adoptEvery until ctx ends, the threads of
+// namespace whose serve process died holding them, so that their runs in
+// flight resume here without waiting for a client to ask. Processes that
+// look at once race for each session's lock; the losers leave it.
+func (a *app) adoptOrphans(ctx context.Context, h *wire.Handler, b *postgres.Backend, namespace string) {
+	tick := time.NewTicker(adoptEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		orphans, err := b.Orphans(ctx)
+		if err != nil {
+			continue
+		}
+		for _, session := range orphans {
+			thread, ok := strings.CutPrefix(session, namespace)
+			if !ok {
+				continue
+			}
+			if err := h.Open(ctx, thread); err != nil && !errors.Is(err, store.ErrLocked) && ctx.Err() == nil {
+				fmt.Fprintf(a.stderr, "baton: resume thread %s of a stopped process: %v\n", thread, err)
+			}
+		}
+	}
+}
+
+// startAdopting runs adoptOrphans while the store is shared; the func it
+// returns stops it and waits for it.
+func (a *app) startAdopting(ctx context.Context, h *wire.Handler, cfg serveConfig) (stop func()) {
+	if cfg.shared == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.adoptOrphans(ctx, h, cfg.shared, cfg.namespace)
+	}()
+	return func() {
+		cancel()
+		<-done
 	}
 }

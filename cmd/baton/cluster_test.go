@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/batonrt/baton/contract"
@@ -118,5 +119,45 @@ func TestServeApprovalPostedToNonOwner(t *testing.T) {
 	}
 	if kinds := recordKinds(t, url, defaultNamespace+"approve"); kinds[contract.SigApprovalResolved] != 1 || kinds[contract.SigToolSettled] != 1 {
 		t.Errorf("records by kind %v: want the approval and the command's result once each", kinds)
+	}
+}
+
+// A serve process killed with SIGKILL mid-run leaves its run to the
+// others: with no client asking, another process finds the session whose
+// owner died, takes it and finishes the run, once.
+func TestServeResumesRunOfKilledNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	isolate(t)
+	ctx := t.Context()
+	url := pgtest.SchemaURL(t)
+	script := writeScript(t, `{"loop": true, "replies": [{"text": "finished elsewhere", "first_delay": "1s"}]}`)
+	args := []string{"--store", url, "--provider", "scripted", "--script", script, "--workspace", t.TempDir()}
+	n1, _ := startNode(t, args...), startNode(t, args...)
+
+	go n1.post(t, "orphan", "m1", "go") // its stream is cut by the kill
+	st, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id := defaultNamespace + "orphan"
+	waitFor(t, "the first node to commit the submit", func() bool {
+		_, err := st.Head(ctx, id)
+		return err == nil
+	})
+	if err := n1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = n1.cmd.Wait()
+	waitFor(t, "the second node to finish the run", func() bool {
+		return recordKinds(t, url, id)[contract.SigModelReplied] > 0
+	})
+	if kinds := recordKinds(t, url, id); kinds[contract.SigSubmitted] != 1 || kinds[contract.SigModelReplied] != 1 {
+		t.Errorf("records by kind %v: want one run answered once", kinds)
+	}
+	if code, stdout, stderr := cli(t, "", "replay", "--store", url, id); code != 0 || !strings.HasPrefix(stdout, "replay verified") {
+		t.Fatalf("replay: exit %d %q %q", code, stdout, stderr)
 	}
 }

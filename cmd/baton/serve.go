@@ -20,6 +20,7 @@ import (
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/store/postgres"
 	"github.com/batonrt/baton/turn"
 	"github.com/batonrt/baton/wire"
 )
@@ -111,6 +112,7 @@ func (a *app) serve(ctx context.Context, args []string) error {
 		}
 		shared.Advertise(addr)
 		cfg.owner = ownerLookup(shared, cfg.namespace)
+		cfg.shared = shared
 	}
 	return a.serveWith(ctx, ln, st, prov, model, offered, cfg)
 }
@@ -131,6 +133,9 @@ type serveConfig struct {
 	// owner finds the process that drives a thread, when several share
 	// the store.
 	owner func(ctx context.Context, threadID string) (*url.URL, error)
+	// shared, when several processes share the store, is its backend:
+	// the threads a dead process left are resumed here.
+	shared *postgres.Backend
 }
 
 // loopbackAddr reports whether a listen address reaches only this
@@ -179,13 +184,16 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 	fmt.Fprintf(a.stdout, "baton: serving AG-UI on http://%s/ (thread T is session %sT)\n", ln.Addr(), cfg.namespace)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	stopAdopting := a.startAdopting(ctx, h, cfg)
 	select {
 	case err := <-served:
+		stopAdopting()
 		h.Close()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
 	fmt.Fprintln(a.stderr, "baton: shutting down")
+	stopAdopting()
 	closeErr := h.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()

@@ -8,7 +8,9 @@
 // epoch, and every commit of an owner checks its epoch, so a stale owner
 // that lost the lock cannot move the head (store.ErrLockLost). An owner
 // records, with its epoch, the address it advertises (Advertise), so
-// that others find it while it holds the lock (Owner). The
+// that others find it while it holds the lock (Owner); it withdraws the
+// address when it lets the session go, so a session whose owner died is
+// one with an address and a free lock (Orphans). The
 // package creates and migrates its tables, with a version, in the schema
 // the URL's search_path names. Importing it registers postgres:// and
 // postgresql:// with store.Open. It imports store and pgx.

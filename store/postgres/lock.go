@@ -132,6 +132,7 @@ func (b *Backend) release(session string, key, epoch int64) {
 		delete(b.held, session)
 	}
 	b.mu.Unlock()
+	b.withdraw(session, epoch)
 	b.ownerMu.Lock()
 	defer b.ownerMu.Unlock()
 	if b.owner != nil && !b.owner.IsClosed() {

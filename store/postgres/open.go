@@ -86,6 +86,15 @@ func (b *Backend) init(ctx context.Context) error {
 func (b *Backend) Close() error {
 	b.ownerMu.Lock()
 	defer b.ownerMu.Unlock()
+	b.mu.Lock()
+	held := make(map[string]int64, len(b.held))
+	for session, o := range b.held {
+		held[session] = o.epoch
+	}
+	b.mu.Unlock()
+	for session, epoch := range held {
+		b.withdraw(session, epoch)
+	}
 	var err error
 	if b.owner != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)

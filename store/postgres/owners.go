@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/batonrt/baton/store"
 	"github.com/jackc/pgx/v5"
@@ -46,4 +47,55 @@ func (b *Backend) Owner(ctx context.Context, session string) (string, error) {
 		return "", ioErr("owner of "+session, err)
 	}
 	return addr, nil
+}
+
+// withdraw clears the address of a session this backend releases on
+// purpose, while it still holds the lock, so that only an owner that
+// died leaves an address behind a free lock (see Orphans). A failure
+// leaves the address, which costs another process a needless look.
+func (b *Backend) withdraw(session string, epoch int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	_, _ = b.pool.Exec(ctx, `UPDATE baton_owners SET addr = '' WHERE session = $1 AND epoch = $2`, session, epoch)
+}
+
+// Orphans returns, sorted, the sessions whose owner died holding them:
+// the owner advertised an address and never released the session, and
+// its lock is free. A run such an owner was driving waits for another
+// process to take the session and resume it.
+func (b *Backend) Orphans(ctx context.Context) ([]string, error) {
+	rows, err := b.pool.Query(ctx, `SELECT session FROM baton_owners WHERE addr <> ''`)
+	if err != nil {
+		return nil, ioErr("list owners", err)
+	}
+	advertised, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, ioErr("list owners", err)
+	}
+	if len(advertised) == 0 {
+		return nil, nil
+	}
+	rows, err = b.pool.Query(ctx, `SELECT classid::bigint, objid::bigint FROM pg_locks
+		WHERE locktype = 'advisory' AND granted AND objsubid = 1
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)
+	if err != nil {
+		return nil, ioErr("list locks", err)
+	}
+	held := map[uint64]bool{}
+	var hi, lo int64
+	_, err = pgx.ForEachRow(rows, []any{&hi, &lo}, func() error {
+		held[uint64(hi)<<32|uint64(lo)] = true
+		return nil
+	})
+	if err != nil {
+		return nil, ioErr("list locks", err)
+	}
+	var out []string
+	for _, s := range advertised {
+		if !held[uint64(b.lockKey(s))] {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
