@@ -37,11 +37,14 @@ type historySlot struct {
 
 // Chunks grow with the history, from small (most sessions, and every
 // delegate's, are short) to a size that keeps a long history's walk in
-// order; a chunk started where another history took the next slot (a
-// step rejected or retried) is small, since such a branch is often short.
+// order. A chunk started where another history took the next slot (a
+// step rejected, or one snapshot stepped twice) holds two turns: such a
+// branch is often one turn long, and if it grows, its next chunk is of
+// the usual size.
 const (
-	smallChunkSlots = 8
-	chunkSlots      = 64
+	smallChunkSlots  = 8
+	chunkSlots       = 64
+	branchChunkSlots = 2
 )
 
 // HistoryOf builds a History from turns.
@@ -72,7 +75,7 @@ func (h History) Append(t Turn) History {
 	default:
 		size := min(max(h.n, smallChunkSlots), chunkSlots)
 		if c != nil && h.n-c.base < len(c.slots) {
-			size = smallChunkSlots
+			size = branchChunkSlots
 		}
 		c = &historyChunk{prev: c, base: h.n, slots: make([]historySlot, size)}
 		c.used.Store(1)
