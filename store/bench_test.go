@@ -94,27 +94,12 @@ func BenchmarkAppendConcurrent(b *testing.B) {
 		})
 	})
 	b.Run("store", func(b *testing.B) {
-		ctx := b.Context()
 		st, err := store.Open(b.TempDir())
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer st.Close()
-		per := b.N/sessions + 1
-		recs := storetest.Script("bench", per)
-		for i := range sessions {
-			if _, err := st.Lock(ctx, fmt.Sprint("s", i)); err != nil {
-				b.Fatal(err)
-			}
-		}
-		concurrently(b, sessions, func(i, n int) error {
-			for _, r := range recs[:n] {
-				if _, err := st.Append(ctx, fmt.Sprint("s", i), r); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+		storetest.AppendConcurrently(b, st, sessions)
 	})
 }
 
