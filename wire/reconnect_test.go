@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -99,6 +100,47 @@ func TestReconnectAtAnyEventIsExact(t *testing.T) {
 				for id, n := range c.starts {
 					if n != 1 {
 						t.Fatalf("reconnect after %s: %s started %d times", frames[i].ID, id, n)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A reconnect after the thread was closed for idleness and opened again
+// from the store, which holds no deltas, is as exact as one to the live
+// thread: a client that had part of a message's text gets the rest of
+// it, never the whole text again.
+func TestReconnectAfterIdleCloseIsExact(t *testing.T) {
+	for name, scripts := range map[string]func() []func(context.Context) ([]turn.Chunk, error){
+		"tool run":   weatherScript,
+		"long reply": burstScript(400),
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnvWith(t, envOptions{scripts: scripts, handler: HandlerOptions{IdleTimeout: 10 * time.Millisecond}})
+			resp := e.post(context.Background(), runBody("t1", "go"), nil)
+			frames := readSSE(t, resp.Body)
+			resp.Body.Close()
+			whole := newAGUIClient()
+			whole.fold(frames)
+			step := max(1, len(frames)/25)
+			for i := 0; i < len(frames); i += step {
+				if frames[i].ID == "" {
+					continue
+				}
+				waitFor(t, func() bool { return e.liveThreads() == 0 })
+				c := newAGUIClient()
+				c.fold(frames[:i+1])
+				c.fold(e.getResume("t1", frames[i].ID))
+				if diff := cmp.Diff(whole.text, c.text); diff != "" {
+					t.Fatalf("reconnect after %s to a reopened thread: text mismatch (-want +got):\n%s", frames[i].ID, diff)
+				}
+				if diff := cmp.Diff(whole.results, c.results); diff != "" {
+					t.Fatalf("reconnect after %s to a reopened thread: results mismatch (-want +got):\n%s", frames[i].ID, diff)
+				}
+				for id, n := range c.starts {
+					if n != 1 {
+						t.Fatalf("reconnect after %s to a reopened thread: %s started %d times", frames[i].ID, id, n)
 					}
 				}
 			}

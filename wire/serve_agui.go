@@ -8,6 +8,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/agui"
+	"github.com/batonrt/baton/wire/internal/track"
 )
 
 // post starts a run from a RunAgentInput, or resumes a stream when the
@@ -39,14 +40,21 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 }
 
 // cursor is a parsed Last-Event-ID: "seq" names a committed event,
-// "seq.delta" a streamed one.
+// "seq.delta" a streamed one, and "seq.delta:mark" a streamed one and
+// what the client has of its model call (track.Mark).
 type cursor struct {
 	seq   uint64
 	delta uint32
+	mark  *track.Mark
 }
 
 func parseCursor(s string) (cursor, error) {
-	seq, delta, hasDelta := strings.Cut(s, ".")
+	bad := errors.New("wire: Last-Event-ID must be \"seq\", \"seq.delta\" or \"seq.delta:mark\"")
+	if len(s) > 200 {
+		return cursor{}, bad
+	}
+	id, mark, hasMark := strings.Cut(s, ":")
+	seq, delta, hasDelta := strings.Cut(id, ".")
 	var c cursor
 	var err error
 	if c.seq, err = strconv.ParseUint(seq, 10, 64); err == nil && hasDelta {
@@ -54,8 +62,14 @@ func parseCursor(s string) (cursor, error) {
 		d, err = strconv.ParseUint(delta, 10, 32)
 		c.delta = uint32(d)
 	}
-	if err != nil || len(s) > 41 {
-		return cursor{}, errors.New("wire: Last-Event-ID must be \"seq\" or \"seq.delta\"")
+	if err == nil && hasMark {
+		var m track.Mark
+		if m, err = track.ParseMark(mark); hasDelta {
+			c.mark = &m
+		}
+	}
+	if err != nil || (hasMark && !hasDelta) {
+		return cursor{}, bad
 	}
 	return c, nil
 }
@@ -64,10 +78,16 @@ func parseCursor(s string) (cursor, error) {
 // up to the event c names when the stream still holds it, else up to the
 // newest committed event at or before c.seq.
 func (c cursor) had(events []contract.RunEvent) int {
+	n, _ := c.find(events)
+	return n
+}
+
+// find is had, and whether the stream holds the event c names.
+func (c cursor) find(events []contract.RunEvent) (int, bool) {
 	if c.delta > 0 {
 		for i, ev := range events {
 			if len(ev.Subflow) == 0 && ev.Seq == c.seq && ev.Delta == c.delta {
-				return i + 1
+				return i + 1, true
 			}
 		}
 	}
@@ -77,7 +97,27 @@ func (c cursor) had(events []contract.RunEvent) int {
 			n = i + 1
 		}
 	}
-	return n
+	return n, c.delta == 0
+}
+
+// primer returns what a client at c has of the model call it was in
+// when the stream it resumes no longer holds that call's deltas (the
+// thread was closed and opened again from the store): deltas cut from
+// the call's stored reply, the first committed event in rest.
+func (c cursor) primer(rest []contract.RunEvent) []contract.RunEvent {
+	if c.mark == nil {
+		return nil
+	}
+	for _, ev := range rest {
+		switch {
+		case len(ev.Subflow) > 0 || ev.Delta > 0:
+			continue
+		case ev.Kind == contract.EvTurnCompleted && ev.Turn != nil:
+			return c.mark.Deltas(c.seq, *ev.Turn)
+		}
+		return nil
+	}
+	return nil
 }
 
 // resume streams what a client at lastID missed, then follows the run
@@ -109,9 +149,14 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	// Replaying what the client has silently gives the projector the
 	// state its stream had: the run in flight, message ids, the text
 	// each open message holds.
-	n := at.had(events)
+	n, exact := at.find(events)
 	for _, ev := range events[:n] {
 		s.silent(ev)
+	}
+	if !exact {
+		for _, ev := range at.primer(events[n:]) {
+			s.silent(ev)
+		}
 	}
 	s.runID, _ = s.inRun()
 	if err := s.resumeRest(ctx, events[n:], end); err != nil && ctx.Err() == nil {

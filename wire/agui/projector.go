@@ -61,16 +61,24 @@ func (p *Projector) Project(ev contract.RunEvent) []Event {
 	for i := range out {
 		out[i].Timestamp = ts
 	}
-	out[len(out)-1].ID = eventID(ev)
+	out[len(out)-1].ID = p.eventID(ev)
 	return out
 }
 
-func eventID(ev contract.RunEvent) string {
+// eventID is the SSE id a client resumes from: "seq" after a committed
+// event; "seq.delta:mark" after a streamed one, where the mark (see
+// track.Mark) says how much of the model call the client has, for a
+// resume that finds the deltas gone.
+func (p *Projector) eventID(ev contract.RunEvent) string {
 	switch {
 	case ev.Kind == contract.EvLag:
 		return ""
 	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry:
-		return strconv.FormatUint(ev.Seq, 10) + "." + strconv.FormatUint(uint64(ev.Delta), 10)
+		id := strconv.FormatUint(ev.Seq, 10) + "." + strconv.FormatUint(uint64(ev.Delta), 10)
+		if m := p.t.Mark(); m != "" {
+			id += ":" + m
+		}
+		return id
 	}
 	return strconv.FormatUint(ev.Seq, 10)
 }
