@@ -14,8 +14,15 @@ import (
 // exportVersion is the JSONL format version Export writes.
 const exportVersion = 1
 
-// maxLine bounds one JSONL line on import.
-const maxLine = 64 << 20
+// maxLine bounds one JSONL line on import, and so the memory a hostile
+// line can take: the scanner grows its buffer up to it, and a line is
+// decoded in place. A node's line is its bytes and some 200 more, so
+// maxNode is what an export may carry: 16 MiB, four times the text of a
+// million-token context, more than any request to a model can hold.
+const (
+	maxLine = 16 << 20
+	maxNode = maxLine - 1<<10
+)
 
 // exportLine is one line of an export: a header, a node (its canonical
 // bytes inline, so the hash can be checked), or a session's head.
@@ -76,6 +83,10 @@ func (d *db) exportChain(ctx context.Context, enc *json.Encoder, head Hash, done
 		if err != nil {
 			return err
 		}
+		if len(b) > maxNode {
+			// Written, it would make an export that no import reads.
+			return fmt.Errorf("node %s: %w: %d bytes, an export carries nodes of at most %d", h, ErrInvalid, len(b), maxNode)
+		}
 		n, err := DecodeNode(h, b)
 		if err != nil {
 			return err
@@ -108,7 +119,9 @@ func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
 			return nil, fmt.Errorf("store: import line %d: %w", line, clipError(err))
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("store: import: %w: a line is longer than %d bytes", ErrCorrupt, maxLine)
+	} else if err != nil {
 		return nil, fmt.Errorf("store: import: %w: %w", ErrCorrupt, err)
 	}
 	if !im.header {
@@ -134,7 +147,7 @@ func (im *importer) line(ctx context.Context, n int, b []byte) error {
 	}
 	if !im.header {
 		if l.Kind != "baton-store" {
-			return fmt.Errorf("%w: want a baton-store header, got kind %q", ErrCorrupt, l.Kind)
+			return fmt.Errorf("%w: want a baton-store header, got kind %q", ErrCorrupt, clip(l.Kind))
 		}
 		if l.V > exportVersion {
 			return fmt.Errorf("%w: export version %d, this release reads up to %d", ErrSchemaVersion, l.V, exportVersion)
@@ -155,7 +168,7 @@ func (im *importer) line(ctx context.Context, n int, b []byte) error {
 		im.heads = append(im.heads, l)
 		return nil
 	}
-	return fmt.Errorf("%w: unknown line kind %q", ErrCorrupt, l.Kind)
+	return fmt.Errorf("%w: unknown line kind %q", ErrCorrupt, clip(l.Kind))
 }
 
 // step returns a node's step, from this import or from the store; a node

@@ -44,7 +44,7 @@ func ParseHash(s string) (Hash, error) {
 		return h, fmt.Errorf("store: parse hash %q: %w: %d bytes, want %d hex digits", clip(s), ErrInvalid, len(s), 2*len(h))
 	}
 	if _, err := hex.Decode(h[:], []byte(s)); err != nil {
-		return Hash{}, fmt.Errorf("store: parse hash %q: %w: %v", s, ErrInvalid, err)
+		return Hash{}, fmt.Errorf("store: parse hash %q: %w: %v", clip(s), ErrInvalid, err)
 	}
 	return h, nil
 }
@@ -54,6 +54,11 @@ func (h Hash) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
 
 // UnmarshalText decodes hex.
 func (h *Hash) UnmarshalText(b []byte) error {
+	if len(b) != 2*len(h) {
+		// Not copied into a string: the value may be huge.
+		*h = Hash{}
+		return fmt.Errorf("store: parse hash %q: %w: %d bytes, want %d hex digits", clip(string(b[:min(len(b), 81)])), ErrInvalid, len(b), 2*len(h))
+	}
 	v, err := ParseHash(string(b))
 	*h = v
 	return err

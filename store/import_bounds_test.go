@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/store/storetest"
 )
@@ -66,5 +68,91 @@ func TestImportRefusesOverADamagedNode(t *testing.T) {
 	}
 	if _, err := st.Import(ctx, bytes.NewReader(export.Bytes())); err != nil {
 		t.Errorf("import over the intact store: %v", err)
+	}
+}
+
+// importAlloc is what importing in allocates, in bytes.
+func importAlloc(t *testing.T, st store.Store, in string) (uint64, error) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := st.Import(context.Background(), strings.NewReader(in))
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc, err
+}
+
+// A hostile line costs memory of the order of the line bound, not
+// several times its own size: a 50 MB fake hash took 575 MB.
+func TestImportBoundsItsMemory(t *testing.T) {
+	in := `{"kind":"baton-store","v":1}` + "\n" + `{"kind":"node","hash":"` + strings.Repeat("a", 50<<20) + `","node":{}}` + "\n"
+	alloc, err := importAlloc(t, store.NewMemory(), in)
+	if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("import of a 50 MB line: %v, want ErrCorrupt saying the line is too long", err)
+	}
+	if alloc > 64<<20 {
+		t.Errorf("import of a 50 MB line allocated %d MiB", alloc>>20)
+	}
+	// A fake hash within the bound is refused without being copied about.
+	in = `{"kind":"baton-store","v":1}` + "\n" + `{"kind":"node","hash":"` + strings.Repeat("a", 10<<20) + `","node":{}}` + "\n"
+	alloc, err = importAlloc(t, store.NewMemory(), in)
+	if !errors.Is(err, store.ErrCorrupt) || len(err.Error()) > 1<<10 {
+		t.Fatalf("import of a 10 MB fake hash: %.300v, want a short ErrCorrupt", err)
+	}
+	if alloc > 64<<20 {
+		t.Errorf("import of a 10 MB fake hash allocated %d MiB", alloc>>20)
+	}
+}
+
+// An unknown kind of any size is quoted by a short prefix only.
+func TestImportQuotesAShortPrefix(t *testing.T) {
+	for name, line := range map[string]string{
+		"kind":    `{"kind":"` + strings.Repeat("k", 1<<20) + `"}`,
+		"header":  `{"kind":"` + strings.Repeat("h", 1<<20) + `"}`,
+		"session": `{"kind":"head","session":"` + strings.Repeat("s", 1<<20) + `","hash":"` + strings.Repeat("0", 64) + `"}`,
+		"hash":    `{"kind":"node","hash":"` + strings.Repeat("z", 64) + `","node":{}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			in := `{"kind":"baton-store","v":1}` + "\n" + line + "\n"
+			if name == "header" {
+				in = line + "\n"
+			}
+			_, err := store.NewMemory().Import(context.Background(), strings.NewReader(in))
+			if err == nil || len(err.Error()) > 300 {
+				t.Fatalf("got %.400v (%d bytes), want a short error", err, len(errorText(err)))
+			}
+		})
+	}
+}
+
+// A node too big for an import's line bound makes Export fail, naming
+// it, rather than write an export no import reads; a node just under
+// the bound goes through.
+func TestExportRefusesANodeImportWouldRefuse(t *testing.T) {
+	for name, size := range map[string]int{"over": 16 << 20, "under": 15 << 20} {
+		t.Run(name, func(t *testing.T) {
+			ctx := t.Context()
+			st := store.NewMemory()
+			recs := storetest.Script("r1", 1)
+			recs[0].Signal = contract.Submitted{RunID: "r1", Input: []contract.Turn{contract.UserText(strings.Repeat("x", size))}}
+			head, err := st.Append(ctx, "s", recs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var export bytes.Buffer
+			err = st.Export(ctx, &export)
+			if name == "over" {
+				if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), head.String()) {
+					t.Fatalf("export of a %d-byte node: %v, want ErrInvalid naming %s", size, err, head)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.NewMemory().Import(ctx, &export); err != nil {
+				t.Fatalf("import of a %d-byte node: %v", size, err)
+			}
+		})
 	}
 }
