@@ -78,8 +78,9 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 		if ctx.Err() != nil {
 			return
 		}
-		// A reply is completed as a value and boxed once for the hooks
-		// and once with its estimate, not once for each field set.
+		// A reply is completed as a value and boxed once with its
+		// estimate (and once before for the hooks, when there are any),
+		// not once for each field set.
 		reply, isReply := sig.(contract.ModelReplied)
 		if isReply {
 			reply = withApprovalKeys(run.box, reply)
@@ -87,9 +88,13 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 				reply.RewrittenBy = rewrote
 			}
 			reply.OutputError = a.output.verdict(reply.Reply)
-			sig = reply
 		}
-		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
+		if a.deps.Hooks.Len() > 0 {
+			if isReply {
+				sig = reply
+			}
+			observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
+		}
 		if isReply {
 			sig = withEstimate(a.cfg.Model, reply)
 		}
