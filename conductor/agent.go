@@ -55,7 +55,7 @@ type Agent struct {
 	// parent's stream instead of its own hub.
 	forward func(contract.RunEvent)
 	// toolSource implements the tools of delegates at every depth: the
-	// root agent's Deps.Tools.
+	// root agent's Deps.Tools.Box.
 	toolSource *dispatch.ToolBox
 	// output vets final answers against the config's output schema.
 	output *outputCheck
@@ -101,36 +101,30 @@ type outcome struct {
 // config naming each bad field.
 func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	var bad []contract.FieldError
-	if deps.Provider == nil {
-		bad = append(bad, contract.FieldError{Field: "Deps.Provider", Reason: "is nil"})
+	if deps.Model.Provider == nil {
+		bad = append(bad, contract.FieldError{Field: "Deps.Model.Provider", Reason: "is nil"})
 	}
-	box := deps.Tools
+	box := deps.Tools.Box
 	if box == nil {
 		box, _ = dispatch.NewToolBox()
 	}
-	if len(cfg.Tools) == 0 {
-		cfg.Tools = box.Descriptors()
-	} else {
-		for i, d := range cfg.Tools {
-			if _, ok := box.Lookup(d.Name); !ok && d.Name != "" {
-				bad = append(bad, contract.FieldError{Field: fmt.Sprintf("Tools[%d]", i), Reason: fmt.Sprintf("%q has no implementation in Deps.Tools", d.Name)})
-			}
-		}
-	}
-	if id := deps.SessionID; len(id) > store.MaxSessionID || !utf8.ValidString(id) {
-		bad = append(bad, contract.FieldError{Field: "Deps.SessionID", Reason: fmt.Sprintf("must be valid UTF-8 of at most %d bytes", store.MaxSessionID)})
+	var toolsBad []contract.FieldError
+	cfg.Tools, toolsBad = offeredTools(cfg.Tools, box, "Tools", true)
+	bad = append(bad, toolsBad...)
+	if id := deps.Env.SessionID; len(id) > store.MaxSessionID || !utf8.ValidString(id) {
+		bad = append(bad, contract.FieldError{Field: "Deps.Env.SessionID", Reason: fmt.Sprintf("must be valid UTF-8 of at most %d bytes", store.MaxSessionID)})
 	}
 	var delegateBad []contract.FieldError
 	cfg.Delegates, delegateBad = resolveDelegates(cfg.Delegates, box, "Delegates")
 	bad = append(bad, delegateBad...)
 	bad = append(bad, delegateErrors(cfg, deps)...)
-	if deps.WorkDir != "" {
-		if fi, err := os.Stat(deps.WorkDir); err != nil || !fi.IsDir() {
-			bad = append(bad, contract.FieldError{Field: "Deps.WorkDir", Reason: fmt.Sprintf("%q is not an existing folder", deps.WorkDir)})
+	if dir := deps.Env.WorkDir; dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			bad = append(bad, contract.FieldError{Field: "Deps.Env.WorkDir", Reason: fmt.Sprintf("%q is not an existing folder", dir)})
 		}
 	}
-	if deps.EventBuffer < 0 {
-		bad = append(bad, contract.FieldError{Field: "Deps.EventBuffer", Reason: "must not be negative"})
+	if deps.Env.EventBuffer < 0 {
+		bad = append(bad, contract.FieldError{Field: "Deps.Env.EventBuffer", Reason: "must not be negative"})
 	}
 	if cfg.Revision == 0 {
 		cfg.Revision = contract.CurrentRevision
@@ -152,62 +146,53 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 		cfg:      cfg,
 		rules:    cadence.New(cfg),
 		deps:     deps,
-		log:      deps.Logger,
-		store:    deps.Store,
-		hub:      ledger.NewHub(ledger.Options{Buffer: deps.EventBuffer, Logger: deps.Logger}),
+		log:      deps.Env.Logger,
+		store:    deps.Env.Store,
+		hub:      ledger.NewHub(ledger.Options{Buffer: deps.Env.EventBuffer, Logger: deps.Env.Logger}),
 		inbox:    make(chan func(), 64),
 		quit:     make(chan struct{}),
 		loopDone: make(chan struct{}),
 		output:   output,
 	}
 	a.toolSource = box
-	dopts := deps.Dispatch
 	// The rules decide which calls run (ToolConcurrency, sequential
 	// tools): the scheduler starts each call it is handed at once.
-	dopts.Limit = -1
-	if dopts.DefaultTimeout == 0 {
-		dopts.DefaultTimeout = cfg.ToolTimeout
-	}
-	if dopts.Logger == nil {
-		dopts.Logger = deps.Logger
-	}
-	a.sched = dispatch.NewScheduler(dopts)
-	topts := deps.Driver
-	if topts.Now == nil {
-		topts.Now = a.now
-	}
-	if topts.Logger == nil {
-		topts.Logger = deps.Logger
-	}
-	a.deps.Driver = topts
-	a.driver = turn.NewDriver(deps.Provider, topts)
-	a.state = cadence.InitialSnapshot(deps.SessionID)
+	a.sched = dispatch.NewScheduler(dispatch.Options{Limit: -1, DefaultTimeout: cfg.ToolTimeout,
+		OutputCap: deps.Tools.OutputCap, Grace: deps.Tools.Grace, Logger: deps.Env.Logger})
+	a.driver = turn.NewDriver(deps.Model.Provider, deps.Model.driverOptions(a.now, deps.Env.Logger))
+	a.state = cadence.InitialSnapshot(deps.Env.SessionID)
 	a.snap = a.state
 	go a.loop()
 	return a, nil
 }
 
 func withDefaults(d Deps, box *dispatch.ToolBox) Deps {
-	d.Tools = box
-	if d.Store == nil {
-		d.Store = store.NewMemory()
+	d.Tools.Box = box
+	e := &d.Env
+	if e.Store == nil {
+		e.Store = store.NewMemory()
 	}
-	if d.Clock == nil {
-		d.Clock = SystemClock{}
+	if e.Clock == nil {
+		e.Clock = SystemClock{}
 	}
-	if d.IDs == nil {
-		d.IDs = RandomIDs{}
+	if e.IDs == nil {
+		e.IDs = RandomIDs{}
 	}
-	if d.Logger == nil {
-		d.Logger = slog.New(slog.DiscardHandler)
+	if e.Logger == nil {
+		e.Logger = slog.New(slog.DiscardHandler)
 	}
-	if d.SessionID == "" {
-		d.SessionID = d.IDs.NewID("session")
+	if e.SessionID == "" {
+		e.SessionID = e.IDs.NewID("session")
 	}
 	return d
 }
 
-func (a *Agent) now() contract.Timestamp { return contract.TimestampOf(a.deps.Clock.Now()) }
+func (a *Agent) now() contract.Timestamp { return contract.TimestampOf(a.deps.Env.Clock.Now()) }
+
+// Config returns the config the agent runs under: defaults filled in and
+// each tool as the box describes it. These are the rules its sessions
+// replay under (cadence.New).
+func (a *Agent) Config() contract.AgentConfig { return a.cfg }
 
 // SessionID names the agent's current session.
 func (a *Agent) SessionID() string { return a.Snapshot().SessionID }

@@ -17,7 +17,7 @@ const noApprover = "no approver is attached, so calls that need approval are den
 // the request for Agent.Approve.
 func (a *Agent) askApproval(req ApprovalRequest) {
 	run := a.run
-	approver := a.deps.Approver
+	approver := a.deps.People.Approver
 	if approver == nil {
 		a.later(run, contract.ApprovalResolved{CallID: req.Call.ID, Scope: contract.ScopeOnce, Reason: noApprover, At: a.now()})
 		return

@@ -51,7 +51,7 @@ func TestFailingApproverDenies(t *testing.T) {
 			ran := make(chan string, 1)
 			m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "risky", `{}`}), say("ok")}}
 			deps := testDeps(m, toolBox(t, gateTool(t, "risky", ran, nil, dispatch.NeedsApproval())))
-			deps.Approver = approver
+			deps.People.Approver = approver
 			snap, err := newAgent(t, contract.AgentConfig{}, deps).Submit(ctxT(t), conductor.Text("go"))
 			if err != nil {
 				t.Fatal(err)
@@ -82,7 +82,7 @@ func TestAlwaysAllowsTheKeysNotTheTool(t *testing.T) {
 	var mu sync.Mutex
 	var asked []conductor.ApprovalRequest
 	deps := testDeps(m, toolBox(t, runner))
-	deps.Approver = func(_ context.Context, req conductor.ApprovalRequest) (conductor.Decision, error) {
+	deps.People.Approver = func(_ context.Context, req conductor.ApprovalRequest) (conductor.Decision, error) {
 		mu.Lock()
 		asked = append(asked, req)
 		mu.Unlock()

@@ -31,7 +31,7 @@ func benchScript(turns, tools int) *scripted.Script {
 func benchAgent(b *testing.B, p turn.Provider, box *dispatch.ToolBox, turns int) *conductor.Agent {
 	a, err := conductor.CreateAgent(
 		contract.AgentConfig{Model: "scripted", MaxTurns: turns + 1},
-		conductor.Deps{Provider: p, Tools: box, IDs: &conductor.CountingIDs{}})
+		conductor.Deps{Model: conductor.Model{Provider: p}, Tools: conductor.Tools{Box: box}, Env: conductor.Env{IDs: &conductor.CountingIDs{}}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -48,10 +48,8 @@ func TestSubmitQueuedBehindCloseIsRefused(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
 	var once atomic.Bool
 	deps := Deps{
-		Provider:  &firstThenHang{},
-		SessionID: "session_close",
-		IDs:       &CountingIDs{},
-		Driver:    turn.Options{MaxRetries: turn.NoRetries},
+		Model: Model{Provider: &firstThenHang{}, MaxRetries: turn.NoRetries},
+		Env:   Env{SessionID: "session_close", IDs: &CountingIDs{}},
 	}
 	deps.Hooks.OnRunEnd("hang_once", 0, func(context.Context, contract.RunSnapshot) {
 		if once.CompareAndSwap(false, true) {

@@ -108,7 +108,7 @@ func TestModelFailureAfterRetriesFaultsTheRun(t *testing.T) {
 	}
 	m := &fakeModel{replies: []replyFunc{fail, fail, fail}}
 	deps := testDeps(m, nil)
-	deps.Driver = turn.Options{MaxRetries: 2, BaseBackoff: time.Millisecond, MaxBackoff: time.Millisecond}
+	deps.Model.MaxRetries, deps.Model.Backoff, deps.Model.MaxBackoff = 2, time.Millisecond, time.Millisecond
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	snap, err := a.Submit(ctxT(t), conductor.Text("hi"))
 	if !errors.Is(err, contract.ErrModel) || snap.Phase != contract.PhaseFaulted || attempts != 3 {

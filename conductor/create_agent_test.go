@@ -13,7 +13,7 @@ import (
 func TestCreateAgentRefusesASessionIDTheStoreCannotHold(t *testing.T) {
 	for _, id := range []string{strings.Repeat("s", 200), "bad\xffid"} {
 		deps := testDeps(&fakeModel{}, nil)
-		deps.SessionID = id
+		deps.Env.SessionID = id
 		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps)
 		if err == nil {
 			_, serr := a.Submit(ctxT(t), conductor.Text("go"))
@@ -21,7 +21,7 @@ func TestCreateAgentRefusesASessionIDTheStoreCannotHold(t *testing.T) {
 			t.Fatalf("session id %q accepted; Submit then said: %v", id, serr)
 		}
 		re, ok := contract.AsRunError(err)
-		if !ok || re.Kind != contract.KindConfig || len(re.Fields) != 1 || re.Fields[0].Field != "Deps.SessionID" {
+		if !ok || re.Kind != contract.KindConfig || len(re.Fields) != 1 || re.Fields[0].Field != "Deps.Env.SessionID" {
 			t.Fatalf("session id %q: %v", id, err)
 		}
 	}

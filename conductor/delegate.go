@@ -234,23 +234,22 @@ func (a *Agent) newChild(e contract.StartDelegate) (*Agent, error) {
 		return nil, err
 	}
 	deps := a.deps
-	deps.Tools = box
-	deps.SessionID = e.Session
-	deps.Retriever = nil
-	deps.Dispatch.Limit = 0
-	if p, ok := a.deps.DelegateProviders[e.Delegate]; ok {
-		deps.Provider = p
+	deps.Tools.Box = box
+	deps.Env.SessionID = e.Session
+	deps.Retrieval = Retrieval{}
+	if p, ok := a.deps.Model.Delegates[e.Delegate]; ok {
+		deps.Model.Provider = p
 	}
 	// The child's own delegates keep the providers given for them.
 	names := map[string]bool{}
 	delegateNames(e.Config.Delegates, names)
-	deps.DelegateProviders = nil
-	for name, p := range a.deps.DelegateProviders {
+	deps.Model.Delegates = nil
+	for name, p := range a.deps.Model.Delegates {
 		if names[name] {
-			if deps.DelegateProviders == nil {
-				deps.DelegateProviders = map[string]turn.Provider{}
+			if deps.Model.Delegates == nil {
+				deps.Model.Delegates = map[string]turn.Provider{}
 			}
-			deps.DelegateProviders[name] = p
+			deps.Model.Delegates[name] = p
 		}
 	}
 	ag, err := CreateAgent(e.Config, deps)

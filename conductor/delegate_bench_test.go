@@ -46,7 +46,7 @@ func BenchmarkDelegationRoundTrip(b *testing.B) {
 			model := roundTripModel(tool)
 			b.ReportAllocs()
 			for b.Loop() {
-				a, err := conductor.CreateAgent(cfg, conductor.Deps{Provider: model, Tools: box, IDs: &conductor.CountingIDs{}})
+				a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}, Env: conductor.Env{IDs: &conductor.CountingIDs{}}})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -8,8 +8,8 @@ import (
 )
 
 // resolveDelegates fills in the tools of every delegate, at every depth,
-// from the box: a host may declare them by name alone. A tool the box
-// lacks is reported, so a bad delegate fails CreateAgent, not a run.
+// from the box, as offeredTools does for the agent's own; a delegate that
+// names no tools has none.
 func resolveDelegates(ds []contract.Delegate, box *dispatch.ToolBox, field string) ([]contract.Delegate, []contract.FieldError) {
 	if len(ds) == 0 {
 		return ds, nil
@@ -18,20 +18,10 @@ func resolveDelegates(ds []contract.Delegate, box *dispatch.ToolBox, field strin
 	out := make([]contract.Delegate, len(ds))
 	for i, d := range ds {
 		f := fmt.Sprintf("%s[%d].Config", field, i)
-		tools := make([]contract.ToolDescriptor, len(d.Config.Tools))
-		for j, t := range d.Config.Tools {
-			impl, ok := box.Lookup(t.Name)
-			if !ok {
-				bad = append(bad, contract.FieldError{Field: fmt.Sprintf("%s.Tools[%d]", f, j), Reason: fmt.Sprintf("%q has no implementation in Deps.Tools", t.Name)})
-				tools[j] = t
-				continue
-			}
-			tools[j] = impl.Descriptor()
-		}
-		d.Config.Tools = tools
-		var nested []contract.FieldError
+		var toolsBad, nested []contract.FieldError
+		d.Config.Tools, toolsBad = offeredTools(d.Config.Tools, box, f+".Tools", false)
 		d.Config.Delegates, nested = resolveDelegates(d.Config.Delegates, box, f+".Delegates")
-		bad = append(bad, nested...)
+		bad = append(append(bad, toolsBad...), nested...)
 		out[i] = d
 	}
 	return out, bad
@@ -51,12 +41,12 @@ func delegateErrors(cfg contract.AgentConfig, deps Deps) []contract.FieldError {
 	var bad []contract.FieldError
 	names := map[string]bool{}
 	delegateNames(cfg.Delegates, names)
-	for name, p := range deps.DelegateProviders {
+	for name, p := range deps.Model.Delegates {
 		switch {
 		case !names[name]:
-			bad = append(bad, contract.FieldError{Field: "Deps.DelegateProviders[" + name + "]", Reason: "names no delegate"})
+			bad = append(bad, contract.FieldError{Field: "Deps.Model.Delegates[" + name + "]", Reason: "names no delegate"})
 		case p == nil:
-			bad = append(bad, contract.FieldError{Field: "Deps.DelegateProviders[" + name + "]", Reason: "is nil"})
+			bad = append(bad, contract.FieldError{Field: "Deps.Model.Delegates[" + name + "]", Reason: "is nil"})
 		}
 	}
 	return bad

@@ -44,7 +44,7 @@ func TestCrashAtEveryWriteWithTwoLevelsOfDelegation(t *testing.T) {
 		t.Fatal(err)
 	}
 	deps := testDeps(model, toolBox(t))
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, cfg, deps)
 	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
 	if err != nil {
@@ -70,7 +70,7 @@ func crashAndResume(t *testing.T, cfg contract.AgentConfig, model agentsModel, n
 	}
 	fs.CrashAfter(n)
 	deps := testDeps(model, toolBox(t))
-	deps.Store = st
+	deps.Env.Store = st
 	a, err := conductor.CreateAgent(cfg, deps)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func crashAndResume(t *testing.T, cfg contract.AgentConfig, model agentsModel, n
 		t.Fatalf("crash at write %d (%s): reopen: %v", n, keep, err)
 	}
 	deps = testDeps(model, toolBox(t))
-	deps.Store = st
+	deps.Env.Store = st
 	b, err := conductor.CreateAgent(cfg, deps)
 	if err != nil {
 		t.Fatal(err)

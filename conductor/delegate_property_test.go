@@ -126,7 +126,7 @@ func TestDelegationTreesProperty(t *testing.T) {
 		}
 		last := &lastSnapshots{m: map[string]contract.RunSnapshot{}}
 		deps := testDeps(planModel(root), toolBox(t))
-		deps.Store = st
+		deps.Env.Store = st
 		deps.Hooks.OnRunEnd("last", 0, last.put)
 		if crashAt > 0 {
 			fs.CrashAfter(crashAt)
@@ -158,7 +158,7 @@ func TestDelegationTreesProperty(t *testing.T) {
 				rt.Fatal(err)
 			}
 			deps := testDeps(planModel(root), toolBox(t))
-			deps.Store = st
+			deps.Env.Store = st
 			deps.Hooks.OnRunEnd("last", 0, last.put)
 			b, err := conductor.CreateAgent(cfg, deps)
 			if err != nil {

@@ -115,7 +115,7 @@ func TestDelegationRunsChildrenInParallelAsOneDAG(t *testing.T) {
 	}
 	st := store.NewMemory()
 	deps := testDeps(model, toolBox(t, echoTool(t)))
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, twoDelegates(), deps)
 	rec := &recorder{}
 	a.Subscribe(rec.add)
@@ -318,8 +318,8 @@ func TestDelegateFailuresAreErrorResults(t *testing.T) {
 	}}
 	st := store.NewMemory()
 	deps := testDeps(model, toolBox(t, echoTool(t)))
-	deps.Store = st
-	deps.DelegateProviders = map[string]turn.Provider{"broken": failing}
+	deps.Env.Store = st
+	deps.Model.Delegates = map[string]turn.Provider{"broken": failing}
 	a := newAgent(t, cfg, deps)
 	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
 	if err != nil {
@@ -352,7 +352,7 @@ func TestAbortReachesChildren(t *testing.T) {
 	}
 	st := store.NewMemory()
 	deps := testDeps(model, toolBox(t, echoTool(t)))
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, twoDelegates(), deps)
 	rec := &recorder{}
 	a.Subscribe(rec.add)
@@ -398,7 +398,7 @@ func TestChildApprovalSurfacesOnTheParent(t *testing.T) {
 				"writer": delegateOnce(call{"w1", "echo", `{"text":"ink"}`}),
 			}
 			deps := testDeps(model, toolBox(t, echoTool(t, dispatchNeedsApproval)))
-			deps.Approver = conductor.ApproveLater
+			deps.People.Approver = conductor.ApproveLater
 			a := newAgent(t, twoDelegates(), deps)
 			rec := &recorder{}
 			a.Subscribe(rec.add)
@@ -457,8 +457,8 @@ func TestDelegateConfigErrors(t *testing.T) {
 		{"child config", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a"}}}, nil, "Delegates[0].Config.Model"},
 		{"child tool missing", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "nope"}}}}}}, nil, "Delegates[0].Config.Tools[0]"},
 		{"provider for no delegate", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a", Config: child}}}, func(d *conductor.Deps) {
-			d.DelegateProviders = map[string]turn.Provider{"b": &fakeModel{}}
-		}, "Deps.DelegateProviders[b]"},
+			d.Model.Delegates = map[string]turn.Provider{"b": &fakeModel{}}
+		}, "Deps.Model.Delegates[b]"},
 		{"depth cap", contract.AgentConfig{Model: "m", MaxDelegationDepth: -1}, nil, "MaxDelegationDepth"},
 		{"input redefines task", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "a", Config: child, InputSchema: json.RawMessage(`{"properties":{"task":{}}}`)}}}, nil, "Delegates[0].InputSchema"},
 	}
@@ -512,7 +512,7 @@ func TestDelegationDepthIsCapped(t *testing.T) {
 	}}
 	st := store.NewMemory()
 	deps := testDeps(model, toolBox(t))
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, self, deps)
 	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
 		t.Fatal(err)
@@ -539,7 +539,7 @@ func TestDAGSurvivesForkExportAndImport(t *testing.T) {
 	}
 	st := store.NewMemory()
 	deps := testDeps(model, toolBox(t, echoTool(t)))
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, twoDelegates(), deps)
 	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
 		t.Fatal(err)

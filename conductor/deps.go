@@ -16,21 +16,68 @@ import (
 	"github.com/batonrt/baton/turn"
 )
 
-// Deps are the agent's collaborators. Only Provider is required; every
-// other field has an embedded default.
+// Deps are the agent's collaborators, grouped by side. Only
+// Model.Provider is required; every other zero value works: no tools, no
+// people (approvals denied, questions left to Agent.Answer), no
+// retriever, an in-memory store on a new session.
 type Deps struct {
+	Model     Model
+	Tools     Tools
+	People    People
+	Retrieval Retrieval
+	Env       Env
+	Hooks     Hooks
+}
+
+// Model is the model side: who answers model calls and how each call is
+// timed and retried. Zero durations and counts take turn's defaults
+// (turn.DefaultFirstChunkTimeout and the rest); a negative timeout
+// switches that timeout off.
+type Model struct {
 	// Provider answers model calls. Required.
 	Provider turn.Provider
-	// Tools implements the tools; when AgentConfig.Tools is empty the
-	// agent offers every tool in the box.
-	Tools *dispatch.ToolBox
-	// Store keeps the session; default an in-memory store.
-	Store store.Store
-	// SessionID names the session; default a new id from IDs.
-	SessionID string
-	Clock     Clock
-	IDs       IDSource
-	Hooks     Hooks
+	// Delegates gives delegates, by name, a provider of their own; the
+	// others use Provider.
+	Delegates map[string]turn.Provider
+	// FirstChunkTimeout, IdleTimeout and TotalTimeout bound a call's
+	// first chunk, the silence between chunks, and the whole call with
+	// its retries.
+	FirstChunkTimeout, IdleTimeout, TotalTimeout time.Duration
+	// MaxRetries is how many attempts follow a retryable failure;
+	// turn.NoRetries makes one attempt only.
+	MaxRetries int
+	// Backoff is the wait before the first retry, doubling per retry up
+	// to MaxBackoff.
+	Backoff, MaxBackoff time.Duration
+	// TextToolCalls reads a reply whose whole text is one JSON tool call
+	// as that call, for weak and local models; see turn.Options.
+	TextToolCalls bool
+	// WaitingAfter, when positive, publishes a waiting event each time a
+	// call has streamed nothing for that long.
+	WaitingAfter time.Duration
+	// NoFallback keeps a streaming call that failed before its first
+	// chunk from being retried without streaming.
+	NoFallback bool
+}
+
+// Tools is the tool side. The box is the one place a host declares
+// tools: the config's Tools, when set, only choose among them by name,
+// and the agent offers each with the box's own descriptor.
+type Tools struct {
+	// Box implements and describes the tools; nil means none. When the
+	// config names no tools the agent offers every tool in the box.
+	Box *dispatch.ToolBox
+	// OutputCap bounds a call's output in bytes; default
+	// dispatch.DefaultOutputCap.
+	OutputCap int
+	// Grace is how long a timed-out or cancelled tool may take to wind
+	// down; default dispatch.DefaultGrace. A call's timeout is its
+	// descriptor's, or the config's ToolTimeout.
+	Grace time.Duration
+}
+
+// People are the people in the loop.
+type People struct {
 	// Approver answers approval requests. Without one every call that
 	// needs approval is denied: nobody is there to ask. Hosts that answer
 	// with Agent.Approve set ApproveLater.
@@ -38,14 +85,26 @@ type Deps struct {
 	// Answerer answers questions the model asks a person; without one
 	// the host answers with Agent.Answer.
 	Answerer Answerer
+}
+
+// Retrieval adds context to each submit.
+type Retrieval struct {
 	// Retriever, if set, is asked once per submit for context. When it
-	// fails the run faults with kind retrieval, unless RetrieverOptional;
-	// a Submit folded into a run in flight as steering instead returns a
+	// fails the run faults with kind retrieval, unless Optional; a Submit
+	// folded into a run in flight as steering instead returns a
 	// retrieval error and that run goes on without its input.
 	Retriever Retriever
-	// RetrieverOptional lets a run go on without context when the
-	// retriever fails; the failure is logged.
-	RetrieverOptional bool
+	// Optional lets a run go on without context when the retriever
+	// fails; the failure is logged.
+	Optional bool
+}
+
+// Env is where the agent runs.
+type Env struct {
+	// Store keeps the session; default an in-memory store.
+	Store store.Store
+	// SessionID names the session; default a new id from IDs.
+	SessionID string
 	// WorkDir is the session's working directory: tools read it with
 	// dispatch.WorkDir, and project instructions are looked for from it.
 	// It must be an existing folder; empty means none.
@@ -55,19 +114,25 @@ type Deps struct {
 	// directory) up to the repository root and added to the system
 	// prompt; see FindInstructions. Empty collects none.
 	Instructions []string
+	// Clock tells the time; default the system clock.
+	Clock Clock
+	// IDs makes ids; default RandomIDs.
+	IDs IDSource
 	// Logger receives diagnostics; default silent.
 	Logger *slog.Logger
-	// Driver tunes model-call timeouts and retries.
-	Driver turn.Options
-	// Dispatch tunes the tool scheduler: timeouts, output cap, grace. Its
-	// Limit is not used: the config's ToolConcurrency bounds the calls
-	// running at once, applied by the rules.
-	Dispatch dispatch.Options
 	// EventBuffer is each subscriber's queue length; default 1024.
 	EventBuffer int
-	// DelegateProviders gives delegates, by name, a provider of their
-	// own; the others use Provider.
-	DelegateProviders map[string]turn.Provider
+}
+
+// driverOptions are the turn driver's options for m, stamped by now and
+// logging to log.
+func (m Model) driverOptions(now func() contract.Timestamp, log *slog.Logger) turn.Options {
+	return turn.Options{
+		FirstChunkTimeout: m.FirstChunkTimeout, IdleTimeout: m.IdleTimeout, TotalTimeout: m.TotalTimeout,
+		MaxRetries: m.MaxRetries, BaseBackoff: m.Backoff, MaxBackoff: m.MaxBackoff,
+		TextToolCalls: m.TextToolCalls, WaitingAfter: m.WaitingAfter, NoFallback: m.NoFallback,
+		Now: now, Logger: log,
+	}
 }
 
 // Clock tells the time. Only the conductor reads it; signals carry it.

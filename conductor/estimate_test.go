@@ -16,7 +16,7 @@ func TestInputCarriesItsEstimate(t *testing.T) {
 	ctx := ctxT(t)
 	st := store.NewMemory()
 	deps := testDeps(&fakeModel{replies: []replyFunc{say("done")}}, toolBox(t))
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, contract.AgentConfig{Model: "gpt-4o"}, deps)
 	given := contract.UserText("the fjord lies still under a low grey sky")
 	given.Tokens = 99999

@@ -24,7 +24,7 @@ func ExampleAgent_Approve() {
 		scripted.Reply{Text: "v2 is live."},
 	)
 	deps := exampleDeps(model, deploy)
-	deps.Approver = conductor.ApproveLater
+	deps.People.Approver = conductor.ApproveLater
 	agent, _ := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, deps)
 	defer agent.Close()
 	done := make(chan contract.RunSnapshot)

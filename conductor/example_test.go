@@ -30,11 +30,9 @@ func shout() dispatch.Tool {
 
 func exampleDeps(p *scripted.Script, tools ...dispatch.Tool) conductor.Deps {
 	return conductor.Deps{
-		Provider:  p,
-		Tools:     dispatch.MustToolBox(tools...),
-		SessionID: "example",
-		Clock:     &conductor.FixedClock{Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Step: time.Second},
-		IDs:       &conductor.CountingIDs{},
+		Model: conductor.Model{Provider: p},
+		Tools: conductor.Tools{Box: dispatch.MustToolBox(tools...)},
+		Env:   conductor.Env{SessionID: "example", Clock: &conductor.FixedClock{Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Step: time.Second}, IDs: &conductor.CountingIDs{}},
 	}
 }
 
@@ -51,7 +49,7 @@ func ExampleCreateAgent() {
 	defer agent.Close()
 	fmt.Println(agent.SessionID(), agent.Snapshot().Phase)
 	// Output:
-	// baton: config: invalid agent: Deps.Provider is nil; Model is empty; MaxTurns must be in 1..100000, got -1
+	// baton: config: invalid agent: Deps.Model.Provider is nil; Model is empty; MaxTurns must be in 1..100000, got -1
 	// example idle
 }
 
@@ -188,7 +186,7 @@ func ExampleAgent_Resume() {
 	// restart; the run it finds settled is returned as it is.
 	st := store.NewMemory()
 	deps := exampleDeps(scripted.New(scripted.Reply{Text: "first answer"}))
-	deps.Store = st
+	deps.Env.Store = st
 	first, _ := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, deps)
 	if _, err := first.Submit(context.Background(), conductor.Text("question")); err != nil {
 		panic(err)
@@ -196,7 +194,7 @@ func ExampleAgent_Resume() {
 	first.Close()
 
 	deps = exampleDeps(scripted.New(scripted.Reply{Text: "second answer"}))
-	deps.Store = st
+	deps.Env.Store = st
 	second, _ := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, deps)
 	defer second.Close()
 	snap, err := second.Resume(context.Background(), "example")

@@ -134,12 +134,9 @@ func toolBox(t testing.TB, tools ...dispatch.Tool) *dispatch.ToolBox {
 // testDeps are deterministic deps: a fixed clock and counting ids.
 func testDeps(p turn.Provider, box *dispatch.ToolBox) conductor.Deps {
 	return conductor.Deps{
-		Provider:  p,
-		Tools:     box,
-		SessionID: "session_test",
-		Clock:     &conductor.FixedClock{Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Step: time.Millisecond},
-		IDs:       &conductor.CountingIDs{},
-		Driver:    turn.Options{MaxRetries: turn.NoRetries},
+		Model: conductor.Model{Provider: p, MaxRetries: turn.NoRetries},
+		Tools: conductor.Tools{Box: box},
+		Env:   conductor.Env{SessionID: "session_test", Clock: &conductor.FixedClock{Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Step: time.Millisecond}, IDs: &conductor.CountingIDs{}},
 	}
 }
 

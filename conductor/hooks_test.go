@@ -131,7 +131,7 @@ func TestHookRewritesAreRecorded(t *testing.T) {
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"rm -rf /"}`}), say("ok")}}
 	deps := testDeps(m, toolBox(t, echoTool(t)))
 	st := store.NewMemory()
-	deps.Store = st
+	deps.Env.Store = st
 	deps.Hooks.BeforeModel("house-rules", 0, func(_ context.Context, req *contract.ModelRequest) (conductor.Verdict, error) {
 		req.System += " Never delete files."
 		return conductor.Verdict{}, nil

@@ -72,11 +72,11 @@ func (a *Agent) startRun(ctx context.Context, in Input, sb submission, w chan ou
 			return contract.NewError(contract.KindConfig, "session %q is already stored: Resume it first, or use a new session id", a.state.SessionID)
 		}
 	}
-	box, err := a.deps.Tools.With(in.Tools...)
+	box, err := a.deps.Tools.Box.With(in.Tools...)
 	if err != nil {
 		return contract.WrapError(contract.KindConfig, err, "submit: tools")
 	}
-	run := a.newRun(a.deps.IDs.NewID("run"), box)
+	run := a.newRun(a.deps.Env.IDs.NewID("run"), box)
 	run.waiters = append(run.waiters, w)
 	cfg := a.cfg
 	sub := contract.Submitted{RunID: run.id, Input: sb.input, Retrieved: sb.retrieved, RetrievalError: sb.retrievalErr, Instructions: sb.instructions, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
@@ -293,7 +293,7 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan outco
 		w <- outcome{snap: snap}
 		return nil, nil
 	}
-	box, err := a.deps.Tools.With()
+	box, err := a.deps.Tools.Box.With()
 	if err != nil {
 		return nil, err
 	}

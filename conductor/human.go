@@ -46,7 +46,7 @@ func (a *Agent) answerOwn(ctx context.Context, callID, answer string) error {
 // askHuman asks the Answerer, when there is one; otherwise the question
 // waits for Agent.Answer.
 func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
-	answerer := a.deps.Answerer
+	answerer := a.deps.People.Answerer
 	if answerer == nil {
 		return
 	}

@@ -135,7 +135,7 @@ func TestAnswererAnswers(t *testing.T) {
 	ctx := ctxT(t)
 	model := &fakeModel{replies: []replyFunc{callTools(call{"q1", "ask", `{"question":"Which city?"}`}), say("ok")}}
 	deps := testDeps(model, toolBox(t, dispatch.AskHuman("ask")))
-	deps.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
+	deps.People.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
 		return "answered " + c.ID + ": " + q.Text, nil
 	}
 	a := newAgent(t, contract.AgentConfig{}, deps)
@@ -161,9 +161,9 @@ func askChild(dir string) int {
 	}
 	model := &fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Which city?","choices":["Oslo","Bergen"]}`})}}
 	deps := testDeps(model, nil)
-	deps.Store = st
+	deps.Env.Store = st
 	box, _ := dispatch.NewToolBox(dispatch.AskHuman(""))
-	deps.Tools = box
+	deps.Tools.Box = box
 	a, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -198,9 +198,9 @@ func TestQuestionSurvivesRestart(t *testing.T) {
 	}
 	model := &fakeModel{replies: []replyFunc{say("Bergen it is.")}}
 	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
-	deps.Store = st
+	deps.Env.Store = st
 	var asked []contract.Question
-	deps.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
+	deps.People.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
 		asked = append(asked, q)
 		return "Bergen", nil
 	}
@@ -229,7 +229,7 @@ func TestCloseKeepsAQuestionOpen(t *testing.T) {
 	ctx := ctxT(t)
 	st := store.NewMemory()
 	deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Which city?"}`})}}, toolBox(t, dispatch.AskHuman("")))
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	asked, stop := questions(a)
 	done := submitAsync(a, "plan a trip")
@@ -243,7 +243,7 @@ func TestCloseKeepsAQuestionOpen(t *testing.T) {
 	}
 	model := &fakeModel{replies: []replyFunc{say("Bergen it is.")}}
 	deps2 := testDeps(model, toolBox(t, dispatch.AskHuman("")))
-	deps2.Store = st
+	deps2.Env.Store = st
 	b := newAgent(t, contract.AgentConfig{}, deps2)
 	snap, err := b.Reopen(ctx, "session_test")
 	if err != nil || snap.Phase != contract.PhaseAwaitingHuman || len(snap.PendingQuestions()) != 1 {

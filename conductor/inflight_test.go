@@ -199,7 +199,7 @@ func TestApproverDenyGoesBackToTheModel(t *testing.T) {
 	risky := gateTool(t, "risky", ran, nil, dispatch.NeedsApproval())
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "risky", `{}`}), say("ok, I won't")}}
 	deps := testDeps(m, toolBox(t, risky))
-	deps.Approver = func(context.Context, conductor.ApprovalRequest) (conductor.Decision, error) {
+	deps.People.Approver = func(context.Context, conductor.ApprovalRequest) (conductor.Decision, error) {
 		return conductor.Decision{Approved: false, Reason: "too risky"}, nil
 	}
 	a := newAgent(t, contract.AgentConfig{}, deps)
@@ -224,7 +224,7 @@ func TestHostApprovesForTheSession(t *testing.T) {
 		say("done"),
 	}}
 	deps := testDeps(m, toolBox(t, risky))
-	deps.Approver = conductor.ApproveLater
+	deps.People.Approver = conductor.ApproveLater
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	done := submitAsync(a, "go")
 	s := waitPhase(t, a, contract.PhaseAwaitingApproval)

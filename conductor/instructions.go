@@ -105,15 +105,15 @@ func readInstruction(top, path string) (contract.Instruction, bool, error) {
 // instructions collects this run's project instructions from the
 // session's working directory.
 func (a *Agent) instructions() ([]contract.Instruction, error) {
-	if len(a.deps.Instructions) == 0 {
+	if len(a.deps.Env.Instructions) == 0 {
 		return nil, nil
 	}
-	dir := a.deps.WorkDir
+	dir := a.deps.Env.WorkDir
 	if dir == "" {
 		var err error
 		if dir, err = os.Getwd(); err != nil {
 			return nil, fmt.Errorf("conductor: instructions: %w", err)
 		}
 	}
-	return FindInstructions(dir, a.deps.Instructions)
+	return FindInstructions(dir, a.deps.Env.Instructions)
 }

@@ -44,7 +44,7 @@ func TestMCPToolsAsRunTools(t *testing.T) {
 		scripted.Reply{Text: "done"},
 	)
 	deps := testDeps(model, nil)
-	deps.Approver = func(_ context.Context, req conductor.ApprovalRequest) (conductor.Decision, error) {
+	deps.People.Approver = func(_ context.Context, req conductor.ApprovalRequest) (conductor.Decision, error) {
 		return conductor.Decision{Approved: strings.Contains(req.Call.Arguments, "web"), Reason: "not the database"}, nil
 	}
 	a := newAgent(t, contract.AgentConfig{}, deps)

@@ -91,7 +91,7 @@ func TestInvalidUTF8IsRecordedAsItIsStored(t *testing.T) {
 	})
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "bin", `{}`}), say("done")}}
 	deps := testDeps(m, toolBox(t, binary))
-	deps.Store = store.NewMemory()
+	deps.Env.Store = store.NewMemory()
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	snap, err := a.Submit(ctxT(t), conductor.Text("raw \xc3 input"))
 	if err != nil {
@@ -106,7 +106,7 @@ func TestInvalidUTF8IsRecordedAsItIsStored(t *testing.T) {
 	}
 	_ = a.Close()
 	deps2 := testDeps(&fakeModel{}, toolBox(t, binary))
-	deps2.Store = deps.Store
+	deps2.Env.Store = deps.Env.Store
 	b := newAgent(t, contract.AgentConfig{}, deps2)
 	resumed, err := b.Resume(ctxT(t), snap.SessionID)
 	if err != nil {

@@ -42,7 +42,7 @@ func TestStructuredOutput(t *testing.T) {
 	cfg := forecastConfig(t, 0)
 	st := store.NewMemory()
 	deps := testDeps(model, nil)
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, cfg, deps)
 	snap, err := a.Submit(ctxT(t), conductor.Text("weather in Oslo?"))
 	if err != nil {

@@ -80,7 +80,7 @@ func TestResumeAfterAStopBetweenEveryPairOfEffects(t *testing.T) {
 		box := toolBox(t, count("read"), count("write"))
 		base := store.NewMemory()
 		deps := testDeps(historyModel{}, box)
-		deps.Store = &crashingStore{Store: base, after: n}
+		deps.Env.Store = &crashingStore{Store: base, after: n}
 		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps)
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +97,7 @@ func TestResumeAfterAStopBetweenEveryPairOfEffects(t *testing.T) {
 			t.Fatalf("stop at %d: submit error %v", n, subErr)
 		}
 		deps2 := testDeps(historyModel{}, box)
-		deps2.Store = base
+		deps2.Env.Store = base
 		b, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, deps2)
 		if err != nil {
 			t.Fatal(err)
@@ -135,7 +135,7 @@ func TestResumeAfterAStopBetweenEveryPairOfEffects(t *testing.T) {
 func countAppends(t *testing.T) int {
 	base := store.NewMemory()
 	deps := testDeps(historyModel{}, toolBox(t, rawTool(t, "read", okTool), rawTool(t, "write", okTool)))
-	deps.Store = base
+	deps.Env.Store = base
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
 		t.Fatal(err)
@@ -189,8 +189,8 @@ func TestPendingApprovalSurvivesARestart(t *testing.T) {
 	}
 	base := store.NewMemory()
 	deps := testDeps(reply(), box)
-	deps.Store = &crashingStore{Store: base, after: 2} // submitted, model_replied
-	deps.Approver = conductor.ApproveLater
+	deps.Env.Store = &crashingStore{Store: base, after: 2} // submitted, model_replied
+	deps.People.Approver = conductor.ApproveLater
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	errs := make(chan error, 1)
 	go func() {
@@ -205,9 +205,9 @@ func TestPendingApprovalSurvivesARestart(t *testing.T) {
 	_ = a.Close()
 
 	deps2 := testDeps(&fakeModel{replies: []replyFunc{say("done")}}, box)
-	deps2.Store = base
+	deps2.Env.Store = base
 	asked := 0
-	deps2.Approver = func(context.Context, conductor.ApprovalRequest) (conductor.Decision, error) {
+	deps2.People.Approver = func(context.Context, conductor.ApprovalRequest) (conductor.Decision, error) {
 		asked++
 		return conductor.Decision{Approved: true}, nil
 	}
@@ -233,7 +233,7 @@ func TestFileStoreRoundTrip(t *testing.T) {
 	}
 	box := toolBox(t, echoTool(t))
 	deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"on disk"}`}), say("stored")}}, box)
-	deps.Store = open()
+	deps.Env.Store = open()
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func TestFileStoreRoundTrip(t *testing.T) {
 	_ = a.Close()
 
 	deps2 := testDeps(&fakeModel{replies: []replyFunc{say("still here")}}, box)
-	deps2.Store = open()
+	deps2.Env.Store = open()
 	b := newAgent(t, contract.AgentConfig{}, deps2)
 	if _, err := b.Resume(ctxT(t), "session_test"); err != nil {
 		t.Fatal(err)
@@ -267,7 +267,7 @@ func TestToolDoesNotRunWhenItsStartCannotBeRecorded(t *testing.T) {
 		close(release)
 		box := toolBox(t, gateTool(t, "act", ran, release))
 		deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"c1", "act", `{}`}), say("done")}}, box)
-		deps.Store = &crashingStore{Store: store.NewMemory(), after: 1} // submitted
+		deps.Env.Store = &crashingStore{Store: store.NewMemory(), after: 1} // submitted
 		a := newAgent(t, contract.AgentConfig{}, deps)
 		if _, err := a.Submit(ctxT(t), conductor.Text("go")); !errors.Is(err, contract.ErrStore) {
 			t.Fatalf("submit: %v", err)
@@ -309,7 +309,7 @@ func TestFailedSessionGoesOn(t *testing.T) {
 				}
 			}
 			deps := testDeps(&fakeModel{replies: []replyFunc{first}}, nil)
-			deps.Store = base
+			deps.Env.Store = base
 			a := newAgent(t, contract.AgentConfig{}, deps)
 			errs := make(chan error, 1)
 			go func() { _, err := a.Submit(ctxT(t), conductor.Text("first")); errs <- err }()
@@ -323,7 +323,7 @@ func TestFailedSessionGoesOn(t *testing.T) {
 
 			model := &fakeModel{replies: []replyFunc{say("back again")}}
 			deps2 := testDeps(model, nil)
-			deps2.Store = base
+			deps2.Env.Store = base
 			b := newAgent(t, contract.AgentConfig{}, deps2)
 			snap, err := b.Resume(ctxT(t), "session_test")
 			if err != nil || snap.Phase != contract.PhaseFaulted || snap.Err == nil {

@@ -23,13 +23,13 @@ type submission struct {
 // the run faults with kind retrieval; an optional retriever's failure is
 // logged and the run goes on without context.
 func (a *Agent) retrieve(ctx context.Context, input []contract.Turn) ([]contract.Turn, string) {
-	r := a.deps.Retriever
+	r := a.deps.Retrieval.Retriever
 	if r == nil {
 		return nil, ""
 	}
 	retrieved, err := callRetriever(ctx, r, input)
 	if err != nil {
-		if a.deps.RetrieverOptional {
+		if a.deps.Retrieval.Optional {
 			a.log.Warn("conductor: optional retriever failed; the run goes on without its context", "err", err)
 			return nil, ""
 		}

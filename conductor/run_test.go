@@ -159,7 +159,7 @@ func TestLoopGuardWarnsThenFaults(t *testing.T) {
 func TestSubscriberThatBlocksForeverDoesNotStallTheRun(t *testing.T) {
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"x"}`}), say("ok")}}
 	deps := testDeps(m, toolBox(t, echoTool(t)))
-	deps.EventBuffer = 2
+	deps.Env.EventBuffer = 2
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	stuck := make(chan struct{})
 	got := make(chan contract.RunEvent, 100)
@@ -205,7 +205,7 @@ func TestCreateAgentNamesEveryBadField(t *testing.T) {
 	for _, f := range re.Fields {
 		fields = append(fields, f.Field)
 	}
-	want := []string{"Deps.Provider", "Tools[0]", "Model", "MaxTurns"}
+	want := []string{"Deps.Model.Provider", "Tools[0]", "Model", "MaxTurns"}
 	if diff := cmp.Diff(want, fields); diff != "" {
 		t.Errorf("fields mismatch (-want +got):\n%s", diff)
 	}
@@ -268,9 +268,9 @@ func TestHooksShapeTheRun(t *testing.T) {
 func TestRetrieverIsRecordedInTheSubmit(t *testing.T) {
 	m := &fakeModel{replies: []replyFunc{say("ok")}}
 	deps := testDeps(m, nil)
-	deps.Store = store.NewMemory()
+	deps.Env.Store = store.NewMemory()
 	var asked atomic.Int32
-	deps.Retriever = func(_ context.Context, in []contract.Turn) ([]contract.Turn, error) {
+	deps.Retrieval.Retriever = func(_ context.Context, in []contract.Turn) ([]contract.Turn, error) {
 		asked.Add(1)
 		return []contract.Turn{contract.UserText("fact: the sky is green")}, nil
 	}
@@ -285,7 +285,7 @@ func TestRetrieverIsRecordedInTheSubmit(t *testing.T) {
 	}
 	// A fresh agent resumes the session from the store with no retriever.
 	deps2 := testDeps(&fakeModel{}, nil)
-	deps2.Store = deps.Store
+	deps2.Env.Store = deps.Env.Store
 	_ = a.Close()
 	b := newAgent(t, contract.AgentConfig{}, deps2)
 	got, err := b.Resume(ctxT(t), snap.SessionID)
@@ -301,7 +301,7 @@ var _ = dispatch.Idempotent
 
 func TestSubmitRefusesAStoredSessionNotResumed(t *testing.T) {
 	deps := testDeps(&fakeModel{replies: []replyFunc{say("ok")}}, nil)
-	deps.Store = store.NewMemory()
+	deps.Env.Store = store.NewMemory()
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	if _, err := a.Submit(ctxT(t), conductor.Text("hi")); err != nil {
 		t.Fatal(err)
@@ -317,7 +317,7 @@ func TestSubmitRefusesAStoredSessionNotResumed(t *testing.T) {
 func TestRetrievedTurnsThatCannotStandInHistoryAreDropped(t *testing.T) {
 	m := &fakeModel{replies: []replyFunc{say("ok")}}
 	deps := testDeps(m, nil)
-	deps.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) {
+	deps.Retrieval.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) {
 		return []contract.Turn{
 			{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock("a useful fact")}},
 			{Role: contract.RoleUser},
@@ -339,7 +339,7 @@ func TestRetrievedTurnsThatCannotStandInHistoryAreDropped(t *testing.T) {
 // for another agent, even while the refused agent stays open.
 func TestRefusedSubmitReleasesTheSession(t *testing.T) {
 	deps := testDeps(&fakeModel{replies: []replyFunc{say("ok")}}, nil)
-	deps.Store = store.NewMemory()
+	deps.Env.Store = store.NewMemory()
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	if _, err := a.Submit(ctxT(t), conductor.Text("hi")); err != nil {
 		t.Fatal(err)
@@ -350,7 +350,7 @@ func TestRefusedSubmitReleasesTheSession(t *testing.T) {
 		t.Fatalf("stale submit: %v", err)
 	}
 	deps2 := testDeps(&fakeModel{}, nil)
-	deps2.Store = deps.Store
+	deps2.Env.Store = deps.Env.Store
 	fresh := newAgent(t, contract.AgentConfig{}, deps2)
 	if _, err := fresh.Resume(ctxT(t), "session_test"); err != nil {
 		t.Fatalf("resume while the refused agent is open: %v", err)

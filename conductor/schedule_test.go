@@ -62,7 +62,7 @@ func TestOneToolAtATimeStoresTheSameBytes(t *testing.T) {
 		calls := []call{{"c1", "echo", `{"text":"a"}`}, {"c2", "echo", `{"text":"b"}`}, {"c3", "echo", `{"text":"c"}`}}
 		deps := testDeps(&fakeModel{replies: []replyFunc{callTools(calls...), say("done")}}, toolBox(t, echoTool(t)))
 		st := store.NewMemory()
-		deps.Store = st
+		deps.Env.Store = st
 		a := newAgent(t, contract.AgentConfig{ToolConcurrency: 1}, deps)
 		if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
 			t.Fatal(err)
@@ -125,7 +125,7 @@ func TestResumeCarriesARevision0RunOn(t *testing.T) {
 		s = next
 	}
 	deps := testDeps(&fakeModel{replies: []replyFunc{say("done")}}, toolBox(t, echoTool(t)))
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	snap, err := a.Resume(ctx, "session_test")
 	if err != nil {

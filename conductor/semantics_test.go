@@ -51,7 +51,7 @@ func TestFailedRunStaysOutOfTheNextRun(t *testing.T) {
 			m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"x"}`}), nil, say("ok")}}
 			st := store.NewMemory()
 			deps := testDeps(m, toolBox(t, echoTool(t)))
-			deps.Store = st
+			deps.Env.Store = st
 			a := newAgent(t, contract.AgentConfig{FailedRuns: tc.policy}, deps)
 			if _, err := a.Submit(ctxT(t), conductor.Text("first")); !errors.Is(err, contract.ErrModel) {
 				t.Fatalf("first run: %v", err)
@@ -84,8 +84,8 @@ func TestRetrievalFailureFaultsTheRun(t *testing.T) {
 	for _, optional := range []bool{false, true} {
 		m := &fakeModel{replies: []replyFunc{say("answer")}}
 		deps := testDeps(m, toolBox(t, echoTool(t)))
-		deps.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) { return nil, boom }
-		deps.RetrieverOptional = optional
+		deps.Retrieval.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) { return nil, boom }
+		deps.Retrieval.Optional = optional
 		a := newAgent(t, contract.AgentConfig{}, deps)
 		snap, err := a.Submit(ctxT(t), conductor.Text("what does the handbook say?"))
 		if optional {
@@ -191,7 +191,7 @@ func TestSamplingReachesTheProviderAndIsRecorded(t *testing.T) {
 	m := &fakeModel{replies: []replyFunc{say("ok")}}
 	st := store.NewMemory()
 	deps := testDeps(m, toolBox(t, echoTool(t)))
-	deps.Store = st
+	deps.Env.Store = st
 	a := newAgent(t, contract.AgentConfig{Sampling: sampling}, deps)
 	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
 		t.Fatal(err)
@@ -236,7 +236,7 @@ func TestWeakModelToolCalls(t *testing.T) {
 		say("done"),
 	}}
 	deps := testDeps(m, toolBox(t, echoTool(t)))
-	deps.Driver.TextToolCalls = true
+	deps.Model.TextToolCalls = true
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	// The None call is dropped: the first reply has no call, so the run
 	// settles on it with nothing run as an unknown tool.
@@ -281,7 +281,7 @@ func TestNonStreamingFallbackAndWaitingPulse(t *testing.T) {
 	release := make(chan struct{})
 	slow := &fakeModel{replies: []replyFunc{blockUntil(release, say("at last"))}}
 	deps = testDeps(slow, toolBox(t, echoTool(t)))
-	deps.Driver.WaitingAfter = 2 * time.Millisecond
+	deps.Model.WaitingAfter = 2 * time.Millisecond
 	a = newAgent(t, contract.AgentConfig{}, deps)
 	var rec recorder
 	defer a.Subscribe(rec.add)()
@@ -321,7 +321,7 @@ func TestProjectInstructionsAndWorkDir(t *testing.T) {
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "where", `{}`}), say("ok")}}
 	st := store.NewMemory()
 	deps := testDeps(m, toolBox(t, where))
-	deps.Store, deps.WorkDir, deps.Instructions = st, sub, []string{"AGENTS.md"}
+	deps.Env.Store, deps.Env.WorkDir, deps.Env.Instructions = st, sub, []string{"AGENTS.md"}
 	a := newAgent(t, contract.AgentConfig{System: "Be brief."}, deps)
 	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
 		t.Fatal(err)
@@ -351,7 +351,7 @@ func TestProjectInstructionsAndWorkDir(t *testing.T) {
 		t.Fatalf("replay without the files: %v", err)
 	}
 
-	if _, err := conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Provider: m, WorkDir: filepath.Join(repo, "gone")}); err == nil || !strings.Contains(err.Error(), "Deps.WorkDir") {
+	if _, err := conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Model: conductor.Model{Provider: m}, Env: conductor.Env{WorkDir: filepath.Join(repo, "gone")}}); err == nil || !strings.Contains(err.Error(), "Deps.Env.WorkDir") {
 		t.Errorf("a missing WorkDir gave %v, want a config error naming it", err)
 	}
 }
@@ -361,7 +361,7 @@ func TestRetrievalFailureWhileARunIsInFlight(t *testing.T) {
 	m := &fakeModel{replies: []replyFunc{blockUntil(release, say("first answer"))}}
 	deps := testDeps(m, toolBox(t, echoTool(t)))
 	var calls atomic.Int32
-	deps.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) {
+	deps.Retrieval.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) {
 		if calls.Add(1) > 1 {
 			return nil, errors.New("index offline")
 		}

@@ -20,7 +20,7 @@ func TestSubmitSteeringThatEndsTheRunReturns(t *testing.T) {
 	risky := gateTool(t, "risky", make(chan string, 1), nil, dispatch.NeedsApproval())
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "risky", `{}`})}}
 	deps := testDeps(m, toolBox(t, risky))
-	deps.Approver = conductor.ApproveLater
+	deps.People.Approver = conductor.ApproveLater
 	a := newAgent(t, contract.AgentConfig{MaxTurns: 1}, deps)
 	first := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingApproval)
@@ -42,7 +42,7 @@ func TestRetrievedContextDoesNotBreakASteeringSubmit(t *testing.T) {
 	release := make(chan struct{})
 	m := &fakeModel{replies: []replyFunc{blockUntil(release, say("first")), say("second")}}
 	deps := testDeps(m, nil)
-	deps.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) {
+	deps.Retrieval.Retriever = func(context.Context, []contract.Turn) ([]contract.Turn, error) {
 		return []contract.Turn{{Blocks: []contract.Block{contract.TextBlock("retrieved fact")}}}, nil
 	}
 	a := newAgent(t, contract.AgentConfig{}, deps)

@@ -65,9 +65,9 @@ func raceOneAgent(t *testing.T, seed uint64) {
 		rawTool(t, "guarded", sleepy(time.Millisecond), dispatch.NeedsApproval()))
 	st := store.NewMemory()
 	deps := testDeps(model, box)
-	deps.Store = st
+	deps.Env.Store = st
 	// The approver races the hosts' own Approve calls; the loser is refused.
-	deps.Approver = func(ctx context.Context, _ conductor.ApprovalRequest) (conductor.Decision, error) {
+	deps.People.Approver = func(ctx context.Context, _ conductor.ApprovalRequest) (conductor.Decision, error) {
 		select {
 		case <-time.After(time.Duration(intn(3)) * time.Millisecond):
 			return conductor.Decision{Approved: intn(2) == 0}, nil

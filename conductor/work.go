@@ -126,7 +126,7 @@ func (a *Agent) startTool(call contract.ToolCall) {
 		Tool:      tool,
 		SessionID: a.state.SessionID,
 		RunID:     a.state.RunID,
-		WorkDir:   a.deps.WorkDir,
+		WorkDir:   a.deps.Env.WorkDir,
 		Done: func(o dispatch.Outcome) {
 			out := o.Outcome
 			args, rewrote := gate.rewrite()
@@ -172,7 +172,7 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 	a.spawn(run, func() {
 		ctx, cancel := context.WithCancel(run.ctx)
 		defer cancel()
-		summary, err := turn.Summarize(ctx, a.deps.Provider, a.cfg.Model, prompt, a.deps.Driver)
+		summary, err := turn.Summarize(ctx, a.deps.Model.Provider, a.cfg.Model, prompt, a.deps.Model.driverOptions(a.now, a.log))
 		if run.ctx.Err() != nil {
 			return
 		}

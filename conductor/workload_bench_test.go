@@ -121,7 +121,7 @@ func BenchmarkWorkload(b *testing.B) {
 			cfg := contract.AgentConfig{Model: "workload", MaxTurns: w.turns}
 			before := mallocs()
 			for b.Loop() {
-				a, err := conductor.CreateAgent(cfg, conductor.Deps{Provider: model, Tools: box})
+				a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -267,7 +267,7 @@ func BenchmarkConcurrentRuns(b *testing.B) {
 		for range runs {
 			go func() {
 				model := slowModel{newWorkloadModel(w), 20 * time.Millisecond}
-				a, err := conductor.CreateAgent(cfg, conductor.Deps{Provider: model, Tools: box})
+				a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}})
 				if err != nil {
 					errs <- err
 					return

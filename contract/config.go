@@ -57,8 +57,12 @@ type LoopGuard struct {
 
 // AgentConfig is everything a run's rules depend on.
 type AgentConfig struct {
-	Model           string           `json:"model"`
-	System          string           `json:"system,omitempty"`
+	Model  string `json:"model"`
+	System string `json:"system,omitempty"`
+	// Tools are the tools offered, as their implementations describe
+	// them: a host names tools here only to pick some of its tool box
+	// (conductor.Deps.Tools), and the agent fills in each description
+	// from the box; no names offer the whole box.
 	Tools           []ToolDescriptor `json:"tools,omitempty"`
 	MaxOutputTokens int              `json:"max_output_tokens,omitempty"`
 	Thinking        ThinkingLevel    `json:"thinking,omitempty"`

@@ -79,7 +79,7 @@ func TestAGUIClientAnswersAnApproval(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: deleter{}, Tools: box, Store: st, SessionID: id, Approver: conductor.ApproveLater})
+		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: deleter{}}, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
 	}, HandlerOptions{ClientAnswers: true})
 	srv := httptest.NewServer(h)
 	defer func() { srv.Close(); h.Close() }()

@@ -146,7 +146,7 @@ func TestNonOwnerStreamsTheOwnersRun(t *testing.T) {
 			turn.Chunk{Kind: turn.ChunkText, Text: "from "},
 			turn.Chunk{Kind: turn.ChunkText, Text: "the owner"},
 			turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}))}}
-		return conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Provider: prov, Store: st, SessionID: id, Approver: conductor.ApproveLater})
+		return conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Model: conductor.Model{Provider: prov}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
 	})
 	a, b := p.nodes[0], p.nodes[1]
 	first := make(chan []sseFrame, 1)
@@ -217,7 +217,7 @@ func TestApprovalPostedToNonOwnerReachesTheOwner(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: deleter{}, Tools: box, Store: st, SessionID: id, Approver: conductor.ApproveLater})
+		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: deleter{}}, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
 	})
 	a, b := p.nodes[0], p.nodes[1]
 	user := map[string]any{"id": "u1", "role": "user", "content": "clean up"}
@@ -256,7 +256,7 @@ func TestApprovalPostedToNonOwnerReachesTheOwner(t *testing.T) {
 func TestForwardedRequestIsNotForwardedAgain(t *testing.T) {
 	p := newPair(t, func(st store.Store, id string) (*conductor.Agent, error) {
 		prov := &script{replies: []func(context.Context) ([]turn.Chunk, error){gated(make(chan struct{}), reply())}}
-		return conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Provider: prov, Store: st, SessionID: id})
+		return conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Model: conductor.Model{Provider: prov}, Env: conductor.Env{Store: st, SessionID: id}})
 	})
 	a, b := p.nodes[0], p.nodes[1]
 	p.startRun(t, a, "t1")
@@ -291,7 +291,7 @@ func countKind(recs []contract.Record, kind contract.SignalKind) int {
 func TestOpenRefusesAThreadDrivenElsewhere(t *testing.T) {
 	p := newPair(t, func(st store.Store, id string) (*conductor.Agent, error) {
 		prov := &script{replies: []func(context.Context) ([]turn.Chunk, error){gated(make(chan struct{}), reply())}}
-		return conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Provider: prov, Store: st, SessionID: id})
+		return conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Model: conductor.Model{Provider: prov}, Env: conductor.Env{Store: st, SessionID: id}})
 	})
 	a, b := p.nodes[0], p.nodes[1]
 	p.startRun(t, a, "t1")

@@ -191,13 +191,9 @@ func startEnvWith(e *env, o envOptions) *env {
 			cfg = contract.AgentConfig{Model: "m"}
 		}
 		a, err := conductor.CreateAgent(cfg, conductor.Deps{
-			Provider:  &script{replies: e.scripts(), pace: o.pace},
-			Tools:     box,
-			Store:     st,
-			SessionID: threadID,
-			Clock:     &conductor.FixedClock{Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Step: time.Millisecond},
-			IDs:       &conductor.CountingIDs{},
-			Driver:    turn.Options{MaxRetries: turn.NoRetries},
+			Model: conductor.Model{Provider: &script{replies: e.scripts(), pace: o.pace}, MaxRetries: turn.NoRetries},
+			Tools: conductor.Tools{Box: box},
+			Env:   conductor.Env{Store: st, SessionID: threadID, Clock: &conductor.FixedClock{Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Step: time.Millisecond}, IDs: &conductor.CountingIDs{}},
 		})
 		if err != nil {
 			return nil, err

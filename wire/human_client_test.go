@@ -72,7 +72,7 @@ func startHumanServerWith(t *testing.T, dir string, proto Protocol, prov turn.Pr
 		if err != nil {
 			return nil, err
 		}
-		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: prov, Tools: box, Store: st, SessionID: id, Approver: conductor.ApproveLater})
+		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: prov}, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
 		if err != nil {
 			return nil, err
 		}

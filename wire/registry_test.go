@@ -92,7 +92,7 @@ func TestIdleThreadsAreReleased(t *testing.T) {
 		t.Errorf("heap grew by %d MiB over %d idle threads", grown>>20, *idleThreads)
 	}
 	// The session is free: an agent of another host takes it and goes on.
-	a, err := conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Provider: &script{replies: sayScript()[1:]}, Store: st, SessionID: "t7"})
+	a, err := conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Model: conductor.Model{Provider: &script{replies: sayScript()[1:]}}, Env: conductor.Env{Store: st, SessionID: "t7"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func TestAgentsFileErrors(t *testing.T) {
 		{`{"agents": [{"name": "a", "system": "s", "delegates": ["b"]}]}`, `a delegates to "b", which the file does not declare`},
 		{`{"agents": [{"name": "a", "system": "s"}, {"name": "a", "system": "t"}]}`, `agent "a" is declared twice`},
 		{`{"agents": [{"name": "a b", "system": "s"}]}`, `agent name "a b" must be letters, digits, _ or -`},
-		{`{"agents": [{"name": "a", "system": "s", "tools": ["shell"]}]}`, `Delegates[0].Config.Tools[0] "shell" has no implementation in Deps.Tools`},
+		{`{"agents": [{"name": "a", "system": "s", "tools": ["shell"]}]}`, `Delegates[0].Config.Tools[0] "shell" is not in Deps.Tools.Box`},
 		{`{"max_depth": 99, "agents": []}`, `max_depth must be in 0..16`},
 		{`{"agents": [{"name": "a", "sytem": "s"}]}`, `unknown field "sytem"`},
 	}

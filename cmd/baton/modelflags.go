@@ -3,6 +3,7 @@ package main
 import (
 	"time"
 
+	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/turn"
 )
 
@@ -25,16 +26,16 @@ func addModelFlags(fs *flagSet) *modelFlags {
 }
 
 // options checks the flags and returns the turn driver's options.
-func (m *modelFlags) options(fs *flagSet) (turn.Options, error) {
+func (m *modelFlags) options(fs *flagSet) (conductor.Model, error) {
 	for name, d := range map[string]time.Duration{"first-chunk-timeout": m.firstChunk, "stall-timeout": m.idle, "model-timeout": m.total} {
 		if d <= 0 {
-			return turn.Options{}, usagef(fs.FlagSet, "%s: --%s must be positive, got %s", fs.Name(), name, d)
+			return conductor.Model{}, usagef(fs.FlagSet, "%s: --%s must be positive, got %s", fs.Name(), name, d)
 		}
 	}
-	o := turn.Options{FirstChunkTimeout: m.firstChunk, IdleTimeout: m.idle, TotalTimeout: m.total, MaxRetries: m.retries, TextToolCalls: m.textCalls}
+	o := conductor.Model{FirstChunkTimeout: m.firstChunk, IdleTimeout: m.idle, TotalTimeout: m.total, MaxRetries: m.retries, TextToolCalls: m.textCalls}
 	switch {
 	case m.retries < 0:
-		return turn.Options{}, usagef(fs.FlagSet, "%s: --retries must be 0 or more, got %d", fs.Name(), m.retries)
+		return conductor.Model{}, usagef(fs.FlagSet, "%s: --retries must be 0 or more, got %d", fs.Name(), m.retries)
 	case m.retries == 0:
 		o.MaxRetries = turn.NoRetries
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/batonrt/baton/cmd/baton/internal/builtin"
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/provider/scripted"
 )
 
 // sessionsDir holds the sessions every release recorded. They are never
@@ -167,4 +175,69 @@ func TestSessionsByTime(t *testing.T) {
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// TestRecordedConfigsLoad: a config a recorded session stored, its tools
+// described as they were then, still creates an agent over the command
+// line's own tool box, which describes the tools it names.
+func TestRecordedConfigsLoad(t *testing.T) {
+	set, err := builtin.Open(builtin.Options{Root: t.TempDir(), AllowShell: true, AllowHTTP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	box := dispatch.MustToolBox(append(set.Tools(), dispatch.AskHuman(""))...)
+	for name := range recordedSessions {
+		t.Run(name, func(t *testing.T) {
+			configs := storedConfigs(t, filepath.Join(sessionsDir, name))
+			if len(configs) == 0 {
+				t.Fatal("no stored config")
+			}
+			for _, cfg := range configs {
+				a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: scripted.New()}, Tools: conductor.Tools{Box: box}})
+				if err != nil {
+					t.Fatalf("stored config refused: %v", err)
+				}
+				var want []contract.ToolDescriptor
+				for _, d := range cfg.Tools {
+					tool, _ := box.Lookup(d.Name)
+					want = append(want, tool.Descriptor())
+				}
+				if diff := cmp.Diff(want, a.Config().Tools, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("offered tools are not the box's (-want +got):\n%s", diff)
+				}
+				_ = a.Close()
+			}
+		})
+	}
+}
+
+// storedConfigs returns the config of every submit in an exported
+// session.
+func storedConfigs(t *testing.T, path string) []contract.AgentConfig {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []contract.AgentConfig
+	for line := range strings.Lines(string(data)) {
+		var l struct {
+			Node struct {
+				Record struct {
+					Kind string `json:"kind"`
+					Body struct {
+						Config *contract.AgentConfig `json:"config"`
+					} `json:"body"`
+				} `json:"record"`
+			} `json:"node"`
+		}
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Node.Record; r.Kind == "submitted" && r.Body.Config != nil {
+			out = append(out, *r.Body.Config)
+		}
+	}
+	return out
 }

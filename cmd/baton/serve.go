@@ -129,7 +129,7 @@ type serveConfig struct {
 	idle       time.Duration
 	maxThreads int
 	// driver bounds each model call: timeouts and retries.
-	driver turn.Options
+	driver conductor.Model
 	// owner finds the process that drives a thread, when several share
 	// the store.
 	owner func(ctx context.Context, threadID string) (*url.URL, error)
@@ -210,12 +210,13 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 
 // openThread makes the agent of one AG-UI thread, going on with the
 // stored session of that id if there is one.
-func openThread(ctx context.Context, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, driver turn.Options, id string, tracer *tracing.Tracer) (wire.Runner, error) {
+func openThread(ctx context.Context, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, driver conductor.Model, id string, tracer *tracing.Tracer) (wire.Runner, error) {
 	box, err := dispatch.NewToolBox(tools...)
 	if err != nil {
 		return nil, err
 	}
-	agent, err := conductor.CreateAgent(baseConfig(model), conductor.Deps{Provider: prov, Tools: box, Store: st, SessionID: id, Approver: conductor.ApproveLater, Driver: driver})
+	driver.Provider = prov
+	agent, err := conductor.CreateAgent(baseConfig(model), conductor.Deps{Model: driver, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
 	if err != nil {
 		return nil, err
 	}

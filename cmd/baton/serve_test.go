@@ -151,7 +151,7 @@ func TestServeExposesOnlyItsNamespace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	private, err := conductor.CreateAgent(baseConfig("scripted"), conductor.Deps{Provider: scripted.New(scripted.Reply{Text: "the secret is 42"}), Store: st, SessionID: "private"})
+	private, err := conductor.CreateAgent(baseConfig("scripted"), conductor.Deps{Model: conductor.Model{Provider: scripted.New(scripted.Reply{Text: "the secret is 42"})}, Env: conductor.Env{Store: st, SessionID: "private"}})
 	if err != nil {
 		t.Fatal(err)
 	}

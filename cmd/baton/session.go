@@ -27,8 +27,9 @@ type driveSpec struct {
 	yes      bool
 	// contextWindow overrides the default context size when positive.
 	contextWindow int
-	// driver holds the model call's timeouts and retries.
-	driver turn.Options
+	// driver holds the model call's timeouts and retries; its Provider
+	// is set from provider.
+	driver conductor.Model
 	// delegates and maxDepth come from an agents file.
 	delegates []contract.Delegate
 	maxDepth  int
@@ -53,15 +54,19 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	}
 	done := make(chan struct{})
 	defer close(done)
-	deps := conductor.Deps{Provider: spec.provider, Tools: box, Store: spec.store, SessionID: spec.sessionID, Clock: spec.clock, IDs: spec.ids, Driver: spec.driver,
-		WorkDir: spec.workDir, Instructions: spec.instructions}
+	spec.driver.Provider = spec.provider
+	deps := conductor.Deps{
+		Model: spec.driver,
+		Tools: conductor.Tools{Box: box},
+		Env:   conductor.Env{Store: spec.store, SessionID: spec.sessionID, Clock: spec.clock, IDs: spec.ids, WorkDir: spec.workDir, Instructions: spec.instructions},
+	}
 	var con *console
-	deps.Approver = autoApprover(spec.yes)
+	deps.People.Approver = autoApprover(spec.yes)
 	if a.interactive {
 		con = &console{prompts: a.stderr, lines: readLines(done, a.stdin)}
-		deps.Answerer = con.answer
+		deps.People.Answerer = con.answer
 		if !spec.yes {
-			deps.Approver = con.approve
+			deps.People.Approver = con.approve
 		}
 	}
 	cfg := baseConfig(spec.model)

@@ -25,7 +25,7 @@ func ExampleTracer_Attach() {
 		scripted.Reply{Calls: []scripted.Call{{ID: "c1", Name: "echo", Arguments: `{"text":"hi"}`}}},
 		scripted.Reply{Text: "done"},
 	)
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, conductor.Deps{Provider: model, Tools: box})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "gpt-4o"}, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}})
 	if err != nil {
 		panic(err)
 	}

@@ -52,8 +52,9 @@ func run(t *testing.T, cfg contract.AgentConfig, model turn.Provider, opts traci
 	defer tp.Shutdown(context.Background())
 	box, _ := dispatch.NewToolBox(echo)
 	agent, err := conductor.CreateAgent(cfg, conductor.Deps{
-		Provider: model, Tools: box, SessionID: "s1", IDs: &conductor.CountingIDs{},
-		Clock: &conductor.FixedClock{Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Step: time.Second},
+		Model: conductor.Model{Provider: model},
+		Tools: conductor.Tools{Box: box},
+		Env:   conductor.Env{SessionID: "s1", IDs: &conductor.CountingIDs{}, Clock: &conductor.FixedClock{Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Step: time.Second}},
 	})
 	if err != nil {
 		t.Fatal(err)

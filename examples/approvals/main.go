@@ -30,7 +30,7 @@ func main() {
 		}},
 		scripted.Reply{Text: "Cleared the cache; I was not allowed to touch /etc/passwd."},
 	)
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Tools: tools, Approver: conductor.ApproveLater})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: tools}, People: conductor.People{Approver: conductor.ApproveLater}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func main() {
 		scripted.Reply{Text: "Let me check.", Calls: []scripted.Call{{Name: "get_weather", Arguments: `{"city":"Paris"}`}}},
 		scripted.Reply{Text: "It is sunny and 21°C in Paris."},
 	)
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Tools: tools})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: tools}})
 	if err != nil {
 		log.Fatal(err)
 	}

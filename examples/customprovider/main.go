@@ -59,7 +59,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "rules-v1"}, conductor.Deps{Provider: rulesModel{}, Tools: tools})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "rules-v1"}, conductor.Deps{Model: conductor.Model{Provider: rulesModel{}}, Tools: conductor.Tools{Box: tools}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func main() {
 	st := store.New(newAuditBackend(os.Stdout))
 	defer st.Close()
 	model := scripted.New(scripted.Reply{Text: "Noted."})
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Store: st, SessionID: "audited"})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: model}, Env: conductor.Env{Store: st, SessionID: "audited"}})
 	if err != nil {
 		log.Fatal(err)
 	}

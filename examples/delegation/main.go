@@ -74,7 +74,7 @@ func run(ctx context.Context, st store.Store) (string, string, map[string][]stri
 	if err != nil {
 		return "", "", nil, err
 	}
-	agent, err := conductor.CreateAgent(config, conductor.Deps{Provider: model(), Tools: tools, Store: st, SessionID: "brief"})
+	agent, err := conductor.CreateAgent(config, conductor.Deps{Model: conductor.Model{Provider: model()}, Tools: conductor.Tools{Box: tools}, Env: conductor.Env{Store: st, SessionID: "brief"}})
 	if err != nil {
 		return "", "", nil, err
 	}

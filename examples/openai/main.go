@@ -32,7 +32,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: model, System: "Use the add tool for arithmetic."}, conductor.Deps{Provider: openai.NewFromEnv(), Tools: tools})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: model, System: "Use the add tool for arithmetic."}, conductor.Deps{Model: conductor.Model{Provider: openai.NewFromEnv()}, Tools: conductor.Tools{Box: tools}})
 	if err != nil {
 		log.Fatal(err)
 	}

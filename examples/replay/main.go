@@ -24,24 +24,24 @@ func addTool() dispatch.Tool {
 	return dispatch.MustFunc("add", "Add two numbers.", func(ctx context.Context, a addArgs) (int, error) { return a.A + a.B, nil })
 }
 
-func record(ctx context.Context, st store.Store) (string, error) {
+// record runs a session and returns its id and the config the agent ran
+// under, its tools described by the box.
+func record(ctx context.Context, st store.Store) (string, contract.AgentConfig, error) {
 	tools, err := dispatch.NewToolBox(addTool())
 	if err != nil {
-		return "", err
+		return "", contract.AgentConfig{}, err
 	}
-	cfg := config
-	cfg.Tools = tools.Descriptors()
 	model := scripted.New(
 		scripted.Reply{Calls: []scripted.Call{{Name: "add", Arguments: `{"A":2,"B":3}`}}},
 		scripted.Reply{Text: "2 + 3 = 5"},
 	)
-	agent, err := conductor.CreateAgent(cfg, conductor.Deps{Provider: model, Tools: tools, Store: st, SessionID: "sum"})
+	agent, err := conductor.CreateAgent(config, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: tools}, Env: conductor.Env{Store: st, SessionID: "sum"}})
 	if err != nil {
-		return "", err
+		return "", contract.AgentConfig{}, err
 	}
 	defer agent.Close()
 	_, err = agent.Submit(ctx, conductor.Text("What is 2 + 3?"))
-	return "sum", err
+	return "sum", agent.Config(), err
 }
 
 // verify replays the session under the rules it ran with and returns the
@@ -58,12 +58,10 @@ func verify(ctx context.Context, st store.Store, id string, cfg contract.AgentCo
 func main() {
 	ctx := context.Background()
 	st := store.NewMemory()
-	id, err := record(ctx, st)
+	id, cfg, err := record(ctx, st)
 	if err != nil {
 		log.Fatal(err)
 	}
-	cfg := config
-	cfg.Tools = []contract.ToolDescriptor{addTool().Descriptor()}
 	steps, err := verify(ctx, st, id, cfg)
 	if err != nil {
 		log.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
+	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 )
 
@@ -16,12 +17,13 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func TestSessionReplays(t *testing.T) {
 	ctx := context.Background()
 	st := store.NewMemory()
-	id, err := record(ctx, st)
+	id, cfg, err := record(ctx, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config
-	cfg.Tools = []contract.ToolDescriptor{addTool().Descriptor()}
+	if diff := cmp.Diff([]contract.ToolDescriptor{addTool().Descriptor()}, cfg.Tools); diff != "" {
+		t.Errorf("the agent's tools are not the box's (-want +got):\n%s", diff)
+	}
 	if _, err := verify(ctx, st, id, cfg); err != nil {
 		t.Fatalf("replay: %v", err)
 	}

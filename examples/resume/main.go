@@ -63,7 +63,7 @@ func child(dir string) {
 		log.Fatal(err)
 	}
 	model := scripted.New(scripted.Reply{Calls: []scripted.Call{{ID: "c1", Name: "deploy", Arguments: `{"version":"v2"}`}}})
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Tools: tools(true), Store: st, SessionID: session})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: tools(true)}, Env: conductor.Env{Store: st, SessionID: session}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func parent(dir string) {
 		log.Fatal(err)
 	}
 	model := scripted.New(scripted.Reply{Text: "The deploy was interrupted; check the servers before retrying."})
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Tools: tools(false), Store: st, SessionID: session})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: tools(false)}, Env: conductor.Env{Store: st, SessionID: session}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func main() {
 		scripted.Reply{Text: "Searching.", Calls: []scripted.Call{{Name: "search", Arguments: `{"query":"retries"}`}}},
 		scripted.Reply{Text: "Here is a short answer about retries, as you asked."},
 	)
-	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: model, Tools: tools})
+	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: tools}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 func agentOn(t *testing.T, st store.Store, id string, replies ...scripted.Reply) *conductor.Agent {
 	t.Helper()
-	a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Provider: scripted.New(replies...), Store: st, SessionID: id})
+	a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: scripted.New(replies...)}, Env: conductor.Env{Store: st, SessionID: id}})
 	if err != nil {
 		t.Fatal(err)
 	}
