@@ -204,30 +204,31 @@ func (t *transition) handedOut() contract.CallState {
 
 // closeBatch appends the tool turn, results in call order, and clears the
 // batch.
+// batchResult is what a closed batch answers for p: its result, or an
+// error when none was recorded.
+func batchResult(p contract.PendingCall) contract.ToolResult {
+	if p.Result != nil {
+		return *p.Result
+	}
+	return contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: "error: no result was recorded", IsError: true}
+}
+
 func (t *transition) closeBatch() {
 	if len(t.s.Pending) == 0 {
 		return
 	}
 	blocks := make([]contract.Block, 0, len(t.s.Pending))
-	calls := make([]contract.ToolCall, 0, len(t.s.Pending))
-	results := make([]contract.ToolResult, 0, len(t.s.Pending))
 	tokens := compactor.PerTurnOverhead
 	for _, p := range t.s.Pending {
-		r := contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: "error: no result was recorded", IsError: true}
-		if p.Result != nil {
-			r = *p.Result
-		}
-		b := contract.ResultBlock(r)
+		b := contract.ResultBlock(batchResult(p))
 		if p.Tokens > 0 {
 			tokens += p.Tokens
 		} else {
 			tokens += compactor.BlockEstimate(t.rules.cfg.Model, b)
 		}
 		blocks = append(blocks, b)
-		calls = append(calls, p.Call)
-		results = append(results, r)
 	}
-	t.noteProgress(calls, results)
+	t.noteProgress(t.s.Pending)
 	t.appendCounted(contract.Turn{Role: contract.RoleTool, Blocks: blocks}, tokens)
 	t.s.Pending, t.ownPending = nil, false
 }

@@ -17,8 +17,8 @@ import (
 // at LoopGuard.Critical the run faults with kind loop.
 
 // noteProgress folds a closed batch's results into the guard's state.
-func (t *transition) noteProgress(calls []contract.ToolCall, results []contract.ToolResult) {
-	if t.rules.cfg.Revision < 1 || len(results) == 0 {
+func (t *transition) noteProgress(batch []contract.PendingCall) {
+	if t.rules.cfg.Revision < 1 || len(batch) == 0 {
 		return
 	}
 	p := t.s.Progress
@@ -27,13 +27,13 @@ func (t *transition) noteProgress(calls []contract.ToolCall, results []contract.
 	seen := p.Seen
 	owned := false
 	fresh := false
-	for i, r := range results {
-		h := resultHash(calls[i], r)
+	for _, call := range batch {
+		h := resultHash(call.Call, batchResult(call))
 		if i, found := slices.BinarySearch(seen, h); found {
 			p.Repeats++
 		} else {
 			if !owned {
-				seen = append(make([]string, 0, len(seen)+len(results)), seen...)
+				seen = append(make([]string, 0, len(seen)+len(batch)), seen...)
 				owned = true
 			}
 			seen = slices.Insert(seen, i, h)
