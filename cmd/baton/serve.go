@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
+	"github.com/batonrt/baton/cmd/baton/internal/page"
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/conductor/tracing"
 	"github.com/batonrt/baton/contract"
@@ -180,8 +181,18 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		ClientAnswers:  true,
 		Owner:          cfg.owner,
 	})
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	// The chat page and its assets are static; every other request is
+	// the protocol handler's.
+	pageOr := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if page.Wants(r) {
+			page.Handler().ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+	srv := &http.Server{Handler: pageOr, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	fmt.Fprintf(a.stdout, "baton: serving AG-UI on http://%s/ (thread T is session %sT)\n", ln.Addr(), cfg.namespace)
+	fmt.Fprintf(a.stdout, "baton: chat page at http://%s/\n", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	stopAdopting := a.startAdopting(ctx, h, cfg)

@@ -1,0 +1,189 @@
+// baton's chat page: the AI SDK's chat class keeps the conversation and
+// talks to `baton serve` over the UI message stream; this file only
+// renders it and turns clicks into the chat's own calls. Every text the
+// model or a tool wrote is set as textContent, never parsed as HTML.
+import {
+  AbstractChat,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  lastAssistantMessageIsCompleteWithToolCalls,
+} from "./ai.js";
+
+const $ = (id) => document.getElementById(id);
+
+// A token, if the server needs one, comes in the URL's fragment, which
+// the browser never sends anywhere; the thread in ?thread= or a new one.
+const fragment = new URLSearchParams(location.hash.slice(1));
+const token = fragment.get("token");
+const threadId = new URLSearchParams(location.search).get("thread") || "page-" + crypto.randomUUID();
+
+// The chat's state, as AbstractChat wants it; every change re-renders.
+const state = {
+  messages: [],
+  _status: "ready",
+  error: undefined,
+  get status() {
+    return this._status;
+  },
+  set status(s) {
+    this._status = s;
+    render();
+  },
+  pushMessage(m) {
+    this.messages = this.messages.concat(m);
+    render();
+  },
+  popMessage() {
+    this.messages = this.messages.slice(0, -1);
+    render();
+  },
+  replaceMessage(i, m) {
+    this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)];
+    render();
+  },
+  snapshot: (v) => structuredClone(v),
+};
+
+const chat = new AbstractChat({
+  id: threadId,
+  state,
+  transport: new DefaultChatTransport({
+    api: "/?protocol=ai-sdk",
+    headers: token ? { Authorization: "Bearer " + token } : {},
+  }),
+  // An answered approval or question goes back to the server at once.
+  sendAutomaticallyWhen: (m) =>
+    lastAssistantMessageIsCompleteWithApprovalResponses(m) || lastAssistantMessageIsCompleteWithToolCalls(m),
+  onError: (e) => {
+    state.error = e;
+    render();
+  },
+});
+
+$("thread").textContent = threadId;
+$("composer").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = $("prompt").value.trim();
+  if (!text || busy()) return;
+  $("prompt").value = "";
+  state.error = undefined;
+  chat.sendMessage({ text });
+});
+$("prompt").addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && !ev.shiftKey) {
+    ev.preventDefault();
+    $("composer").requestSubmit();
+  }
+});
+$("stop").addEventListener("click", () => chat.stop());
+
+function busy() {
+  return state.status === "submitted" || state.status === "streaming";
+}
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function render() {
+  const box = $("messages");
+  const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 40;
+  box.replaceChildren(...state.messages.map(renderMessage));
+  if (stick) box.scrollTop = box.scrollHeight;
+  $("status").textContent = state.status;
+  $("send").disabled = busy();
+  $("stop").hidden = !busy();
+  const err = $("error");
+  err.hidden = !state.error;
+  err.textContent = state.error ? String(state.error.message || state.error) : "";
+}
+
+function renderMessage(m) {
+  const div = el("div", "message " + m.role);
+  div.dataset.id = m.id;
+  for (const part of m.parts) {
+    const p = renderPart(part);
+    if (p) div.append(p);
+  }
+  return div;
+}
+
+function renderPart(part) {
+  if (part.type === "text") return el("div", "text", part.text);
+  if (part.type === "reasoning") return el("div", "reasoning", part.text);
+  if (part.type === "dynamic-tool") return renderTool(part, part.toolName);
+  if (part.type.startsWith("tool-")) return renderTool(part, part.type.slice(5));
+  return null;
+}
+
+function renderTool(part, name) {
+  const div = el("div", "tool");
+  div.dataset.tool = name;
+  div.dataset.state = part.state;
+  const head = el("div");
+  head.append(el("strong", "name", name), el("span", "state", stateText(part.state)));
+  div.append(head);
+  if (part.input !== undefined) div.append(el("pre", "input", JSON.stringify(part.input, null, 2)));
+  switch (part.state) {
+    case "output-available":
+      div.append(el("pre", "output", typeof part.output === "string" ? part.output : JSON.stringify(part.output, null, 2)));
+      break;
+    case "output-error":
+      div.append(el("pre", "error", part.errorText));
+      break;
+    case "output-denied":
+      div.append(el("div", "error", "denied" + (part.approval?.reason ? ": " + part.approval.reason : "")));
+      break;
+    case "approval-requested":
+      if (!busy()) div.append(approvalForm(part));
+      break;
+    case "input-available":
+      if (name === "ask_human" && !busy()) div.append(questionForm(part, name));
+      break;
+  }
+  return div;
+}
+
+function stateText(s) {
+  return {
+    "input-streaming": "writing the call…",
+    "input-available": "running…",
+    "approval-requested": "waits for your approval",
+    "approval-responded": "answered",
+    "output-available": "done",
+    "output-error": "failed",
+    "output-denied": "denied",
+  }[s] || s;
+}
+
+function approvalForm(part) {
+  const form = el("form", "approval");
+  const yes = el("button", "approve", "Approve");
+  const no = el("button", "deny", "Deny");
+  yes.type = no.type = "button";
+  yes.addEventListener("click", () => chat.addToolApprovalResponse({ id: part.approval.id, approved: true }));
+  no.addEventListener("click", () => chat.addToolApprovalResponse({ id: part.approval.id, approved: false, reason: "denied on the page" }));
+  form.append(yes, no);
+  return form;
+}
+
+function questionForm(part, name) {
+  const form = el("form", "question");
+  if (part.input?.question) form.append(el("label", "", part.input.question));
+  const input = el("input", "answer");
+  input.setAttribute("aria-label", "Answer");
+  const send = el("button", "", "Answer");
+  send.type = "submit";
+  form.append(input, send);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    if (!input.value.trim()) return;
+    chat.addToolOutput({ tool: name, toolCallId: part.toolCallId, output: input.value.trim() });
+  });
+  return form;
+}
+
+render();

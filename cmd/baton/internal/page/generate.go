@@ -1,0 +1,3 @@
+package page
+
+//go:generate bash build/build.sh
