@@ -43,3 +43,28 @@ func TestCtrlCStopsBackoff(t *testing.T) {
 		t.Errorf("stdout:\n%s", out)
 	}
 }
+
+// TestServeTimeoutFlags: serve takes the same flags: a model that never
+// answers ends the client's stream with a run error after
+// --first-chunk-timeout and --retries more tries, and the next message
+// on the thread starts a new run.
+func TestServeTimeoutFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	isolate(t)
+	script := writeScript(t, `{"replies": [{"fail": {"hang": true}}, {"fail": {"hang": true}}, {"text": "Back again."}]}`)
+	node := startNode(t, "--store", t.TempDir(), "--provider", "scripted", "--script", script, "--workspace", t.TempDir(),
+		"--first-chunk-timeout", "100ms", "--retries", "1")
+	code, body := node.post(t, "slow", "m1", "hello")
+	if code != 200 || !strings.Contains(body, `"RUN_ERROR"`) || !strings.Contains(body, "timeout") {
+		t.Fatalf("stream (%d) does not end with a timeout error:\n%s", code, body)
+	}
+	if n := strings.Count(body, `"baton.model_retry"`); n != 1 {
+		t.Errorf("%d retries streamed, want 1:\n%s", n, body)
+	}
+	code, body = node.post(t, "slow", "m2", "try again")
+	if code != 200 || !strings.Contains(body, `"delta":"again."`) || !strings.Contains(body, `"RUN_FINISHED"`) {
+		t.Errorf("the next message did not start a new run (%d):\n%s", code, body)
+	}
+}
