@@ -162,6 +162,9 @@ func blockingScript(gate chan struct{}) func() []func(context.Context) ([]turn.C
 	}
 }
 
+// A thread whose runner takes no steering (not a SteerRunner, as the
+// counting runner of these tests) refuses a second message while its run
+// is in flight; an agent's is steered (TestAMessageSteersTheRunInFlight).
 func TestHandlerBusyThreadConflict(t *testing.T) {
 	gate := make(chan struct{})
 	e := newEnv(t, blockingScript(gate))

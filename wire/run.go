@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/agui"
@@ -21,7 +22,9 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 	defer h.release(t)
 	ctx := r.Context()
 	if !h.claim(t) {
-		httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
+		if !h.steer(w, r, proto, t, turns) {
+			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
+		}
 		return
 	}
 	s := newStreamer(w, r, t, proto)
@@ -59,6 +62,48 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 	if err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: stream ended early", "thread", threadID, "err", err)
 	}
+}
+
+// steer hands a message posted while the thread's run is in flight
+// (running, or waiting for an approval or an answer) to that run as
+// steering, as Agent.Submit does, and streams the run on from there, in
+// a message of its own for the AI SDK. It reports false, having written
+// nothing, when there is no run to steer.
+func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn) bool {
+	sr, ok := t.r.(SteerRunner)
+	if !ok || !t.r.Snapshot().Phase.InFlight() {
+		return false
+	}
+	ctx := r.Context()
+	// Read before steering: everything newer is the client's.
+	events, end, err := t.history(ctx)
+	if err != nil || sr.Steer(turns) != nil {
+		return false
+	}
+	s := newStreamer(w, r, t, proto)
+	s.park = h.opts.ClientAnswers
+	w.WriteHeader(http.StatusOK)
+	for _, ev := range events {
+		s.silent(ev)
+	}
+	s.runID, _ = s.inRun()
+	switch {
+	case s.ui != nil:
+		err = s.writeUI(s.ui.Continue(s.runID + "-" + strconv.FormatUint(s.last, 10)))
+	case s.nd == nil:
+		err = s.writeAGUI(s.proj.Continue())
+	}
+	if err == nil {
+		s.pos = end
+		err = s.follow(ctx, nil)
+	}
+	if err == nil {
+		err = s.done()
+	}
+	if err != nil && ctx.Err() == nil {
+		h.opts.Logger.Warn("wire: steered stream ended early", "thread", t.id, "err", err)
+	}
+	return true
 }
 
 func (s *streamer) failedToStart(runID string, runErr error) error {

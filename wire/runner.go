@@ -28,3 +28,18 @@ type agentRunner struct{ *conductor.Agent }
 func (a agentRunner) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {
 	return a.Agent.Submit(ctx, conductor.Input{Turns: input})
 }
+
+// SteerRunner is a Runner whose run in flight takes a client's message
+// as steering, as Agent.Submit does; a thread whose runner is not one
+// refuses a message while its run is in flight. AgentRunner's runners
+// are.
+type SteerRunner interface {
+	Runner
+	// Steer hands input to the run in flight; conductor.ErrNoRun when
+	// there is none.
+	Steer(input []contract.Turn) error
+}
+
+func (a agentRunner) Steer(input []contract.Turn) error {
+	return a.Agent.Steer(conductor.Input{Turns: input})
+}

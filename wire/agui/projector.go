@@ -35,6 +35,18 @@ func (p *Projector) Resume() []Event {
 	return []Event{{Type: RunStarted, ThreadID: p.t.SessionID, RunID: p.t.RunID, ID: strconv.FormatUint(p.t.LastSeq(), 10)}}
 }
 
+// Continue returns what a new AG-UI run of the baton run in flight needs
+// first, after the client's stream of it ended (it sent a message since):
+// RUN_STARTED. The messages the earlier stream left open are closed
+// without a word, so that what comes next opens messages of its own.
+func (p *Projector) Continue() []Event {
+	if !p.t.Running {
+		return nil
+	}
+	p.t.Thinking.Open, p.t.Text.Open = false, false
+	return p.Resume()
+}
+
 // Project returns the AG-UI events for one baton event, in order.
 func (p *Projector) Project(ev contract.RunEvent) []Event {
 	if ev.Kind == contract.EvSignalRejected {

@@ -172,3 +172,17 @@ func (p *Projector) Pause(phase contract.Phase) []Chunk {
 	out := p.closeAll()
 	return append(out, Chunk{Type: Finish, FinishReason: "tool-calls", MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID, Phase: string(phase)}})
 }
+
+// Continue returns what a new stream of the run in flight needs first
+// when the client holds no message of it to continue (it sent a message
+// of its own since): the start of a new message, messageID. The parts the
+// earlier stream left open are closed without a word, so that what comes
+// next opens parts of the new message.
+func (p *Projector) Continue(messageID string) []Chunk {
+	if !p.t.Running {
+		return nil
+	}
+	p.t.Thinking.Open, p.t.Text.Open, p.stepOpen = false, false, false
+	clear(p.known)
+	return []Chunk{{Type: Start, MessageID: messageID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID}}}
+}
