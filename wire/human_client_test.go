@@ -231,7 +231,8 @@ func TestAISDKClientAnswersAQuestion(t *testing.T) {
 
 // TestAISDKClientAnswersAnApproval: a call that needs approval is a tool
 // part in approval-requested; addToolApprovalResponse approves it, the
-// chat sends the message back, and the tool runs.
+// chat sends the message back, and the tool runs; denied, the part ends
+// in output-denied, the state the client's approval flow expects.
 func TestAISDKClientAnswersAnApproval(t *testing.T) {
 	dir := aiSDKDir(t)
 	del := dispatch.MustFunc("delete_file", "Delete a file.", func(_ context.Context, in struct {
@@ -241,7 +242,7 @@ func TestAISDKClientAnswersAnApproval(t *testing.T) {
 	}, dispatch.NeedsApproval())
 	for _, tt := range []struct{ answer, state, text string }{
 		{"yes", "output-available", "Result: deleted build"},
-		{"no", "output-error", "Result: error: the user denied this call"},
+		{"no", "output-denied", "Result: error: the user denied this call"},
 	} {
 		t.Run(tt.answer, func(t *testing.T) {
 			s := startHumanServerWith(t, t.TempDir(), ProtocolAISDK, deleter{}, del)

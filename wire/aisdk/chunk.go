@@ -23,6 +23,9 @@ const (
 	ToolInputError     = "tool-input-error"
 	ToolOutputAvail    = "tool-output-available"
 	ToolOutputError    = "tool-output-error"
+	// ToolOutputDenied puts the part of a call whose approval was denied
+	// in output-denied.
+	ToolOutputDenied = "tool-output-denied"
 	// ToolApprovalRequest puts a call's part in approval-requested; the
 	// client answers with addToolApprovalResponse.
 	ToolApprovalRequest = "tool-approval-request"

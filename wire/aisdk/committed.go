@@ -32,6 +32,10 @@ func (p *Projector) committed(ev contract.RunEvent) []Chunk {
 		return append(p.abandonAttempt(), c)
 	case contract.EvSubflowStarted, contract.EvSubflowCompleted, contract.EvSubflowFailed:
 		return []Chunk{subflow(ev)}
+	case contract.EvApprovalResolved:
+		if ev.Call != nil && !ev.Approved {
+			p.denied[ev.Call.ID] = true
+		}
 	case contract.EvApprovalRequested:
 		var out []Chunk
 		if ev.Call != nil && p.known[ev.Call.ID] {
@@ -133,6 +137,12 @@ func (p *Projector) toolResult(ev contract.RunEvent) []Chunk {
 		}
 		p.known[r.CallID] = true
 		out = append(out, callInput(call))
+	}
+	if p.denied[r.CallID] {
+		// The client's part shows the call as not run, in the state its
+		// approval flow ends in; the reason is in the data part.
+		delete(p.denied, r.CallID)
+		return append(out, Chunk{Type: ToolOutputDenied, ToolCallID: r.CallID})
 	}
 	if r.IsError {
 		msg := r.Content

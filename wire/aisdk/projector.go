@@ -16,12 +16,15 @@ type Projector struct {
 	stepOpen bool
 	// known holds the tool calls the client has a part for.
 	known map[string]bool
+	// denied holds the calls whose approval was denied, until their
+	// result comes.
+	denied map[string]bool
 }
 
 // NewProjector returns a projector for a stream of the session chatID
 // (the AI SDK's chat id).
 func NewProjector(chatID string) *Projector {
-	return &Projector{t: track.New(chatID), known: map[string]bool{}}
+	return &Projector{t: track.New(chatID), known: map[string]bool{}, denied: map[string]bool{}}
 }
 
 // InRun reports whether the projected stream is inside a run, and which.
