@@ -72,12 +72,6 @@ func (a *assembler) call(i int) (int, bool) {
 	return 0, false
 }
 
-func newAssembler(known []string, now func() contract.Timestamp, publish func(contract.RunEvent)) *assembler {
-	a := &assembler{}
-	a.reset(known, now, publish)
-	return a
-}
-
 // reset empties a for a new attempt or reply.
 func (a *assembler) reset(known []string, now func() contract.Timestamp, publish func(contract.RunEvent)) {
 	*a = assembler{known: known, now: now, publish: publish}

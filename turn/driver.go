@@ -70,9 +70,12 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	publish, stopPulse := d.pulse(publish)
 	defer stopPulse()
 	for attempt := 0; ; attempt++ {
-		a := newAssembler(known, d.o.Now, publish)
+		// The attempt's context holds its assembler: one allocation.
+		actx := &attemptCtx{deadline: deadline}
+		a := &actx.asm
+		a.reset(known, d.o.Now, publish)
 		a.textCalls = d.o.TextToolCalls
-		err := d.attempt(ctx, deadline, req, a)
+		err := d.attempt(ctx, req, actx)
 		if err != nil {
 			err = d.fallback(ctx, deadline, total, req, err, a, publish)
 		}
@@ -128,15 +131,16 @@ func (d *Driver) failed(kind contract.FailureKind, msg string, retryable bool) c
 	return contract.ModelFailed{Failure: kind, Message: msg, Retryable: retryable, At: d.o.Now()}
 }
 
-// attempt streams once into a, under the watchdog, which cuts the
-// stream when the first chunk or the next one takes too long or the
-// total deadline comes.
-func (d *Driver) attempt(outer context.Context, deadline time.Time, req contract.ModelRequest, a *assembler) error {
+// attempt streams once into ctx's assembler, under the watchdog, which
+// cuts the stream when the first chunk or the next one takes too long or
+// the total deadline comes.
+func (d *Driver) attempt(outer context.Context, req contract.ModelRequest, ctx *attemptCtx) error {
 	cctx, cancel := context.WithCancelCause(outer)
 	defer cancel(nil)
-	ctx := &attemptCtx{Context: cctx, deadline: deadline, a: a}
+	ctx.Context = cctx
+	a := &ctx.asm
 	w := &ctx.watchdog
-	w.start(d.o.FirstChunkTimeout, d.o.IdleTimeout, deadline, cancel)
+	w.start(d.o.FirstChunkTimeout, d.o.IdleTimeout, ctx.deadline, cancel)
 	defer w.stop()
 	// The stream is called with the context's own yield rather than
 	// ranged over, so the loop's state lives in the context already
@@ -171,8 +175,9 @@ type attemptCtx struct {
 	deadline time.Time // zero: none beyond the caller's
 	watchdog watchdog
 
-	// The stream's fold (see yield), owned by the provider's goroutine.
-	a         *assembler
+	// The stream's fold (see yield), owned by the provider's goroutine,
+	// and afterwards by the call.
+	asm       assembler
 	ended     bool  // yield said stop
 	streamErr error // the error the stream ended with
 	malformed error // the chunk that broke the stream's protocol
@@ -191,7 +196,7 @@ func (c *attemptCtx) yield(ch Chunk, err error) bool {
 	case c.Err() != nil:
 	default:
 		c.watchdog.fed()
-		if c.malformed = c.a.add(ch); c.malformed == nil {
+		if c.malformed = c.asm.add(ch); c.malformed == nil {
 			return true
 		}
 	}
