@@ -7,6 +7,7 @@ import (
 	"github.com/batonrt/baton/provider/anthropic"
 	"github.com/batonrt/baton/provider/openai"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
 )
 
 // Default models per provider, when --model is not given.
@@ -35,18 +36,18 @@ func openProvider(p providerSpec) (turn.Provider, string, error) {
 		if os.Getenv("OPENAI_API_KEY") == "" && baseURL == "" {
 			return nil, "", fmt.Errorf("--provider openai: OPENAI_API_KEY is not set (or give --base-url for a local OpenAI-compatible server)")
 		}
-		var opts []openai.Option
+		var opts []endpoint.Option
 		if p.baseURL != "" {
-			opts = append(opts, openai.WithBaseURL(p.baseURL))
+			opts = append(opts, endpoint.BaseURL(p.baseURL))
 		}
 		return openai.NewFromEnv(opts...), orDefault(p.model, defaultOpenAIModel), nil
 	case "anthropic":
 		if os.Getenv("ANTHROPIC_API_KEY") == "" {
 			return nil, "", fmt.Errorf("--provider anthropic: ANTHROPIC_API_KEY is not set")
 		}
-		var opts []anthropic.Option
+		var opts []endpoint.Option
 		if p.baseURL != "" {
-			opts = append(opts, anthropic.WithBaseURL(p.baseURL))
+			opts = append(opts, endpoint.BaseURL(p.baseURL))
 		}
 		return anthropic.NewFromEnv(opts...), orDefault(p.model, defaultAnthropicModel), nil
 	case "scripted":

@@ -5,5 +5,6 @@
 // thinking budget, and turns the streamed events into turn.Chunks, usage
 // (with cache reads) last, failures as *turn.ProviderError. The SDK's own
 // retries are off; the turn driver retries. It imports contract and turn
-// (with its HTTP provider toolkit: endpoint, httpfail, relay).
+// (with its HTTP provider toolkit: endpoint, httpfail, relay). New and
+// NewFromEnv take endpoint's options: base URL, API key, HTTP client.
 package anthropic

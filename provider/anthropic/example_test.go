@@ -11,6 +11,7 @@ import (
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/provider/anthropic"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
 )
 
 // ExampleNew streams a reply from the Messages API; here a local
@@ -33,7 +34,7 @@ func ExampleNew() {
 	}))
 	defer srv.Close()
 
-	p := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithHTTPClient(srv.Client()))
+	p := anthropic.New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client()))
 	req := contract.ModelRequest{Model: "claude-haiku-4-5", History: contract.HistoryOf(contract.UserText("Hi"))}
 	for c, err := range p.Stream(context.Background(), req) {
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"slices"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -25,38 +24,21 @@ type Provider struct {
 
 var _ turn.Provider = (*Provider)(nil)
 
-// Option configures a Provider.
-type Option func(*settings)
+// sdkOptions builds the SDK's request options from the settings.
+var sdkOptions = endpoint.SDK[option.RequestOption]{
+	BaseURL:    option.WithBaseURL,
+	HTTPClient: func(c *http.Client) option.RequestOption { return option.WithHTTPClient(c) },
+	// The v2 SDK sends an API key as a bearer token; the Messages API
+	// documents x-api-key, which every gateway accepts.
+	APIKey:    func(key string) option.RequestOption { return option.WithHeader("x-api-key", key) },
+	NoRetries: option.WithMaxRetries(0),
+}
 
-type settings = endpoint.Settings
-
-// WithBaseURL points the provider at another host speaking the Messages
-// API, such as a gateway or a proxy.
-func WithBaseURL(url string) Option { return endpoint.BaseURL(url) }
-
-// WithAPIKey sets the x-api-key header. Without one none is sent, which
-// gateways that add their own credentials accept.
-func WithAPIKey(key string) Option { return endpoint.APIKey(key) }
-
-// WithHTTPClient sets the HTTP client; nil keeps http.DefaultClient.
-func WithHTTPClient(c *http.Client) Option { return endpoint.HTTPClient(c) }
-
-// New returns a provider configured only by opts; it reads no environment.
-func New(opts ...Option) *Provider {
-	s := endpoint.Resolve(DefaultBaseURL, opts)
-	ropts := []option.RequestOption{
-		option.WithBaseURL(s.BaseURL),
-		option.WithHTTPClient(s.Client),
-		// The turn driver owns retries and their backoff.
-		option.WithMaxRetries(0),
-	}
-	if s.APIKey != "" {
-		// The v2 SDK sends an API key as a bearer token; the Messages
-		// API documents x-api-key, which every gateway accepts.
-		ropts = append(ropts, option.WithHeader("x-api-key", s.APIKey))
-	}
-	// Clipped: the SDK appends each call's options to these in place.
-	messages := sdk.NewMessageService(slices.Clip(ropts)...)
+// New returns a provider configured only by opts; it reads no
+// environment. Without endpoint.APIKey no x-api-key header is sent,
+// which gateways that add their own credentials accept.
+func New(opts ...endpoint.Option) *Provider {
+	messages := sdk.NewMessageService(sdkOptions.Resolve(DefaultBaseURL, opts)...)
 	return &Provider{stream: relay.SDK[sdk.MessageNewParams, sdk.MessageStreamEventUnion]{
 		Build: buildParams,
 		Open: func(ctx context.Context, p sdk.MessageNewParams, resp **http.Response) relay.Events[sdk.MessageStreamEventUnion] {
@@ -69,7 +51,7 @@ func New(opts ...Option) *Provider {
 
 // NewFromEnv returns a provider reading ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY;
 // opts given here win over the environment.
-func NewFromEnv(opts ...Option) *Provider {
+func NewFromEnv(opts ...endpoint.Option) *Provider {
 	return New(endpoint.FromEnv("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", opts)...)
 }
 

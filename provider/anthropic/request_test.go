@@ -9,6 +9,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
 	"github.com/batonrt/baton/turn/transcripttest"
 )
 
@@ -23,7 +24,7 @@ func richRequest() contract.ModelRequest {
 func TestRequestGolden(t *testing.T) {
 	keyed := suite
 	keyed.Dial = func(url string, c *http.Client) turn.Provider {
-		return New(WithBaseURL(url), WithHTTPClient(c), WithAPIKey("sk-ant-test"))
+		return New(endpoint.BaseURL(url), endpoint.HTTPClient(c), endpoint.APIKey("sk-ant-test"))
 	}
 	srv := keyed.Golden(t, richRequest(), "request.golden.json", *update)
 	if h := srv.Header(0).Get("X-Api-Key"); h != "sk-ant-test" {
@@ -45,7 +46,7 @@ func TestNewFromEnv(t *testing.T) {
 	srv := transcripttest.ServeFile(t, filepath.Join("testdata", "text.sse"))
 	t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-env")
-	p := NewFromEnv(WithHTTPClient(srv.Client()))
+	p := NewFromEnv(endpoint.HTTPClient(srv.Client()))
 	got, err := transcripttest.Collect(context.Background(), p, basicRequest())
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
 )
 
 // TestFallbackToACompletion: a server that answers every request with a
@@ -37,7 +38,7 @@ func TestFallbackToACompletion(t *testing.T) {
 		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":"Checking.","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}]}}],"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17}}`)
 	}))
 	defer srv.Close()
-	d := turn.NewDriver(New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client())), turn.Options{MaxRetries: turn.NoRetries})
+	d := turn.NewDriver(New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client())), turn.Options{MaxRetries: turn.NoRetries})
 	got := d.Run(context.Background(), basicRequest(), nil)
 	rep, ok := got.(contract.ModelReplied)
 	if !ok {

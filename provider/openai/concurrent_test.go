@@ -10,6 +10,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
 )
 
 // Concurrent streams of one keyed provider each see their own response:
@@ -21,7 +22,7 @@ func TestConcurrentStreamsKeepTheirOwnResponse(t *testing.T) {
 		_, _ = w.Write([]byte(`{"error":{"message":"slow down"}}`))
 	}))
 	defer srv.Close()
-	p := New(WithBaseURL(srv.URL), WithAPIKey("k"), WithHTTPClient(srv.Client()))
+	p := New(endpoint.BaseURL(srv.URL), endpoint.APIKey("k"), endpoint.HTTPClient(srv.Client()))
 	const callers = 8
 	errs := make([]error, callers*4)
 	var wg sync.WaitGroup

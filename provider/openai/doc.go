@@ -5,5 +5,6 @@
 // tool calls keyed by their index, usage last, failures as
 // *turn.ProviderError. The SDK's own retries are off; the turn driver
 // retries. It imports contract and turn (with its HTTP
-// provider toolkit: endpoint, httpfail, relay).
+// provider toolkit: endpoint, httpfail, relay). New and NewFromEnv take
+// endpoint's options: base URL, API key, HTTP client.
 package openai

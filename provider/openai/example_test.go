@@ -10,6 +10,7 @@ import (
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/provider/openai"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
 )
 
 // ExampleNew streams a reply from an OpenAI-compatible server; here a
@@ -23,7 +24,7 @@ func ExampleNew() {
 	}))
 	defer srv.Close()
 
-	p := openai.New(openai.WithBaseURL(srv.URL), openai.WithHTTPClient(srv.Client()))
+	p := openai.New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client()))
 	req := contract.ModelRequest{Model: "llama3.2", History: contract.HistoryOf(contract.UserText("Hi"))}
 	for c, err := range p.Stream(context.Background(), req) {
 		if err != nil {

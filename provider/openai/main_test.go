@@ -8,6 +8,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
 	"github.com/batonrt/baton/turn/transcripttest"
 )
 
@@ -17,7 +18,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // this one and the transcripts in testdata.
 var suite = transcripttest.Suite{
 	Dial: func(url string, c *http.Client) turn.Provider {
-		return New(WithBaseURL(url), WithHTTPClient(c))
+		return New(endpoint.BaseURL(url), endpoint.HTTPClient(c))
 	},
 	Request: basicRequest,
 	Dir:     "testdata",

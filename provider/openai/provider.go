@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"slices"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -26,37 +25,20 @@ type Provider struct {
 
 var _ turn.Completer = (*Provider)(nil)
 
-// Option configures a Provider.
-type Option func(*settings)
+// sdkOptions builds the SDK's request options from the settings.
+var sdkOptions = endpoint.SDK[option.RequestOption]{
+	BaseURL:    option.WithBaseURL,
+	HTTPClient: func(c *http.Client) option.RequestOption { return option.WithHTTPClient(c) },
+	APIKey:     option.WithAPIKey, // a bearer token
+	NoRetries:  option.WithMaxRetries(0),
+}
 
-type settings = endpoint.Settings
-
-// WithBaseURL points the provider at an OpenAI-compatible server, such as
-// http://localhost:11434/v1 for Ollama.
-func WithBaseURL(url string) Option { return endpoint.BaseURL(url) }
-
-// WithAPIKey sets the bearer key. Without one no Authorization header is
-// sent, which local servers accept.
-func WithAPIKey(key string) Option { return endpoint.APIKey(key) }
-
-// WithHTTPClient sets the HTTP client; nil keeps http.DefaultClient.
-func WithHTTPClient(c *http.Client) Option { return endpoint.HTTPClient(c) }
-
-// New returns a provider configured only by opts; it reads no environment.
-func New(opts ...Option) *Provider {
-	s := endpoint.Resolve(DefaultBaseURL, opts)
-	ropts := []option.RequestOption{
-		option.WithBaseURL(s.BaseURL),
-		option.WithHTTPClient(s.Client),
-		// The turn driver owns retries and their backoff.
-		option.WithMaxRetries(0),
-	}
-	if s.APIKey != "" {
-		ropts = append(ropts, option.WithAPIKey(s.APIKey))
-	}
-	// The SDK appends each call's options to these in place; with spare
-	// capacity, concurrent calls would share (and race on) its tail.
-	chat := sdk.NewChatCompletionService(slices.Clip(ropts)...)
+// New returns a provider configured only by opts; it reads no
+// environment. Without endpoint.APIKey no Authorization header is sent,
+// which local servers accept; endpoint.BaseURL points it at any
+// OpenAI-compatible server, such as http://localhost:11434/v1 for Ollama.
+func New(opts ...endpoint.Option) *Provider {
+	chat := sdk.NewChatCompletionService(sdkOptions.Resolve(DefaultBaseURL, opts)...)
 	return &Provider{chat: chat, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
 		Build: buildParams,
 		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
@@ -69,7 +51,7 @@ func New(opts ...Option) *Provider {
 
 // NewFromEnv returns a provider reading OPENAI_BASE_URL and OPENAI_API_KEY;
 // opts given here win over the environment.
-func NewFromEnv(opts ...Option) *Provider {
+func NewFromEnv(opts ...endpoint.Option) *Provider {
 	return New(endpoint.FromEnv("OPENAI_BASE_URL", "OPENAI_API_KEY", opts)...)
 }
 

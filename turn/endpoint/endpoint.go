@@ -3,23 +3,26 @@ package endpoint
 import (
 	"net/http"
 	"os"
+	"slices"
 )
 
-// Settings is where a provider's options write.
+// Settings is where the options write.
 type Settings struct {
 	BaseURL string
 	APIKey  string
 	Client  *http.Client
 }
 
-// Option is the shape of every provider's Option type: each declares its
-// own named type over it.
-type Option = func(*Settings)
+// Option sets one of an HTTP provider's settings. Every provider takes
+// these, so a host configures each the same way.
+type Option func(*Settings)
 
-// BaseURL sets the base URL.
+// BaseURL points the provider at another server speaking its API: a
+// local one, a gateway, a proxy.
 func BaseURL(url string) Option { return func(s *Settings) { s.BaseURL = url } }
 
-// APIKey sets the API key; empty sends none.
+// APIKey sets the API key; empty sends none, which local servers and
+// gateways that add their own credentials accept.
 func APIKey(key string) Option { return func(s *Settings) { s.APIKey = key } }
 
 // HTTPClient sets the HTTP client; nil keeps http.DefaultClient.
@@ -27,7 +30,7 @@ func HTTPClient(c *http.Client) Option { return func(s *Settings) { s.Client = c
 
 // Resolve applies opts in order over defaultBaseURL and http.DefaultClient.
 // Nil options are skipped and a nil client falls back to the default.
-func Resolve[O ~func(*Settings)](defaultBaseURL string, opts []O) Settings {
+func Resolve(defaultBaseURL string, opts []Option) Settings {
 	s := Settings{BaseURL: defaultBaseURL, Client: http.DefaultClient}
 	for _, o := range opts {
 		if o != nil {
@@ -43,13 +46,38 @@ func Resolve[O ~func(*Settings)](defaultBaseURL string, opts []O) Settings {
 // FromEnv returns options for the base URL and API key named by the
 // environment variables urlVar and keyVar, each only when set, followed
 // by opts so that those given in code win.
-func FromEnv[O ~func(*Settings)](urlVar, keyVar string, opts []O) []O {
-	var env []O
+func FromEnv(urlVar, keyVar string, opts []Option) []Option {
+	var env []Option
 	if v := os.Getenv(urlVar); v != "" {
-		env = append(env, O(BaseURL(v)))
+		env = append(env, BaseURL(v))
 	}
 	if v := os.Getenv(keyVar); v != "" {
-		env = append(env, O(APIKey(v)))
+		env = append(env, APIKey(v))
 	}
 	return append(env, opts...)
+}
+
+// SDK is how a provider's SDK takes the settings: its request-option
+// constructors, R being its request option type.
+type SDK[R any] struct {
+	BaseURL    func(url string) R
+	HTTPClient func(c *http.Client) R
+	// APIKey sends the key as the API expects it.
+	APIKey func(key string) R
+	// NoRetries switches the SDK's own retries off: the turn driver owns
+	// retries and their backoff.
+	NoRetries R
+}
+
+// Resolve resolves opts as Resolve does and returns the SDK's request
+// options for them. The slice has no spare capacity: SDKs append each
+// call's options to it in place, and concurrent calls would otherwise
+// share (and race on) its tail.
+func (sdk SDK[R]) Resolve(defaultBaseURL string, opts []Option) []R {
+	s := Resolve(defaultBaseURL, opts)
+	out := []R{sdk.BaseURL(s.BaseURL), sdk.HTTPClient(s.Client), sdk.NoRetries}
+	if s.APIKey != "" {
+		out = append(out, sdk.APIKey(s.APIKey))
+	}
+	return slices.Clip(out)
 }
