@@ -1,0 +1,109 @@
+package conductor_test
+
+import (
+	"context"
+	"iter"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
+)
+
+// parkedModel answers like workloadModel, except that its call after
+// `at` replies waits until release is closed: every run is then held at
+// the same point of its life.
+type parkedModel struct {
+	*workloadModel
+	at      int
+	arrived *sync.WaitGroup
+	release chan struct{}
+}
+
+func (m *parkedModel) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	return func(yield func(turn.Chunk, error) bool) {
+		replied := 0
+		for _, t := range req.History.All() {
+			if t.Role == contract.RoleAssistant {
+				replied++
+			}
+		}
+		if replied == m.at {
+			m.arrived.Done()
+			select {
+			case <-m.release:
+			case <-ctx.Done():
+				yield(turn.Chunk{}, ctx.Err())
+				return
+			}
+		}
+		m.answer(replied, yield)
+	}
+}
+
+// BenchmarkRunFootprint holds 1,000 runs of S1 in flight, each parked in
+// its sixth model call, and reports what one run keeps at that point
+// after two collections: its goroutines (the caller's in Submit among
+// them), their stacks and the live heap. It is the steady part of what
+// BenchmarkConcurrentRuns measures as resident memory, without the
+// garbage between collections.
+func BenchmarkRunFootprint(b *testing.B) {
+	const runs = 1000
+	w := workload{"S1", 10, 1}
+	box := toolBox(b, echoTool(b))
+	cfg := contract.AgentConfig{Model: "workload", MaxTurns: w.turns}
+	var goroutines, stack, heap float64
+	for b.Loop() {
+		s0, h0, g0 := footprint()
+		release := make(chan struct{})
+		var arrived, done sync.WaitGroup
+		arrived.Add(runs)
+		errs := make(chan error, runs)
+		for range runs {
+			done.Go(func() {
+				model := &parkedModel{newWorkloadModel(w), 5, &arrived, release}
+				a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}})
+				if err != nil {
+					arrived.Done()
+					errs <- err
+					return
+				}
+				_, err = a.Submit(context.Background(), conductor.Text("go"))
+				if cerr := a.Close(); err == nil {
+					err = cerr
+				}
+				errs <- err
+			})
+		}
+		arrived.Wait()
+		s1, h1, g1 := footprint()
+		close(release)
+		done.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		goroutines += float64(g1-g0) / runs
+		stack += (s1 - s0) / runs / 1024
+		heap += (h1 - h0) / runs / 1024
+	}
+	n := float64(b.N)
+	b.ReportMetric(goroutines/n, "goroutines/run")
+	b.ReportMetric(stack/n, "stack-KiB/run")
+	b.ReportMetric(heap/n, "heap-KiB/run")
+}
+
+// footprint collects twice (the second frees what the first's
+// finalizers and stack shrinking let go) and returns the stack and live
+// heap bytes and the goroutine count.
+func footprint() (stack, heap float64, goroutines int) {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.StackInuse), float64(ms.HeapAlloc), runtime.NumGoroutine()
+}
