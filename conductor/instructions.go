@@ -11,8 +11,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/zeebo/blake3"
+
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/store"
 )
 
 // MaxInstructionBytes caps one instruction file; a longer one is cut, on
@@ -85,7 +86,7 @@ func readInstruction(top, path string) (contract.Instruction, bool, error) {
 	if err != nil {
 		return contract.Instruction{}, false, fmt.Errorf("conductor: instructions: read %s: %w", path, err)
 	}
-	sum := store.HashOf(b[:min(len(b), MaxInstructionBytes)])
+	sum := blake3.Sum256(b[:min(len(b), MaxInstructionBytes)])
 	text := string(b)
 	if len(b) > MaxInstructionBytes {
 		cut := MaxInstructionBytes

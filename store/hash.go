@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/hex"
 	"fmt"
-	"sync"
 
 	"github.com/zeebo/blake3"
 )
@@ -13,23 +12,7 @@ import (
 type Hash [32]byte
 
 // HashOf returns the hash of b.
-//
-// It hashes with a pooled hasher rather than blake3.Sum256, whose frame
-// holds a whole hasher (over 10 KB): every goroutine that appended a
-// record grew its stack to 32 KiB, and since new goroutines start at the
-// average stack size, so did the rest; a thousand agents in flight kept
-// tens of megabytes of stack for it.
-func HashOf(b []byte) Hash {
-	h := hashers.Get().(*blake3.Hasher)
-	h.Reset()
-	_, _ = h.Write(b)
-	var sum Hash
-	h.Sum(sum[:0])
-	hashers.Put(h)
-	return sum
-}
-
-var hashers = sync.Pool{New: func() any { return blake3.New() }}
+func HashOf(b []byte) Hash { return Hash(blake3.Sum256(b)) }
 
 // String returns the hash in lowercase hex.
 func (h Hash) String() string { return hex.EncodeToString(h[:]) }
