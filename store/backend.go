@@ -52,3 +52,13 @@ type Backend interface {
 	// Close releases what the backend holds; the Store is unusable after.
 	Close() error
 }
+
+// Repairer is a Backend that can put right objects whose stored bytes no
+// longer hash to their names (a flipped bit, a hand-edited row). Import
+// repairs such an object from the verified bytes an export carries; over
+// a backend that is not a Repairer, that import fails instead.
+type Repairer interface {
+	// Repair replaces the stored bytes of each object, which the caller
+	// has verified to hash to its name.
+	Repair(ctx context.Context, objs []Object) error
+}

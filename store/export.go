@@ -211,20 +211,37 @@ func (im *importer) node(ctx context.Context, h Hash, raw []byte) error {
 	return nil
 }
 
-// checkStored compares the objects of the import the store already has
-// with their verified bytes: a backend keeps an object it has, so a
-// damaged one cannot be repaired by the import, and the import fails
-// rather than report success over it.
-func (im *importer) checkStored(ctx context.Context) error {
+// repairStored compares the objects of the import the store already has
+// with their verified bytes. A damaged one is repaired from the import
+// when the backend is a Repairer, and read back to be sure; otherwise the
+// import fails rather than report success over it.
+func (im *importer) repairStored(ctx context.Context) error {
+	var damaged []Object
 	for _, o := range im.objs {
 		b, err := im.d.b.Get(ctx, o.Hash)
 		switch {
 		case errors.Is(err, ErrNotFound):
-		case err != nil:
+		case err != nil && !errors.Is(err, ErrCorrupt):
 			return fmt.Errorf("store: import: stored node %s: %w", o.Hash, err)
-		case !bytes.Equal(b, o.Bytes):
-			return fmt.Errorf("store: import: stored node %s is %w: its bytes differ from the verified import; the store needs repair", o.Hash, ErrCorrupt)
+		case err != nil || !bytes.Equal(b, o.Bytes):
+			damaged = append(damaged, o)
 		}
+	}
+	if len(damaged) == 0 {
+		return nil
+	}
+	r, ok := im.d.b.(Repairer)
+	if !ok {
+		return fmt.Errorf("store: import: stored node %s is %w: its bytes differ from the verified import, and this store cannot replace them; the store needs repair", damaged[0].Hash, ErrCorrupt)
+	}
+	if err := r.Repair(ctx, damaged); err != nil {
+		return fmt.Errorf("store: import: repair %d damaged nodes: %w", len(damaged), err)
+	}
+	for _, o := range damaged {
+		if b, err := im.d.b.Get(ctx, o.Hash); err != nil || !bytes.Equal(b, o.Bytes) {
+			return fmt.Errorf("store: import: stored node %s is %w and stayed so after repair: %v", o.Hash, ErrCorrupt, err)
+		}
+		im.d.log.Warn("store: import repaired a damaged node", "node", o.Hash.String())
 	}
 	return nil
 }
@@ -265,7 +282,7 @@ func (im *importer) finish(ctx context.Context) ([]string, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 	}
-	if err := im.checkStored(ctx); err != nil {
+	if err := im.repairStored(ctx); err != nil {
 		return nil, err
 	}
 	var moves []exportLine

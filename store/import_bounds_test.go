@@ -46,9 +46,9 @@ func (d damagingBackend) Get(ctx context.Context, h store.Hash) ([]byte, error) 
 	return b, err
 }
 
-// Importing a session into a store that has it with a damaged node fails
-// (the backend keeps what it has, so the import cannot repair it) rather
-// than report the session imported.
+// Importing a session into a store that has it with a damaged node, over
+// a backend that cannot replace stored bytes (not a store.Repairer),
+// fails rather than report the session imported.
 func TestImportRefusesOverADamagedNode(t *testing.T) {
 	ctx := t.Context()
 	backend := store.NewMemoryBackend()
@@ -154,5 +154,40 @@ func TestExportRefusesANodeImportWouldRefuse(t *testing.T) {
 				t.Fatalf("import of a %d-byte node: %v", size, err)
 			}
 		})
+	}
+}
+
+// Importing a session into a store whose copy of one of its nodes is
+// damaged repairs the node from the verified import: the store verifies
+// again and its records are the export's. It printed "imported" and left
+// the node damaged.
+func TestImportRepairsADamagedNode(t *testing.T) {
+	ctx := t.Context()
+	st := store.NewMemory()
+	recs := storetest.Script("r1", 3)
+	head, err := st.Append(ctx, "s", recs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var export bytes.Buffer
+	if err := st.Export(ctx, &export); err != nil {
+		t.Fatal(err)
+	}
+	store.DamageObject(st, head)
+	if err := st.Verify(ctx); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("verify of the damaged store: %v, want ErrCorrupt", err)
+	}
+	if _, err := st.Import(ctx, bytes.NewReader(export.Bytes())); err != nil {
+		t.Fatalf("import over a damaged node: %v", err)
+	}
+	if err := st.Verify(ctx); err != nil {
+		t.Fatalf("verify after the import: %v", err)
+	}
+	got, err := st.Records(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(recs) {
+		t.Fatalf("%d records after the repair, want %d", len(got), len(recs))
 	}
 }

@@ -75,6 +75,15 @@ func (m *memBackend) Commit(ctx context.Context, kind RefKind, session string, o
 	return nil
 }
 
+func (m *memBackend) Repair(ctx context.Context, objs []Object) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, o := range objs {
+		m.objects[o.Hash] = slices.Clone(o.Bytes)
+	}
+	return nil
+}
+
 func (m *memBackend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -127,6 +127,21 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 	return b.refused(ctx, kind, session, old, epoch, held)
 }
 
+// Repair replaces the stored bytes of objects that no longer hash to
+// their names with verified ones (store.Repairer), in one statement.
+func (b *Backend) Repair(ctx context.Context, objs []store.Object) error {
+	hashes := make([][]byte, len(objs))
+	bytes := make([][]byte, len(objs))
+	for i, o := range objs {
+		hashes[i], bytes[i] = o.Hash[:], o.Bytes
+	}
+	_, err := b.pool.Exec(ctx, `UPDATE baton_objects SET bytes = t.o FROM unnest($1::bytea[], $2::bytea[]) AS t(h, o) WHERE hash = t.h`, hashes, bytes)
+	if err != nil {
+		return ioErr("repair objects", err)
+	}
+	return nil
+}
+
 type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }

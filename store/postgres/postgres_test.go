@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"testing"
@@ -168,5 +169,34 @@ func TestClosedOwnerFreesLock(t *testing.T) {
 	}
 	if err := release(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An import over a node whose row was damaged repairs the row from the
+// verified export: the store verifies again.
+func TestImportRepairsADamagedRow(t *testing.T) {
+	ctx := t.Context()
+	b := openBackend(t, pgtest.SchemaURL(t))
+	st := store.New(b)
+	defer st.Close()
+	head, err := st.Append(ctx, "s", storetest.Script("r", 3)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var export bytes.Buffer
+	if err := st.Export(ctx, &export); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.pool.Exec(ctx, `UPDATE baton_objects SET bytes = set_byte(bytes, length(bytes)/2, get_byte(bytes, length(bytes)/2) # 1) WHERE hash = $1`, head[:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Verify(ctx); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("verify of the damaged row: %v, want ErrCorrupt", err)
+	}
+	if _, err := st.Import(ctx, &export); err != nil {
+		t.Fatalf("import over a damaged row: %v", err)
+	}
+	if err := st.Verify(ctx); err != nil {
+		t.Fatalf("verify after the import: %v", err)
 	}
 }
