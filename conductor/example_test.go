@@ -3,6 +3,7 @@ package conductor_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/batonrt/baton/conductor"
@@ -51,6 +52,37 @@ func ExampleCreateAgent() {
 	// Output:
 	// baton: config: invalid agent: Deps.Model.Provider is nil; Model is empty; MaxTurns must be in 1..100000, got -1
 	// example idle
+}
+
+// ExampleAgent_Config: tools are declared once, in the box. A config
+// that names some of them offers those, as the box describes them.
+func ExampleAgent_Config() {
+	whisper := dispatch.MustFunc("whisper", "Lower-cases its text.", func(_ context.Context, in upperIn) (string, error) {
+		return strings.ToLower(in.Text), nil
+	})
+	deps := exampleDeps(scripted.New(), shout(), whisper)
+	all, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, deps)
+	if err != nil {
+		panic(err)
+	}
+	defer all.Close()
+	picked, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "shout"}}}, deps)
+	if err != nil {
+		panic(err)
+	}
+	defer picked.Close()
+	for _, a := range []*conductor.Agent{all, picked} {
+		for _, d := range a.Config().Tools {
+			fmt.Printf("%s: %s %s\n", d.Name, d.Description, d.InputSchema)
+		}
+		fmt.Println("--")
+	}
+	// Output:
+	// shout: Upper-cases its text. {"type":"object","properties":{"text":{"type":"string","description":"the text to shout"}},"required":["text"],"additionalProperties":false}
+	// whisper: Lower-cases its text. {"type":"object","properties":{"text":{"type":"string","description":"the text to shout"}},"required":["text"],"additionalProperties":false}
+	// --
+	// shout: Upper-cases its text. {"type":"object","properties":{"text":{"type":"string","description":"the text to shout"}},"required":["text"],"additionalProperties":false}
+	// --
 }
 
 func ExampleAgent_Submit() {

@@ -28,7 +28,8 @@ ledger:          contract
 store:           contract, cadence
 dispatch:        contract
 turn:            contract
-provider:        contract, turn
+turn/endpoint:
+provider:        contract, turn, turn/endpoint
 conductor:       contract, compactor, cadence, ledger, store, dispatch, turn
 wire:            contract, ledger, store, conductor
 internal/policy:
