@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -113,6 +114,9 @@ func (h *Handler) forward(w http.ResponseWriter, r *http.Request, base *url.URL)
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			failed = err
 		},
+		// A stream the owner broke off is reported here, not on the
+		// standard logger.
+		ErrorLog: slog.NewLogLogger(h.opts.Logger.Handler(), slog.LevelWarn),
 	}
 	p.ServeHTTP(w, r)
 	switch {

@@ -24,7 +24,7 @@ import (
 // database do: the session lock lets one drive a thread, and Owner names
 // the handler whose factory opened it.
 type pair struct {
-	t     *testing.T
+	t     testing.TB
 	st    store.Store
 	nodes [2]*pairNode
 	mu    sync.Mutex
@@ -40,7 +40,7 @@ type pairNode struct {
 	forwarded atomic.Int64
 }
 
-func newPair(t *testing.T, newAgent func(st store.Store, id string) (*conductor.Agent, error)) *pair {
+func newPair(t testing.TB, newAgent func(st store.Store, id string) (*conductor.Agent, error)) *pair {
 	p := &pair{t: t, st: store.NewMemory(), owner: map[string]*url.URL{}}
 	for i := range p.nodes {
 		n := &pairNode{}

@@ -35,7 +35,7 @@ func (fs *flagSet) serveStore(ctx context.Context) (store.Store, *postgres.Backe
 
 // advertiseURL is where other serve processes reach this one: --advertise,
 // else the address it listens on when that names one host.
-func advertiseURL(flag string, ln net.Listener) (string, error) {
+func advertiseURL(flag string, listen net.Addr) (string, error) {
 	if flag != "" {
 		u, err := url.Parse(flag)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -43,9 +43,9 @@ func advertiseURL(flag string, ln net.Listener) (string, error) {
 		}
 		return u.String(), nil
 	}
-	addr, ok := ln.Addr().(*net.TCPAddr)
+	addr, ok := listen.(*net.TCPAddr)
 	if !ok || addr.IP.IsUnspecified() {
-		return "", fmt.Errorf("serve listens on every interface (%s) and shares its store: set --advertise to the URL other serve processes reach this one at", ln.Addr())
+		return "", fmt.Errorf("serve listens on every interface (%s) and shares its store: set --advertise to the URL other serve processes reach this one at", listen)
 	}
 	return "http://" + addr.String(), nil
 }

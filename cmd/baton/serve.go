@@ -106,7 +106,7 @@ func (a *app) serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	if shared != nil {
-		addr, err := advertiseURL(*advertise, ln)
+		addr, err := advertiseURL(*advertise, ln.Addr())
 		if err != nil {
 			ln.Close()
 			return err
