@@ -71,9 +71,12 @@ type Agent struct {
 
 // runState is what the loop keeps about the run in flight.
 type runState struct {
-	id          string
-	ctx         context.Context
-	cancel      context.CancelFunc
+	id     string
+	ctx    context.Context
+	cancel context.CancelFunc
+	// modelCtx is the context of the run's model calls, modelCancel
+	// cancels the one in flight (see modelContext).
+	modelCtx    context.Context
 	modelCancel context.CancelFunc
 	// deltas gates the current model call's streaming events; it is shut
 	// when the call is cancelled or the run ends, so no delta follows the

@@ -51,14 +51,12 @@ func (a *Agent) work(run *runState, job func()) {
 // to the loop as one signal.
 func (a *Agent) startModel(req contract.ModelRequest) {
 	run := a.run
-	ctx, cancel := context.WithCancel(run.ctx)
-	run.modelCancel = cancel
+	ctx := run.modelContext()
 	gate := &deltaGate{}
 	run.deltas = gate
 	base := a.state.Seq
 	session, runID := a.state.SessionID, a.state.RunID
 	a.spawn(run, func() {
-		defer cancel()
 		block, rewrote := a.runBeforeModel(ctx, &req)
 		if block != "" {
 			sig := contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}
@@ -100,6 +98,18 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 		}
 		a.sendSignal(run, sig)
 	})
+}
+
+// modelContext returns the context the run's model calls run under. The
+// calls of a run come one after another, so they share one, made again
+// only after a call was cancelled (CancelInFlight), rather than each
+// paying for a context of its own; the driver still gives every attempt
+// its own, which ends with the attempt.
+func (run *runState) modelContext() context.Context {
+	if run.modelCtx == nil || run.modelCtx.Err() != nil {
+		run.modelCtx, run.modelCancel = context.WithCancel(run.ctx)
+	}
+	return run.modelCtx
 }
 
 var errBlocked = errors.New("conductor: blocked by before_tool hook")
