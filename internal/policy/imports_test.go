@@ -27,7 +27,7 @@ cadence:         contract, compactor
 ledger:          contract
 store:           contract, cadence
 dispatch:        contract
-turn:            contract
+turn:            contract, turn/endpoint
 turn/endpoint:
 provider:        contract, turn, turn/endpoint
 conductor:       contract, compactor, cadence, ledger, store, dispatch, turn

@@ -1,10 +1,7 @@
 package anthropic
 
 import (
-	"context"
 	"flag"
-	"net/http"
-	"path/filepath"
 	"testing"
 
 	"github.com/batonrt/baton/contract"
@@ -22,41 +19,16 @@ func richRequest() contract.ModelRequest {
 
 // TestRequestGolden checks the exact JSON the provider puts on the wire.
 func TestRequestGolden(t *testing.T) {
-	keyed := suite
-	keyed.Dial = func(url string, c *http.Client) turn.Provider {
-		return New(endpoint.BaseURL(url), endpoint.HTTPClient(c), endpoint.APIKey("sk-ant-test"))
-	}
-	srv := keyed.Golden(t, richRequest(), "request.golden.json", *update)
-	if h := srv.Header(0).Get("X-Api-Key"); h != "sk-ant-test" {
-		t.Errorf("x-api-key = %q, want the key", h)
-	}
+	suite.Golden(t, richRequest(), "request.golden.json", *update)
 }
 
-func TestNoKeyNoAuthorization(t *testing.T) {
-	srv, p := suite.Serve(t, "text")
-	if _, err := transcripttest.Collect(context.Background(), p, basicRequest()); err != nil {
-		t.Fatal(err)
-	}
-	if h := srv.Header(0).Get("X-Api-Key"); h != "" {
-		t.Errorf("x-api-key = %q, want none without a key", h)
-	}
-}
-
-func TestNewFromEnv(t *testing.T) {
-	srv := transcripttest.ServeFile(t, filepath.Join("testdata", "text.sse"))
-	t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
-	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-env")
-	p := NewFromEnv(endpoint.HTTPClient(srv.Client()))
-	got, err := transcripttest.Collect(context.Background(), p, basicRequest())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(helloChunks) {
-		t.Errorf("got %d chunks, want %d", len(got), len(helloChunks))
-	}
-	if h := srv.Header(0).Get("X-Api-Key"); h != "sk-ant-env" {
-		t.Errorf("x-api-key = %q, want the key from the environment", h)
-	}
+func TestKeys(t *testing.T) {
+	suite.Keys(t, transcripttest.Keys{
+		New:        func(opts ...endpoint.Option) turn.Provider { return New(opts...) },
+		NewFromEnv: func(opts ...endpoint.Option) turn.Provider { return NewFromEnv(opts...) },
+		URLVar:     "ANTHROPIC_BASE_URL", KeyVar: "ANTHROPIC_API_KEY",
+		Header: "X-Api-Key", Sent: func(key string) string { return key },
+	})
 }
 
 func TestBadRequestNeverSent(t *testing.T) {

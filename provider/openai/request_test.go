@@ -1,10 +1,7 @@
 package openai
 
 import (
-	"context"
 	"flag"
-	"net/http"
-	"path/filepath"
 	"testing"
 
 	"github.com/batonrt/baton/contract"
@@ -20,41 +17,16 @@ func richRequest() contract.ModelRequest { return transcripttest.RichRequest("gp
 
 // TestRequestGolden checks the exact JSON the provider puts on the wire.
 func TestRequestGolden(t *testing.T) {
-	keyed := suite
-	keyed.Dial = func(url string, c *http.Client) turn.Provider {
-		return New(endpoint.BaseURL(url), endpoint.HTTPClient(c), endpoint.APIKey("sk-test"))
-	}
-	srv := keyed.Golden(t, richRequest(), "request.golden.json", *update)
-	if h := srv.Header(0).Get("Authorization"); h != "Bearer sk-test" {
-		t.Errorf("Authorization = %q, want the bearer key", h)
-	}
+	suite.Golden(t, richRequest(), "request.golden.json", *update)
 }
 
-func TestNoKeyNoAuthorization(t *testing.T) {
-	srv, p := suite.Serve(t, "text")
-	if _, err := transcripttest.Collect(context.Background(), p, basicRequest()); err != nil {
-		t.Fatal(err)
-	}
-	if h := srv.Header(0).Get("Authorization"); h != "" {
-		t.Errorf("Authorization = %q, want none without a key", h)
-	}
-}
-
-func TestNewFromEnv(t *testing.T) {
-	srv := transcripttest.ServeFile(t, filepath.Join("testdata", "text.sse"))
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
-	t.Setenv("OPENAI_API_KEY", "sk-env")
-	p := NewFromEnv(endpoint.HTTPClient(srv.Client()))
-	got, err := transcripttest.Collect(context.Background(), p, basicRequest())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(helloChunks) {
-		t.Errorf("got %d chunks, want %d", len(got), len(helloChunks))
-	}
-	if h := srv.Header(0).Get("Authorization"); h != "Bearer sk-env" {
-		t.Errorf("Authorization = %q, want the key from the environment", h)
-	}
+func TestKeys(t *testing.T) {
+	suite.Keys(t, transcripttest.Keys{
+		New:        func(opts ...endpoint.Option) turn.Provider { return New(opts...) },
+		NewFromEnv: func(opts ...endpoint.Option) turn.Provider { return NewFromEnv(opts...) },
+		URLVar:     "OPENAI_BASE_URL", KeyVar: "OPENAI_API_KEY",
+		Header: "Authorization", Sent: func(key string) string { return "Bearer " + key },
+	})
 }
 
 func TestBadRequestNeverSent(t *testing.T) {

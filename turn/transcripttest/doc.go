@@ -4,7 +4,8 @@
 // transcript says, and the checks every HTTP provider runs against it
 // (transcripts decode to the expected chunks, HTTP errors and interruptions
 // classify right, bad requests never leave, request bodies match their
-// golden files, streams keep their invariants under fuzzing), and the
-// requests the transcripts answer. A provider outside this module points a
-// Suite at its own testdata folder. It imports contract and turn only.
+// golden files, API keys are sent as the API expects, streams keep their
+// invariants under fuzzing), and the requests the transcripts answer. A
+// provider outside this module points a Suite at its own testdata folder.
+// It imports contract, turn and turn/endpoint only.
 package transcripttest
