@@ -12,11 +12,12 @@ import (
 	"time"
 )
 
-// chromiumHarness returns the node script that drives the chat page, and
-// the browser it drives; without them the test skips, except under CI.
-func chromiumHarness(t *testing.T) (script, chromium string) {
+// chromiumHarness returns the named node script under testdata/browser,
+// which drives the chat page, and the browser it drives; without them the
+// test skips, except under CI.
+func chromiumHarness(t *testing.T, name string) (script, chromium string) {
 	t.Helper()
-	script, _ = filepath.Abs(filepath.Join("testdata", "browser", "chat.mjs"))
+	script, _ = filepath.Abs(filepath.Join("testdata", "browser", name))
 	_, pwErr := os.Stat(filepath.Join("testdata", "browser", "node_modules", "playwright-core"))
 	_, nodeErr := exec.LookPath("node")
 	chromium, chromeErr := exec.LookPath("chromium")
@@ -27,6 +28,27 @@ func chromiumHarness(t *testing.T) (script, chromium string) {
 		t.Skip("needs node, Debian's chromium and npm ci --prefix cmd/baton/testdata/browser")
 	}
 	return script, chromium
+}
+
+// runPage runs a harness script on the page at url and decodes the JSON
+// it prints into v.
+func runPage(t *testing.T, harness, chromium, url string, v any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", harness, url)
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("the page harness %s failed: %v\n%s", filepath.Base(harness), err, stderr)
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		t.Fatalf("harness output %q: %v", out, err)
+	}
 }
 
 // pageRun is what the harness read off the page.
@@ -53,7 +75,7 @@ func TestServeChatPageInChromium(t *testing.T) {
 		t.Skip("starts a browser")
 	}
 	isolate(t)
-	harness, chromium := chromiumHarness(t)
+	harness, chromium := chromiumHarness(t, "chat.mjs")
 	script := writeScript(t, `{"replies": [
 	  {"text": "I will run a command.", "tool_calls": [{"id": "c1", "name": "shell", "arguments": {"command": "echo page-ok"}}]},
 	  {"text": "One question.", "tool_calls": [{"id": "q1", "name": "ask_human", "arguments": {"question": "Which city?"}}]},
@@ -61,24 +83,10 @@ func TestServeChatPageInChromium(t *testing.T) {
 	]}`)
 	node := startNode(t, "--store", t.TempDir(), "--provider", "scripted", "--script", script, "--workspace", t.TempDir(), "--allow-shell", "--token", "page-secret")
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	// The page reads the token from its fragment and sends it with every
 	// request; without it each would be refused.
-	cmd := exec.CommandContext(ctx, "node", harness, "http://"+node.addr+"/#token=page-secret")
-	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("the page harness failed: %v\n%s", err, stderr)
-	}
 	var got pageRun
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("harness output %q: %v", out, err)
-	}
+	runPage(t, harness, chromium, "http://"+node.addr+"/#token=page-secret", &got)
 	checks := []struct {
 		what string
 		ok   bool

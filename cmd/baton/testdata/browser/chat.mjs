@@ -3,35 +3,11 @@
 // its question, and prints what the page showed, as JSON, for the Go test.
 //
 //   CHROMIUM=/usr/bin/chromium node chat.mjs URL
-import { chromium } from "playwright-core";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { openPage } from "./launch.mjs";
 
 const [url] = process.argv.slice(2);
-const profile = await mkdtemp(join(tmpdir(), "baton-chromium-"));
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
-const consoleErrors = [];
+const { page, consoleErrors, close } = await openPage(url);
 try {
-  const page = await browser.newPage();
-  page.setDefaultTimeout(20000);
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
-  page.on("pageerror", (e) => consoleErrors.push(String(e)));
-  page.on("response", (r) => r.status() >= 400 && consoleErrors.push(r.status() + " " + r.url()));
-  await page.goto(url);
-
   // Every length the last assistant text had, to see it stream.
   await page.evaluate(() => {
     window.lengths = [];
@@ -67,6 +43,5 @@ try {
   }));
   process.stdout.write(JSON.stringify({ ...result, shellOutput, asked, consoleErrors }) + "\n");
 } finally {
-  await browser.close();
-  await rm(profile, { recursive: true, force: true });
+  await close();
 }
