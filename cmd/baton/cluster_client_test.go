@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -113,14 +114,42 @@ func TestServeClusterSurvivesKills(t *testing.T) {
 	client := exec.CommandContext(cctx, "node", "cluster.mjs", string(arg))
 	client.Dir = dir
 	var stdout, stderr bytes.Buffer
-	client.Stdout, client.Stderr = &stdout, &stderr
+	client.Stdout = &stdout
+	errPipe, err := client.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := client.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// The kills start once streams are open, however slow the machine
+	// is to start node and the client, so that they cut streams.
+	streaming := make(chan struct{})
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(errPipe)
+		open := 0
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "streaming ") {
+				if open++; open == threads/3 {
+					close(streaming)
+				}
+				continue
+			}
+			stderr.WriteString(sc.Text() + "\n")
+		}
+	}()
+	select {
+	case <-streaming:
+	case <-cctx.Done():
+		t.Fatalf("no streams opened:\n%s", stderr.String())
+	}
 	for k := range 4 {
-		time.Sleep(400 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond)
 		c.restart(k % 3)
 	}
+	<-copied
 	if err := client.Wait(); err != nil {
 		t.Fatalf("node cluster.mjs: %v\nstderr:\n%s", err, stderr.String())
 	}

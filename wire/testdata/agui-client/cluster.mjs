@@ -4,7 +4,9 @@
 // Last-Event-ID 0 and rebuilds the whole conversation from what that node
 // replays (the text of a reply cut off with its node was never recorded,
 // and the resumed run streams the reply again, so the client drops what
-// it had), and one whose run was never recorded starts it again. It
+// it had), and one whose run was never recorded starts it again. A post
+// that broke before its answer is followed by a resume, never by the
+// same post, which would steer the run if it was recorded. It
 // prints, per thread, the messages the client rebuilt, as JSON lines.
 //
 //   node cluster.mjs '{"urls": [...], "threads": [...]}'
@@ -28,6 +30,8 @@ function trackingFetch(state) {
     const res = await fetch(input, init);
     state.status = res.status;
     if (!res.ok || !res.body) return res;
+    // Tells the test a stream is open, so that its kills cut streams.
+    process.stderr.write("streaming " + state.thread + "\n");
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     const encoder = new TextEncoder();
@@ -62,7 +66,7 @@ function trackingFetch(state) {
 
 async function drive(threadId) {
   const user = { id: "u1", role: "user", content: "go" };
-  const state = { finished: false, status: 0, cut: false };
+  const state = { thread: threadId, finished: false, status: 0, cut: false };
   const errors = [];
   const onRunErrorEvent = ({ event }) => errors.push(event.message);
   let started = false;
@@ -98,8 +102,10 @@ async function drive(threadId) {
     } else if (state.status === 404) {
       // No node has recorded the run: the node that took it died first.
       started = false;
-    } else if (state.status === 409 && !started) {
-      // The run was recorded, but its stream never reached us.
+    } else if (!started) {
+      // The post broke before an answer: the run may have been recorded,
+      // and the same message posted again would steer it as a second
+      // one, so ask for the thread's stream first (404 if it has none).
       started = true;
     }
     if (!state.finished) await sleep(20 + Math.random() * 30);
