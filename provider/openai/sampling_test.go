@@ -1,34 +1,17 @@
 package openai
 
 import (
-	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/turn/transcripttest"
 )
 
 // sentOptions sends req and returns the request options of the body.
 func sentOptions(t *testing.T, req contract.ModelRequest) map[string]any {
 	t.Helper()
-	srv, p := suite.Serve(t, "text")
-	if _, err := transcripttest.Collect(context.Background(), p, req); err != nil {
-		t.Fatal(err)
-	}
-	var body map[string]any
-	if err := json.Unmarshal(srv.Request(0), &body); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]any{}
-	for _, k := range []string{"temperature", "top_p", "stop", "seed", "parallel_tool_calls", "tool_choice"} {
-		if v, ok := body[k]; ok {
-			out[k] = v
-		}
-	}
-	return out
+	return suite.Sent(t, req, "temperature", "top_p", "stop", "seed", "parallel_tool_calls", "tool_choice")
 }
 
 func TestSamplingOnTheWire(t *testing.T) {
