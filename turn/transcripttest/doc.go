@@ -7,5 +7,6 @@
 // golden files, API keys are sent as the API expects, streams keep their
 // invariants under fuzzing), and the requests the transcripts answer. A
 // provider outside this module points a Suite at its own testdata folder.
-// It imports contract, turn and turn/endpoint only.
+// It imports contract and turn with its toolkit (endpoint, httpfail,
+// relay) only.
 package transcripttest
