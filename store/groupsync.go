@@ -1,7 +1,9 @@
 package store
 
 import (
+	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/batonrt/baton/store/vfs"
 )
@@ -12,9 +14,12 @@ import (
 // that arrive while a flush is under way gather in a round, and when the
 // flush ends the round's first member flushes the file system once for
 // all of them (syncfs on Linux) instead of one fdatasync each. A failed
-// flush falls back to each file's own sync, which says which file failed.
+// flush falls back to each file's own sync, which says which file failed;
+// one the file system cannot make (Linux before 5.8, whose syncfs does
+// not report write-back errors) turns the grouping off.
 type groupSync struct {
-	fs vfs.FlushFS
+	fs  vfs.FlushFS
+	off atomic.Bool // the file system cannot flush: each commit syncs its own file
 
 	mu      sync.Mutex
 	running bool   // a sync or flush is under way
@@ -33,6 +38,9 @@ func newGroupSync(fs vfs.FlushFS) *groupSync { return &groupSync{fs: fs} }
 
 // sync makes what was written to file durable.
 func (g *groupSync) sync(file vfs.File) error {
+	if g.off.Load() {
+		return file.Sync()
+	}
 	g.mu.Lock()
 	if !g.running {
 		g.running = true
@@ -61,12 +69,22 @@ func (g *groupSync) sync(file vfs.File) error {
 // flush makes a round's files durable, once for all when it can.
 func (g *groupSync) flush(r *round) {
 	r.errs = make([]error, len(r.files))
-	if len(r.files) == 1 || g.fs.Flush() != nil {
+	if len(r.files) == 1 || g.off.Load() || g.flushAll() != nil {
 		for i, f := range r.files {
 			r.errs[i] = f.Sync()
 		}
 	}
 	close(r.done)
+}
+
+// flushAll flushes the file system; one that turns out unable to stops
+// the grouping, so commits go back to syncing each its own file at once.
+func (g *groupSync) flushAll() error {
+	err := g.fs.Flush()
+	if errors.Is(err, errors.ErrUnsupported) {
+		g.off.Store(true)
+	}
+	return err
 }
 
 // finish ends a sync or flush: the round that gathered meanwhile, if any,

@@ -21,6 +21,7 @@ type flushFS struct {
 	flushes atomic.Int64
 	syncs   atomic.Int64
 	fail    atomic.Bool // Flush fails
+	unable  atomic.Bool // Flush is unsupported
 }
 
 type flushFile struct {
@@ -44,6 +45,9 @@ const diskWait = 100 * time.Microsecond
 
 func (f *flushFS) Flush() error {
 	f.flushes.Add(1)
+	if f.unable.Load() {
+		return errors.ErrUnsupported
+	}
 	if f.fail.Load() {
 		time.Sleep(diskWait)
 		return errors.New("flush failed")
@@ -91,30 +95,7 @@ func TestGroupSyncMakesEveryWriteDurable(t *testing.T) {
 			fs.fail.Store(failFlush)
 			g := newGroupSync(fs)
 			const writers, rounds = 40, 50
-			var wg sync.WaitGroup
-			errs := make(chan error, writers)
-			for range writers {
-				file := fs.newFile(false)
-				wg.Go(func() {
-					for range rounds {
-						_, _ = file.Write([]byte("frame"))
-						want := file.written.Load()
-						if err := g.sync(file); err != nil {
-							errs <- err
-							return
-						}
-						if got := file.durable.Load(); got < want {
-							errs <- fmt.Errorf("sync returned with %d bytes durable of %d written", got, want)
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
-			close(errs)
-			for err := range errs {
-				t.Error(err)
-			}
+			writeConcurrently(t, fs, g, writers, rounds)
 			all := int64(writers * rounds)
 			if failFlush {
 				if got := fs.syncs.Load(); got != all {
@@ -173,4 +154,51 @@ func waitRound(t *testing.T, g *groupSync, n int) {
 		runtime.Gosched()
 	}
 	t.Fatalf("the open round never held %d files", n)
+}
+
+// A file system that turns out unable to flush stops the grouping: the
+// commits after go straight to their own file's sync, and every write is
+// still durable when its sync returns.
+func TestGroupSyncStopsWhenFlushIsUnsupported(t *testing.T) {
+	fs := &flushFS{}
+	fs.unable.Store(true)
+	g := newGroupSync(fs)
+	writeConcurrently(t, fs, g, 20, 20)
+	if !g.off.Load() {
+		t.Fatal("grouping still on after the file system said it cannot flush")
+	}
+	if n := fs.flushes.Load(); n > 1 {
+		t.Errorf("%d flushes asked of a file system that cannot flush, want at most the first", n)
+	}
+}
+
+// writeConcurrently has writers goroutines each write and sync a file of
+// fs through g rounds times, and fails t when a sync errs or returns
+// before what its writer wrote is durable.
+func writeConcurrently(t *testing.T, fs *flushFS, g *groupSync, writers, rounds int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for range writers {
+		file := fs.newFile(false)
+		wg.Go(func() {
+			for range rounds {
+				_, _ = file.Write([]byte("frame"))
+				want := file.written.Load()
+				if err := g.sync(file); err != nil {
+					errs <- err
+					return
+				}
+				if got := file.durable.Load(); got < want {
+					errs <- fmt.Errorf("sync returned with %d bytes durable of %d written", got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
