@@ -9,6 +9,7 @@ import (
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/track"
 )
 
 // HumanRunner is a Runner whose questions and approval requests a client
@@ -49,7 +50,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
 		return
 	}
-	applied, status, err := applyAnswers(ctx, hr, answers)
+	applied, status, err := applyAnswers(ctx, hr, answers, childQuestions(events))
 	if err != nil {
 		httpError(w, status, "%v", err)
 		return
@@ -82,7 +83,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 
 // applyAnswers answers each call that waits: a question with the text, an
 // approval with the decision the text holds.
-func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer) (map[string]bool, int, error) {
+func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, asked map[string]string) (map[string]bool, int, error) {
 	snap := hr.Snapshot()
 	if !snap.Phase.InFlight() {
 		return nil, http.StatusConflict, fmt.Errorf("wire: thread %q has no run waiting for an answer", snap.SessionID)
@@ -101,7 +102,12 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer) (
 			}
 			err = hr.Approve(a.callID, d)
 		default:
-			continue
+			id, ok := asked[a.callID]
+			if !ok {
+				continue
+			}
+			// A delegated run's question: Answer reaches the child.
+			err = hr.Answer(ctx, id, a.text)
 		}
 		if err != nil {
 			return nil, http.StatusConflict, fmt.Errorf("wire: answer %q: %w", a.callID, err)
@@ -112,6 +118,25 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer) (
 		return nil, http.StatusConflict, fmt.Errorf("wire: no call of thread %q waits for these answers", snap.SessionID)
 	}
 	return applied, http.StatusOK, nil
+}
+
+// childQuestions are the questions delegated runs asked in events and
+// that wait for an answer, by the id a client answers them under
+// (track.SubflowCallID), each to the id of its call in the child.
+func childQuestions(events []contract.RunEvent) map[string]string {
+	asked := map[string]string{}
+	for _, ev := range events {
+		if len(ev.Subflow) == 0 || ev.Call == nil {
+			continue
+		}
+		switch ev.Kind {
+		case contract.EvQuestionAsked:
+			asked[track.SubflowCallID(ev)] = ev.Call.ID
+		case contract.EvQuestionAnswered:
+			delete(asked, track.SubflowCallID(ev))
+		}
+	}
+	return asked
 }
 
 func callState(s contract.RunSnapshot, id string) contract.CallState {

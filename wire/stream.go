@@ -10,6 +10,7 @@ import (
 	"github.com/batonrt/baton/wire/agui"
 	"github.com/batonrt/baton/wire/aisdk"
 	"github.com/batonrt/baton/wire/internal/sse"
+	"github.com/batonrt/baton/wire/internal/track"
 )
 
 // writeTimeout bounds each write to a client: one that stops reading
@@ -125,11 +126,17 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 		err = s.nd.writeEvent(ev)
 	case s.ui != nil:
 		err = s.writeUI(s.ui.Project(ev))
-	case ev.Kind == contract.EvToolResult && ev.Call != nil && s.answered[ev.Call.ID]:
+	case ev.Kind == contract.EvToolResult && len(ev.Subflow) == 0 && ev.Call != nil && s.answered[ev.Call.ID],
+		ev.Kind == contract.EvQuestionAnswered && len(ev.Subflow) > 0 && s.answered[track.SubflowCallID(ev)]:
 		// The client sent this result itself, as a tool message.
 		s.proj.Project(ev)
 	default:
 		err = s.writeAGUI(s.proj.Project(ev))
+	}
+	if err == nil && s.park && !s.ended && len(ev.Subflow) > 0 && ev.Kind == contract.EvQuestionAsked {
+		// A delegated run's question waits for the client as the run's
+		// own would.
+		return s.pause(contract.PhaseAwaitingHuman)
 	}
 	if err != nil || ev.Delta > 0 || len(ev.Subflow) > 0 || s.ended {
 		return err

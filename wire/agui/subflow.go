@@ -45,17 +45,36 @@ func callID(c *contract.ToolCall) string {
 }
 
 // child projects an event of a delegated run. It carries no SSE id: its
-// Seq counts the child's run, not the stream a client resumes.
+// Seq counts the child's run, not the stream a client resumes. A child's
+// question is also a tool call of the stream's message, named by
+// track.SubflowCallID, so that a client answers it with a tool message as
+// it answers the run's own; its answer is that call's result.
 func (p *Projector) child(ev contract.RunEvent) []Event {
-	var e Event
+	var out []Event
 	switch {
 	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry, ev.Kind == contract.EvLag:
 		return nil
 	case ev.Kind == contract.EvSubflowStarted, ev.Kind == contract.EvSubflowCompleted, ev.Kind == contract.EvSubflowFailed:
-		e = step(ev)
+		out = []Event{step(ev)}
+	case ev.Kind == contract.EvQuestionAsked && ev.Call != nil:
+		id := track.SubflowCallID(ev)
+		out = append(out, Event{Type: ToolCallStart, ToolCallID: id, ToolCallName: ev.Call.Name, ParentMessageID: p.messageID()})
+		if ev.Call.Arguments != "" {
+			out = append(out, Event{Type: ToolCallArgs, ToolCallID: id, Delta: ev.Call.Arguments})
+		}
+		out = append(out, Event{Type: ToolCallEnd, ToolCallID: id}, subflowEvent(ev))
+	case ev.Kind == contract.EvQuestionAnswered && ev.Call != nil:
+		id, answer := track.SubflowCallID(ev), ev.Text
+		out = []Event{{Type: ToolCallResult, MessageID: "t-" + id, ToolCallID: id, Content: &answer, Role: "tool"}, subflowEvent(ev)}
 	default:
-		e = Event{Type: Custom, Name: CustomSubflow, Value: track.SubflowValue(ev, "toolCallName")}
+		out = []Event{subflowEvent(ev)}
 	}
-	e.Timestamp = int64(ev.At) / 1e6
-	return []Event{e}
+	for i := range out {
+		out[i].Timestamp = int64(ev.At) / 1e6
+	}
+	return out
+}
+
+func subflowEvent(ev contract.RunEvent) Event {
+	return Event{Type: Custom, Name: CustomSubflow, Value: track.SubflowValue(ev, "toolCallName")}
 }

@@ -36,7 +36,10 @@ func subflow(ev contract.RunEvent) Chunk {
 	return Chunk{Type: DataSubflow, ID: "subflow-" + strings.Join(path, "/"), Data: v}
 }
 
-// child projects an event of a delegated run.
+// child projects an event of a delegated run. A child's question is
+// also a tool part of the message, named by track.SubflowCallID, so that
+// the client answers it with addToolOutput as it answers the run's own;
+// its answer is that part's output.
 func child(ev contract.RunEvent) []Chunk {
 	switch {
 	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry, ev.Kind == contract.EvLag:
@@ -44,6 +47,15 @@ func child(ev contract.RunEvent) []Chunk {
 	case ev.Kind == contract.EvSubflowStarted, ev.Kind == contract.EvSubflowCompleted, ev.Kind == contract.EvSubflowFailed:
 		return []Chunk{subflow(ev)}
 	}
-	v := track.SubflowValue(ev, "toolName")
-	return []Chunk{{Type: DataSubflowEvent, Data: v, Transient: true}}
+	data := Chunk{Type: DataSubflowEvent, Data: track.SubflowValue(ev, "toolName"), Transient: true}
+	switch {
+	case ev.Kind == contract.EvQuestionAsked && ev.Call != nil:
+		call := *ev.Call
+		call.ID = track.SubflowCallID(ev)
+		return []Chunk{callInput(call), data}
+	case ev.Kind == contract.EvQuestionAnswered && ev.Call != nil:
+		answer := ev.Text
+		return []Chunk{{Type: ToolOutputAvail, ToolCallID: track.SubflowCallID(ev), Output: &answer}, data}
+	}
+	return []Chunk{data}
 }

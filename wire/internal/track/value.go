@@ -1,6 +1,9 @@
 package track
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/internal/redact"
 )
@@ -47,4 +50,15 @@ func SubflowValue(ev contract.RunEvent, nameKey string) map[string]any {
 		v["error"] = redact.Error(ev.Err.Error())
 	}
 	return v
+}
+
+// SubflowCallID names a delegated run's tool call for a client: the
+// subflow path and the call's id, "c1/q1", which no call of the root run
+// (nor of another child) shares. A client answers a child's question
+// under this id.
+func SubflowCallID(ev contract.RunEvent) string {
+	if ev.Call == nil {
+		return ""
+	}
+	return strings.Join(append(slices.Clone(ev.Subflow), ev.Call.ID), "/")
 }

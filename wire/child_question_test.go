@@ -1,0 +1,136 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/wire/agui"
+	"github.com/batonrt/baton/wire/aisdk"
+)
+
+// askingChildScript: the parent delegates, the child asks a person which
+// city, then answers with it, and the parent passes the answer on.
+func askingChildScript() []func(context.Context) ([]turn.Chunk, error) {
+	call := func(id, name, args string) func(context.Context) ([]turn.Chunk, error) {
+		return reply(
+			turn.Chunk{Kind: turn.ChunkToolCallStart, Index: 0, CallID: id, Name: name},
+			turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: 0, Text: args},
+			turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: 0},
+			turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse})
+	}
+	say := func(text string) func(context.Context) ([]turn.Chunk, error) {
+		return reply(turn.Chunk{Kind: turn.ChunkText, Text: text}, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn})
+	}
+	return []func(context.Context) ([]turn.Chunk, error){
+		call("call_d", "delegate_asker", `{"task":"pick a city"}`),
+		call("q1", "ask_human", `{"question":"Which city?"}`),
+		say("The city is Bergen."),
+		say("Done."),
+	}
+}
+
+// A question a delegated run asks reaches the client as a tool call of
+// the stream's message, named "call_d/q1", and the stream ends there as
+// it does for the run's own questions; the client's answer under that id
+// (an AG-UI tool message, an AI SDK tool output) reaches the child, and
+// the run goes on to its end. The answer was refused with 409: no call
+// of the root run waits on it.
+func TestAChildsQuestionIsAnsweredOverTheWire(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			st := store.NewMemory()
+			h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
+				box, err := dispatch.NewToolBox(dispatch.AskHuman(""))
+				if err != nil {
+					return nil, err
+				}
+				cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
+					{Name: "asker", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "ask_human"}}}},
+				}}
+				return conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: &script{replies: askingChildScript()}}, Tools: conductor.Tools{Box: box}, Env: conductor.Env{Store: st, SessionID: id}})
+			}, HandlerOptions{ClientAnswers: true, Protocol: proto})
+			srv := httptest.NewServer(h)
+			defer func() { srv.Close(); h.Close() }()
+
+			// post returns the status, the tool calls the stream asks
+			// (id and input), the results it carries, and how it ended.
+			post := func(body string) (code int, asked, results map[string]string, last string) {
+				resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				asked, results = map[string]string{}, map[string]string{}
+				if resp.StatusCode != http.StatusOK {
+					return resp.StatusCode, nil, nil, ""
+				}
+				if proto == ProtocolAISDK {
+					_, chunks := readUI(t, resp.Body)
+					for _, c := range chunks {
+						switch c.Type {
+						case aisdk.ToolInputAvailable:
+							in, _ := json.Marshal(c.Input)
+							asked[c.ToolCallID] = string(in)
+						case aisdk.ToolOutputAvail:
+							results[c.ToolCallID] = *c.Output
+						case aisdk.Finish:
+							last = c.FinishReason
+						}
+					}
+					return resp.StatusCode, asked, results, last
+				}
+				frames := readSSE(t, resp.Body)
+				for _, f := range frames {
+					switch e := f.Event; e.Type {
+					case agui.ToolCallArgs:
+						asked[e.ToolCallID] += e.Delta
+					case agui.ToolCallResult:
+						results[e.ToolCallID] = *e.Content
+					}
+				}
+				return resp.StatusCode, asked, results, frames[len(frames)-1].Event.Type
+			}
+			var first, answer string
+			if proto == ProtocolAISDK {
+				first = chatBody("t1", "go")
+				b, _ := json.Marshal(map[string]any{"id": "t1", "trigger": "submit-message", "messages": []any{
+					map[string]any{"id": "u1", "role": "user", "parts": []any{map[string]any{"type": "text", "text": "go"}}},
+					map[string]any{"id": "a1", "role": "assistant", "parts": []any{
+						map[string]any{"type": "tool-ask_human", "toolCallId": "call_d/q1", "state": "output-available", "input": map[string]any{"question": "Which city?"}, "output": "Bergen"},
+					}},
+				}})
+				answer = string(b)
+			} else {
+				user := map[string]any{"id": "u1", "role": "user", "content": "go"}
+				first = aguiBody("t1", []map[string]any{user})
+				answer = aguiBody("t1", []map[string]any{user, {"id": "t1", "role": "tool", "toolCallId": "call_d/q1", "content": "Bergen"}})
+			}
+			code, asked, _, last := post(first)
+			if code != http.StatusOK || asked["call_d/q1"] != `{"question":"Which city?"}` {
+				t.Fatalf("first stream: %d, asked %v, want the child's question as call_d/q1", code, asked)
+			}
+			if want := map[Protocol]string{ProtocolAGUI: agui.RunFinished, ProtocolAISDK: "tool-calls"}[proto]; last != want {
+				t.Errorf("the first stream ended with %q, want %q where the child waits", last, want)
+			}
+			code, _, results, _ := post(answer)
+			if code != http.StatusOK {
+				t.Fatalf("answer: %d, want 200", code)
+			}
+			if got := results["call_d"]; got != "The city is Bergen." {
+				t.Errorf("the delegate call's result is %q, want the child's answer; results %v", got, results)
+			}
+			if p := phase(h, "t1"); p != contract.PhaseSettled {
+				t.Errorf("after the answer the run is %s, want settled", p)
+			}
+		})
+	}
+}
