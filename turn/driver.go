@@ -69,6 +69,7 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	}()
 	publish, stopPulse := d.pulse(publish)
 	defer stopPulse()
+	fellBack := false
 	for attempt := 0; ; attempt++ {
 		// The attempt's context holds its assembler: one allocation.
 		actx := &attemptCtx{deadline: deadline}
@@ -76,8 +77,8 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 		a.reset(known, d.o.Now, publish)
 		a.textCalls = d.o.TextToolCalls
 		err := d.attempt(ctx, req, actx)
-		if err != nil {
-			err = d.fallback(ctx, deadline, total, req, err, a, publish)
+		if err != nil && !fellBack {
+			fellBack, err = d.fallback(ctx, deadline, total, req, err, a, publish)
 		}
 		if err == nil {
 			reply, stop := a.reply()

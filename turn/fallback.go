@@ -2,6 +2,7 @@ package turn
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/batonrt/baton/contract"
@@ -22,36 +23,50 @@ type Completer interface {
 // broken or empty stream, or no first chunk in time) and the provider
 // offers it. Failures a plain request would share (auth, a bad request, a
 // rate limit, a server error) go to the usual retries instead. It returns
-// the error to go on with: nil when the fallback answered into a, which is
-// then rebuilt for it.
-func (d *Driver) fallback(outer context.Context, deadline time.Time, total func() context.Context, req contract.ModelRequest, err error, a *assembler, publish func(contract.RunEvent)) error {
+// whether it made the plain call, which a run makes at most once, so that
+// a server that never answers costs the attempts the retry count allows
+// and one more, not twice as many; and the error to go on with: nil when
+// the fallback answered into a, which is then rebuilt for it.
+func (d *Driver) fallback(outer context.Context, deadline time.Time, total func() context.Context, req contract.ModelRequest, err error, a *assembler, publish func(contract.RunEvent)) (bool, error) {
 	c, ok := d.p.(Completer)
 	if !ok || d.o.NoFallback || a.chunks > 0 {
-		return err
+		return false, err
 	}
 	pe := d.classify(outer, deadline, err)
 	if pe == nil {
-		return err
+		return false, err
 	}
 	if pe.Failure != contract.FailStream && pe.Failure != contract.FailTimeout {
-		return err
+		return false, err
 	}
 	if publish != nil {
 		publish(contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error() + "; trying once without streaming", At: d.o.Now()})
 	}
-	chunks, cerr := c.Complete(total(), req)
+	ctx := total()
+	if pe.Failure == contract.FailTimeout {
+		// The server did not start answering in time: the plain call's
+		// whole reply is its first chunk and gets as long, or the
+		// first-chunk timeout would not bound a silent server at all.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d.o.FirstChunkTimeout)
+		defer cancel()
+	}
+	chunks, cerr := c.Complete(ctx, req)
 	if cerr != nil {
-		return cerr
+		if ctx.Err() != nil && outer.Err() == nil && !passed(deadline) {
+			return true, &ProviderError{Failure: contract.FailTimeout, Message: fmt.Sprintf("no reply within %s without streaming either", d.o.FirstChunkTimeout)}
+		}
+		return true, cerr
 	}
 	a.reset(a.known, a.now, a.publish)
 	a.textCalls = d.o.TextToolCalls
 	for _, ch := range chunks {
 		if aerr := a.add(ch); aerr != nil {
-			return &ProviderError{Failure: contract.FailStream, Message: "malformed reply", Err: aerr}
+			return true, &ProviderError{Failure: contract.FailStream, Message: "malformed reply", Err: aerr}
 		}
 	}
 	if !a.stopped {
-		return &ProviderError{Failure: contract.FailStream, Message: "reply without a stop"}
+		return true, &ProviderError{Failure: contract.FailStream, Message: "reply without a stop"}
 	}
-	return nil
+	return true, nil
 }
