@@ -70,8 +70,11 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 // a message of its own for the AI SDK. It reports false, having written
 // nothing, when there is no run to steer.
 func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn) bool {
+	h.mu.Lock()
+	closed := h.closed
+	h.mu.Unlock()
 	sr, ok := t.r.(SteerRunner)
-	if !ok || !t.r.Snapshot().Phase.InFlight() {
+	if closed || !ok || !t.r.Snapshot().Phase.InFlight() {
 		return false
 	}
 	ctx := r.Context()
