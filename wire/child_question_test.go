@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/batonrt/baton/turn"
 	"github.com/batonrt/baton/wire/agui"
 	"github.com/batonrt/baton/wire/aisdk"
+	"github.com/google/go-cmp/cmp"
 )
 
 // askingChildScript: the parent delegates, the child asks a person which
@@ -47,19 +49,8 @@ func askingChildScript() []func(context.Context) ([]turn.Chunk, error) {
 func TestAChildsQuestionIsAnsweredOverTheWire(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
-			st := store.NewMemory()
-			h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
-				box, err := dispatch.NewToolBox(dispatch.AskHuman(""))
-				if err != nil {
-					return nil, err
-				}
-				cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
-					{Name: "asker", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "ask_human"}}}},
-				}}
-				return conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: &script{replies: askingChildScript()}}, Tools: conductor.Tools{Box: box}, Env: conductor.Env{Store: st, SessionID: id}})
-			}, HandlerOptions{ClientAnswers: true, Protocol: proto})
-			srv := httptest.NewServer(h)
-			defer func() { srv.Close(); h.Close() }()
+			srv := askingChildServer(t, proto)
+			h := srv.Config.Handler.(*Handler)
 
 			// post returns the status, the tool calls the stream asks
 			// (id and input), the results it carries, and how it ended.
@@ -132,5 +123,89 @@ func TestAChildsQuestionIsAnsweredOverTheWire(t *testing.T) {
 				t.Errorf("after the answer the run is %s, want settled", p)
 			}
 		})
+	}
+}
+
+// TestAISDKClientAnswersAChildsQuestion: the AI SDK's Chat sees a
+// delegated run's question as a tool part of its own step, waiting for
+// input; addToolOutput answers it, the chat sends it back on its own, and
+// the run ends with the child's answer as the delegate call's output.
+func TestAISDKClientAnswersAChildsQuestion(t *testing.T) {
+	dir := aiSDKDir(t)
+	srv := askingChildServer(t, ProtocolAISDK)
+	var res struct {
+		uiClientResult
+		Asked struct {
+			ToolCallID string `json:"toolCallId"`
+			State      string `json:"state"`
+		} `json:"asked"`
+	}
+	if err := json.Unmarshal(runNode(t, dir, nil, "ui.mjs", srv.URL, "chat-c", "ask", "Bergen"), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 {
+		t.Fatalf("client saw errors: %v", res.Errors)
+	}
+	if res.Asked.ToolCallID != "call_d/q1" || res.Asked.State != "input-available" {
+		t.Errorf("the client answered part %q in %s, want the child's question call_d/q1 waiting for input", res.Asked.ToolCallID, res.Asked.State)
+	}
+	var parts []string
+	for _, p := range res.Message.Parts {
+		switch {
+		case p.Type == "text":
+			parts = append(parts, "text "+p.Text)
+		case strings.HasPrefix(p.Type, "tool-"):
+			parts = append(parts, p.Type+" "+p.ToolCallID+" "+p.State+" "+string(p.Output))
+		}
+	}
+	want := []string{
+		`tool-delegate_asker call_d output-available "The city is Bergen."`,
+		`tool-ask_human call_d/q1 output-available "Bergen"`,
+		"text Done.",
+	}
+	if diff := cmp.Diff(want, parts); diff != "" {
+		t.Errorf("message parts mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// askingChildServer serves agents that delegate to a child that asks a
+// person (askingChildScript), leaving the answer to the client.
+func askingChildServer(t *testing.T, proto Protocol) *httptest.Server {
+	t.Helper()
+	st := store.NewMemory()
+	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
+		box, err := dispatch.NewToolBox(dispatch.AskHuman(""))
+		if err != nil {
+			return nil, err
+		}
+		cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
+			{Name: "asker", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "ask_human"}}}},
+		}}
+		return conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: &script{replies: askingChildScript()}}, Tools: conductor.Tools{Box: box}, Env: conductor.Env{Store: st, SessionID: id}})
+	}, HandlerOptions{ClientAnswers: true, Protocol: proto})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); h.Close() })
+	return srv
+}
+
+// TestAGUIClientAnswersAChildsQuestion: the official AG-UI client sees a
+// delegated run's question as the last tool call of its message, answers
+// it with a tool message and runs the agent again; the run ends with the
+// child's answer as the delegate call's result.
+func TestAGUIClientAnswersAChildsQuestion(t *testing.T) {
+	dir := aguiClientDir(t)
+	srv := askingChildServer(t, ProtocolAGUI)
+	var res askResult
+	if err := json.Unmarshal(runNode(t, dir, nil, "ask.mjs", srv.URL, "trip-c", "Bergen"), &res); err != nil {
+		t.Fatal(err)
+	}
+	lines := askLines(res)
+	if len(res.Errors) > 0 || !strings.Contains(string(res.Question), `"call_d/q1"`) {
+		t.Fatalf("asked %s, errors %v; messages %q", res.Question, res.Errors, lines)
+	}
+	for _, want := range []string{"tool: Bergen (answers call_d/q1)", "tool: The city is Bergen. (answers call_d)", "assistant: Done."} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("client messages lack %q: %q", want, lines)
+		}
 	}
 }

@@ -22,7 +22,7 @@ func (p *Projector) committed(ev contract.RunEvent) []Event {
 		// turn_completed already projected the call.
 		return nil
 	case contract.EvSubflowStarted, contract.EvSubflowCompleted, contract.EvSubflowFailed:
-		return []Event{step(ev)}
+		return []Event{p.step(ev)}
 	}
 	if c, ok := p.custom(ev); ok {
 		return []Event{c}
@@ -150,7 +150,8 @@ func (p *Projector) toolResult(ev contract.RunEvent) []Event {
 }
 
 func (p *Projector) runEnded(ev contract.RunEvent, last Event) []Event {
-	out := p.closeAll()
+	out := append(p.closeAll(), p.finishSteps()...)
+	p.steps = nil
 	p.t.EndTurn()
 	phase := contract.PhaseSettled
 	if ev.Kind == contract.EvRunFaulted {

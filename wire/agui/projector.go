@@ -1,6 +1,7 @@
 package agui
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/batonrt/baton/contract"
@@ -14,6 +15,10 @@ import (
 // A projector is not safe for concurrent use; use one per stream.
 type Projector struct {
 	t *track.Stream
+	// steps are the subflow steps started and not finished, in order:
+	// an AG-UI run may not finish with a step active, so a stream that
+	// pauses inside one finishes it, and the next stream starts it again.
+	steps []string
 }
 
 // NewProjector returns a projector for a stream of the session threadID
@@ -32,7 +37,21 @@ func (p *Projector) Resume() []Event {
 	if !p.t.Running {
 		return nil
 	}
-	return []Event{{Type: RunStarted, ThreadID: p.t.SessionID, RunID: p.t.RunID, ID: strconv.FormatUint(p.t.LastSeq(), 10)}}
+	out := []Event{{Type: RunStarted, ThreadID: p.t.SessionID, RunID: p.t.RunID, ID: strconv.FormatUint(p.t.LastSeq(), 10)}}
+	for _, name := range p.steps {
+		out = append(out, Event{Type: StepStarted, StepName: name})
+	}
+	return out
+}
+
+// finishSteps finishes the active steps, newest first, for a stream that
+// ends while they run.
+func (p *Projector) finishSteps() []Event {
+	var out []Event
+	for _, name := range slices.Backward(p.steps) {
+		out = append(out, Event{Type: StepFinished, StepName: name})
+	}
+	return out
 }
 
 // Continue returns what a new AG-UI run of the baton run in flight needs
@@ -188,7 +207,7 @@ func (p *Projector) Pause(phase contract.Phase) []Event {
 	if !p.t.Running {
 		return nil
 	}
-	out := p.closeAll()
+	out := append(p.closeAll(), p.finishSteps()...)
 	p.t.EndTurn()
 	out = append(out,
 		Event{Type: StateSnapshot, Snapshot: runState{SessionID: p.t.SessionID, RunID: p.t.RunID, Phase: string(phase)}},

@@ -1,6 +1,7 @@
 package agui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
@@ -17,12 +18,18 @@ import (
 // client renders. The delegate call itself stays an ordinary tool call
 // whose result is the child's answer.
 
-// step projects a subflow_started, _completed or _failed event.
-func step(ev contract.RunEvent) Event {
+// step projects a subflow_started, _completed or _failed event, and
+// keeps the active steps.
+func (p *Projector) step(ev contract.RunEvent) Event {
 	e := Event{Type: StepStarted, StepName: stepName(ev)}
 	if ev.Kind != contract.EvSubflowStarted {
 		e.Type = StepFinished
+		if i := slices.Index(p.steps, e.StepName); i >= 0 {
+			p.steps = slices.Delete(p.steps, i, i+1)
+		}
+		return e
 	}
+	p.steps = append(p.steps, e.StepName)
 	return e
 }
 
@@ -55,7 +62,7 @@ func (p *Projector) child(ev contract.RunEvent) []Event {
 	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry, ev.Kind == contract.EvLag:
 		return nil
 	case ev.Kind == contract.EvSubflowStarted, ev.Kind == contract.EvSubflowCompleted, ev.Kind == contract.EvSubflowFailed:
-		out = []Event{step(ev)}
+		out = []Event{p.step(ev)}
 	case ev.Kind == contract.EvQuestionAsked && ev.Call != nil:
 		id := track.SubflowCallID(ev)
 		out = append(out, Event{Type: ToolCallStart, ToolCallID: id, ToolCallName: ev.Call.Name, ParentMessageID: p.messageID()})

@@ -52,7 +52,10 @@ func child(ev contract.RunEvent) []Chunk {
 	case ev.Kind == contract.EvQuestionAsked && ev.Call != nil:
 		call := *ev.Call
 		call.ID = track.SubflowCallID(ev)
-		return []Chunk{callInput(call), data}
+		// A step of its own: the client sends its answer once every tool
+		// part of the last step has an output, and the delegate call's
+		// part, before it, has none until the child ends.
+		return []Chunk{{Type: StartStep}, callInput(call), data}
 	case ev.Kind == contract.EvQuestionAnswered && ev.Call != nil:
 		answer := ev.Text
 		return []Chunk{{Type: ToolOutputAvail, ToolCallID: track.SubflowCallID(ev), Output: &answer}, data}

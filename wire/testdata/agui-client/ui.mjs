@@ -72,7 +72,8 @@ for await (const m of readUIMessageStream({ stream: recorded, onError: (e) => er
 process.stdout.write(JSON.stringify({ message, errors, types, headers }) + "\n");
 
 // ask drives the chat the way a page does: the Chat class keeps the
-// messages, and addToolOutput answers the open tool part.
+// messages, and addToolOutput answers the newest open tool part (a
+// delegated run's question comes after its delegate call's part).
 async function ask(mode, answer) {
   const state = {
     messages: [],
@@ -105,7 +106,7 @@ async function ask(mode, answer) {
   await done;
   const waiting = mode === "approve" ? "approval-requested" : "input-available";
   const last = state.messages.at(-1);
-  const part = last?.parts.find((p) => p.type.startsWith("tool-") && p.state === waiting);
+  const part = last?.parts.findLast((p) => p.type.startsWith("tool-") && p.state === waiting);
   if (!part) throw new Error("no tool part is " + waiting + ": " + JSON.stringify(state.messages));
   const asked = structuredClone(part);
   done = new Promise((r) => (finished = r));
