@@ -73,16 +73,7 @@ func TestAGUIClientAnswersAnApproval(t *testing.T) {
 		ran <- in.Path
 		return "deleted " + in.Path, nil
 	}, dispatch.NeedsApproval())
-	st := store.NewMemory()
-	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
-		box, err := dispatch.NewToolBox(del)
-		if err != nil {
-			return nil, err
-		}
-		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: deleter{}}, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
-	}, HandlerOptions{ClientAnswers: true})
-	srv := httptest.NewServer(h)
-	defer func() { srv.Close(); h.Close() }()
+	_, srv := approvalServer(t, ProtocolAGUI, deleter{}, del)
 
 	user := map[string]any{"id": "u1", "role": "user", "content": "clean up"}
 	_, first := postAGUI(t, srv.URL, user)
@@ -142,4 +133,21 @@ func TestDecision(t *testing.T) {
 			t.Errorf("decision(%q) mismatch (-want +got):\n%s", tt.text, diff)
 		}
 	}
+}
+
+// approvalServer serves agents played by prov with the one tool, whose
+// approvals wait for the client, over a memory store.
+func approvalServer(t *testing.T, proto Protocol, prov turn.Provider, tool dispatch.Tool) (*Handler, *httptest.Server) {
+	t.Helper()
+	st := store.NewMemory()
+	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
+		box, err := dispatch.NewToolBox(tool)
+		if err != nil {
+			return nil, err
+		}
+		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: prov}, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
+	}, HandlerOptions{ClientAnswers: true, Protocol: proto})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); h.Close() })
+	return h, srv
 }

@@ -6,13 +6,12 @@ import (
 	"iter"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
-	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/turn"
 	"github.com/batonrt/baton/wire/agui"
 	"github.com/batonrt/baton/wire/aisdk"
@@ -54,23 +53,7 @@ func (steerable) Stream(_ context.Context, req contract.ModelRequest) iter.Seq2[
 func TestAMessageSteersTheRunInFlight(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
-			del := dispatch.MustFunc("delete_file", "Delete a file.", func(_ context.Context, in struct {
-				Path string `json:"path"`
-			}) (string, error) {
-				t.Errorf("the tool ran on %q: the steer should have skipped it", in.Path)
-				return "", nil
-			}, dispatch.NeedsApproval())
-			st := store.NewMemory()
-			h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
-				box, err := dispatch.NewToolBox(del)
-				if err != nil {
-					return nil, err
-				}
-				return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: steerable{}}, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
-			}, HandlerOptions{ClientAnswers: true, Protocol: proto})
-			srv := httptest.NewServer(h)
-			defer func() { srv.Close(); h.Close() }()
-
+			h, srv := steerServer(t, proto)
 			post := func(body string) (int, string) {
 				resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
 				if err != nil {
@@ -143,4 +126,41 @@ func phase(h *Handler, id string) contract.Phase {
 	t := h.threads[id]
 	h.mu.Unlock()
 	return t.r.Snapshot().Phase
+}
+
+// steerServer serves agents played by steerable whose delete_file call
+// waits for the client's approval, and must never run.
+func steerServer(t *testing.T, proto Protocol) (*Handler, *httptest.Server) {
+	t.Helper()
+	del := dispatch.MustFunc("delete_file", "Delete a file.", func(_ context.Context, in struct {
+		Path string `json:"path"`
+	}) (string, error) {
+		t.Errorf("the tool ran on %q: the steer should have skipped it", in.Path)
+		return "", nil
+	}, dispatch.NeedsApproval())
+	return approvalServer(t, proto, steerable{}, del)
+}
+
+// TestAISDKClientSteersARunWaitingForApproval: the AI SDK's Chat, shown a
+// call waiting for approval, sends a message instead; the run takes it as
+// steering and the chat's new assistant message holds the steered reply.
+func TestAISDKClientSteersARunWaitingForApproval(t *testing.T) {
+	dir := aiSDKDir(t)
+	_, srv := steerServer(t, ProtocolAISDK)
+	var res uiClientResult
+	if err := json.Unmarshal(runNode(t, dir, nil, "ui.mjs", srv.URL, "chat-s", "steer", "keep the build"), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 {
+		t.Fatalf("client saw errors: %v", res.Errors)
+	}
+	var text []string
+	for _, p := range res.Message.Parts {
+		if p.Type == "text" {
+			text = append(text, p.Text)
+		}
+	}
+	if res.Message.Role != "assistant" || !slices.Contains(text, "Understood: keep the build") {
+		t.Errorf("the chat's last message is %s with text %q, want the steered reply", res.Message.Role, text)
+	}
 }

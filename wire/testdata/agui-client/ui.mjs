@@ -13,6 +13,9 @@
 //   node ui.mjs URL CHAT approve yes|no
 //                                 the same for a part in approval-requested,
 //                                 answered with addToolApprovalResponse
+//   node ui.mjs URL CHAT steer TEXT
+//                                 the same, but the part in approval-requested
+//                                 is left as it is and TEXT sent instead
 import {
   AbstractChat,
   DefaultChatTransport,
@@ -35,7 +38,7 @@ const transport = new DefaultChatTransport({
   },
 });
 
-if (mode === "ask" || mode === "approve") {
+if (mode === "ask" || mode === "approve" || mode === "steer") {
   await ask(mode, process.argv[5]);
   process.exit(0);
 }
@@ -100,17 +103,19 @@ async function ask(mode, answer) {
     onError: (e) => errors.push(String(e)),
     onFinish: () => finished(),
     sendAutomaticallyWhen:
-      mode === "approve" ? lastAssistantMessageIsCompleteWithApprovalResponses : lastAssistantMessageIsCompleteWithToolCalls,
+      mode === "ask" ? lastAssistantMessageIsCompleteWithToolCalls : lastAssistantMessageIsCompleteWithApprovalResponses,
   });
   await chat.sendMessage({ text: "plan a trip" });
   await done;
-  const waiting = mode === "approve" ? "approval-requested" : "input-available";
+  const waiting = mode === "ask" ? "input-available" : "approval-requested";
   const last = state.messages.at(-1);
   const part = last?.parts.findLast((p) => p.type.startsWith("tool-") && p.state === waiting);
   if (!part) throw new Error("no tool part is " + waiting + ": " + JSON.stringify(state.messages));
   const asked = structuredClone(part);
   done = new Promise((r) => (finished = r));
-  if (mode === "approve") {
+  if (mode === "steer") {
+    await chat.sendMessage({ text: answer });
+  } else if (mode === "approve") {
     await chat.addToolApprovalResponse({ id: part.approval.id, approved: answer === "yes" });
   } else {
     await chat.addToolOutput({ tool: part.type.slice(5), toolCallId: part.toolCallId, output: answer });
