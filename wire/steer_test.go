@@ -164,3 +164,20 @@ func TestAISDKClientSteersARunWaitingForApproval(t *testing.T) {
 		t.Errorf("the chat's last message is %s with text %q, want the steered reply", res.Message.Role, text)
 	}
 }
+
+// TestAGUIClientSteersARunWaitingForApproval: the official AG-UI client,
+// whose run ended on a call waiting for approval, adds a user message and
+// runs the agent again; the baton run takes it as steering and the new
+// AG-UI run ends with the steered reply.
+func TestAGUIClientSteersARunWaitingForApproval(t *testing.T) {
+	dir := aguiClientDir(t)
+	_, srv := steerServer(t, ProtocolAGUI)
+	var res askResult
+	if err := json.Unmarshal(runNode(t, dir, nil, "ask.mjs", srv.URL, "thread-s", "keep the build", "steer"), &res); err != nil {
+		t.Fatal(err)
+	}
+	lines := askLines(res)
+	if len(res.Errors) > 0 || len(lines) == 0 || lines[len(lines)-1] != "assistant: Understood: keep the build" {
+		t.Errorf("client messages %q, errors %v; want the steered reply last", lines, res.Errors)
+	}
+}

@@ -7,6 +7,8 @@
 //   node ask.mjs URL THREAD ANSWER ask    only ask; print the question
 //   node ask.mjs URL THREAD ANSWER answer only answer the thread's open
 //                                         question (e.g. after a restart)
+//   node ask.mjs URL THREAD TEXT steer    leave the question open and send
+//                                         TEXT as a user message instead
 import { HttpAgent } from "@ag-ui/client";
 
 const [url, threadId, answer, mode = "both"] = process.argv.slice(2);
@@ -32,6 +34,10 @@ if (mode === "answer") {
   question = JSON.parse(process.env.QUESTION);
   agent.addMessage({ id: "a0", role: "assistant", toolCalls: [question] });
 }
-agent.addMessage({ id: "t1", role: "tool", toolCallId: question.id, content: answer });
+if (mode === "steer") {
+  agent.addMessage({ id: "u2", role: "user", content: answer });
+} else {
+  agent.addMessage({ id: "t1", role: "tool", toolCallId: question.id, content: answer });
+}
 await agent.runAgent({}, { onRunErrorEvent });
 process.stdout.write(JSON.stringify({ messages: agent.messages, errors, question }) + "\n");
