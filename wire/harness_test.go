@@ -243,7 +243,7 @@ func (e *env) agent(thread string) *conductor.Agent {
 func runBody(thread, text string) string {
 	b, _ := json.Marshal(map[string]any{
 		"threadId": thread, "runId": "client-run", "state": map[string]any{}, "tools": []any{}, "context": []any{},
-		"messages": []any{map[string]any{"id": "u1", "role": "user", "content": text}},
+		"messages": []any{map[string]any{"id": "u-" + text, "role": "user", "content": text}},
 	})
 	return string(b)
 }

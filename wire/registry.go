@@ -30,6 +30,8 @@ type thread struct {
 	users   int
 	running bool
 	idle    time.Time
+	// taken are the client message ids the thread's runs took.
+	taken map[string]bool
 }
 
 // errBusy is returned when every live thread is in use and the cap is

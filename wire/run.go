@@ -14,7 +14,7 @@ import (
 // run starts a run on the thread and streams it. The run belongs to the
 // thread, not to the request: a client that leaves stops its stream,
 // while the run goes on so that the client can resume.
-func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, threadID, clientRunID string, turns []contract.Turn) {
+func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, threadID, clientRunID string, turns []contract.Turn, ids []string) {
 	t, ok := h.useThread(w, r, threadID)
 	if !ok {
 		return
@@ -22,11 +22,21 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 	defer h.release(t)
 	ctx := r.Context()
 	if !h.claim(t) {
-		if !h.steer(w, r, proto, t, turns) {
+		turns, ids = h.untaken(t, turns, ids)
+		switch {
+		case len(turns) == 0 && t.r.Snapshot().Phase.InFlight():
+			// The client posted what the run in flight already took: a
+			// retry of the post that started or steered it. It gets that
+			// run's stream, not the same message a second time.
+			h.replayRun(w, r, t, proto)
+		case len(turns) == 0:
+			httpError(w, http.StatusConflict, "wire: thread %q already took these messages", threadID)
+		case !h.steer(w, r, proto, t, turns, ids):
 			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
 		}
 		return
 	}
+	h.take(t, ids)
 	s := newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	// Read before the run starts: everything newer is this run's.
@@ -69,7 +79,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 // steering, as Agent.Submit does, and streams the run on from there, in
 // a message of its own for the AI SDK. It reports false, having written
 // nothing, when there is no run to steer.
-func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn) bool {
+func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string) bool {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
@@ -83,6 +93,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	if err != nil || sr.Steer(turns) != nil {
 		return false
 	}
+	h.take(t, ids)
 	s := newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)

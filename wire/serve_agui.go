@@ -36,7 +36,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		h.answer(w, r, ProtocolAGUI, in.ThreadID, answers)
 		return
 	}
-	h.run(w, r, ProtocolAGUI, in.ThreadID, in.RunID, in.Turns)
+	h.run(w, r, ProtocolAGUI, in.ThreadID, in.RunID, in.Turns, in.TurnIDs)
 }
 
 // cursor is a parsed Last-Event-ID: "seq" names a committed event,

@@ -30,7 +30,7 @@ func (h *Handler) postChat(w http.ResponseWriter, r *http.Request) {
 		h.answer(w, r, ProtocolAISDK, in.ChatID, answers)
 		return
 	}
-	h.run(w, r, ProtocolAISDK, in.ChatID, "", in.Turns)
+	h.run(w, r, ProtocolAISDK, in.ChatID, "", in.Turns, in.TurnIDs)
 }
 
 // resumeChat answers the AI SDK's resume request, GET .../{id}/stream:
@@ -46,7 +46,6 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	ctx := r.Context()
 	t, answered, code, err := h.reach(w, r, threadID)
 	if answered {
 		return
@@ -64,9 +63,17 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	h.replayRun(w, r, t, ProtocolAISDK)
+}
+
+// replayRun streams t's run in flight from its start, then follows it:
+// what the AI SDK's resume request expects, and what a client that
+// posted again what started the run gets.
+func (h *Handler) replayRun(w http.ResponseWriter, r *http.Request, t *thread, proto Protocol) {
+	ctx := r.Context()
 	events, end, err := t.history(ctx)
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
+		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", t.id, err)
 		return
 	}
 	start := 0
@@ -75,7 +82,7 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 			start = i
 		}
 	}
-	s := newStreamer(w, r, t, ProtocolAISDK)
+	s := newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)
 	// The earlier runs, projected silently, leave the projector's
@@ -89,7 +96,7 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 		err = s.done()
 	}
 	if err != nil && ctx.Err() == nil {
-		h.opts.Logger.Warn("wire: resumed chat stream ended early", "thread", threadID, "err", err)
+		h.opts.Logger.Warn("wire: replayed run's stream ended early", "thread", t.id, "err", err)
 	}
 }
 

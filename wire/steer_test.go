@@ -18,10 +18,11 @@ import (
 )
 
 // steerable asks to delete a file first; once a person has said
-// something more, it answers what they said.
-type steerable struct{}
+// something more, it answers what they said. said, when set, gets the
+// user texts of every request.
+type steerable struct{ said chan<- []string }
 
-func (steerable) Stream(_ context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+func (m steerable) Stream(_ context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
 	return func(yield func(turn.Chunk, error) bool) {
 		chunks := []turn.Chunk{
 			{Kind: turn.ChunkToolCallStart, CallID: "d1", Name: "delete_file"},
@@ -34,6 +35,9 @@ func (steerable) Stream(_ context.Context, req contract.ModelRequest) iter.Seq2[
 			if t.Role == contract.RoleUser && t.Text() != "" {
 				said = append(said, t.Text())
 			}
+		}
+		if m.said != nil {
+			m.said <- said
 		}
 		if len(said) > 1 {
 			chunks = []turn.Chunk{{Kind: turn.ChunkText, Text: "Understood: " + said[len(said)-1]}, {Kind: turn.ChunkStop, Stop: contract.StopEndTurn}}
@@ -53,7 +57,8 @@ func (steerable) Stream(_ context.Context, req contract.ModelRequest) iter.Seq2[
 func TestAMessageSteersTheRunInFlight(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
-			h, srv := steerServer(t, proto)
+			said := make(chan []string, 16)
+			h, srv := steerServer(t, proto, said)
 			post := func(body string) (int, string) {
 				resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
 				if err != nil {
@@ -103,12 +108,27 @@ func TestAMessageSteersTheRunInFlight(t *testing.T) {
 			if p := phase(h, "t1"); p != contract.PhaseAwaitingApproval {
 				t.Fatalf("after the first stream the run is %s, want awaiting approval", p)
 			}
+			// A retry of the first post is given the run's stream; it
+			// neither steers the run nor answers its approval.
+			if code, _ := post(body("clean up")); code != http.StatusOK {
+				t.Fatalf("the first message posted again: %d", code)
+			}
+			if p := phase(h, "t1"); p != contract.PhaseAwaitingApproval {
+				t.Fatalf("after the retried post the run is %s, want still awaiting approval", p)
+			}
 			code, text := post(body("clean up", "keep the build"))
 			if code != http.StatusOK || text != "Understood: keep the build" {
 				t.Fatalf("steering message: %d %q, want 200 and the steered reply", code, text)
 			}
 			if p := phase(h, "t1"); p.InFlight() {
 				t.Errorf("after the steered stream the run is %s", p)
+			}
+			var last []string
+			for len(said) > 0 {
+				last = <-said
+			}
+			if want := []string{"clean up", "keep the build"}; !slices.Equal(last, want) {
+				t.Errorf("the model was last given the user messages %q, want each once: %q", last, want)
 			}
 		})
 	}
@@ -130,7 +150,9 @@ func phase(h *Handler, id string) contract.Phase {
 
 // steerServer serves agents played by steerable whose delete_file call
 // waits for the client's approval, and must never run.
-func steerServer(t *testing.T, proto Protocol) (*Handler, *httptest.Server) {
+// steerServer serves an agent on steerable; said, when not nil, gets the
+// user texts of every model request.
+func steerServer(t *testing.T, proto Protocol, said chan<- []string) (*Handler, *httptest.Server) {
 	t.Helper()
 	del := dispatch.MustFunc("delete_file", "Delete a file.", func(_ context.Context, in struct {
 		Path string `json:"path"`
@@ -138,7 +160,7 @@ func steerServer(t *testing.T, proto Protocol) (*Handler, *httptest.Server) {
 		t.Errorf("the tool ran on %q: the steer should have skipped it", in.Path)
 		return "", nil
 	}, dispatch.NeedsApproval())
-	return approvalServer(t, proto, steerable{}, del)
+	return approvalServer(t, proto, steerable{said: said}, del)
 }
 
 // TestAISDKClientSteersARunWaitingForApproval: the AI SDK's Chat, shown a
@@ -146,7 +168,7 @@ func steerServer(t *testing.T, proto Protocol) (*Handler, *httptest.Server) {
 // steering and the chat's new assistant message holds the steered reply.
 func TestAISDKClientSteersARunWaitingForApproval(t *testing.T) {
 	dir := aiSDKDir(t)
-	_, srv := steerServer(t, ProtocolAISDK)
+	_, srv := steerServer(t, ProtocolAISDK, nil)
 	var res uiClientResult
 	if err := json.Unmarshal(runNode(t, dir, nil, "ui.mjs", srv.URL, "chat-s", "steer", "keep the build"), &res); err != nil {
 		t.Fatal(err)
@@ -171,7 +193,7 @@ func TestAISDKClientSteersARunWaitingForApproval(t *testing.T) {
 // AG-UI run ends with the steered reply.
 func TestAGUIClientSteersARunWaitingForApproval(t *testing.T) {
 	dir := aguiClientDir(t)
-	_, srv := steerServer(t, ProtocolAGUI)
+	_, srv := steerServer(t, ProtocolAGUI, nil)
 	var res askResult
 	if err := json.Unmarshal(runNode(t, dir, nil, "ask.mjs", srv.URL, "thread-s", "keep the build", "steer"), &res); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 func chatBody(id, text string) string {
 	b, _ := json.Marshal(map[string]any{
 		"id": id, "trigger": "submit-message",
-		"messages": []any{map[string]any{"id": "u1", "role": "user", "parts": []any{
+		"messages": []any{map[string]any{"id": "u-" + text, "role": "user", "parts": []any{
 			map[string]any{"type": "step-start"},
 			map[string]any{"type": "text", "text": text},
 		}}},

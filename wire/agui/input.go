@@ -21,6 +21,10 @@ type Input struct {
 	// to its last reply. Empty when the request only resumes a stream or
 	// answers.
 	Turns []contract.Turn
+	// TurnIDs are the client's ids of Turns, in order: a thread takes a
+	// message once, so a client that posts the same messages again (a
+	// retry) is not taken to say them twice.
+	TurnIDs []string
 	// Answers are the trailing tool messages: the client's results for
 	// tool calls the run waits on (a question to a person, an approval).
 	Answers []Answer
@@ -77,7 +81,7 @@ func DecodeInput(b []byte, turns bool) (Input, error) {
 		out.Answers, err = answers(in.Messages)
 		return out, err
 	}
-	out.Turns, err = newTurns(in.Messages)
+	out.Turns, out.TurnIDs, err = newTurns(in.Messages)
 	return out, err
 }
 
@@ -101,23 +105,25 @@ func answers(messages []message) ([]Answer, error) {
 	return out, nil
 }
 
-func newTurns(messages []message) ([]contract.Turn, error) {
+func newTurns(messages []message) ([]contract.Turn, []string, error) {
 	start := len(messages)
 	for start > 0 && messages[start-1].Role == "user" {
 		start--
 	}
 	var turns []contract.Turn
+	var ids []string
 	for _, m := range messages[start:] {
 		text, err := messageText(m.Content)
 		if err != nil {
-			return nil, fmt.Errorf("%w: message %q: %v", ErrBadInput, m.ID, err)
+			return nil, nil, fmt.Errorf("%w: message %q: %v", ErrBadInput, m.ID, err)
 		}
 		turns = append(turns, contract.UserText(text))
+		ids = append(ids, m.ID)
 	}
 	if len(turns) == 0 {
-		return nil, fmt.Errorf("%w: no user message after the last reply", ErrBadInput)
+		return nil, nil, fmt.Errorf("%w: no user message after the last reply", ErrBadInput)
 	}
-	return turns, nil
+	return turns, ids, nil
 }
 
 // messageText reads a content that is a string or an array of parts, of

@@ -20,6 +20,10 @@ type Input struct {
 	// the client sends the whole conversation, and the thread's agent
 	// already holds the rest.
 	Turns []contract.Turn
+	// TurnIDs are the client's ids of Turns: a thread takes a message
+	// once, so a client that posts it again (a retry) is not taken to say
+	// it twice.
+	TurnIDs []string
 	// Answers are the outputs the client added (addToolOutput) to the
 	// tool parts of a trailing assistant message, and its approval
 	// responses (addToolApprovalResponse), for the calls the run waits
@@ -91,7 +95,7 @@ func DecodeInput(b []byte) (Input, error) {
 	if len(t.Blocks) == 0 {
 		return Input{}, fmt.Errorf("%w: message %q has no text part", ErrBadInput, m.ID)
 	}
-	return Input{ChatID: in.ID, Turns: []contract.Turn{t}}, nil
+	return Input{ChatID: in.ID, Turns: []contract.Turn{t}, TurnIDs: []string{m.ID}}, nil
 }
 
 // answers reads the outputs of a trailing assistant message's tool parts
