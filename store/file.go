@@ -51,9 +51,6 @@ func OpenFSBackend(fsys vfs.FS) (Backend, error) { return openFileBackend(fsys) 
 
 func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 	fb := &fileBackend{fs: fsys, logs: map[string]*sessionLog{}, index: map[Hash]objLoc{}}
-	if ffs, ok := fsys.(vfs.FlushFS); ok {
-		fb.group = newGroupSync(ffs)
-	}
 	format, err := fb.readFormat()
 	if err != nil {
 		return nil, err
@@ -76,6 +73,15 @@ func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 	if err := fb.cutTornTails(); err != nil {
 		return nil, err
 	}
+	// Opened before any commit writes, so that a flush sees every
+	// write-back error of the commits it makes durable; one that cannot
+	// be opened leaves each commit to sync its own file.
+	if ffs, ok := fsys.(vfs.FlushFS); ok {
+		if fl, err := ffs.OpenFlusher(); err == nil {
+			fb.flusher = fl
+			fb.group = newGroupSync(fl)
+		}
+	}
 	return fb, nil
 }
 
@@ -84,10 +90,11 @@ func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 // parallel (no lock is shared across sessions while a sync runs), so the
 // file system's journal commits concurrent sessions' syncs together.
 type fileBackend struct {
-	fs    vfs.FS
-	group *groupSync // nil when fs cannot flush all its files at once
-	loose bool       // a format 1 folder: loose objects and ref files are read too
-	seq   atomic.Uint64
+	fs      vfs.FS
+	group   *groupSync  // nil when fs cannot flush all its files at once
+	flusher vfs.Flusher // the group's, closed with the backend
+	loose   bool        // a format 1 folder: loose objects and ref files are read too
+	seq     atomic.Uint64
 
 	mu    sync.Mutex
 	logs  map[string]*sessionLog
@@ -221,6 +228,13 @@ func (f *fileBackend) Close() error {
 		l.mu.Lock()
 		errs = append(errs, l.closeFile())
 		l.mu.Unlock()
+	}
+	f.mu.Lock()
+	fl := f.flusher
+	f.flusher = nil
+	f.mu.Unlock()
+	if fl != nil {
+		errs = append(errs, fl.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -18,7 +18,7 @@ import (
 // one the file system cannot make (Linux before 5.8, whose syncfs does
 // not report write-back errors) turns the grouping off.
 type groupSync struct {
-	fs  vfs.FlushFS
+	fs  interface{ Flush() error }
 	off atomic.Bool // the file system cannot flush: each commit syncs its own file
 
 	mu      sync.Mutex
@@ -34,7 +34,7 @@ type round struct {
 	done  chan struct{} // closed when this round's flush ended
 }
 
-func newGroupSync(fs vfs.FlushFS) *groupSync { return &groupSync{fs: fs} }
+func newGroupSync(fs interface{ Flush() error }) *groupSync { return &groupSync{fs: fs} }
 
 // sync makes what was written to file durable.
 func (g *groupSync) sync(file vfs.File) error {

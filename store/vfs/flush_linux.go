@@ -8,30 +8,40 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Flush is syncfs(2) on the file system holding the root: it writes back
-// and commits every file of that file system. Linux reports through it a
-// write-back error that any of those files met only since 5.8; before,
-// such an error would be lost, so there Flush is unsupported and each
-// file is synced on its own.
-func (o osFS) Flush() error {
+// OpenFlusher returns a flusher that calls syncfs(2) on the file system
+// holding the root: it writes back and commits every file of that file
+// system. Linux reports through it a write-back error that any of those
+// files met only since 5.8, and only one met since the descriptor it is
+// given was opened; before 5.8 such an error would be lost, so there
+// flushing is unsupported and each file is synced on its own.
+func (o osFS) OpenFlusher() (Flusher, error) {
 	if !syncfsReportsErrors() {
-		return errors.ErrUnsupported
+		return nil, errors.ErrUnsupported
 	}
 	d, err := os.Open(o.root)
 	if err != nil {
-		return mapErr(err)
+		return nil, mapErr(err)
 	}
+	return rootFlusher{d: d}, nil
+}
+
+type rootFlusher struct{ d *os.File }
+
+func (r rootFlusher) Flush() error {
+	var err error
 	for {
-		err = unix.Syncfs(int(d.Fd()))
+		err = unix.Syncfs(int(r.d.Fd()))
 		if err != unix.EINTR {
 			break
 		}
 	}
 	if err != nil {
-		err = &os.PathError{Op: "syncfs", Path: o.root, Err: err}
+		return &os.PathError{Op: "syncfs", Path: r.d.Name(), Err: err}
 	}
-	return errors.Join(err, d.Close())
+	return nil
 }
+
+func (r rootFlusher) Close() error { return r.d.Close() }
 
 // syncfsReportsErrors reports whether the running kernel is 5.8 or later.
 var syncfsReportsErrors = sync.OnceValue(func() bool {

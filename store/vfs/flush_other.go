@@ -4,4 +4,4 @@ package vfs
 
 import "errors"
 
-func (o osFS) Flush() error { return errors.ErrUnsupported }
+func (o osFS) OpenFlusher() (Flusher, error) { return nil, errors.ErrUnsupported }

@@ -16,6 +16,14 @@ func TestOSFlush(t *testing.T) {
 	if !ok {
 		t.Fatal("the OS file system does not offer Flush")
 	}
+	fl, err := fsys.OpenFlusher()
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skip("no file system flush on this platform; File.Sync is used")
+	}
+	if err != nil {
+		t.Fatalf("open flusher: %v", err)
+	}
+	defer fl.Close()
 	f, err := fsys.OpenAppend("log")
 	if err != nil {
 		t.Fatal(err)
@@ -24,15 +32,11 @@ func TestOSFlush(t *testing.T) {
 	if _, err := f.Write([]byte("frame")); err != nil {
 		t.Fatal(err)
 	}
-	err = fsys.Flush()
-	if errors.Is(err, errors.ErrUnsupported) {
-		t.Skip("no file system flush on this platform; File.Sync is used")
-	}
-	if err != nil {
+	if err := fl.Flush(); err != nil {
 		t.Fatalf("flush: %v", err)
 	}
 	gone := vfs.OS(filepath.Join(dir, "missing")).(vfs.FlushFS)
-	if err := gone.Flush(); !errors.Is(err, vfs.ErrNotExist) {
+	if _, err := gone.OpenFlusher(); !errors.Is(err, vfs.ErrNotExist) {
 		t.Errorf("flush of a missing folder: %v, want ErrNotExist", err)
 	}
 }

@@ -68,7 +68,19 @@ type File interface {
 // disk can then pay for one flush instead of one each.
 type FlushFS interface {
 	FS
+	// OpenFlusher returns a flusher of the file system beneath.
+	// errors.ErrUnsupported means the platform has no such flush.
+	OpenFlusher() (Flusher, error)
+}
+
+// Flusher flushes a file system. It reports a write-back error any of
+// the file system's files met since the flusher was opened, and only
+// since then, so it must be opened before the writes it is to make
+// durable, and kept: a flusher opened later would not see an error met
+// in between.
+type Flusher interface {
 	// Flush makes every file's written data durable, as Sync on each
-	// would. errors.ErrUnsupported means the platform has no such flush.
+	// would.
 	Flush() error
+	Close() error
 }
