@@ -29,12 +29,18 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 			// retry of the post that started or steered it. It gets that
 			// run's stream, not the same message a second time.
 			h.replayRun(w, r, t, proto)
+			return
 		case len(turns) == 0:
 			httpError(w, http.StatusConflict, "wire: thread %q already took these messages", threadID)
-		case !h.steer(w, r, proto, t, turns, ids):
+			return
+		case h.steer(w, r, proto, t, turns, ids):
+			return
+		case !h.claim(t):
 			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
+			return
 		}
-		return
+		// The run ended between the first claim and the steer: the
+		// message starts the next run.
 	}
 	h.take(t, ids)
 	s := newStreamer(w, r, t, proto)

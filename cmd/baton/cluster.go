@@ -28,7 +28,7 @@ func (fs *flagSet) serveStore(ctx context.Context) (store.Store, *postgres.Backe
 	}
 	b, err := postgres.OpenBackend(ctx, dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("open store %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("serve: open store %s: %w", dir, err)
 	}
 	return store.New(b), b, nil
 }
@@ -39,15 +39,27 @@ func advertiseURL(flag string, listen net.Addr) (string, error) {
 	if flag != "" {
 		u, err := url.Parse(flag)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return "", fmt.Errorf("--advertise %q: want the URL other serve processes reach this one at, such as http://10.0.0.5:8080", flag)
+			return "", fmt.Errorf("serve: --advertise %q: want the URL other serve processes reach this one at, such as http://10.0.0.5:8080", flag)
 		}
 		return u.String(), nil
 	}
 	addr, ok := listen.(*net.TCPAddr)
 	if !ok || addr.IP.IsUnspecified() {
-		return "", fmt.Errorf("serve listens on every interface (%s) and shares its store: set --advertise to the URL other serve processes reach this one at", listen)
+		return "", fmt.Errorf("serve: listening on every interface (%s) and shares its store: set --advertise to the URL other serve processes reach this one at", listen)
 	}
 	return "http://" + addr.String(), nil
+}
+
+// cleartextToken says when handing requests to other serve processes
+// would send the bearer token unencrypted beyond this machine.
+func cleartextToken(advertised, token string) bool {
+	u, err := url.Parse(advertised)
+	if err != nil || token == "" || u.Scheme != "http" {
+		return false
+	}
+	host := u.Hostname()
+	ip := net.ParseIP(host)
+	return host != "localhost" && (ip == nil || !ip.IsLoopback())
 }
 
 // ownerLookup finds the serve process that drives a thread's session, for
@@ -73,6 +85,8 @@ const adoptEvery = 2 * time.Second
 func (a *app) adoptOrphans(ctx context.Context, h *wire.Handler, b *postgres.Backend, namespace string) {
 	tick := time.NewTicker(adoptEvery)
 	defer tick.Stop()
+	var listErr string
+	failed := map[string]string{}
 	for {
 		select {
 		case <-ctx.Done():
@@ -81,15 +95,28 @@ func (a *app) adoptOrphans(ctx context.Context, h *wire.Handler, b *postgres.Bac
 		}
 		orphans, err := b.Orphans(ctx)
 		if err != nil {
+			// Said once, not every tick, while it lasts.
+			if msg := err.Error(); msg != listErr && ctx.Err() == nil {
+				fmt.Fprintf(a.stderr, "baton: looking for threads of stopped processes: %v\n", err)
+				listErr = msg
+			}
 			continue
 		}
+		listErr = ""
 		for _, session := range orphans {
 			thread, ok := strings.CutPrefix(session, namespace)
 			if !ok {
 				continue
 			}
-			if err := h.Open(ctx, thread); err != nil && !errors.Is(err, store.ErrLocked) && ctx.Err() == nil {
+			err := h.Open(ctx, thread)
+			if err == nil || errors.Is(err, store.ErrLocked) || ctx.Err() != nil {
+				delete(failed, thread)
+				continue
+			}
+			// Tried again each tick; said once per thread and error.
+			if msg := err.Error(); failed[thread] != msg {
 				fmt.Fprintf(a.stderr, "baton: resume thread %s of a stopped process: %v\n", thread, err)
+				failed[thread] = msg
 			}
 		}
 	}

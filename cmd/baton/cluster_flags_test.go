@@ -32,3 +32,23 @@ func TestAdvertiseURL(t *testing.T) {
 		}
 	}
 }
+
+func TestCleartextToken(t *testing.T) {
+	tests := []struct {
+		advertised, token string
+		want              bool
+	}{
+		{"http://10.0.0.5:8080", "secret", true},
+		{"http://node-a.internal:8080", "secret", true},
+		{"https://node-a.internal:8443", "secret", false},
+		{"http://127.0.0.1:8081", "secret", false},
+		{"http://localhost:8081", "secret", false},
+		{"http://[::1]:8081", "secret", false},
+		{"http://10.0.0.5:8080", "", false},
+	}
+	for _, tt := range tests {
+		if got := cleartextToken(tt.advertised, tt.token); got != tt.want {
+			t.Errorf("cleartextToken(%q, %q) = %v, want %v", tt.advertised, tt.token, got, tt.want)
+		}
+	}
+}

@@ -111,6 +111,9 @@ func (a *app) serve(ctx context.Context, args []string) error {
 			ln.Close()
 			return err
 		}
+		if cleartextToken(addr, cfg.token) {
+			fmt.Fprintf(a.stderr, "baton: warning: requests handed between serve processes carry the bearer token over %s unencrypted; advertise an https:// URL or keep the processes on a private network\n", addr)
+		}
 		shared.Advertise(addr)
 		cfg.owner = ownerLookup(shared, cfg.namespace)
 		cfg.shared = shared

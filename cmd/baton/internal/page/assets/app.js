@@ -12,10 +12,10 @@ import {
 const $ = (id) => document.getElementById(id);
 
 // A token, if the server needs one, comes in the URL's fragment, which
-// the browser never sends anywhere; the thread in ?thread= or a new one.
+// the browser never sends anywhere. Each page load is a new thread.
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("token");
-const threadId = new URLSearchParams(location.search).get("thread") || "page-" + crypto.randomUUID();
+const threadId = "page-" + crypto.randomUUID();
 
 // The chat's state, as AbstractChat wants it; every change re-renders.
 const state = {
