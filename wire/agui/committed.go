@@ -165,8 +165,12 @@ func runError(ev contract.RunEvent) Event {
 	e := Event{Type: RunError, Message: ev.Text, Code: string(contract.KindInternal)}
 	if ev.Err != nil {
 		e.Code = string(ev.Err.Kind)
-		if e.Message == "" {
-			e.Message = ev.Err.Error()
+		switch {
+		case ev.Err.Kind == contract.KindAborted && ev.Err.Message != "":
+			e.Message = "stopped: " + ev.Err.Message
+		default:
+			// Said once, as a person reads it; Code names the kind.
+			e.Message = ev.Err.Plain()
 		}
 	}
 	if e.Message == "" {

@@ -171,12 +171,14 @@ func (p *Projector) runFaulted(ev contract.RunEvent) []Chunk {
 	return append(out, Chunk{Type: Error, ErrorText: msg}, Chunk{Type: Finish, FinishReason: "error", MessageMetadata: meta})
 }
 
+// faultMessage says why the run faulted as a person reads it, once
+// (RunError.Plain), with upstream addresses and keys redacted.
 func faultMessage(ev contract.RunEvent) string {
 	switch {
+	case ev.Err != nil:
+		return redact.Error(ev.Err.Plain())
 	case ev.Text != "":
 		return redact.Error(ev.Text)
-	case ev.Err != nil:
-		return redact.Error(ev.Err.Error())
 	}
 	return "run faulted"
 }
