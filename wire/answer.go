@@ -59,24 +59,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 	s.park = h.opts.ClientAnswers
 	s.answered = applied
 	w.WriteHeader(http.StatusOK)
-	for _, ev := range events {
-		s.silent(ev)
-	}
-	s.runID, _ = s.inRun()
-	switch {
-	case s.ui != nil:
-		err = s.writeUI(s.ui.Resume())
-	case s.nd == nil:
-		err = s.writeAGUI(s.proj.Resume())
-	}
-	if err == nil {
-		s.pos = end
-		err = s.follow(ctx, nil)
-	}
-	if err == nil {
-		err = s.done()
-	}
-	if err != nil && ctx.Err() == nil {
+	if err := s.carryOn(ctx, events, end, false); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: answered stream ended early", "thread", threadID, "err", err)
 	}
 }

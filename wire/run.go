@@ -3,7 +3,6 @@ package wire
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/agui"
@@ -103,24 +102,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	s := newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)
-	for _, ev := range events {
-		s.silent(ev)
-	}
-	s.runID, _ = s.inRun()
-	switch {
-	case s.ui != nil:
-		err = s.writeUI(s.ui.Continue(s.runID + "-" + strconv.FormatUint(s.last, 10)))
-	case s.nd == nil:
-		err = s.writeAGUI(s.proj.Continue())
-	}
-	if err == nil {
-		s.pos = end
-		err = s.follow(ctx, nil)
-	}
-	if err == nil {
-		err = s.done()
-	}
-	if err != nil && ctx.Err() == nil {
+	if err := s.carryOn(ctx, events, end, true); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: steered stream ended early", "thread", t.id, "err", err)
 	}
 	return true

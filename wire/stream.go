@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -196,6 +197,38 @@ func (s *streamer) writeAGUI(events []agui.Event) error {
 		}
 	}
 	return nil
+}
+
+// carryOn streams on the run a client already follows and has just
+// answered or steered: the events it has (had, up to the log's position
+// end) go through the projector silently, the protocol reopens the
+// stream (as a new assistant message for the AI SDK when steered), and
+// the run follows live to its end or its next pause.
+func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int, steered bool) error {
+	for _, ev := range had {
+		s.silent(ev)
+	}
+	s.runID, _ = s.inRun()
+	var err error
+	switch {
+	case s.nd != nil:
+	case s.ui != nil && steered:
+		err = s.writeUI(s.ui.Continue(s.runID + "-" + strconv.FormatUint(s.last, 10)))
+	case s.ui != nil:
+		err = s.writeUI(s.ui.Resume())
+	case steered:
+		err = s.writeAGUI(s.proj.Continue())
+	default:
+		err = s.writeAGUI(s.proj.Resume())
+	}
+	if err == nil {
+		s.pos = end
+		err = s.follow(ctx, nil)
+	}
+	if err == nil {
+		err = s.done()
+	}
+	return err
 }
 
 // fill writes the committed events the stream missed, from the store.
