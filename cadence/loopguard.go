@@ -78,23 +78,7 @@ func (r repetition) pattern() string {
 
 // spaceOutsideStrings reports whether s, read as JSON, has white space
 // outside its strings: the only bytes json.Compact removes.
-func spaceOutsideStrings(s string) bool {
-	inString, escaped := false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return true
-		}
-	}
-	return false
-}
+func spaceOutsideStrings(s string) bool { return outsideStrings(s, isJSONSpace) }
 
 // loopCount measures the repetition at the end of the window: the same
 // call n times in a row, or two calls alternating for n rounds.

@@ -144,25 +144,11 @@ func validArguments(args string) error {
 // left to the decoder, which rejects those beyond float64's range.
 func plainObject(args string) bool {
 	i := 0
-	for i < len(args) && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r') {
+	for i < len(args) && isJSONSpace(args[i]) {
 		i++
 	}
 	if i == len(args) || args[i] != '{' || !json.Valid([]byte(args)) {
 		return false
 	}
-	inString, escaped := false, false
-	for ; i < len(args); i++ {
-		c := args[i]
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case !inString && (c == '-' || c >= '0' && c <= '9'):
-			return false
-		}
-	}
-	return true
+	return !outsideStrings(args[i:], func(c byte) bool { return c == '-' || c >= '0' && c <= '9' })
 }
