@@ -88,9 +88,7 @@ type clusterThread struct {
 // (one submit, one committed model reply, whatever node drove it), and
 // verifies and replays byte for byte.
 func TestServeClusterSurvivesKills(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	dir := aguiHarness(t)
 	isolate(t)
 	ctx := t.Context()

@@ -70,9 +70,7 @@ func answerBody(thread, prompt, tool, id, content string) string {
 // applies it once and streams the rest of the run back through the
 // second; the same answer again is refused, as the owner refuses it.
 func TestServeAnswerPostedToNonOwner(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	isolate(t)
 	url := pgtest.SchemaURL(t)
 	script := writeScript(t, `{"replies": [
@@ -98,9 +96,7 @@ func TestServeAnswerPostedToNonOwner(t *testing.T) {
 // reaches the one that does: the first node runs the approved command
 // once and streams the rest of the run back through the second.
 func TestServeApprovalPostedToNonOwner(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	isolate(t)
 	url := pgtest.SchemaURL(t)
 	ws := t.TempDir()
@@ -126,9 +122,7 @@ func TestServeApprovalPostedToNonOwner(t *testing.T) {
 // others: with no client asking, another process finds the session whose
 // owner died, takes it and finishes the run, once.
 func TestServeResumesRunOfKilledNode(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	isolate(t)
 	ctx := t.Context()
 	url := pgtest.SchemaURL(t)

@@ -59,9 +59,7 @@ func TestDemoInProcess(t *testing.T) {
 // (as go run . demo from this folder), with HOME, XDG and BATON_HOME in a
 // temporary folder, and checks its session landed in the default store.
 func TestDemoCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command")
-	}
+	skipShort(t, "builds the command")
 	// Keep the build and module caches, which live under the real HOME.
 	goenv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
 	if err != nil {

@@ -168,3 +168,12 @@ func fastDemo(t testing.TB) *scripted.Script {
 	}
 	return scripted.New(j.Replies...)
 }
+
+// skipShort skips a slow test (one that spawns processes or a browser)
+// under -short, except when CI is set: CI runs everything.
+func skipShort(t *testing.T, why string) {
+	t.Helper()
+	if testing.Short() && os.Getenv("CI") == "" {
+		t.Skip(why + "; run without -short")
+	}
+}

@@ -58,9 +58,7 @@ type pageFailure struct {
 // model's URL or the key, and the next prompt typed on the same page
 // starts a new run on the thread, whose reply is shown.
 func TestServeChatPageShowsFailure(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
+	skipShort(t, "starts a browser")
 	isolate(t)
 	harness, chromium := chromiumHarness(t, "failure.mjs")
 	model := failingOpenAI(t)

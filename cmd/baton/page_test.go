@@ -71,9 +71,7 @@ type pageRun struct {
 // the model wrote is shown as text. The server requires a token, which
 // the page takes from its URL's fragment.
 func TestServeChatPageInChromium(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
+	skipShort(t, "starts a browser")
 	isolate(t)
 	harness, chromium := chromiumHarness(t, "chat.mjs")
 	script := writeScript(t, `{"replies": [

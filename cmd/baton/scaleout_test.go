@@ -93,9 +93,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // verifies and replays byte for byte with the interrupted run settled
 // once.
 func TestServeNodesShareSessions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	isolate(t)
 	ctx := t.Context()
 	url := pgtest.SchemaURL(t)

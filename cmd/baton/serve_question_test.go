@@ -14,9 +14,7 @@ import (
 // (SIGTERM) and a new one on the same store takes the client's answer
 // (a tool message) and finishes the run.
 func TestServeQuestionSurvivesRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	isolate(t)
 	dir, ws := t.TempDir(), t.TempDir()
 	ask := writeScript(t, `{"replies": [{"text": "One question.", "tool_calls": [{"id": "q1", "name": "ask_human", "arguments": {"question": "Which city?"}}]}]}`)

@@ -53,9 +53,7 @@ func silentOpenAI(t *testing.T, headers bool) (srv *httptest.Server, streamed, p
 // and the client's stream ends with a run error that says it timed out,
 // without the server's address.
 func TestServeFirstChunkTimeout(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	for _, headers := range []bool{false, true} {
 		t.Run(fmt.Sprintf("headers=%v", headers), func(t *testing.T) {
 			isolate(t)

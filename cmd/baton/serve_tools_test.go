@@ -12,9 +12,7 @@ import (
 // TestServeShellAsksThePage: with --allow-shell, serve offers the shell
 // tool, and its call waits for the client's approval before it runs.
 func TestServeShellAsksThePage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	isolate(t)
 	ws := t.TempDir()
 	node := startNode(t, "--store", t.TempDir(), "--provider", "scripted", "--script", writeScript(t, shellScript), "--workspace", ws, "--allow-shell")
@@ -50,9 +48,7 @@ func TestServeShellAsksThePage(t *testing.T) {
 // TestServeMCP: serve offers an MCP server's tools; a trusted server's
 // call runs at once.
 func TestServeMCP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	isolate(t)
 	bin := everythingBin(t)
 	script := writeScript(t, `{"replies": [

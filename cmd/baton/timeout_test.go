@@ -49,9 +49,7 @@ func TestCtrlCStopsBackoff(t *testing.T) {
 // --first-chunk-timeout and --retries more tries, and the next message
 // on the thread starts a new run.
 func TestServeTimeoutFlags(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	skipShort(t, "spawns processes")
 	isolate(t)
 	script := writeScript(t, `{"replies": [{"fail": {"hang": true}}, {"fail": {"hang": true}}, {"text": "Back again."}]}`)
 	node := startNode(t, "--store", t.TempDir(), "--provider", "scripted", "--script", script, "--workspace", t.TempDir(),
