@@ -42,11 +42,14 @@ type Agent struct {
 	hub    *ledger.Hub
 	store  store.Store
 
-	inbox    chan func()
-	quit     chan struct{}
-	loopDone chan struct{}
-	closing  sync.Once
-	workers  sync.WaitGroup
+	// Closures that touch the state below run one at a time (enqueue).
+	qmu      sync.Mutex
+	queue    []func()
+	draining bool
+
+	quit    chan struct{}
+	closing sync.Once
+	workers sync.WaitGroup
 
 	mu   sync.Mutex
 	snap contract.RunSnapshot
@@ -60,7 +63,7 @@ type Agent struct {
 	// output vets final answers against the config's output schema.
 	output *outputCheck
 
-	// Owned by the loop goroutine.
+	// Owned by the closure running (enqueue).
 	state   contract.RunSnapshot
 	run     *runState
 	release func() error
@@ -69,7 +72,7 @@ type Agent struct {
 	backlog []func()
 }
 
-// runState is what the loop keeps about the run in flight.
+// runState is what the agent keeps about the run in flight.
 type runState struct {
 	id     string
 	ctx    context.Context
@@ -86,10 +89,13 @@ type runState struct {
 	waiters []chan outcome
 	// children are the run's delegate calls handed out, by child session.
 	children map[string]*child
-	// wg counts the run's workers; idle hands a job to one waiting for
-	// it.
+	// wg counts the workers the run started; host hands a job to a
+	// caller waiting for the run, idle to a worker waiting for one, and
+	// crew leaves one for a worker about to be free (spawn).
 	wg   sync.WaitGroup
-	idle chan func()
+	host chan job
+	idle chan job
+	crew crew
 	// asks cancel the approvers and answerers asked about each call.
 	asks map[string]context.CancelFunc
 }
@@ -146,16 +152,14 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	cfg = cfg.WithDefaults()
 	deps = withDefaults(deps, box)
 	a := &Agent{
-		cfg:      cfg,
-		rules:    cadence.New(cfg),
-		deps:     deps,
-		log:      deps.Env.Logger,
-		store:    deps.Env.Store,
-		hub:      ledger.NewHub(ledger.Options{Buffer: deps.Env.EventBuffer, Logger: deps.Env.Logger}),
-		inbox:    make(chan func(), 64),
-		quit:     make(chan struct{}),
-		loopDone: make(chan struct{}),
-		output:   output,
+		cfg:    cfg,
+		rules:  cadence.New(cfg),
+		deps:   deps,
+		log:    deps.Env.Logger,
+		store:  deps.Env.Store,
+		hub:    ledger.NewHub(ledger.Options{Buffer: deps.Env.EventBuffer, Logger: deps.Env.Logger}),
+		quit:   make(chan struct{}),
+		output: output,
 	}
 	a.toolSource = box
 	// The rules decide which calls run (ToolConcurrency, sequential
@@ -165,7 +169,6 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	a.driver = turn.NewDriver(deps.Model.Provider, deps.Model.driverOptions(a.now, deps.Env.Logger))
 	a.state = cadence.InitialSnapshot(deps.Env.SessionID)
 	a.snap = a.state
-	go a.loop()
 	return a, nil
 }
 
@@ -269,7 +272,7 @@ func (a *Agent) Close() error {
 	var err error
 	a.closing.Do(func() {
 		done := make(chan struct{})
-		a.inbox <- func() {
+		a.enqueue(func() {
 			switch {
 			case a.run == nil || !a.state.Phase.InFlight():
 			case waitsForPeople(a.state.Phase):
@@ -282,10 +285,9 @@ func (a *Agent) Close() error {
 			a.unlock()
 			a.closed = true
 			close(done)
-		}
+		})
 		<-done
 		close(a.quit)
-		<-a.loopDone
 		a.workers.Wait()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

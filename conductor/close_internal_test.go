@@ -29,16 +29,22 @@ func (p *firstThenHang) Stream(ctx context.Context, _ contract.ModelRequest) ite
 	}
 }
 
-// waitInbox waits until n closures are queued for the loop.
+// waitInbox waits until n closures are queued behind the one running.
 func waitInbox(t *testing.T, a *Agent, n int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for len(a.inbox) < n {
+	for a.queued() < n {
 		if time.Now().After(deadline) {
 			t.Fatalf("inbox never reached %d", n)
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+func (a *Agent) queued() int {
+	a.qmu.Lock()
+	defer a.qmu.Unlock()
+	return len(a.queue)
 }
 
 // TestSubmitQueuedBehindCloseIsRefused: a Submit whose request reaches

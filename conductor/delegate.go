@@ -143,7 +143,7 @@ func (a *Agent) runChild(ctx context.Context, e contract.StartDelegate, c *child
 			a.log.Warn("conductor: close delegate", "session", e.Session, "err", err)
 		}
 	}()
-	snap, err := ag.wait(ctx, run, w)
+	snap, err := ag.wait(ctx, run, w, true)
 	c.mu.Lock()
 	c.usage = snap.RunUsage
 	c.mu.Unlock()

@@ -1,7 +1,10 @@
 // Package conductor is baton's one stateful, side-effecting layer. An
-// Agent owns a session: one goroutine holds its snapshot and feeds
-// signals to cadence one at a time, and performs the effects each step
-// returns, in order: records are appended to the store before the events
+// Agent owns a session: it feeds signals to cadence one at a time and
+// performs the effects each step returns, in order. It has no goroutine
+// of its own: a caller or worker that hands in a signal while no other
+// is being applied applies it, and the Submit caller runs the run's model
+// calls while it waits, so a run in flight costs one goroutine. Effects,
+// in order: records are appended to the store before the events
 // after them are published, model calls go through the turn driver, tool
 // calls through the dispatch scheduler, compaction through the provider
 // with a summary prompt. Hosts call CreateAgent, Submit, Steer, FollowUp,

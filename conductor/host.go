@@ -28,6 +28,7 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 	}
 	w := make(chan outcome, 1)
 	var run *runState
+	steering := false
 	err = a.call(ctx, func() error {
 		if a.failed != nil {
 			return a.failed
@@ -38,7 +39,7 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 			}
 			// The waiter is registered first: the steer's own step may end
 			// the run (turn cap, store failure) and answer its waiters.
-			run = a.run
+			run, steering = a.run, true
 			run.waiters = append(run.waiters, w)
 			if err := a.apply(contract.Steered{Input: steerInput(retrieved, input), At: a.now()}); err != nil {
 				run.waiters = run.waiters[:len(run.waiters)-1]
@@ -62,10 +63,10 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 	if err != nil {
 		return a.Snapshot(), err
 	}
-	return a.wait(ctx, run, w)
+	return a.wait(ctx, run, w, !steering)
 }
 
-// startRun begins a run on the locked session; on the loop.
+// startRun begins a run on the locked session; in turn (enqueue).
 func (a *Agent) startRun(ctx context.Context, in Input, sb submission, w chan outcome) error {
 	if a.state.Steps == 0 {
 		if _, err := a.store.Head(ctx, a.state.SessionID); err == nil {
@@ -123,26 +124,44 @@ func contextTurns(log *slog.Logger, model string, retrieved []contract.Turn) []c
 }
 
 // wait blocks until the run ends; a cancelled ctx aborts it first.
-func (a *Agent) wait(ctx context.Context, run *runState, w chan outcome) (contract.RunSnapshot, error) {
+func (a *Agent) wait(ctx context.Context, run *runState, w chan outcome, starter bool) (contract.RunSnapshot, error) {
 	if run == nil {
 		o := <-w
 		return o.snap, o.err
 	}
-	select {
-	case o := <-w:
-		run.wg.Wait()
-		return o.snap, o.err
-	case <-ctx.Done():
-		_ = a.abortRun(run, contract.AbortNow, "submit context cancelled: "+context.Cause(ctx).Error())
-	case <-a.loopDone:
-		return a.Snapshot(), ErrClosed
+	// The caller that started the run works for it while it waits (see
+	// spawn), so a model call may be running here when ctx ends: the
+	// abort must not wait for this goroutine.
+	var host chan job
+	if starter {
+		host = run.host
+		defer a.dropHost(run)
 	}
-	select {
-	case o := <-w:
-		run.wg.Wait()
-		return o.snap, o.err
-	case <-a.loopDone:
-		return a.Snapshot(), ErrClosed
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, func() {
+			_ = a.abortRun(run, contract.AbortNow, "submit context cancelled: "+context.Cause(ctx).Error())
+		})
+		defer stop()
+	}
+	for {
+		select {
+		case o := <-w:
+			run.wg.Wait()
+			return o.snap, o.err
+		case j := <-host:
+			a.work(run, j, true)
+			a.workers.Done()
+		case <-a.quit:
+			// Close answered the waiters first; a run left waiting for
+			// people has its answer there too.
+			select {
+			case o := <-w:
+				run.wg.Wait()
+				return o.snap, o.err
+			default:
+				return a.Snapshot(), ErrClosed
+			}
+		}
 	}
 }
 
@@ -250,7 +269,7 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 	if err != nil {
 		return a.Snapshot(), err
 	}
-	return a.wait(ctx, run, w)
+	return a.wait(ctx, run, w, true)
 }
 
 // Reopen rehydrates a stored session like Resume, but returns as soon as
@@ -261,14 +280,17 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 func (a *Agent) Reopen(ctx context.Context, sessionID string) (contract.RunSnapshot, error) {
 	w := make(chan outcome, 1)
 	err := a.call(ctx, func() error {
-		_, err := a.resumeOnLoop(ctx, sessionID, w)
+		run, err := a.resumeOnLoop(ctx, sessionID, w)
+		if run != nil {
+			a.dropHost(run)
+		}
 		return err
 	})
 	return a.Snapshot(), err
 }
 
 // resumeOnLoop rehydrates the session and, when a run is in flight,
-// restarts it, returning it; w gets the outcome. On the loop.
+// restarts it, returning it; w gets the outcome. In turn (enqueue).
 func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan outcome) (*runState, error) {
 	if a.run != nil {
 		return nil, ErrBusy

@@ -52,7 +52,7 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 	}
 	run := a.run
 	ctx := run.asking(call.ID)
-	a.spawn(run, func() {
+	a.spawn(run, func() func() {
 		var text string
 		var err error
 		callHook(a.log, "answerer", func() error {
@@ -60,13 +60,13 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 			return err
 		})
 		if err != nil || ctx.Err() != nil {
-			return
+			return nil
 		}
-		a.send(run, func() {
+		return func() {
 			if err := a.apply(contract.HumanAnswered{CallID: call.ID, Answer: validText(text), At: a.now()}); err != nil {
 				a.log.Debug("conductor: answer refused", "call", call.ID, "err", err)
 			}
-		})
+		}
 	})
 }
 
@@ -112,7 +112,7 @@ func waitsForPeople(p contract.Phase) bool {
 
 // detachRun lets go of a run that waits for people, without ending it:
 // its workers (approvers, answerers) are stopped and its waiters told the
-// agent closed; the store keeps the run in flight. On the loop.
+// agent closed; the store keeps the run in flight. In turn (enqueue).
 func (a *Agent) detachRun() {
 	run := a.run
 	a.run = nil

@@ -7,7 +7,7 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// submission is what a Submit brings to the loop: its input and what the
+// submission is what a Submit brings to the agent: its input and what the
 // retriever made of it.
 type submission struct {
 	input, retrieved []contract.Turn

@@ -13,42 +13,167 @@ import (
 	"github.com/batonrt/baton/turn"
 )
 
-// spawn runs fn on one of the run's workers, starting one if none is
-// free. The run waits for its workers to end and the agent for all of
-// them. Called on the loop.
-func (a *Agent) spawn(run *runState, fn func()) {
-	select {
-	case run.idle <- fn:
-	default:
+// A job is work a run does off the agent's closures (a model call, an
+// approver, an answerer, a summary): it returns the closure that applies
+// its result, or nil when there is none.
+type job func() (result func())
+
+// spawn runs j on one of the run's workers: the caller waiting for the
+// run (Submit, Resume) when it is free, else a worker waiting for work,
+// else one whose job is handing in its result and will be free next,
+// else a new one. The run waits for the workers it started to end, and
+// the agent for every job (Close). Called in turn with the agent's
+// closures, so every count is taken before Close can wait on it.
+func (a *Agent) spawn(run *runState, j job) {
+	if run.crew.toHost() {
 		a.workers.Add(1)
-		run.wg.Add(1)
-		go a.work(run, fn)
+		run.host <- j
+		return
+	}
+	select {
+	case run.idle <- j:
+		return
+	default:
+	}
+	if run.crew.handTo(j) {
+		return
+	}
+	a.workers.Add(1)
+	run.wg.Add(1)
+	go func() {
+		defer a.workers.Done()
+		defer run.wg.Done()
+		a.work(run, j, false)
+		for {
+			select {
+			case j = <-run.idle:
+				a.work(run, j, false)
+			case <-run.ctx.Done():
+				return
+			case <-a.quit:
+				return
+			}
+		}
+	}()
+}
+
+// work runs j, hands its result in, and then runs the jobs that result
+// spawned on this worker while it was handing in, so that one model call
+// after another runs on the same goroutine without waking another.
+func (a *Agent) work(run *runState, j job, host bool) {
+	for j != nil {
+		result := j()
+		if result == nil {
+			run.crew.free(host)
+			return
+		}
+		run.crew.finishing()
+		a.send(run, result)
+		j = run.crew.finished(host)
 	}
 }
 
-// work runs job, then the jobs spawn hands it, until the run ends. A
-// worker lives as long as the run rather than one call, so a model call
-// does not pay for a new goroutine and for growing its stack again each
-// turn; a run keeps as many as it had calls in flight at once, and none
-// outlives it.
-func (a *Agent) work(run *runState, job func()) {
-	defer a.workers.Done()
-	defer run.wg.Done()
-	for {
-		job()
-		select {
-		case job = <-run.idle:
-		case <-run.ctx.Done():
-			return
-		case <-a.quit:
-			return
-		}
+// dropHost is for a run the caller no longer works for: it stopped
+// waiting, or it never did (Reopen). A job left for it goes to a worker
+// while the run goes on, and is dropped once the run is over.
+func (a *Agent) dropHost(run *runState) {
+	if !run.crew.dropHost() {
+		return
 	}
+	// spawn sends the job it left right after deciding to.
+	j := <-run.host
+	a.workers.Done()
+	if run.ctx.Err() == nil {
+		a.enqueue(func() {
+			if a.run == run {
+				a.spawn(run, j)
+			}
+		})
+	}
+}
+
+// crew decides which of a run's workers takes a job (spawn). The caller
+// waiting for the run takes one when it is free; a job spawned while a
+// worker is handing its result in is left for that worker to run next,
+// instead of starting a goroutine while one is about to be free.
+type crew struct {
+	mu       sync.Mutex
+	hostFree bool
+	handing  int
+	next     []job
+}
+
+// toHost reports whether j goes to the waiting caller, which is then
+// busy until it is free again.
+func (c *crew) toHost() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.hostFree {
+		return false
+	}
+	c.hostFree = false
+	return true
+}
+
+// dropHost reports whether a job was left for the caller.
+func (c *crew) dropHost() (left bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	left = !c.hostFree
+	c.hostFree = false
+	return left
+}
+
+func (c *crew) free(host bool) {
+	if !host {
+		return
+	}
+	c.mu.Lock()
+	c.hostFree = true
+	c.mu.Unlock()
+}
+
+func (c *crew) finishing() {
+	c.mu.Lock()
+	c.handing++
+	c.mu.Unlock()
+}
+
+// handTo leaves j for a worker that is handing in, if there is one.
+func (c *crew) handTo(j job) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.handing == 0 {
+		return false
+	}
+	c.handing--
+	c.next = append(c.next, j)
+	return true
+}
+
+// finished is called by a worker once its result is handed in: it
+// returns a job left for it, or nil, and then the caller waiting for the
+// run is free. Each worker that was handing takes one job or one count,
+// so no job left is ever without a worker.
+func (c *crew) finished(host bool) job {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.next) == 0 {
+		c.handing--
+		if host {
+			c.hostFree = true
+		}
+		return nil
+	}
+	j := c.next[0]
+	c.next[0] = nil
+	c.next = c.next[1:]
+	return j
 }
 
 // startModel streams one model call. Deltas are published as they come,
 // numbered after the newest committed event; the whole reply comes back
-// to the loop as one signal.
+// to the agent as one signal.
 func (a *Agent) startModel(req contract.ModelRequest) {
 	run := a.run
 	ctx := run.modelContext()
@@ -56,12 +181,10 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 	run.deltas = gate
 	base := a.state.Seq
 	session, runID := a.state.SessionID, a.state.RunID
-	a.spawn(run, func() {
+	a.spawn(run, func() func() {
 		block, rewrote := a.runBeforeModel(ctx, &req)
 		if block != "" {
-			sig := contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}
-			a.sendSignal(run, sig)
-			return
+			return a.applying(contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()})
 		}
 		var delta uint32
 		sig := a.driver.Run(ctx, req, func(ev contract.RunEvent) {
@@ -74,7 +197,7 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 			gate.publish(a.publish, ev)
 		})
 		if ctx.Err() != nil {
-			return
+			return nil
 		}
 		// A reply is completed as a value and boxed once with its
 		// estimate (and once before for the hooks, when there are any),
@@ -96,8 +219,13 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 		if isReply {
 			sig = withEstimate(a.cfg.Model, reply)
 		}
-		a.sendSignal(run, sig)
+		return a.applying(sig)
 	})
+}
+
+// applying returns the closure that applies sig.
+func (a *Agent) applying(sig contract.Signal) func() {
+	return func() { a.apply(sig) }
 }
 
 // modelContext returns the context the run's model calls run under. The
@@ -149,11 +277,9 @@ func (a *Agent) startTool(call contract.ToolCall) {
 			}
 			out.Content = validText(out.Content)
 			settled := contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: resultEstimate(a.cfg.Model, out.Content)}
-			a.post(run, func() {
-				if a.run == run {
-					settled.At = a.now()
-					a.apply(settled)
-				}
+			a.send(run, func() {
+				settled.At = a.now()
+				a.apply(settled)
 			})
 		},
 	}
@@ -179,12 +305,12 @@ func (a *Agent) startTool(call contract.ToolCall) {
 func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 	run := a.run
 	prompt := compactor.SummaryPrompt(turns)
-	a.spawn(run, func() {
+	a.spawn(run, func() func() {
 		ctx, cancel := context.WithCancel(run.ctx)
 		defer cancel()
 		summary, err := turn.Summarize(ctx, a.deps.Model.Provider, a.cfg.Model, prompt, a.deps.Model.driverOptions(a.now, a.log))
 		if run.ctx.Err() != nil {
-			return
+			return nil
 		}
 		var sig contract.Signal
 		if err != nil || summary == "" {
@@ -197,7 +323,7 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 			observe(a, "on_compaction", func(h CompactionHook) error { h(ctx, summary); return nil })
 			sig = contract.Compacted{Summary: summary, Cut: cut, At: a.now()}
 		}
-		a.sendSignal(run, sig)
+		return a.applying(sig)
 	})
 }
 

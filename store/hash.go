@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/hex"
 	"fmt"
+	"sync"
 
 	"github.com/zeebo/blake3"
 )
@@ -12,7 +13,20 @@ import (
 type Hash [32]byte
 
 // HashOf returns the hash of b.
-func HashOf(b []byte) Hash { return Hash(blake3.Sum256(b)) }
+func HashOf(b []byte) (h Hash) {
+	// A pooled hasher keeps its 8 KiB buffer on the heap: blake3.Sum256
+	// keeps it on the stack, and every goroutine that appends a record
+	// (the one waiting in Submit among them) would grow its stack to
+	// 16 KiB or more for it, for as long as it lives.
+	d := hashers.Get().(*blake3.Hasher)
+	d.Reset()
+	_, _ = d.Write(b)
+	d.Sum(h[:0])
+	hashers.Put(d)
+	return h
+}
+
+var hashers = sync.Pool{New: func() any { return blake3.New() }}
 
 // String returns the hash in lowercase hex.
 func (h Hash) String() string { return hex.EncodeToString(h[:]) }

@@ -10,86 +10,69 @@ import (
 	"github.com/batonrt/baton/dispatch"
 )
 
-// loop is the one goroutine that owns the snapshot. Everything that
-// touches state arrives as a closure on the inbox.
-func (a *Agent) loop() {
-	defer close(a.loopDone)
+// enqueue runs fn after the closures handed in before it, one at a
+// time. The agent has no goroutine of its own: whichever goroutine hands
+// in a closure while none is running runs it, and every closure queued
+// meanwhile, before returning. So a worker whose model call ends applies
+// its reply itself, with no hand-off to another goroutine, and an idle
+// agent costs no goroutine at all. Closures must not block on one
+// another: enqueue from inside one only queues.
+func (a *Agent) enqueue(fn func()) {
+	a.qmu.Lock()
+	a.queue = append(a.queue, fn)
+	if a.draining {
+		a.qmu.Unlock()
+		return
+	}
+	a.draining = true
 	for {
-		select {
-		case fn := <-a.inbox:
-			fn()
-			for len(a.backlog) > 0 {
-				next := a.backlog[0]
-				a.backlog = a.backlog[1:]
-				next()
-			}
-		case <-a.quit:
+		next := a.queue[0]
+		a.queue[0] = nil
+		a.queue = a.queue[1:]
+		a.qmu.Unlock()
+		next()
+		for len(a.backlog) > 0 {
+			later := a.backlog[0]
+			a.backlog[0] = nil
+			a.backlog = a.backlog[1:]
+			later()
+		}
+		a.qmu.Lock()
+		if len(a.queue) == 0 {
+			a.queue = a.queue[:0]
+			a.draining = false
+			a.qmu.Unlock()
 			return
 		}
 	}
 }
 
-// call runs fn on the loop and waits for its error. Once Close has had
-// its turn on the loop, fn is refused: a run started then would outlive
-// the agent.
+// call runs fn in turn with the agent's other closures and waits for its
+// error. Once Close has had its turn, fn is refused: a run started then
+// would outlive the agent.
 func (a *Agent) call(ctx context.Context, fn func() error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	res := make(chan error, 1)
-	run := func() {
+	a.enqueue(func() {
 		if a.closed {
 			res <- ErrClosed
 			return
 		}
 		res <- fn()
-	}
-	select {
-	case a.inbox <- run:
-	case <-a.quit:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case err := <-res:
-		return err
-	case <-a.loopDone:
-		// The loop may have run fn and then ended (a call that settled the
-		// run of an agent that closes with it): its answer still stands.
-		select {
-		case err := <-res:
-			return err
-		default:
-			return ErrClosed
-		}
-	}
+	})
+	return <-res
 }
 
-// send hands a worker's result to the loop, unless the run or the agent
+// send hands a worker's result to the agent, unless the run or the agent
 // is gone, in which case the result no longer matters.
 func (a *Agent) send(run *runState, fn func()) {
-	a.post(run, func() {
+	a.enqueue(func() {
 		if a.run == run {
 			fn()
 		}
 	})
-}
-
-// sendSignal is send for a worker whose result is a signal to apply:
-// one closure on the inbox instead of two.
-func (a *Agent) sendSignal(run *runState, sig contract.Signal) {
-	a.post(run, func() {
-		if a.run == run {
-			a.apply(sig)
-		}
-	})
-}
-
-// post puts fn, which checks the run is still current, on the inbox.
-func (a *Agent) post(run *runState, fn func()) {
-	select {
-	case a.inbox <- fn:
-	case <-run.ctx.Done():
-	case <-a.quit:
-	}
 }
 
 // apply steps the reducer and performs the effects in order. It returns
@@ -167,16 +150,19 @@ func (a *Agent) endRun() {
 	}
 }
 
-// newRun prepares the loop's bookkeeping for a run.
+// newRun prepares the agent's bookkeeping for a run.
 func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box, children: map[string]*child{}, idle: make(chan func())}
+	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box, children: map[string]*child{}, host: make(chan job, 1), idle: make(chan job)}
+	// Whoever started the run waits for it and works for it meanwhile
+	// (wait); Reopen, which does not wait, drops it (dropHost).
+	r.crew.hostFree = true
 	a.run = r
 	return r
 }
 
 // later queues a signal to apply once the current step's effects are all
-// performed, so steps never nest.
+// performed, before any other closure, so steps never nest.
 func (a *Agent) later(run *runState, sig contract.Signal) {
 	a.backlog = append(a.backlog, func() {
 		if a.run == run {
