@@ -44,7 +44,8 @@ type Agent struct {
 
 	// Closures that touch the state below run one at a time (enqueue).
 	qmu      sync.Mutex
-	queue    []func()
+	queue    []task
+	qhead    int // the next task to do in queue
 	draining bool
 
 	quit    chan struct{}
@@ -69,7 +70,7 @@ type Agent struct {
 	release func() error
 	failed  error
 	closed  bool
-	backlog []func()
+	backlog []task
 }
 
 // runState is what the agent keeps about the run in flight.
@@ -272,7 +273,7 @@ func (a *Agent) Close() error {
 	var err error
 	a.closing.Do(func() {
 		done := make(chan struct{})
-		a.enqueue(func() {
+		a.enqueue(task{fn: func() {
 			switch {
 			case a.run == nil || !a.state.Phase.InFlight():
 			case waitsForPeople(a.state.Phase):
@@ -285,7 +286,7 @@ func (a *Agent) Close() error {
 			a.unlock()
 			a.closed = true
 			close(done)
-		})
+		}})
 		<-done
 		close(a.quit)
 		a.workers.Wait()

@@ -10,71 +10,6 @@ import (
 	"github.com/batonrt/baton/dispatch"
 )
 
-// enqueue runs fn after the closures handed in before it, one at a
-// time. The agent has no goroutine of its own: whichever goroutine hands
-// in a closure while none is running runs it, and every closure queued
-// meanwhile, before returning. So a worker whose model call ends applies
-// its reply itself, with no hand-off to another goroutine, and an idle
-// agent costs no goroutine at all. Closures must not block on one
-// another: enqueue from inside one only queues.
-func (a *Agent) enqueue(fn func()) {
-	a.qmu.Lock()
-	a.queue = append(a.queue, fn)
-	if a.draining {
-		a.qmu.Unlock()
-		return
-	}
-	a.draining = true
-	for {
-		next := a.queue[0]
-		a.queue[0] = nil
-		a.queue = a.queue[1:]
-		a.qmu.Unlock()
-		next()
-		for len(a.backlog) > 0 {
-			later := a.backlog[0]
-			a.backlog[0] = nil
-			a.backlog = a.backlog[1:]
-			later()
-		}
-		a.qmu.Lock()
-		if len(a.queue) == 0 {
-			a.queue = a.queue[:0]
-			a.draining = false
-			a.qmu.Unlock()
-			return
-		}
-	}
-}
-
-// call runs fn in turn with the agent's other closures and waits for its
-// error. Once Close has had its turn, fn is refused: a run started then
-// would outlive the agent.
-func (a *Agent) call(ctx context.Context, fn func() error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	res := make(chan error, 1)
-	a.enqueue(func() {
-		if a.closed {
-			res <- ErrClosed
-			return
-		}
-		res <- fn()
-	})
-	return <-res
-}
-
-// send hands a worker's result to the agent, unless the run or the agent
-// is gone, in which case the result no longer matters.
-func (a *Agent) send(run *runState, fn func()) {
-	a.enqueue(func() {
-		if a.run == run {
-			fn()
-		}
-	})
-}
-
 // apply steps the reducer and performs the effects in order. It returns
 // an error matching ErrRejected when the rules refused the signal, or the
 // agent refuses all work after a store failure.
@@ -159,16 +94,6 @@ func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	r.crew.hostFree = true
 	a.run = r
 	return r
-}
-
-// later queues a signal to apply once the current step's effects are all
-// performed, before any other closure, so steps never nest.
-func (a *Agent) later(run *runState, sig contract.Signal) {
-	a.backlog = append(a.backlog, func() {
-		if a.run == run {
-			a.apply(sig)
-		}
-	})
 }
 
 func (a *Agent) perform(e contract.Effect) error {

@@ -23,16 +23,16 @@ func (a *Agent) askApproval(req ApprovalRequest) {
 		return
 	}
 	ctx := run.asking(req.Call.ID)
-	a.spawn(run, func() func() {
+	a.spawn(run, func() task {
 		d, err := callApprover(ctx, approver, req)
 		if errors.Is(err, ErrApproveLater) || ctx.Err() != nil {
-			return nil
+			return task{}
 		}
 		if err != nil {
 			a.log.Warn("conductor: approver failed; the call is denied", "call", req.Call.ID, "err", err)
 			d = Decision{Reason: "the approver failed: " + err.Error()}
 		}
-		return func() { a.apply(resolution(req.Call.ID, d, a.now())) }
+		return task{fn: func() { a.apply(resolution(req.Call.ID, d, a.now())) }}
 	})
 }
 

@@ -44,7 +44,7 @@ func waitInbox(t *testing.T, a *Agent, n int) {
 func (a *Agent) queued() int {
 	a.qmu.Lock()
 	defer a.qmu.Unlock()
-	return len(a.queue)
+	return len(a.queue) - a.qhead
 }
 
 // TestSubmitQueuedBehindCloseIsRefused: a Submit whose request reaches

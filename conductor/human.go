@@ -52,7 +52,7 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 	}
 	run := a.run
 	ctx := run.asking(call.ID)
-	a.spawn(run, func() func() {
+	a.spawn(run, func() task {
 		var text string
 		var err error
 		callHook(a.log, "answerer", func() error {
@@ -60,13 +60,13 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 			return err
 		})
 		if err != nil || ctx.Err() != nil {
-			return nil
+			return task{}
 		}
-		return func() {
+		return task{fn: func() {
 			if err := a.apply(contract.HumanAnswered{CallID: call.ID, Answer: validText(text), At: a.now()}); err != nil {
 				a.log.Debug("conductor: answer refused", "call", call.ID, "err", err)
 			}
-		}
+		}}
 	})
 }
 

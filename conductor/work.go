@@ -13,10 +13,10 @@ import (
 	"github.com/batonrt/baton/turn"
 )
 
-// A job is work a run does off the agent's closures (a model call, an
-// approver, an answerer, a summary): it returns the closure that applies
-// its result, or nil when there is none.
-type job func() (result func())
+// A job is work a run does off the agent's tasks (a model call, an
+// approver, an answerer, a summary): it returns the task that applies
+// its result, or none.
+type job func() (result task)
 
 // spawn runs j on one of the run's workers: the caller waiting for the
 // run (Submit, Resume) when it is free, else a worker waiting for work,
@@ -63,12 +63,13 @@ func (a *Agent) spawn(run *runState, j job) {
 func (a *Agent) work(run *runState, j job, host bool) {
 	for j != nil {
 		result := j()
-		if result == nil {
+		if result.fn == nil && result.sig == nil {
 			run.crew.free(host)
 			return
 		}
 		run.crew.finishing()
-		a.send(run, result)
+		result.run = run
+		a.enqueue(result)
 		j = run.crew.finished(host)
 	}
 }
@@ -84,11 +85,7 @@ func (a *Agent) dropHost(run *runState) {
 	j := <-run.host
 	a.workers.Done()
 	if run.ctx.Err() == nil {
-		a.enqueue(func() {
-			if a.run == run {
-				a.spawn(run, j)
-			}
-		})
+		a.send(run, func() { a.spawn(run, j) })
 	}
 }
 
@@ -166,8 +163,9 @@ func (c *crew) finished(host bool) job {
 		return nil
 	}
 	j := c.next[0]
-	c.next[0] = nil
-	c.next = c.next[1:]
+	n := copy(c.next, c.next[1:])
+	c.next[n] = nil
+	c.next = c.next[:n]
 	return j
 }
 
@@ -181,10 +179,10 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 	run.deltas = gate
 	base := a.state.Seq
 	session, runID := a.state.SessionID, a.state.RunID
-	a.spawn(run, func() func() {
+	a.spawn(run, func() task {
 		block, rewrote := a.runBeforeModel(ctx, &req)
 		if block != "" {
-			return a.applying(contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()})
+			return task{sig: contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}}
 		}
 		var delta uint32
 		sig := a.driver.Run(ctx, req, func(ev contract.RunEvent) {
@@ -197,7 +195,7 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 			gate.publish(a.publish, ev)
 		})
 		if ctx.Err() != nil {
-			return nil
+			return task{}
 		}
 		// A reply is completed as a value and boxed once with its
 		// estimate (and once before for the hooks, when there are any),
@@ -219,13 +217,8 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 		if isReply {
 			sig = withEstimate(a.cfg.Model, reply)
 		}
-		return a.applying(sig)
+		return task{sig: sig}
 	})
-}
-
-// applying returns the closure that applies sig.
-func (a *Agent) applying(sig contract.Signal) func() {
-	return func() { a.apply(sig) }
 }
 
 // modelContext returns the context the run's model calls run under. The
@@ -276,11 +269,7 @@ func (a *Agent) startTool(call contract.ToolCall) {
 				rewrote = append(rewrote, by...)
 			}
 			out.Content = validText(out.Content)
-			settled := contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: resultEstimate(a.cfg.Model, out.Content)}
-			a.send(run, func() {
-				settled.At = a.now()
-				a.apply(settled)
-			})
+			a.enqueue(task{run: run, isResult: true, result: contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: resultEstimate(a.cfg.Model, out.Content)}})
 		},
 	}
 	if a.deps.Hooks.Len() > 0 {
@@ -305,12 +294,12 @@ func (a *Agent) startTool(call contract.ToolCall) {
 func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 	run := a.run
 	prompt := compactor.SummaryPrompt(turns)
-	a.spawn(run, func() func() {
+	a.spawn(run, func() task {
 		ctx, cancel := context.WithCancel(run.ctx)
 		defer cancel()
 		summary, err := turn.Summarize(ctx, a.deps.Model.Provider, a.cfg.Model, prompt, a.deps.Model.driverOptions(a.now, a.log))
 		if run.ctx.Err() != nil {
-			return nil
+			return task{}
 		}
 		var sig contract.Signal
 		if err != nil || summary == "" {
@@ -323,7 +312,7 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 			observe(a, "on_compaction", func(h CompactionHook) error { h(ctx, summary); return nil })
 			sig = contract.Compacted{Summary: summary, Cut: cut, At: a.now()}
 		}
-		return a.applying(sig)
+		return task{sig: sig}
 	})
 }
 

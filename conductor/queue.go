@@ -1,0 +1,107 @@
+package conductor
+
+import (
+	"context"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// task is one thing the agent does in turn: a closure, or the signal a
+// worker brings back for its run.
+type task struct {
+	// run, when set, is the run the task belongs to: it is dropped once
+	// that run is no longer the agent's current one.
+	run *runState
+	fn  func()
+	sig contract.Signal
+	// result is a tool call's result when isResult is set. Its time is
+	// taken in turn, so results of calls running at once are stamped in
+	// the order they are applied, whatever the clock.
+	result   contract.ToolSettled
+	isResult bool
+}
+
+// enqueue does t after the tasks handed in before it, one at a time. The
+// agent has no goroutine of its own: whichever goroutine hands in a task
+// while none is being done does it, and every task queued meanwhile,
+// before returning. So a worker whose model call ends applies its reply
+// itself, with no hand-off to another goroutine, and an idle agent costs
+// no goroutine at all. Tasks must not block on one another: enqueue from
+// inside one only queues.
+func (a *Agent) enqueue(t task) {
+	a.qmu.Lock()
+	a.queue = append(a.queue, t)
+	if a.draining {
+		a.qmu.Unlock()
+		return
+	}
+	a.draining = true
+	for {
+		next := a.queue[a.qhead]
+		a.queue[a.qhead] = task{}
+		a.qhead++
+		a.qmu.Unlock()
+		a.do(next)
+		for j := 0; j < len(a.backlog); j++ {
+			later := a.backlog[j]
+			a.backlog[j] = task{}
+			a.do(later)
+		}
+		a.backlog = a.backlog[:0]
+		a.qmu.Lock()
+		if a.qhead == len(a.queue) {
+			// The queue's array is kept for the next tasks.
+			a.queue, a.qhead = a.queue[:0], 0
+			a.draining = false
+			a.qmu.Unlock()
+			return
+		}
+	}
+}
+
+func (a *Agent) do(t task) {
+	if t.run != nil && a.run != t.run {
+		return
+	}
+	switch {
+	case t.fn != nil:
+		t.fn()
+	case t.isResult:
+		t.result.At = a.now()
+		a.apply(t.result)
+	case t.sig != nil:
+		if err := a.apply(t.sig); err != nil {
+			a.log.Debug("conductor: signal refused", "signal", t.sig.SignalKind(), "err", err)
+		}
+	}
+}
+
+// call runs fn in turn with the agent's other tasks and waits for its
+// error. Once Close has had its turn, fn is refused: a run started then
+// would outlive the agent.
+func (a *Agent) call(ctx context.Context, fn func() error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	res := make(chan error, 1)
+	a.enqueue(task{fn: func() {
+		if a.closed {
+			res <- ErrClosed
+			return
+		}
+		res <- fn()
+	}})
+	return <-res
+}
+
+// send hands fn, a worker's result, to the agent, unless the run or the
+// agent is gone, in which case the result no longer matters.
+func (a *Agent) send(run *runState, fn func()) {
+	a.enqueue(task{run: run, fn: fn})
+}
+
+// later queues a signal to apply once the current step's effects are all
+// performed, before any other task, so steps never nest.
+func (a *Agent) later(run *runState, sig contract.Signal) {
+	a.backlog = append(a.backlog, task{run: run, sig: sig})
+}
