@@ -87,7 +87,7 @@ type runState struct {
 	// events that end it.
 	deltas  *deltaGate
 	box     *dispatch.ToolBox
-	waiters []chan outcome
+	waiters []chan *outcome
 	// children are the run's delegate calls handed out, by child session.
 	children map[string]*child
 	// wg counts the workers the run started; host hands a job to a

@@ -65,7 +65,7 @@ func (a *Agent) storeFailed(err error) {
 	run.cancel()
 	a.sched.CancelAll()
 	for _, w := range run.waiters {
-		w <- outcome{snap: a.state, err: a.failed}
+		w <- &outcome{snap: a.state, err: a.failed}
 	}
 }
 
@@ -81,7 +81,7 @@ func (a *Agent) endRun() {
 	}
 	observe(a, "on_run_end", func(h RunEndHook) error { h(context.Background(), snap); return nil })
 	for _, w := range run.waiters {
-		w <- outcome{snap: snap, err: err}
+		w <- &outcome{snap: snap, err: err}
 	}
 }
 

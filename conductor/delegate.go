@@ -143,7 +143,8 @@ func (a *Agent) runChild(ctx context.Context, e contract.StartDelegate, c *child
 			a.log.Warn("conductor: close delegate", "session", e.Session, "err", err)
 		}
 	}()
-	snap, err := ag.wait(ctx, run, w, true)
+	o := ag.wait(ctx, run, w, true)
+	snap, err := o.snap, o.err
 	c.mu.Lock()
 	c.usage = snap.RunUsage
 	c.mu.Unlock()
@@ -177,7 +178,7 @@ var errChildStopped = errors.New("the call was answered before the child began")
 // beginChild makes the child agent and starts its run: the task submitted
 // on a new session, or, when the session is stored (a resumed parent),
 // that session resumed so the child finishes where it stopped.
-func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *child) (*Agent, *runState, chan outcome, error) {
+func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *child) (*Agent, *runState, chan *outcome, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stopped {
@@ -193,7 +194,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 		_ = ag.Close()
 		return nil, nil, nil, err
 	}
-	w := make(chan outcome, 1)
+	w := make(chan *outcome, 1)
 	var run *runState
 	err = ag.call(ctx, func() error {
 		if stored {

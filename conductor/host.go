@@ -17,18 +17,40 @@ import (
 // run is in flight, Submit steers it instead and returns when that same
 // run ends. Cancelling ctx aborts the run.
 func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, error) {
+	// The caller waits in wait, running the run's model calls, so
+	// Submit's own frame is kept small: it is on the stack of every run
+	// in flight. Snapshots travel by pointer for that.
+	var o *outcome
+	run, w, steering, err := a.submit(ctx, in)
+	if err != nil {
+		o = a.refused(err)
+	} else {
+		o = a.wait(ctx, run, w, !steering)
+	}
+	return o.snap, o.err
+}
+
+// refused is the outcome of a call that started nothing. It is not
+// inlined, so the snapshot it copies takes no room in the frames of
+// Submit and wait, which stay on the stack while a run is in flight.
+//
+//go:noinline
+func (a *Agent) refused(err error) *outcome {
+	return &outcome{snap: a.Snapshot(), err: err}
+}
+
+// submit starts a run with in, or steers the run in flight with it.
+func (a *Agent) submit(ctx context.Context, in Input) (run *runState, w chan *outcome, steering bool, err error) {
 	input := in.turns(a.cfg.Model)
 	if len(input) == 0 {
-		return a.Snapshot(), contract.NewError(contract.KindConfig, "submit: empty input")
+		return nil, nil, false, contract.NewError(contract.KindConfig, "submit: empty input")
 	}
 	retrieved, retrievalErr := a.retrieve(ctx, input)
 	instructions, err := a.instructions()
 	if err != nil {
-		return a.Snapshot(), contract.WrapError(contract.KindConfig, err, "submit: project instructions")
+		return nil, nil, false, contract.WrapError(contract.KindConfig, err, "submit: project instructions")
 	}
-	w := make(chan outcome, 1)
-	var run *runState
-	steering := false
+	w = make(chan *outcome, 1)
 	err = a.call(ctx, func() error {
 		if a.failed != nil {
 			return a.failed
@@ -60,14 +82,11 @@ func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, err
 		}
 		return err
 	})
-	if err != nil {
-		return a.Snapshot(), err
-	}
-	return a.wait(ctx, run, w, !steering)
+	return run, w, steering, err
 }
 
 // startRun begins a run on the locked session; in turn (enqueue).
-func (a *Agent) startRun(ctx context.Context, in Input, sb submission, w chan outcome) error {
+func (a *Agent) startRun(ctx context.Context, in Input, sb submission, w chan *outcome) error {
 	if a.state.Steps == 0 {
 		if _, err := a.store.Head(ctx, a.state.SessionID); err == nil {
 			return contract.NewError(contract.KindConfig, "session %q is already stored: Resume it first, or use a new session id", a.state.SessionID)
@@ -124,10 +143,9 @@ func contextTurns(log *slog.Logger, model string, retrieved []contract.Turn) []c
 }
 
 // wait blocks until the run ends; a cancelled ctx aborts it first.
-func (a *Agent) wait(ctx context.Context, run *runState, w chan outcome, starter bool) (contract.RunSnapshot, error) {
+func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starter bool) *outcome {
 	if run == nil {
-		o := <-w
-		return o.snap, o.err
+		return <-w
 	}
 	// The caller that started the run works for it while it waits (see
 	// spawn), so a model call may be running here when ctx ends: the
@@ -147,7 +165,7 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan outcome, starter
 		select {
 		case o := <-w:
 			run.wg.Wait()
-			return o.snap, o.err
+			return o
 		case j := <-host:
 			a.work(run, j, true)
 			a.workers.Done()
@@ -157,9 +175,9 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan outcome, starter
 			select {
 			case o := <-w:
 				run.wg.Wait()
-				return o.snap, o.err
+				return o
 			default:
-				return a.Snapshot(), ErrClosed
+				return a.refused(ErrClosed)
 			}
 		}
 	}
@@ -259,7 +277,7 @@ func (a *Agent) unlock() {
 // is no error of Resume's: its error stays in the snapshot's Err, and the
 // next Submit starts a new run on the session.
 func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnapshot, error) {
-	w := make(chan outcome, 1)
+	w := make(chan *outcome, 1)
 	var run *runState
 	err := a.call(ctx, func() error {
 		var err error
@@ -269,7 +287,8 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 	if err != nil {
 		return a.Snapshot(), err
 	}
-	return a.wait(ctx, run, w, true)
+	o := a.wait(ctx, run, w, true)
+	return o.snap, o.err
 }
 
 // Reopen rehydrates a stored session like Resume, but returns as soon as
@@ -278,7 +297,7 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 // Agent.Approve), where the answer may come much later, through Answer or
 // Approve, and the run then ends on its own.
 func (a *Agent) Reopen(ctx context.Context, sessionID string) (contract.RunSnapshot, error) {
-	w := make(chan outcome, 1)
+	w := make(chan *outcome, 1)
 	err := a.call(ctx, func() error {
 		run, err := a.resumeOnLoop(ctx, sessionID, w)
 		if run != nil {
@@ -291,7 +310,7 @@ func (a *Agent) Reopen(ctx context.Context, sessionID string) (contract.RunSnaps
 
 // resumeOnLoop rehydrates the session and, when a run is in flight,
 // restarts it, returning it; w gets the outcome. In turn (enqueue).
-func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan outcome) (*runState, error) {
+func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outcome) (*runState, error) {
 	if a.run != nil {
 		return nil, ErrBusy
 	}
@@ -312,7 +331,7 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan outco
 	a.snap = snap
 	a.mu.Unlock()
 	if !snap.Phase.InFlight() {
-		w <- outcome{snap: snap}
+		w <- &outcome{snap: snap}
 		return nil, nil
 	}
 	box, err := a.deps.Tools.Box.With()

@@ -119,6 +119,6 @@ func (a *Agent) detachRun() {
 	run.cancel()
 	run.deltas.close()
 	for _, w := range run.waiters {
-		w <- outcome{snap: a.state, err: ErrClosed}
+		w <- &outcome{snap: a.state, err: ErrClosed}
 	}
 }

@@ -174,51 +174,72 @@ func (c *crew) finished(host bool) job {
 // to the agent as one signal.
 func (a *Agent) startModel(req contract.ModelRequest) {
 	run := a.run
-	ctx := run.modelContext()
-	gate := &deltaGate{}
-	run.deltas = gate
-	base := a.state.Seq
-	session, runID := a.state.SessionID, a.state.RunID
-	a.spawn(run, func() task {
-		block, rewrote := a.runBeforeModel(ctx, &req)
-		if block != "" {
-			return task{sig: contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}}
+	m := &modelCall{a: a, run: run, ctx: run.modelContext(), req: req, base: a.state.Seq, session: a.state.SessionID, runID: a.state.RunID}
+	run.deltas = &m.gate
+	a.spawn(run, m.do)
+}
+
+// modelCall is one model call of a run, done by a worker. Its frame is
+// on the stack of a run for as long as the model takes, so what follows
+// the call is done in replied.
+type modelCall struct {
+	a       *Agent
+	run     *runState
+	ctx     context.Context
+	req     contract.ModelRequest
+	gate    deltaGate
+	base    uint64
+	session string
+	runID   string
+	delta   uint32
+}
+
+func (m *modelCall) do() task {
+	a := m.a
+	block, rewrote := a.runBeforeModel(m.ctx, &m.req)
+	if block != "" {
+		return task{sig: contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}}
+	}
+	sig := a.driver.Run(m.ctx, m.req, m.publish)
+	if m.ctx.Err() != nil {
+		return task{}
+	}
+	return task{sig: a.replied(m.ctx, m.run, sig, rewrote)}
+}
+
+// publish numbers a streaming event after the newest committed one.
+func (m *modelCall) publish(ev contract.RunEvent) {
+	m.delta++
+	ev.Seq, ev.Delta = m.base, m.delta
+	ev.SessionID, ev.RunID = m.session, m.runID
+	if ev.At == 0 {
+		ev.At = m.a.now()
+	}
+	m.gate.publish(m.a.publish, ev)
+}
+
+// replied completes what a model call ended with: a reply as a value,
+// boxed once with its estimate (and once before for the hooks, when
+// there are any), not once for each field set.
+func (a *Agent) replied(ctx context.Context, run *runState, sig contract.Signal, rewrote []string) contract.Signal {
+	reply, isReply := sig.(contract.ModelReplied)
+	if isReply {
+		reply = withApprovalKeys(run.box, reply)
+		if len(rewrote) > 0 {
+			reply.RewrittenBy = rewrote
 		}
-		var delta uint32
-		sig := a.driver.Run(ctx, req, func(ev contract.RunEvent) {
-			delta++
-			ev.Seq, ev.Delta = base, delta
-			ev.SessionID, ev.RunID = session, runID
-			if ev.At == 0 {
-				ev.At = a.now()
-			}
-			gate.publish(a.publish, ev)
-		})
-		if ctx.Err() != nil {
-			return task{}
-		}
-		// A reply is completed as a value and boxed once with its
-		// estimate (and once before for the hooks, when there are any),
-		// not once for each field set.
-		reply, isReply := sig.(contract.ModelReplied)
+		reply.OutputError = a.output.verdict(reply.Reply)
+	}
+	if a.deps.Hooks.Len() > 0 {
 		if isReply {
-			reply = withApprovalKeys(run.box, reply)
-			if len(rewrote) > 0 {
-				reply.RewrittenBy = rewrote
-			}
-			reply.OutputError = a.output.verdict(reply.Reply)
+			sig = reply
 		}
-		if a.deps.Hooks.Len() > 0 {
-			if isReply {
-				sig = reply
-			}
-			observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
-		}
-		if isReply {
-			sig = withEstimate(a.cfg.Model, reply)
-		}
-		return task{sig: sig}
-	})
+		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
+	}
+	if isReply {
+		sig = withEstimate(a.cfg.Model, reply)
+	}
+	return sig
 }
 
 // modelContext returns the context the run's model calls run under. The
