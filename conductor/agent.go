@@ -88,7 +88,8 @@ type runState struct {
 	deltas  *deltaGate
 	box     *dispatch.ToolBox
 	waiters []chan *outcome
-	// children are the run's delegate calls handed out, by child session.
+	// children are the run's delegate calls handed out, by child session
+	// (nil until the first).
 	children map[string]*child
 	// wg counts the workers the run started; host hands a job to a
 	// caller waiting for the run, idle to a worker waiting for one, and
@@ -173,6 +174,9 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	return a, nil
 }
 
+// silent is the logger of agents given none.
+var silent = slog.New(slog.DiscardHandler)
+
 func withDefaults(d Deps, box *dispatch.ToolBox) Deps {
 	d.Tools.Box = box
 	e := &d.Env
@@ -186,7 +190,7 @@ func withDefaults(d Deps, box *dispatch.ToolBox) Deps {
 		e.IDs = RandomIDs{}
 	}
 	if e.Logger == nil {
-		e.Logger = slog.New(slog.DiscardHandler)
+		e.Logger = silent
 	}
 	if e.SessionID == "" {
 		e.SessionID = e.IDs.NewID("session")

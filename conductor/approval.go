@@ -23,7 +23,7 @@ func (a *Agent) askApproval(req ApprovalRequest) {
 		return
 	}
 	ctx := run.asking(req.Call.ID)
-	a.spawn(run, func() task {
+	a.spawn(run, jobFunc(func() task {
 		d, err := callApprover(ctx, approver, req)
 		if errors.Is(err, ErrApproveLater) || ctx.Err() != nil {
 			return task{}
@@ -33,7 +33,7 @@ func (a *Agent) askApproval(req ApprovalRequest) {
 			d = Decision{Reason: "the approver failed: " + err.Error()}
 		}
 		return task{fn: func() { a.apply(resolution(req.Call.ID, d, a.now())) }}
-	})
+	}))
 }
 
 // callApprover runs the approver, turning a panic into an error.

@@ -94,6 +94,9 @@ func (a *Agent) persist(e contract.Persist) error {
 func (a *Agent) startDelegate(e contract.StartDelegate) {
 	run := a.run
 	c := &child{callID: e.Call.ID, session: e.Session}
+	if run.children == nil {
+		run.children = map[string]*child{}
+	}
 	run.children[e.Session] = c
 	desc := contract.ToolDescriptor{Name: e.Call.Name, Idempotent: true, Timeout: delegateTimeout}
 	tool, err := dispatch.NewTool(desc, func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {

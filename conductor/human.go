@@ -52,7 +52,7 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 	}
 	run := a.run
 	ctx := run.asking(call.ID)
-	a.spawn(run, func() task {
+	a.spawn(run, jobFunc(func() task {
 		var text string
 		var err error
 		callHook(a.log, "answerer", func() error {
@@ -67,7 +67,7 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 				a.log.Debug("conductor: answer refused", "call", call.ID, "err", err)
 			}
 		}}
-	})
+	}))
 }
 
 // asking returns a context for a person's answer to the call, done when

@@ -14,9 +14,15 @@ import (
 )
 
 // A job is work a run does off the agent's tasks (a model call, an
-// approver, an answerer, a summary): it returns the task that applies
-// its result, or none.
-type job func() (result task)
+// approver, an answerer, a summary): do returns the task that applies
+// its result, or none. An interface rather than a func, so a model call
+// is handed over without a method value to allocate.
+type job interface{ do() (result task) }
+
+// jobFunc is a job written as a closure.
+type jobFunc func() task
+
+func (f jobFunc) do() task { return f() }
 
 // spawn runs j on one of the run's workers: the caller waiting for the
 // run (Submit, Resume) when it is free, else a worker waiting for work,
@@ -38,23 +44,31 @@ func (a *Agent) spawn(run *runState, j job) {
 	if run.crew.handTo(j) {
 		return
 	}
+	if run.idle == nil {
+		// Set before the first worker starts, and never again.
+		run.idle = make(chan job)
+	}
 	a.workers.Add(1)
 	run.wg.Add(1)
-	go func() {
-		defer a.workers.Done()
-		defer run.wg.Done()
-		a.work(run, j, false)
-		for {
-			select {
-			case j = <-run.idle:
-				a.work(run, j, false)
-			case <-run.ctx.Done():
-				return
-			case <-a.quit:
-				return
-			}
+	go a.worker(run, j)
+}
+
+// worker runs j and then the run's jobs handed to it while it waits,
+// until the run or the agent ends.
+func (a *Agent) worker(run *runState, j job) {
+	defer a.workers.Done()
+	defer run.wg.Done()
+	a.work(run, j, false)
+	for {
+		select {
+		case j = <-run.idle:
+			a.work(run, j, false)
+		case <-run.ctx.Done():
+			return
+		case <-a.quit:
+			return
 		}
-	}()
+	}
 }
 
 // work runs j, hands its result in, and then runs the jobs that result
@@ -62,7 +76,7 @@ func (a *Agent) spawn(run *runState, j job) {
 // after another runs on the same goroutine without waking another.
 func (a *Agent) work(run *runState, j job, host bool) {
 	for j != nil {
-		result := j()
+		result := j.do()
 		if result.fn == nil && result.sig == nil {
 			run.crew.free(host)
 			return
@@ -176,7 +190,7 @@ func (a *Agent) startModel(req contract.ModelRequest) {
 	run := a.run
 	m := &modelCall{a: a, run: run, ctx: run.modelContext(), req: req, base: a.state.Seq, session: a.state.SessionID, runID: a.state.RunID}
 	run.deltas = &m.gate
-	a.spawn(run, m.do)
+	a.spawn(run, m)
 }
 
 // modelCall is one model call of a run, done by a worker. Its frame is
@@ -315,7 +329,7 @@ func (a *Agent) startTool(call contract.ToolCall) {
 func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 	run := a.run
 	prompt := compactor.SummaryPrompt(turns)
-	a.spawn(run, func() task {
+	a.spawn(run, jobFunc(func() task {
 		ctx, cancel := context.WithCancel(run.ctx)
 		defer cancel()
 		summary, err := turn.Summarize(ctx, a.deps.Model.Provider, a.cfg.Model, prompt, a.deps.Model.driverOptions(a.now, a.log))
@@ -334,7 +348,7 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 			sig = contract.Compacted{Summary: summary, Cut: cut, At: a.now()}
 		}
 		return task{sig: sig}
-	})
+	}))
 }
 
 func descriptors(tools []dispatch.Tool) []contract.ToolDescriptor {
