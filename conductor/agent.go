@@ -95,7 +95,7 @@ type runState struct {
 	// caller waiting for the run, idle to a worker waiting for one, and
 	// crew leaves one for a worker about to be free (spawn).
 	wg   sync.WaitGroup
-	host chan job
+	host chan hosted
 	idle chan job
 	crew crew
 	// asks cancel the approvers and answerers asked about each call.

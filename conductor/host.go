@@ -150,7 +150,7 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starte
 	// The caller that started the run works for it while it waits (see
 	// spawn), so a model call may be running here when ctx ends: the
 	// abort must not wait for this goroutine.
-	var host chan job
+	var host chan hosted
 	if starter {
 		host = run.host
 		defer a.dropHost(run)
@@ -166,8 +166,12 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starte
 		case o := <-w:
 			run.wg.Wait()
 			return o
-		case j := <-host:
-			a.work(run, j, true)
+		case h := <-host:
+			if h.job == nil {
+				a.handIn(run, h.result, true)
+				break
+			}
+			a.work(run, h.job, true)
 			a.workers.Done()
 		case <-a.quit:
 			// Close answered the waiters first; a run left waiting for

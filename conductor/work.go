@@ -33,7 +33,7 @@ func (f jobFunc) do() task { return f() }
 func (a *Agent) spawn(run *runState, j job) {
 	if run.crew.toHost() {
 		a.workers.Add(1)
-		run.host <- j
+		run.host <- hosted{job: j}
 		return
 	}
 	select {
@@ -81,11 +81,46 @@ func (a *Agent) work(run *runState, j job, host bool) {
 			run.crew.free(host)
 			return
 		}
-		run.crew.finishing()
 		result.run = run
-		a.enqueue(result)
-		j = run.crew.finished(host)
+		j = a.handOver(run, result, host)
 	}
+}
+
+// handOver hands a worker's result in and returns the job that result
+// spawned for this worker, if any.
+func (a *Agent) handOver(run *runState, result task, host bool) job {
+	run.crew.finishing()
+	a.enqueue(result)
+	return run.crew.finished(host)
+}
+
+// handIn has the caller waiting for the run hand in a result brought to
+// it (settle), and run what that result spawned.
+func (a *Agent) handIn(run *runState, result task, host bool) {
+	if j := a.handOver(run, result, host); j != nil {
+		a.work(run, j, host)
+	}
+}
+
+// hosted is what the caller waiting for a run is handed: a job to run,
+// or a result to hand in.
+type hosted struct {
+	job    job
+	result task
+}
+
+// settle hands in a tool call's result. When the caller waiting for the
+// run is free, it is handed the result, so the step runs on that
+// goroutine's stack, grown long ago, rather than growing the tool's
+// fresh one to apply the step; the wake-up is the one the next model
+// call would cost anyway. Else the tool's goroutine hands it in itself.
+func (a *Agent) settle(run *runState, result task) {
+	result.run = run
+	if run.crew.toHost() {
+		run.host <- hosted{result: result}
+		return
+	}
+	a.enqueue(result)
 }
 
 // dropHost is for a run the caller no longer works for: it stopped
@@ -95,8 +130,13 @@ func (a *Agent) dropHost(run *runState) {
 	if !run.crew.dropHost() {
 		return
 	}
-	// spawn sends the job it left right after deciding to.
-	j := <-run.host
+	// spawn and settle send what they left right after deciding to.
+	h := <-run.host
+	if h.job == nil {
+		a.enqueue(h.result)
+		return
+	}
+	j := h.job
 	a.workers.Done()
 	if run.ctx.Err() == nil {
 		a.send(run, func() { a.spawn(run, j) })
@@ -304,7 +344,7 @@ func (a *Agent) startTool(call contract.ToolCall) {
 				rewrote = append(rewrote, by...)
 			}
 			out.Content = validText(out.Content)
-			a.enqueue(task{run: run, isResult: true, result: contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: resultEstimate(a.cfg.Model, out.Content)}})
+			a.settle(run, task{isResult: true, result: contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: resultEstimate(a.cfg.Model, out.Content)}})
 		},
 	}
 	if a.deps.Hooks.Len() > 0 {
