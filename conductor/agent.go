@@ -98,6 +98,8 @@ type runState struct {
 	host chan hosted
 	idle chan job
 	crew crew
+	// toolDone answers the run's calls without hooks (see toolDone).
+	toolDone func(dispatch.Outcome)
 	// asks cancel the approvers and answerers asked about each call.
 	asks map[string]context.CancelFunc
 }

@@ -73,6 +73,7 @@ func (a *Agent) endRun() {
 	run := a.run
 	a.run = nil
 	run.cancel()
+	a.sched.CancelAll()
 	run.deltas.close()
 	snap := a.state
 	var err error

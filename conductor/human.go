@@ -117,6 +117,7 @@ func (a *Agent) detachRun() {
 	run := a.run
 	a.run = nil
 	run.cancel()
+	a.sched.CancelAll()
 	run.deltas.close()
 	for _, w := range run.waiters {
 		w <- &outcome{snap: a.state, err: ErrClosed}

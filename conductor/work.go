@@ -333,7 +333,10 @@ func (a *Agent) startTool(call contract.ToolCall) {
 		SessionID: a.state.SessionID,
 		RunID:     a.state.RunID,
 		WorkDir:   a.deps.Env.WorkDir,
-		Done: func(o dispatch.Outcome) {
+		Done:      a.toolDone(run),
+	}
+	if gate != nil {
+		job.Done = func(o dispatch.Outcome) {
 			out := o.Outcome
 			args, rewrote := gate.rewrite()
 			if blocked := gate.get(); blocked != "" {
@@ -345,9 +348,7 @@ func (a *Agent) startTool(call contract.ToolCall) {
 			}
 			out.Content = validText(out.Content)
 			a.settle(run, task{isResult: true, result: contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: resultEstimate(a.cfg.Model, out.Content)}})
-		},
-	}
-	if a.deps.Hooks.Len() > 0 {
+		}
 		job.Start = func(ctx context.Context) error {
 			rewritten, reason, rewrote := a.runBeforeTool(ctx, call)
 			if reason != "" {
@@ -360,9 +361,26 @@ func (a *Agent) startTool(call contract.ToolCall) {
 			return nil
 		}
 	}
-	if err := a.sched.Dispatch(run.ctx, job); err != nil {
+	// The run's calls are cancelled by id (CancelInFlight) and all at
+	// once when the run ends (endRun), not through a context: a context
+	// that can end costs every call a watch on it.
+	if err := a.sched.Dispatch(context.Background(), job); err != nil {
 		a.later(run, contract.ToolSettled{CallID: call.ID, Outcome: contract.ToolOutcome{Content: "error: " + err.Error(), IsError: true}, At: a.now()})
 	}
+}
+
+// toolDone returns the Done of the run's calls without hooks, made once
+// a run: nothing can block or rewrite them, so the outcome is all it
+// needs.
+func (a *Agent) toolDone(run *runState) func(dispatch.Outcome) {
+	if run.toolDone == nil {
+		run.toolDone = func(o dispatch.Outcome) {
+			out := o.Outcome
+			out.Content = validText(out.Content)
+			a.settle(run, task{isResult: true, result: contract.ToolSettled{CallID: o.CallID, Outcome: out, Tokens: resultEstimate(a.cfg.Model, out.Content)}})
+		}
+	}
+	return run.toolDone
 }
 
 // startCompaction asks the provider for a summary of the oldest turns.
