@@ -78,7 +78,7 @@ func (r *Rules) Steps(s contract.RunSnapshot, records []contract.Record) iter.Se
 				yield(Folded{Record: rec, Before: s, After: s}, &rejectedRecord{step: rec.Step, rej: err.(*Rejection)})
 				return
 			}
-			f := Folded{Record: rec, Before: s, After: next, Effects: effects, Persisted: effects[0].(contract.Persist).Record}
+			f := Folded{Record: rec, Before: s, After: next, Effects: effects, Persisted: effects[0].(*contract.Persist).Record}
 			if !yield(f, nil) {
 				return
 			}

@@ -100,7 +100,7 @@ func TestEveryQuestionGetsOneResult(t *testing.T) {
 			next, effects, _ := rules.Step(snap, sig)
 			for _, e := range effects {
 				switch e := e.(type) {
-				case contract.Publish:
+				case *contract.Publish:
 					ev := e.Event
 					switch {
 					case ev.Kind == contract.EvQuestionAsked:

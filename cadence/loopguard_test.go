@@ -25,7 +25,7 @@ func TestLoopReminderKeepsUTF8Whole(t *testing.T) {
 	)
 	var warned bool
 	for _, e := range effects {
-		if p, ok := e.(contract.Publish); ok && p.Event.Kind == contract.EvLoopWarning {
+		if p, ok := e.(*contract.Publish); ok && p.Event.Kind == contract.EvLoopWarning {
 			warned = true
 			if !utf8.ValidString(p.Event.Text) {
 				t.Errorf("loop warning text is not valid UTF-8: %q", p.Event.Text)

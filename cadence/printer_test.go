@@ -32,13 +32,13 @@ func printRejection(err error) string {
 
 func printEffect(e contract.Effect) string {
 	switch e := e.(type) {
-	case contract.Persist:
+	case *contract.Persist:
 		s := fmt.Sprintf("persist step=%d %s", e.Record.Step, e.Record.Signal.SignalKind())
 		if len(e.Links) > 0 {
 			s += " links=" + strings.Join(e.Links, ",")
 		}
 		return s
-	case contract.Publish:
+	case *contract.Publish:
 		return "publish " + printEvent(e.Event)
 	case contract.InvokeModel:
 		r := e.Request

@@ -59,7 +59,7 @@ func (m *machine) step(t *rapid.T, sig contract.Signal) {
 		m.checkRejection(t, sig, next, effects, err, before)
 		return
 	}
-	persist, committed := effects[0].(contract.Persist)
+	persist, committed := effects[0].(*contract.Persist)
 	if !committed {
 		t.Fatalf("%s committed without a persist first: %s", sig.SignalKind(), cadence.Summarize(effects))
 	}
@@ -120,9 +120,9 @@ func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.R
 	m.checkSteering(t, next, effects)
 	for _, e := range effects[1:] {
 		switch e := e.(type) {
-		case contract.Persist:
+		case *contract.Persist:
 			t.Fatalf("a second persist in one step")
-		case contract.Publish:
+		case *contract.Publish:
 			// Publish effects carry a strictly increasing sequence number.
 			if e.Event.Seq != m.seq+1 {
 				t.Fatalf("publish %s has seq %d after %d", e.Event.Kind, e.Event.Seq, m.seq)
@@ -196,7 +196,7 @@ func (m *machine) checkInvoke(t *rapid.T, e contract.InvokeModel, next contract.
 // exactly once.
 func (m *machine) checkSteering(t *rapid.T, next contract.RunSnapshot, effects []contract.Effect) {
 	for _, e := range effects {
-		p, ok := e.(contract.Publish)
+		p, ok := e.(*contract.Publish)
 		if !ok || p.Event.Kind != contract.EvSteeringApplied {
 			continue
 		}
@@ -280,7 +280,7 @@ func (m *machine) checkCompaction(t *rapid.T, sig contract.Signal, next contract
 // replaced (it names the cut) rather than skipped.
 func swapped(effects []contract.Effect) bool {
 	for _, e := range effects {
-		if p, ok := e.(contract.Publish); ok && p.Event.Kind == contract.EvCompaction && p.Event.Index > 0 {
+		if p, ok := e.(*contract.Publish); ok && p.Event.Kind == contract.EvCompaction && p.Event.Index > 0 {
 			return true
 		}
 	}

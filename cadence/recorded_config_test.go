@@ -35,7 +35,7 @@ func TestReplayUsesTheRecordedConfig(t *testing.T) {
 			if s, effects, err = r.Step(s, sig); err != nil {
 				t.Fatal(err)
 			}
-			recs = append(recs, effects[0].(contract.Persist).Record)
+			recs = append(recs, effects[0].(*contract.Persist).Record)
 		}
 		return recs
 	}

@@ -29,7 +29,7 @@ func recordSession(t *testing.T, r *cadence.Rules, sigs ...contract.Signal) (con
 		if s, effects, err = r.Step(s, sig); err != nil {
 			t.Fatal(err)
 		}
-		recs = append(recs, effects[0].(contract.Persist).Record)
+		recs = append(recs, effects[0].(*contract.Persist).Record)
 	}
 	return s, recs
 }
@@ -89,7 +89,7 @@ func TestStepsYieldsEveryStep(t *testing.T) {
 		if !f.Before.History.Equal(s.History) || f.Before.Steps != s.Steps {
 			t.Fatalf("step %d does not start where the one before ended", f.Record.Step)
 		}
-		if p := f.Effects[0].(contract.Persist).Record; p.Step != f.Persisted.Step || p.Effects != f.Persisted.Effects {
+		if p := f.Effects[0].(*contract.Persist).Record; p.Step != f.Persisted.Step || p.Effects != f.Persisted.Effects {
 			t.Fatalf("step %d: Persisted %+v is not the first effect's record %+v", f.Record.Step, f.Persisted, p)
 		}
 		got = append(got, f.Persisted)
@@ -141,7 +141,7 @@ func ExampleRules_Fold() {
 			return
 		}
 		snap = next
-		records = append(records, effects[0].(contract.Persist).Record)
+		records = append(records, effects[0].(*contract.Persist).Record)
 	}
 	rebuilt, err := rules.Fold(cadence.InitialSnapshot("session-1"), records)
 	fmt.Println(rebuilt.Phase, rebuilt.History.Len(), rebuilt.History.Equal(snap.History), err)

@@ -331,7 +331,7 @@ func (s *script) run(line string) string {
 		}
 		b.WriteString(printRejection(err) + "\n")
 	} else {
-		s.records = append(s.records, effects[0].(contract.Persist).Record)
+		s.records = append(s.records, effects[0].(*contract.Persist).Record)
 	}
 	for _, e := range effects {
 		b.WriteString(printEffect(e) + "\n")

@@ -15,7 +15,7 @@ func Summarize(effects []contract.Effect) string {
 	// built on every step, so piecewise concatenation showed in profiles.
 	b := make([]byte, 0, 256)
 	for _, e := range effects {
-		if _, ok := e.(contract.Persist); ok {
+		if _, ok := e.(*contract.Persist); ok {
 			continue
 		}
 		if len(b) > 0 {
@@ -29,7 +29,7 @@ func Summarize(effects []contract.Effect) string {
 func appendEffect(b []byte, e contract.Effect) []byte {
 	b = append(b, e.EffectKind()...)
 	switch e := e.(type) {
-	case contract.Publish:
+	case *contract.Publish:
 		b = append(b, ' ')
 		b = append(b, e.Event.Kind...)
 		b = append(b, '#')

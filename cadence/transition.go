@@ -14,9 +14,13 @@ type transition struct {
 	sig     contract.Signal
 	at      contract.Timestamp
 	effects []contract.Effect
-	// room backs effects for a usual step, so the transition and its
-	// effects are one allocation rather than two.
-	room [8]contract.Effect
+	// room backs effects for a usual step, and persist and events the
+	// effects a usual step points to, so the transition and its effects
+	// are one allocation rather than one for each.
+	room    [8]contract.Effect
+	persist contract.Persist
+	events  [4]contract.Publish
+	nevents int
 	// ownPending says s.Pending was already copied in this step.
 	ownPending bool
 	// links are the child sessions of delegate calls answered this step.
@@ -32,7 +36,14 @@ func (t *transition) publish(ev contract.RunEvent) {
 	ev.SessionID = t.s.SessionID
 	ev.RunID = t.s.RunID
 	ev.At = t.at
-	t.emit(contract.Publish{Event: ev})
+	if t.nevents < len(t.events) {
+		p := &t.events[t.nevents]
+		t.nevents++
+		p.Event = ev
+		t.emit(p)
+		return
+	}
+	t.emit(&contract.Publish{Event: ev})
 }
 
 // appendTurn adds a turn the rules made to history with its token
@@ -75,7 +86,8 @@ func (t *transition) pending() []contract.PendingCall {
 // (see Step), so committing copies nothing.
 func (t *transition) commit() (contract.RunSnapshot, []contract.Effect) {
 	t.s.Steps++
-	t.effects[0] = contract.Persist{Record: contract.Record{Step: t.s.Steps, Signal: t.sig, Effects: Summarize(t.effects[1:])}, Links: t.links}
+	t.persist = contract.Persist{Record: contract.Record{Step: t.s.Steps, Signal: t.sig, Effects: Summarize(t.effects[1:])}, Links: t.links}
+	t.effects[0] = &t.persist
 	return t.s, t.effects
 }
 

@@ -99,11 +99,11 @@ func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 
 func (a *Agent) perform(e contract.Effect) error {
 	switch e := e.(type) {
-	case contract.Persist:
+	case *contract.Persist:
 		if err := a.persist(e); err != nil {
 			return fmt.Errorf("conductor: persist step %d: %w", e.Record.Step, err)
 		}
-	case contract.Publish:
+	case *contract.Publish:
 		a.publish(e.Event)
 	case contract.StartDelegate:
 		a.startDelegate(e)

@@ -62,7 +62,7 @@ func (a *Agent) publish(ev contract.RunEvent) {
 // persist appends a step's record; a step that answered delegate calls
 // links the heads of their children's chains, each child stopped first so
 // its head is final.
-func (a *Agent) persist(e contract.Persist) error {
+func (a *Agent) persist(e *contract.Persist) error {
 	ctx := context.Background()
 	var links []store.Hash
 	for _, session := range e.Links {

@@ -377,7 +377,7 @@ func ReplayEvents(rules *cadence.Rules, sessionID string, records []contract.Rec
 			return out, fmt.Errorf("conductor: replay: %w", err)
 		}
 		for _, e := range f.Effects {
-			if p, ok := e.(contract.Publish); ok && p.Event.Seq > after {
+			if p, ok := e.(*contract.Publish); ok && p.Event.Seq > after {
 				out = append(out, p.Event)
 			}
 		}

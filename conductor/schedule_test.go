@@ -119,7 +119,7 @@ func TestResumeCarriesARevision0RunOn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.Append(ctx, "session_test", effects[0].(contract.Persist).Record); err != nil {
+		if _, err := st.Append(ctx, "session_test", effects[0].(*contract.Persist).Record); err != nil {
 			t.Fatal(err)
 		}
 		s = next

@@ -91,13 +91,16 @@ type CancelInFlight struct {
 
 // Persist appends one committed record to the session. Links name child
 // sessions whose delegate calls this step answered: the record's node
-// links their chains' heads, so the session is a DAG.
+// links their chains' heads, so the session is a DAG. It is an Effect as
+// a pointer, like Publish: a step's persist and events share the step's
+// one allocation instead of each being boxed on its own.
 type Persist struct {
 	Record Record
 	Links  []string
 }
 
-// Publish delivers an event to subscribers.
+// Publish delivers an event to subscribers. It is an Effect as a
+// pointer (see Persist).
 type Publish struct{ Event RunEvent }
 
 func (InvokeModel) EffectKind() EffectKind     { return EffInvokeModel }
@@ -106,8 +109,8 @@ func (RequestApproval) EffectKind() EffectKind { return EffRequestApproval }
 func (AskHuman) EffectKind() EffectKind        { return EffAskHuman }
 func (Compact) EffectKind() EffectKind         { return EffCompact }
 func (CancelInFlight) EffectKind() EffectKind  { return EffCancelInFlight }
-func (Persist) EffectKind() EffectKind         { return EffPersist }
-func (Publish) EffectKind() EffectKind         { return EffPublish }
+func (*Persist) EffectKind() EffectKind        { return EffPersist }
+func (*Publish) EffectKind() EffectKind        { return EffPublish }
 func (StartDelegate) EffectKind() EffectKind   { return EffStartDelegate }
 
 // Record is what a session stores per committed signal: the signal, its

@@ -113,7 +113,7 @@ func ExampleResume() {
 	st := store.NewMemory()
 	submit := contract.Submitted{RunID: "r1", Input: []contract.Turn{contract.UserText("hi")}, At: 1}
 	_, effects, _ := rules.Step(cadenceInitial("chat"), submit)
-	_, _ = st.Append(ctx, "chat", effects[0].(contract.Persist).Record)
+	_, _ = st.Append(ctx, "chat", effects[0].(*contract.Persist).Record)
 	snap, err := store.Resume(ctx, st, rules, "chat")
 	fmt.Println(snap.Phase, snap.Steps, err)
 	fmt.Println(store.Replay(ctx, st, rules, "chat"))

@@ -22,7 +22,7 @@ func stepAll(t *testing.T, rules *cadence.Rules, session string, sigs ...contrac
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, effects[0].(contract.Persist))
+		out = append(out, *effects[0].(*contract.Persist))
 		s = next
 	}
 	return out

@@ -34,7 +34,7 @@ func cadenceSession(tb testing.TB, rules *cadence.Rules, id string, n int) ([]co
 		if err != nil {
 			tb.Fatalf("step %d: %v", i, err)
 		}
-		recs = append(recs, effects[0].(contract.Persist).Record)
+		recs = append(recs, effects[0].(*contract.Persist).Record)
 		snaps = append(snaps, next)
 		s = next
 	}

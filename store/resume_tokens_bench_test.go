@@ -42,7 +42,7 @@ func tokenSession(b *testing.B, model string, n int, carried bool) ([]contract.R
 		if err != nil {
 			b.Fatal(err)
 		}
-		recs = append(recs, effects[0].(contract.Persist).Record)
+		recs = append(recs, effects[0].(*contract.Persist).Record)
 		s = next
 	}
 	return recs, rules

@@ -24,7 +24,7 @@ func Example() {
 			if err != nil {
 				continue
 			}
-			if p := effects[0].(contract.Persist); p.Record.Step != before+1 {
+			if p := effects[0].(*contract.Persist); p.Record.Step != before+1 {
 				broken++
 			}
 			if next.Turns > rules.Config().MaxTurns {
