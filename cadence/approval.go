@@ -15,7 +15,7 @@ func (t *transition) requestApproval(p *contract.PendingCall, index int) {
 		return
 	}
 	p.State = contract.CallAwaitingApproval
-	t.emit(contract.RequestApproval{Call: p.Call, Tool: p.Tool, Keys: keys})
+	t.emit(&contract.RequestApproval{Call: p.Call, Tool: p.Tool, Keys: keys})
 	t.publish(contract.RunEvent{Kind: contract.EvApprovalRequested, Call: &p.Call, Keys: keys})
 }
 

@@ -100,7 +100,7 @@ func (t *transition) skipUnstarted(content string) {
 		t.answer(p, content, true)
 	}
 	if len(cancel) > 0 {
-		t.emit(contract.CancelInFlight{CallIDs: cancel})
+		t.emit(&contract.CancelInFlight{CallIDs: cancel})
 	}
 }
 

@@ -39,7 +39,13 @@ func (t *transition) invokeModel() {
 	if t.rules.cfg.Revision >= 1 {
 		t.publish(contract.RunEvent{Kind: contract.EvTurnStarted, Round: t.s.Turns, MaxRounds: t.rules.cfg.MaxTurns})
 	}
-	t.emit(contract.InvokeModel{Request: t.request()})
+	if t.invoked {
+		t.emit(&contract.InvokeModel{Request: t.request()})
+		return
+	}
+	t.invoked = true
+	t.invoke = contract.InvokeModel{Request: t.request()}
+	t.emit(&t.invoke)
 }
 
 func (t *transition) request() contract.ModelRequest {
@@ -77,7 +83,7 @@ func (t *transition) compactNow() bool {
 		return false
 	}
 	t.s.Phase = contract.PhaseCompacting
-	t.emit(contract.Compact{Turns: summarised(turns[:cut]), Cut: cut})
+	t.emit(&contract.Compact{Turns: summarised(turns[:cut]), Cut: cut})
 	return true
 }
 

@@ -38,7 +38,7 @@ func (t *transition) recompact() string {
 		t.boundary()
 		return ""
 	}
-	t.emit(contract.Compact{Turns: summarised(turns[:cut]), Cut: cut})
+	t.emit(&contract.Compact{Turns: summarised(turns[:cut]), Cut: cut})
 	return ""
 }
 

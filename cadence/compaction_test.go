@@ -25,7 +25,7 @@ func TestResumeWhileCompactingHonoursAWaitingAbort(t *testing.T) {
 	snap, _ = steps(t, r, snap, contract.AbortRequested{Mode: contract.AbortAfterReply, Reason: "stop", At: 4})
 	snap, effects := steps(t, r, snap, contract.Resumed{At: 5})
 	for _, e := range effects {
-		if _, ok := e.(contract.Compact); ok {
+		if _, ok := e.(*contract.Compact); ok {
 			t.Errorf("resume asked for the compaction the abort was waiting to end: %s", cadence.Summarize(effects))
 		}
 	}

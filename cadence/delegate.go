@@ -52,11 +52,17 @@ func delegateTask(args string) (string, string) {
 // run for a delegate call.
 func (t *transition) runEffect(p *contract.PendingCall) contract.Effect {
 	if p.Tool.Delegate == "" {
-		return contract.RunTool{Call: p.Call, Tool: p.Tool}
+		if t.nruns < len(t.runs) {
+			r := &t.runs[t.nruns]
+			t.nruns++
+			*r = contract.RunTool{Call: p.Call, Tool: p.Tool}
+			return r
+		}
+		return &contract.RunTool{Call: p.Call, Tool: p.Tool}
 	}
 	d, _ := t.rules.cfg.DelegateNamed(p.Tool.Delegate)
 	task, _ := delegateTask(p.Call.Arguments)
-	return contract.StartDelegate{Call: p.Call, Delegate: d.Name, Task: task, Session: p.Subflow, Config: t.rules.cfg.ChildConfig(d)}
+	return &contract.StartDelegate{Call: p.Call, Delegate: d.Name, Task: task, Session: p.Subflow, Config: t.rules.cfg.ChildConfig(d)}
 }
 
 // admitDelegate checks a delegate call before it is queued; it answers the

@@ -19,9 +19,9 @@
 //			switch e := e.(type) {
 //			case *contract.Persist: // append e.Record; durable before the next Publish
 //			case *contract.Publish: // deliver e.Event
-//			case contract.InvokeModel, contract.RunTool, contract.RequestApproval, contract.Compact:
+//			case *contract.InvokeModel, *contract.RunTool, *contract.RequestApproval, *contract.Compact:
 //				// start the work; its answer comes back as a later signal
-//			case contract.CancelInFlight: // cancel the named work
+//			case *contract.CancelInFlight: // cancel the named work
 //			}
 //		}
 //	}

@@ -53,7 +53,7 @@ func (t *transition) answerPending(content string) {
 		t.answer(p, content, true)
 	}
 	if len(cancel) > 0 {
-		t.emit(contract.CancelInFlight{CallIDs: cancel})
+		t.emit(&contract.CancelInFlight{CallIDs: cancel})
 	}
 	t.closeBatch()
 }

@@ -33,7 +33,7 @@ func (t *transition) askHuman(p *contract.PendingCall) {
 	}
 	p.State = contract.CallAwaitingHuman
 	p.Question = &q
-	t.emit(contract.AskHuman{Call: p.Call, Question: q})
+	t.emit(&contract.AskHuman{Call: p.Call, Question: q})
 	t.publish(contract.RunEvent{Kind: contract.EvQuestionAsked, Call: &p.Call, Question: &q})
 }
 

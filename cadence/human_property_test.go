@@ -121,7 +121,7 @@ func TestEveryQuestionGetsOneResult(t *testing.T) {
 							t.Fatalf("question %s answered %q got result %q", ev.Call.ID, a, ev.Result.Content)
 						}
 					}
-				case contract.InvokeModel:
+				case *contract.InvokeModel:
 					checkAllAnswered(t, results, answers, next)
 				}
 			}

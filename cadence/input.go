@@ -60,7 +60,7 @@ func (t *transition) onAbort(sig contract.AbortRequested) string {
 		t.skipUnstarted("aborted: " + abortMessage(sig.Reason))
 	default:
 		if t.s.Phase == contract.PhaseAwaitingModel || t.s.Phase == contract.PhaseCompacting {
-			t.emit(contract.CancelInFlight{Model: true})
+			t.emit(&contract.CancelInFlight{Model: true})
 		}
 		t.fault(contract.KindAborted, abortMessage(sig.Reason))
 	}

@@ -19,7 +19,7 @@ func stepAwaitingModel(t *transition) string {
 		if t.abortOnResume() {
 			return ""
 		}
-		t.emit(contract.InvokeModel{Request: t.request()})
+		t.emit(&contract.InvokeModel{Request: t.request()})
 		return ""
 	}
 	return t.onHostInput("awaiting the model")
@@ -42,7 +42,10 @@ func (t *transition) onModelFailed(sig contract.ModelFailed) {
 }
 
 func (t *transition) onReply(sig contract.ModelReplied) string {
-	reply := sig.Reply
+	// The reply and its usage live in the transition: the turn_completed
+	// event points at them, and the transition is allocated anyway.
+	reply := &t.reply
+	*reply = sig.Reply
 	// The estimate rides in the reply only to reach history: the reply's
 	// event carries none, as before estimates were carried.
 	tokens := reply.Tokens
@@ -53,13 +56,14 @@ func (t *transition) onReply(sig contract.ModelReplied) string {
 	reply.Role = contract.RoleAssistant
 	reply.Mark = contract.MarkNone
 	reply.Blocks = t.normaliseCalls(reply.Blocks)
-	u := sig.Usage
+	u := &t.usage
+	*u = sig.Usage
 	u.ModelCalls = 1
 	u.ToolCalls, u.WallNanos = 0, 0
-	t.s.RunUsage = t.s.RunUsage.Add(u)
-	t.s.SessionUsage = t.s.SessionUsage.Add(u)
-	t.appendCounted(reply, tokens)
-	t.publish(contract.RunEvent{Kind: contract.EvTurnCompleted, Turn: &reply, Usage: &u})
+	t.s.RunUsage = t.s.RunUsage.Add(*u)
+	t.s.SessionUsage = t.s.SessionUsage.Add(*u)
+	t.appendCounted(*reply, tokens)
+	t.publish(contract.RunEvent{Kind: contract.EvTurnCompleted, Turn: reply, Usage: u})
 	calls := reply.Calls()
 	for i := range calls {
 		t.publish(contract.RunEvent{Kind: contract.EvToolCall, Call: &calls[i], Index: i})

@@ -70,7 +70,7 @@ func TestOutputRetries(t *testing.T) {
 func lastRequest(t *testing.T, effects []contract.Effect) contract.ModelRequest {
 	t.Helper()
 	for i := len(effects) - 1; i >= 0; i-- {
-		if e, ok := effects[i].(contract.InvokeModel); ok {
+		if e, ok := effects[i].(*contract.InvokeModel); ok {
 			return e.Request
 		}
 	}

@@ -40,28 +40,28 @@ func printEffect(e contract.Effect) string {
 		return s
 	case *contract.Publish:
 		return "publish " + printEvent(e.Event)
-	case contract.InvokeModel:
+	case *contract.InvokeModel:
 		r := e.Request
 		var tools []string
 		for _, d := range r.Tools {
 			tools = append(tools, d.Name)
 		}
 		return fmt.Sprintf("invoke_model turn=%d history=%d tools=[%s]", r.Turn, r.History.Len(), strings.Join(tools, " "))
-	case contract.RunTool:
+	case *contract.RunTool:
 		return fmt.Sprintf("run_tool %s %s %s", e.Call.ID, e.Call.Name, e.Call.Arguments)
-	case contract.StartDelegate:
+	case *contract.StartDelegate:
 		return fmt.Sprintf("start_delegate %s %s session=%s depth=%d/%d model=%s task=%s", e.Call.ID, e.Delegate, e.Session, e.Config.Depth, e.Config.MaxDelegationDepth, e.Config.Model, clip(e.Task))
-	case contract.RequestApproval:
+	case *contract.RequestApproval:
 		out := fmt.Sprintf("request_approval %s %s", e.Call.ID, e.Call.Name)
 		if len(e.Keys) != 1 || e.Keys[0] != e.Call.Name {
 			out += fmt.Sprintf(" keys=%q", e.Keys)
 		}
 		return out
-	case contract.AskHuman:
+	case *contract.AskHuman:
 		return fmt.Sprintf("ask_human %s %s %s %q", e.Call.ID, e.Call.Name, clip(e.Question.Text), e.Question.Choices)
-	case contract.Compact:
+	case *contract.Compact:
 		return fmt.Sprintf("compact cut=%d turns=%d", e.Cut, len(e.Turns))
-	case contract.CancelInFlight:
+	case *contract.CancelInFlight:
 		s := "cancel_in_flight"
 		if e.Model {
 			s += " model"

@@ -128,11 +128,11 @@ func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.R
 				t.Fatalf("publish %s has seq %d after %d", e.Event.Kind, e.Event.Seq, m.seq)
 			}
 			m.seq = e.Event.Seq
-		case contract.InvokeModel:
+		case *contract.InvokeModel:
 			// A resume in awaiting_model re-sends the lost call; any other
 			// invoke_model is a new call.
-			m.checkInvoke(t, e, next, resumed && phase == contract.PhaseAwaitingModel)
-		case contract.RunTool:
+			m.checkInvoke(t, *e, next, resumed && phase == contract.PhaseAwaitingModel)
+		case *contract.RunTool:
 			// Invariant 8: after an abort nothing new runs.
 			if m.aborted {
 				t.Fatalf("run_tool %s after an abort", e.Call.ID)
@@ -140,7 +140,7 @@ func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.R
 			if e.Call.Name == cadencetest.UnknownTool {
 				t.Fatalf("run_tool for an unknown tool")
 			}
-		case contract.Compact:
+		case *contract.Compact:
 			if !resumed {
 				m.compacts++
 			}

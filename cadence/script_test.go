@@ -335,7 +335,7 @@ func (s *script) run(line string) string {
 	}
 	for _, e := range effects {
 		b.WriteString(printEffect(e) + "\n")
-		if im, ok := e.(contract.InvokeModel); ok {
+		if im, ok := e.(*contract.InvokeModel); ok {
 			s.request = im.Request
 		}
 	}

@@ -42,7 +42,7 @@ func TestFailedRunsNeverReachALaterModelCall(t *testing.T) {
 				continue
 			}
 			for _, e := range effects {
-				im, ok := e.(contract.InvokeModel)
+				im, ok := e.(*contract.InvokeModel)
 				if !ok {
 					continue
 				}

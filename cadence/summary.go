@@ -34,7 +34,7 @@ func appendEffect(b []byte, e contract.Effect) []byte {
 		b = append(b, e.Event.Kind...)
 		b = append(b, '#')
 		b = strconv.AppendUint(b, e.Event.Seq, 10)
-	case contract.InvokeModel:
+	case *contract.InvokeModel:
 		r := e.Request
 		b = append(b, " turn="...)
 		b = strconv.AppendInt(b, int64(r.Turn), 10)
@@ -44,18 +44,18 @@ func appendEffect(b []byte, e contract.Effect) []byte {
 		b = strconv.AppendInt(b, int64(r.History.Tokens()), 10)
 		b = append(b, " tools="...)
 		b = strconv.AppendInt(b, int64(len(r.Tools)), 10)
-	case contract.RunTool:
+	case *contract.RunTool:
 		b = appendCall(b, e.Call)
-	case contract.StartDelegate:
+	case *contract.StartDelegate:
 		b = appendCall(b, e.Call)
-	case contract.RequestApproval:
+	case *contract.RequestApproval:
 		b = appendCall(b, e.Call)
-	case contract.AskHuman:
+	case *contract.AskHuman:
 		b = appendCall(b, e.Call)
-	case contract.Compact:
+	case *contract.Compact:
 		b = append(b, " cut="...)
 		b = strconv.AppendInt(b, int64(e.Cut), 10)
-	case contract.CancelInFlight:
+	case *contract.CancelInFlight:
 		if e.Model {
 			b = append(b, " model"...)
 		}

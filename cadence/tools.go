@@ -117,9 +117,9 @@ func (t *transition) resumeBatch() {
 		case p.State == contract.CallStarted:
 			t.answer(p, "error: indeterminate: interrupted while running; the call may or may not have taken effect", true)
 		case p.State == contract.CallAwaitingApproval:
-			t.emit(contract.RequestApproval{Call: p.Call, Tool: p.Tool, Keys: approvalKeys(*p)})
+			t.emit(&contract.RequestApproval{Call: p.Call, Tool: p.Tool, Keys: approvalKeys(*p)})
 		case p.State == contract.CallAwaitingHuman && p.Question != nil:
-			t.emit(contract.AskHuman{Call: p.Call, Question: *p.Question})
+			t.emit(&contract.AskHuman{Call: p.Call, Question: *p.Question})
 		}
 	}
 	t.advance()

@@ -14,13 +14,19 @@ type transition struct {
 	sig     contract.Signal
 	at      contract.Timestamp
 	effects []contract.Effect
-	// room backs effects for a usual step, and persist and events the
+	// room backs effects for a usual step, and the fields after it the
 	// effects a usual step points to, so the transition and its effects
 	// are one allocation rather than one for each.
 	room    [8]contract.Effect
 	persist contract.Persist
 	events  [4]contract.Publish
 	nevents int
+	invoke  contract.InvokeModel
+	invoked bool
+	runs    [2]contract.RunTool
+	nruns   int
+	reply   contract.Turn  // a model reply (onReply)
+	usage   contract.Usage // its usage
 	// ownPending says s.Pending was already copied in this step.
 	ownPending bool
 	// links are the child sessions of delegate calls answered this step.

@@ -105,19 +105,19 @@ func (a *Agent) perform(e contract.Effect) error {
 		}
 	case *contract.Publish:
 		a.publish(e.Event)
-	case contract.StartDelegate:
-		a.startDelegate(e)
-	case contract.InvokeModel:
+	case *contract.StartDelegate:
+		a.startDelegate(*e)
+	case *contract.InvokeModel:
 		a.startModel(e.Request)
-	case contract.RunTool:
+	case *contract.RunTool:
 		a.startTool(e.Call)
-	case contract.RequestApproval:
+	case *contract.RequestApproval:
 		a.askApproval(ApprovalRequest{Call: e.Call, Tool: e.Tool, Keys: e.Keys})
-	case contract.AskHuman:
+	case *contract.AskHuman:
 		a.askHuman(e.Call, e.Question)
-	case contract.Compact:
+	case *contract.Compact:
 		a.startCompaction(e.Turns, e.Cut)
-	case contract.CancelInFlight:
+	case *contract.CancelInFlight:
 		if e.Model && a.run != nil && a.run.modelCancel != nil {
 			a.run.deltas.close()
 			a.run.modelCancel()

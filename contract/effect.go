@@ -17,7 +17,9 @@ const (
 
 // Effect is a command a step hands to the conductor. A step's effects are
 // performed in order: its Persist is durable before any Publish after it
-// is delivered.
+// is delivered. Effects are pointers (*Persist, *Publish, *RunTool, ...)
+// into memory the step allocated once for all of them, rather than
+// values boxed one by one.
 type Effect interface{ EffectKind() EffectKind }
 
 // ModelRequest is what the model is asked.
@@ -91,27 +93,24 @@ type CancelInFlight struct {
 
 // Persist appends one committed record to the session. Links name child
 // sessions whose delegate calls this step answered: the record's node
-// links their chains' heads, so the session is a DAG. It is an Effect as
-// a pointer, like Publish: a step's persist and events share the step's
-// one allocation instead of each being boxed on its own.
+// links their chains' heads, so the session is a DAG.
 type Persist struct {
 	Record Record
 	Links  []string
 }
 
-// Publish delivers an event to subscribers. It is an Effect as a
-// pointer (see Persist).
+// Publish delivers an event to subscribers.
 type Publish struct{ Event RunEvent }
 
-func (InvokeModel) EffectKind() EffectKind     { return EffInvokeModel }
-func (RunTool) EffectKind() EffectKind         { return EffRunTool }
-func (RequestApproval) EffectKind() EffectKind { return EffRequestApproval }
-func (AskHuman) EffectKind() EffectKind        { return EffAskHuman }
-func (Compact) EffectKind() EffectKind         { return EffCompact }
-func (CancelInFlight) EffectKind() EffectKind  { return EffCancelInFlight }
-func (*Persist) EffectKind() EffectKind        { return EffPersist }
-func (*Publish) EffectKind() EffectKind        { return EffPublish }
-func (StartDelegate) EffectKind() EffectKind   { return EffStartDelegate }
+func (*InvokeModel) EffectKind() EffectKind     { return EffInvokeModel }
+func (*RunTool) EffectKind() EffectKind         { return EffRunTool }
+func (*RequestApproval) EffectKind() EffectKind { return EffRequestApproval }
+func (*AskHuman) EffectKind() EffectKind        { return EffAskHuman }
+func (*Compact) EffectKind() EffectKind         { return EffCompact }
+func (*CancelInFlight) EffectKind() EffectKind  { return EffCancelInFlight }
+func (*Persist) EffectKind() EffectKind         { return EffPersist }
+func (*Publish) EffectKind() EffectKind         { return EffPublish }
+func (*StartDelegate) EffectKind() EffectKind   { return EffStartDelegate }
 
 // Record is what a session stores per committed signal: the signal, its
 // 1-based step number, and a stable one-line summary of the effects the
