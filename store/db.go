@@ -27,6 +27,9 @@ type sessionState struct {
 	mu   sync.Mutex
 	head Hash
 	step uint64
+	// scratch encodes a one-record append: every backend copies or
+	// writes the bytes before Commit returns, so the buffer is reused.
+	scratch []byte
 }
 
 // New returns the Store over a backend: every rule of the store (hash
@@ -97,7 +100,13 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 		if i == 0 {
 			l = links
 		}
-		b, err := EncodeNode(Node{Parent: head, Links: l, Record: rec})
+		var b []byte
+		if len(recs) == 1 {
+			b, err = appendNode(s.scratch[:0], Node{Parent: head, Links: l, Record: rec})
+			s.scratch = b
+		} else {
+			b, err = EncodeNode(Node{Parent: head, Links: l, Record: rec})
+		}
 		if err != nil {
 			return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
 		}
