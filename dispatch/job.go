@@ -53,8 +53,12 @@ type job struct {
 	slot    bool // holds one of the scheduler's slots
 	grace   *time.Timer
 	started time.Time
-	ctx     context.Context
-	cancel  context.CancelCauseFunc
+	// deadline is started plus timeout; heapAt is j's place among the
+	// scheduler's deadlines, -1 when not there.
+	deadline time.Time
+	heapAt   int
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
 
 	cctx callCtx // the context the tool sees, owned by the worker
 }
@@ -69,7 +73,7 @@ func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 	if name == "" {
 		name = jb.Call.Name
 	}
-	j := &job{Job: jb, s: s, dctx: ctx, name: name, seq: d.Sequential, timeout: timeout}
+	j := &job{Job: jb, s: s, dctx: ctx, name: name, seq: d.Sequential, timeout: timeout, heapAt: -1}
 	j.pending.Store(1)
 	return j
 }
@@ -84,14 +88,12 @@ func (j *job) run() {
 		panicked bool
 	)
 	if err = j.ctx.Err(); err == nil {
-		// Timed from the start, so it agrees with the tool's Deadline.
-		timer := time.AfterFunc(j.timeout-time.Since(j.started), j.timedOut)
 		res, err, panicked = j.invoke(&j.cctx)
-		timer.Stop()
 	}
 	o := j.settle(res, err, panicked)
 
 	s.mu.Lock()
+	s.dropDeadline(j)
 	expired := j.phase == phaseExpired
 	if expired {
 		delete(s.straggling, j)

@@ -55,6 +55,7 @@ type Scheduler struct {
 	running    int
 	seqRunning bool
 	dispatched uint64
+	deadlines  deadlines
 
 	closed    atomic.Bool  // written under mu
 	live      atomic.Int64 // dispatched jobs not yet delivered and returned
@@ -131,7 +132,10 @@ func (s *Scheduler) pump() {
 		j.slot = true
 		j.pending.Add(1)
 		j.started = time.Now()
+		// Timed from the start, so it agrees with the tool's Deadline.
+		j.deadline = j.started.Add(j.timeout)
 		j.ctx, j.cancel = context.WithCancelCause(j.dctx)
+		s.addDeadline(j)
 		go j.run()
 	}
 }
