@@ -19,7 +19,7 @@ type transition struct {
 	// are one allocation rather than one for each.
 	room    [8]contract.Effect
 	persist contract.Persist
-	events  [4]contract.Publish
+	events  [3]contract.Publish
 	nevents int
 	invoke  contract.InvokeModel
 	invoked bool
