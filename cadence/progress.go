@@ -22,25 +22,22 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 		return
 	}
 	p := t.s.Progress
-	// seen is shared with the input snapshot until the first insert, which
-	// copies it once with room for the batch.
-	seen := p.Seen
-	owned := false
+	// The batch's new results are added at once, so the set shares all
+	// but the runs they land in with the input snapshot's.
+	var room [8]string
+	added := room[:0]
 	fresh := false
 	for _, call := range batch {
 		h := resultHash(call.Call, batchResult(call))
-		if i, found := slices.BinarySearch(seen, h); found {
+		if p.Seen.Has(h) || slices.Contains(added, h) {
 			p.Repeats++
 		} else {
-			if !owned {
-				seen = append(make([]string, 0, len(seen)+len(batch)), seen...)
-				owned = true
-			}
-			seen = slices.Insert(seen, i, h)
+			added = append(added, h)
 			p.Repeats = 0
 			fresh = true
 		}
 	}
+	p.Seen = p.Seen.With(added...)
 	if fresh {
 		p.StaleRounds = 0
 	} else {
@@ -49,7 +46,6 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 	if stall(p) < t.rules.cfg.LoopGuard.Warn {
 		p.Warned = false
 	}
-	p.Seen = seen
 	t.s.Progress = p
 }
 

@@ -104,8 +104,9 @@ type RunSnapshot struct {
 
 // Progress is what the no_progress guard remembers within a run.
 type Progress struct {
-	// Seen holds a hash of each distinct tool result of the run, sorted.
-	Seen []string `json:"seen,omitempty"`
+	// Seen holds a hash of each distinct tool result of the run (its
+	// JSON is their sorted list, as when it was a slice).
+	Seen SortedSet `json:"seen,omitzero"`
 	// Repeats counts the newest tool results in a row that repeated an
 	// earlier one.
 	Repeats int `json:"repeats,omitempty"`
