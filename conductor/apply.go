@@ -60,21 +60,25 @@ func (a *Agent) storeFailed(err error) {
 	if a.run == nil {
 		return
 	}
-	run := a.run
-	a.run = nil
-	run.cancel()
-	a.sched.CancelAll()
-	for _, w := range run.waiters {
+	for _, w := range a.dropRun().waiters {
 		w <- &outcome{snap: a.state, err: a.failed}
 	}
 }
 
-func (a *Agent) endRun() {
+// dropRun forgets the run in flight and stops all it started: its
+// context (workers, the model call, people asked), its tool calls and
+// its streaming events. The caller answers the run's waiters.
+func (a *Agent) dropRun() *runState {
 	run := a.run
 	a.run = nil
 	run.cancel()
 	a.sched.CancelAll()
 	run.deltas.close()
+	return run
+}
+
+func (a *Agent) endRun() {
+	run := a.dropRun()
 	snap := a.state
 	var err error
 	if snap.Err != nil {

@@ -51,42 +51,12 @@ func (m *parkedModel) Stream(ctx context.Context, req contract.ModelRequest) ite
 // garbage between collections.
 func BenchmarkRunFootprint(b *testing.B) {
 	const runs = 1000
-	w := workload{"S1", 10, 1}
-	box := toolBox(b, echoTool(b))
-	cfg := contract.AgentConfig{Model: "workload", MaxTurns: w.turns}
 	var goroutines, stack, heap float64
 	for b.Loop() {
 		s0, h0, g0 := footprint()
-		release := make(chan struct{})
-		var arrived, done sync.WaitGroup
-		arrived.Add(runs)
-		errs := make(chan error, runs)
-		for range runs {
-			done.Go(func() {
-				model := &parkedModel{newWorkloadModel(w), 5, &arrived, release}
-				a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}})
-				if err != nil {
-					arrived.Done()
-					errs <- err
-					return
-				}
-				_, err = a.Submit(context.Background(), conductor.Text("go"))
-				if cerr := a.Close(); err == nil {
-					err = cerr
-				}
-				errs <- err
-			})
-		}
-		arrived.Wait()
+		release := parkRuns(b, runs)
 		s1, h1, g1 := footprint()
-		close(release)
-		done.Wait()
-		close(errs)
-		for err := range errs {
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
+		release()
 		goroutines += float64(g1-g0) / runs
 		stack += (s1 - s0) / runs / 1024
 		heap += (h1 - h0) / runs / 1024
@@ -95,6 +65,42 @@ func BenchmarkRunFootprint(b *testing.B) {
 	b.ReportMetric(goroutines/n, "goroutines/run")
 	b.ReportMetric(stack/n, "stack-KiB/run")
 	b.ReportMetric(heap/n, "heap-KiB/run")
+}
+
+// parkRuns starts n runs of S1, each its own agent on the defaults and
+// its own caller goroutine, and returns once all are parked in their
+// sixth model call; release lets them finish and waits for them. A run
+// that fails fails tb.
+func parkRuns(tb testing.TB, n int) (release func()) {
+	w := workload{"S1", 10, 1}
+	box := toolBox(tb, echoTool(tb))
+	cfg := contract.AgentConfig{Model: "workload", MaxTurns: w.turns}
+	gate := make(chan struct{})
+	var arrived, done sync.WaitGroup
+	arrived.Add(n)
+	for range n {
+		done.Go(func() {
+			model := &parkedModel{newWorkloadModel(w), 5, &arrived, gate}
+			a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}})
+			if err != nil {
+				arrived.Done()
+				tb.Error(err)
+				return
+			}
+			snap, err := a.Submit(context.Background(), conductor.Text("go"))
+			if cerr := a.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil || snap.Turns != w.turns {
+				tb.Errorf("run: err %v, turns %d", err, snap.Turns)
+			}
+		})
+	}
+	arrived.Wait()
+	return func() {
+		close(gate)
+		done.Wait()
+	}
 }
 
 // footprint collects twice (the second frees what the first's

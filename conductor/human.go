@@ -114,12 +114,7 @@ func waitsForPeople(p contract.Phase) bool {
 // its workers (approvers, answerers) are stopped and its waiters told the
 // agent closed; the store keeps the run in flight. In turn (enqueue).
 func (a *Agent) detachRun() {
-	run := a.run
-	a.run = nil
-	run.cancel()
-	a.sched.CancelAll()
-	run.deltas.close()
-	for _, w := range run.waiters {
+	for _, w := range a.dropRun().waiters {
 		w <- &outcome{snap: a.state, err: ErrClosed}
 	}
 }
