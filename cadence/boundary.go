@@ -39,13 +39,9 @@ func (t *transition) invokeModel() {
 	if t.rules.cfg.Revision >= 1 {
 		t.publish(contract.RunEvent{Kind: contract.EvTurnStarted, Round: t.s.Turns, MaxRounds: t.rules.cfg.MaxTurns})
 	}
-	if t.invoked {
-		t.emit(&contract.InvokeModel{Request: t.request()})
-		return
-	}
-	t.invoked = true
-	t.invoke = contract.InvokeModel{Request: t.request()}
-	t.emit(&t.invoke)
+	m := slot(t.invoke[:], &t.ninvoke)
+	m.Request = t.request()
+	t.emit(m)
 }
 
 func (t *transition) request() contract.ModelRequest {

@@ -52,13 +52,9 @@ func delegateTask(args string) (string, string) {
 // run for a delegate call.
 func (t *transition) runEffect(p *contract.PendingCall) contract.Effect {
 	if p.Tool.Delegate == "" {
-		if t.nruns < len(t.runs) {
-			r := &t.runs[t.nruns]
-			t.nruns++
-			*r = contract.RunTool{Call: p.Call, Tool: p.Tool}
-			return r
-		}
-		return &contract.RunTool{Call: p.Call, Tool: p.Tool}
+		r := slot(t.runs[:], &t.nruns)
+		r.Call, r.Tool = p.Call, p.Tool
+		return r
 	}
 	d, _ := t.rules.cfg.DelegateNamed(p.Tool.Delegate)
 	task, _ := delegateTask(p.Call.Arguments)

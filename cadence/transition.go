@@ -21,8 +21,8 @@ type transition struct {
 	persist contract.Persist
 	events  [3]contract.Publish
 	nevents int
-	invoke  contract.InvokeModel
-	invoked bool
+	invoke  [1]contract.InvokeModel
+	ninvoke int
 	runs    [2]contract.RunTool
 	nruns   int
 	reply   contract.Turn  // a model reply (onReply)
@@ -42,14 +42,19 @@ func (t *transition) publish(ev contract.RunEvent) {
 	ev.SessionID = t.s.SessionID
 	ev.RunID = t.s.RunID
 	ev.At = t.at
-	if t.nevents < len(t.events) {
-		p := &t.events[t.nevents]
-		t.nevents++
-		p.Event = ev
-		t.emit(p)
-		return
+	p := slot(t.events[:], &t.nevents)
+	p.Event = ev
+	t.emit(p)
+}
+
+// slot returns the next free element of a step's room, counting it in
+// n, or a new one once the room is full.
+func slot[T any](room []T, n *int) *T {
+	if *n == len(room) {
+		return new(T)
 	}
-	t.emit(&contract.Publish{Event: ev})
+	*n++
+	return &room[*n-1]
 }
 
 // appendTurn adds a turn the rules made to history with its token

@@ -154,8 +154,8 @@ type crew struct {
 	next     []job
 }
 
-// toHost reports whether j goes to the waiting caller, which is then
-// busy until it is free again.
+// toHost reports whether the caller waiting for the run takes what is
+// handed out next, which makes it busy until it is free again.
 func (c *crew) toHost() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
