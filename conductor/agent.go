@@ -100,6 +100,7 @@ type runState struct {
 	crew crew
 	// toolDone answers the run's calls without hooks (see toolDone).
 	toolDone func(dispatch.Outcome)
+	toolHere func(func() (dispatch.Outcome, bool)) bool
 	// asks cancel the approvers and answerers asked about each call.
 	asks map[string]context.CancelFunc
 }

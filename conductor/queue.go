@@ -21,6 +21,9 @@ type task struct {
 	isResult bool
 }
 
+// none reports whether t is no task at all: a job that brought nothing.
+func (t *task) none() bool { return t.fn == nil && t.sig == nil && !t.isResult }
+
 // enqueue does t after the tasks handed in before it, one at a time. The
 // agent has no goroutine of its own: whichever goroutine hands in a task
 // while none is being done does it, and every task queued meanwhile,

@@ -77,7 +77,7 @@ func (a *Agent) worker(run *runState, j job) {
 func (a *Agent) work(run *runState, j job, host bool) {
 	for j != nil {
 		result := j.do()
-		if result.fn == nil && result.sig == nil {
+		if result.none() {
 			run.crew.free(host)
 			return
 		}
@@ -334,8 +334,10 @@ func (a *Agent) startTool(call contract.ToolCall) {
 		RunID:     a.state.RunID,
 		WorkDir:   a.deps.Env.WorkDir,
 		Done:      a.toolDone(run),
+		Here:      a.toolHere(run),
 	}
 	if gate != nil {
+		job.Here = nil
 		job.Done = func(o dispatch.Outcome) {
 			out := o.Outcome
 			args, rewrote := gate.rewrite()
@@ -374,13 +376,46 @@ func (a *Agent) startTool(call contract.ToolCall) {
 // needs.
 func (a *Agent) toolDone(run *runState) func(dispatch.Outcome) {
 	if run.toolDone == nil {
-		run.toolDone = func(o dispatch.Outcome) {
-			out := o.Outcome
-			out.Content = validText(out.Content)
-			a.settle(run, task{isResult: true, result: contract.ToolSettled{CallID: o.CallID, Outcome: out, Tokens: resultEstimate(a.cfg.Model, out.Content)}})
-		}
+		run.toolDone = func(o dispatch.Outcome) { a.settle(run, a.toolResult(o)) }
 	}
 	return run.toolDone
+}
+
+// toolResult is the task that hands a call's outcome to the rules, its
+// tokens counted here, off the agent's tasks.
+func (a *Agent) toolResult(o dispatch.Outcome) task {
+	out := o.Outcome
+	out.Content = validText(out.Content)
+	return task{isResult: true, result: contract.ToolSettled{CallID: o.CallID, Outcome: out, Tokens: resultEstimate(a.cfg.Model, out.Content)}}
+}
+
+// toolHere returns the Here of the run's calls without hooks, made once
+// a run: a call that may start while a worker hands in the step that
+// started it is left for that worker, as a model call is (spawn), so a
+// turn of one call runs on one goroutine from the model's reply to the
+// next model call instead of waking two.
+func (a *Agent) toolHere(run *runState) func(func() (dispatch.Outcome, bool)) bool {
+	if run.toolHere == nil {
+		run.toolHere = func(call func() (dispatch.Outcome, bool)) bool {
+			return run.crew.handTo(&hereCall{a: a, call: call})
+		}
+	}
+	return run.toolHere
+}
+
+// hereCall is a tool call run by the worker it was left for.
+type hereCall struct {
+	a    *Agent
+	call func() (dispatch.Outcome, bool)
+}
+
+func (h *hereCall) do() task {
+	o, ok := h.call()
+	if !ok {
+		// Timed out or cancelled first: Done answered it.
+		return task{}
+	}
+	return h.a.toolResult(o)
 }
 
 // startCompaction asks the provider for a summary of the oldest turns.

@@ -12,7 +12,9 @@
 // tool keep its slot for a grace period, then frees the slot and counts
 // the tool in Stragglers until it returns; Close names the stragglers it
 // could not wait for. Every other goroutine the Scheduler starts has ended
-// when Close returns nil.
+// when Close returns nil. A Job's Here may take a call to run on a
+// goroutine of the caller's instead of one of the Scheduler's; the call is
+// answered at its timeout all the same.
 //
 // It imports contract only, of baton's packages.
 package dispatch

@@ -80,6 +80,27 @@ func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 
 // run is the worker goroutine of a started job.
 func (j *job) run() {
+	if o, ok := j.execute(); ok {
+		j.deliver(o)
+	}
+	j.s.finishPart(j)
+}
+
+// runHere is run for a goroutine that took the job (Job.Here): the
+// outcome is returned rather than handed to Done.
+func (j *job) runHere() (Outcome, bool) {
+	o, ok := j.execute()
+	if ok {
+		j.delivered()
+		j.s.finishPart(j)
+	}
+	j.s.finishPart(j)
+	return o, ok
+}
+
+// execute runs the tool and frees its slot. It reports false when the
+// call expired first, whose outcome went to Done already.
+func (j *job) execute() (Outcome, bool) {
 	s := j.s
 	j.cctx = callCtx{Context: j.ctx, j: j}
 	var (
@@ -106,10 +127,7 @@ func (j *job) run() {
 	s.mu.Unlock()
 
 	j.cancel(nil)
-	if !expired {
-		j.deliver(o)
-	}
-	s.finishPart(j)
+	return o, !expired
 }
 
 // invoke calls Start and the tool, turning a panic into an error whose
@@ -238,15 +256,19 @@ func (j *job) forget() {
 	}
 }
 
+// delivered stops watching the dispatch context of a call answered.
+func (j *job) delivered() {
+	if j.stopCtx != nil {
+		j.stopCtx()
+	}
+}
+
 // deliver hands o to Done. A panicking Done is logged, not propagated:
 // it runs on the scheduler's goroutine, where a panic would kill the
 // process.
 func (j *job) deliver(o Outcome) {
 	s := j.s
-	if j.stopCtx != nil {
-		// The call is answered; its dispatch context no longer concerns it.
-		j.stopCtx()
-	}
+	j.delivered()
 	defer func() {
 		if r := recover(); r != nil {
 			s.opts.Logger.LogAttrs(context.Background(), slog.LevelError, "dispatch: Done panicked",

@@ -31,6 +31,14 @@ type Job struct {
 	// the scheduler's, as soon as the call finishes. Close waits for it,
 	// so it must not wait on the goroutine that calls Close.
 	Done func(Outcome)
+	// Here, if set, is offered the call once it may start, in place of a
+	// goroutine of the scheduler's: if it returns true it has taken run
+	// and calls it soon, once, on a goroutine of its own. run runs the
+	// tool and returns its outcome instead of handing it to Done, or
+	// false when the outcome went to Done already (the call timed out or
+	// was cancelled first). Here is called with the scheduler's lock
+	// held: it must not block or call the scheduler.
+	Here func(run func() (Outcome, bool)) bool
 }
 
 // Outcome is what one call came to.
@@ -115,7 +123,8 @@ func (s *Scheduler) Dispatch(ctx context.Context, job Job) error {
 // cannot start yet holds back the ones behind it, so a sequential call is
 // never starved by a stream of parallel ones. Each job gets a goroutine
 // of its own rather than the one that freed its slot, so a slow Done
-// never delays the next call. Called with s.mu held.
+// never delays the next call, unless the job's Here takes it. Called
+// with s.mu held.
 func (s *Scheduler) pump() {
 	for j := s.queue.peek(); j != nil; j = s.queue.peek() {
 		if j.state != stateQueued {
@@ -136,7 +145,9 @@ func (s *Scheduler) pump() {
 		j.deadline = j.started.Add(j.timeout)
 		j.ctx, j.cancel = context.WithCancelCause(j.dctx)
 		s.addDeadline(j)
-		go j.run()
+		if j.Here == nil || !j.Here(j.runHere) {
+			go j.run()
+		}
 	}
 }
 

@@ -1,0 +1,89 @@
+package conductor_test
+
+import (
+	"context"
+	"encoding/json"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/google/go-cmp/cmp"
+)
+
+// goroutineID names the calling goroutine, from its stack's first line.
+func goroutineID() string {
+	b := make([]byte, 64)
+	return strings.Fields(string(b[:runtime.Stack(b, false)]))[1]
+}
+
+// A turn of one tool call runs the call on the goroutine that applied
+// the model's reply, here the one waiting in Submit, rather than waking
+// a goroutine for the call and another to take its result back.
+func TestOneCallTurnsRunOnTheSubmittingGoroutine(t *testing.T) {
+	var mu sync.Mutex
+	var ran []string
+	tool := rawTool(t, "where", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
+		mu.Lock()
+		ran = append(ran, goroutineID())
+		mu.Unlock()
+		return contract.ToolOutcome{Content: "here"}, nil
+	})
+	m := &fakeModel{replies: []replyFunc{
+		callTools(call{"c1", "where", `{}`}),
+		callTools(call{"c2", "where", `{}`}),
+		callTools(call{"c3", "where", `{}`}),
+		say("done"),
+	}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, tool)))
+	submitter := goroutineID()
+	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]string{submitter, submitter, submitter}, ran); diff != "" {
+		t.Errorf("goroutines the calls ran on, want Submit's %s (-want +got):\n%s", submitter, diff)
+	}
+}
+
+// A tool that ignores its context may hold the goroutine that runs it,
+// but not the run: its call is answered at its timeout and the run goes
+// on to settle while the tool still runs.
+func TestToolIgnoringItsTimeoutDoesNotHoldTheRun(t *testing.T) {
+	stuck := make(chan struct{})
+	returned := make(chan struct{})
+	deaf := rawTool(t, "deaf", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
+		defer close(returned)
+		<-stuck
+		return contract.ToolOutcome{Content: "too late"}, nil
+	}, dispatch.Timeout(5*time.Millisecond))
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "deaf", `{}`}), say("done")}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, deaf)))
+	settled := make(chan contract.RunSnapshot, 1)
+	a.Subscribe(func(ev contract.RunEvent) {
+		if ev.Kind == contract.EvRunSettled {
+			settled <- a.Snapshot()
+		}
+	})
+	done := submitAsync(a, "go")
+	select {
+	case snap := <-settled:
+		want := []contract.ToolResult{{CallID: "c1", Name: "deaf", Content: `tool "deaf" timed out after 5ms`, IsError: true}}
+		if diff := cmp.Diff(want, results(snap)); diff != "" {
+			t.Errorf("results when the run settled (-want +got):\n%s", diff)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run did not settle while its tool ignored the timeout")
+	}
+	close(stuck)
+	<-returned
+	s := <-done
+	if s.err != nil || s.snap.Phase != contract.PhaseSettled {
+		t.Errorf("Submit = phase %s, %v; want settled", s.snap.Phase, s.err)
+	}
+}
