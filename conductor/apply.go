@@ -28,6 +28,12 @@ func (a *Agent) apply(sig contract.Signal) error {
 		return fmt.Errorf("%w: %w", ErrRejected, err)
 	}
 	a.state = next
+	a.calls = 0
+	for _, e := range effects {
+		if _, ok := e.(*contract.RunTool); ok {
+			a.calls++
+		}
+	}
 	for i, e := range effects {
 		if err := a.perform(e); err != nil {
 			a.state = prev

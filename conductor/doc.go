@@ -4,11 +4,11 @@
 // of its own: a caller or worker that hands in a signal while no other
 // is being applied applies it, and the Submit caller runs the run's model
 // calls while it waits, so a run in flight costs one goroutine. A tool
-// call that may start while the goroutine that started it is handing in
-// its step runs on that goroutine next (the others of a batch on their
-// own): a tool that ignores its context holds that goroutine, often the
-// Submit caller, until it returns, though its call is answered at its
-// timeout and the run goes on without it. Effects,
+// call alone in its step runs next on the goroutine that applied the
+// step (the calls of a batch each on their own): a tool that ignores its
+// context holds that goroutine, often the Submit caller, until it
+// returns, though its call is answered at its timeout and the run goes
+// on without it. Effects,
 // in order: records are appended to the store before the events
 // after them are published, model calls go through the turn driver, tool
 // calls through the dispatch scheduler, compaction through the provider

@@ -334,10 +334,15 @@ func (a *Agent) startTool(call contract.ToolCall) {
 		RunID:     a.state.RunID,
 		WorkDir:   a.deps.Env.WorkDir,
 		Done:      a.toolDone(run),
-		Here:      a.toolHere(run),
+	}
+	if gate == nil && a.calls == 1 {
+		// Only a call alone in its step: the calls of a batch each start
+		// on a goroutine of their own, so the caller waiting for the run
+		// stays free to apply their results on its grown stack (settle)
+		// instead of each applying its own on a fresh one.
+		job.Here = a.toolHere(run)
 	}
 	if gate != nil {
-		job.Here = nil
 		job.Done = func(o dispatch.Outcome) {
 			out := o.Outcome
 			args, rewrote := gate.rewrite()
@@ -389,9 +394,9 @@ func (a *Agent) toolResult(o dispatch.Outcome) task {
 	return task{isResult: true, result: contract.ToolSettled{CallID: o.CallID, Outcome: out, Tokens: resultEstimate(a.cfg.Model, out.Content)}}
 }
 
-// toolHere returns the Here of the run's calls without hooks, made once
-// a run: a call that may start while a worker hands in the step that
-// started it is left for that worker, as a model call is (spawn), so a
+// toolHere returns the Here of the run's lone calls without hooks, made
+// once a run: a call that may start while a worker hands in the step
+// that started it is left for that worker, as a model call is (spawn), so a
 // turn of one call runs on one goroutine from the model's reply to the
 // next model call instead of waking two.
 func (a *Agent) toolHere(run *runState) func(func() (dispatch.Outcome, bool)) bool {
