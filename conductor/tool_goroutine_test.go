@@ -3,6 +3,7 @@ package conductor_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"runtime"
 	"strings"
 	"sync"
@@ -85,5 +86,40 @@ func TestToolIgnoringItsTimeoutDoesNotHoldTheRun(t *testing.T) {
 	s := <-done
 	if s.err != nil || s.snap.Phase != contract.PhaseSettled {
 		t.Errorf("Submit = phase %s, %v; want settled", s.snap.Phase, s.err)
+	}
+}
+
+// Cancelling Submit's context aborts the run even while its tool runs on
+// the goroutine waiting in Submit: the tool's context ends, and Submit
+// returns as soon as the tool does.
+func TestSubmitContextCancelReachesAToolOnItsGoroutine(t *testing.T) {
+	submitter := make(chan string, 1)
+	running := make(chan string, 1)
+	slow := rawTool(t, "slow", func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		running <- goroutineID()
+		<-ctx.Done()
+		return contract.ToolOutcome{}, ctx.Err()
+	}, dispatch.Timeout(time.Minute))
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "slow", `{}`}), say("unreached")}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan submitted, 1)
+	go func() {
+		submitter <- goroutineID()
+		snap, err := a.Submit(ctx, conductor.Text("go"))
+		done <- submitted{snap, err}
+	}()
+	if ran, sub := <-running, <-submitter; ran != sub {
+		t.Errorf("the tool ran on goroutine %s, not on Submit's %s", ran, sub)
+	}
+	cancel()
+	select {
+	case s := <-done:
+		if !errors.Is(s.err, contract.ErrAborted) || s.snap.Phase != contract.PhaseFaulted {
+			t.Errorf("Submit = phase %s, %v; want faulted, aborted", s.snap.Phase, s.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Submit did not return after its context was cancelled")
 	}
 }
