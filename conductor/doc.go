@@ -8,7 +8,8 @@
 // step (the calls of a batch each on their own): a tool that ignores its
 // context holds that goroutine, often the Submit caller, until it
 // returns, though its call is answered at its timeout and the run goes
-// on without it. Effects,
+// on without it; a tool marked dispatch.OwnGoroutine always gets a
+// goroutine of its own. Effects,
 // in order: records are appended to the store before the events
 // after them are published, model calls go through the turn driver, tool
 // calls through the dispatch scheduler, compaction through the provider

@@ -123,3 +123,43 @@ func TestSubmitContextCancelReachesAToolOnItsGoroutine(t *testing.T) {
 		t.Fatal("Submit did not return after its context was cancelled")
 	}
 }
+
+// A tool marked OwnGoroutine runs on a goroutine of its own even alone
+// in its step, so one that ignores its context does not hold Submit:
+// cancelling Submit's context returns at once, the tool still running.
+func TestOwnGoroutineToolDoesNotHoldSubmit(t *testing.T) {
+	stuck := make(chan struct{})
+	running := make(chan string, 1)
+	returned := make(chan struct{})
+	deaf := rawTool(t, "deaf", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
+		defer close(returned)
+		running <- goroutineID()
+		<-stuck
+		return contract.ToolOutcome{Content: "too late"}, nil
+	}, dispatch.OwnGoroutine(), dispatch.Timeout(time.Minute))
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "deaf", `{}`}), say("unreached")}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, deaf)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	submitter := make(chan string, 1)
+	done := make(chan submitted, 1)
+	go func() {
+		submitter <- goroutineID()
+		snap, err := a.Submit(ctx, conductor.Text("go"))
+		done <- submitted{snap, err}
+	}()
+	if ran, sub := <-running, <-submitter; ran == sub {
+		t.Errorf("the tool ran on Submit's goroutine %s", sub)
+	}
+	cancel()
+	select {
+	case s := <-done:
+		if !errors.Is(s.err, contract.ErrAborted) {
+			t.Errorf("Submit = %v, want aborted", s.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Submit did not return while its tool ignored the cancellation")
+	}
+	close(stuck)
+	<-returned
+}

@@ -27,6 +27,12 @@ type ToolDescriptor struct {
 	// Delegate names the delegate this tool hands its task to; empty for
 	// ordinary tools.
 	Delegate string `json:"delegate,omitempty"`
+	// OwnGoroutine tools always run on a goroutine of their own, never on
+	// one that would otherwise wait for them: for a tool that may not
+	// return when its context ends (a blocking call into C, say), so that
+	// it never holds the caller waiting in Submit. It is how the tool is
+	// run, not what it is, so it is never encoded.
+	OwnGoroutine bool `json:"-"`
 }
 
 // ToolOutcome is what running a tool produced.

@@ -134,3 +134,21 @@ func TestHereCancelledBeforeRunRunsNothing(t *testing.T) {
 		t.Error("the cancelled call's tool ran")
 	}
 }
+
+func TestHereIsNotOfferedAnOwnGoroutineTool(t *testing.T) {
+	s := NewScheduler(Options{})
+	defer closeScheduler(t, s)
+	outs := newOutcomes(1)
+	offered := false
+	take := func(func() (Outcome, bool)) bool { offered = true; return true }
+	tool := toolOf(t, "own", text("ok"), OwnGoroutine())
+	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done, Here: take}); err != nil {
+		t.Fatal(err)
+	}
+	if o := outs.next(t); o.Outcome.Content != "ok" {
+		t.Errorf("Done got %+v, want the tool's outcome", o)
+	}
+	if offered {
+		t.Error("Here was offered a call of a tool marked OwnGoroutine")
+	}
+}

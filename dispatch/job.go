@@ -73,6 +73,9 @@ func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 	if name == "" {
 		name = jb.Call.Name
 	}
+	if d.OwnGoroutine {
+		jb.Here = nil
+	}
 	j := &job{Job: jb, s: s, dctx: ctx, name: name, seq: d.Sequential, timeout: timeout, heapAt: -1}
 	j.pending.Store(1)
 	return j

@@ -31,8 +31,9 @@ type Job struct {
 	// the scheduler's, as soon as the call finishes. Close waits for it,
 	// so it must not wait on the goroutine that calls Close.
 	Done func(Outcome)
-	// Here, if set, is offered the call once it may start, in place of a
-	// goroutine of the scheduler's: if it returns true it has taken run
+	// Here, if set, is offered the call once it may start (unless its
+	// tool is marked OwnGoroutine), in place of a goroutine of the
+	// scheduler's: if it returns true it has taken run
 	// and calls it soon, once, on a goroutine of its own. run runs the
 	// tool and returns its outcome instead of handing it to Done, or
 	// false when the outcome went to Done already (the call timed out or

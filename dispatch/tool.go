@@ -29,6 +29,11 @@ func NeedsApproval() Option { return func(d *contract.ToolDescriptor) { d.NeedsA
 // Sequential marks a tool that never runs beside another tool.
 func Sequential() Option { return func(d *contract.ToolDescriptor) { d.Sequential = true } }
 
+// OwnGoroutine marks a tool whose calls always run on a goroutine of
+// their own, never on one a Job's Here offers: for a tool that may not
+// return when its context ends.
+func OwnGoroutine() Option { return func(d *contract.ToolDescriptor) { d.OwnGoroutine = true } }
+
 // Timeout bounds each call of the tool, overriding the scheduler's default.
 func Timeout(d time.Duration) Option { return func(t *contract.ToolDescriptor) { t.Timeout = d } }
 
