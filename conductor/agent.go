@@ -71,8 +71,6 @@ type Agent struct {
 	failed  error
 	closed  bool
 	backlog []task
-	// calls counts the tool calls the step being performed starts.
-	calls int
 }
 
 // runState is what the agent keeps about the run in flight.

@@ -28,14 +28,9 @@ func (a *Agent) apply(sig contract.Signal) error {
 		return fmt.Errorf("%w: %w", ErrRejected, err)
 	}
 	a.state = next
-	a.calls = 0
-	for _, e := range effects {
-		if _, ok := e.(*contract.RunTool); ok {
-			a.calls++
-		}
-	}
+	lone := toolCalls(effects) == 1
 	for i, e := range effects {
-		if err := a.perform(e); err != nil {
+		if err := a.perform(e, lone); err != nil {
 			a.state = prev
 			a.storeFailed(err)
 			return nil
@@ -107,7 +102,20 @@ func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	return r
 }
 
-func (a *Agent) perform(e contract.Effect) error {
+// toolCalls counts the calls a step starts.
+func toolCalls(effects []contract.Effect) int {
+	n := 0
+	for _, e := range effects {
+		if _, ok := e.(*contract.RunTool); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// perform does one effect of a step; loneCall says the step starts one
+// tool call only.
+func (a *Agent) perform(e contract.Effect, loneCall bool) error {
 	switch e := e.(type) {
 	case *contract.Persist:
 		if err := a.persist(e); err != nil {
@@ -120,7 +128,7 @@ func (a *Agent) perform(e contract.Effect) error {
 	case *contract.InvokeModel:
 		a.startModel(e.Request)
 	case *contract.RunTool:
-		a.startTool(e.Call)
+		a.startTool(e.Call, loneCall)
 	case *contract.RequestApproval:
 		a.askApproval(ApprovalRequest{Call: e.Call, Tool: e.Tool, Keys: e.Keys})
 	case *contract.AskHuman:

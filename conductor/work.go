@@ -313,7 +313,7 @@ var errBlocked = errors.New("conductor: blocked by before_tool hook")
 // startTool starts a call at once: the step that emitted its RunTool is
 // durable before its effects are performed, so that step is the call's
 // start record, and the rules have already decided it may run now.
-func (a *Agent) startTool(call contract.ToolCall) {
+func (a *Agent) startTool(call contract.ToolCall, lone bool) {
 	run := a.run
 	tool, ok := run.box.Lookup(call.Name)
 	if !ok {
@@ -335,7 +335,7 @@ func (a *Agent) startTool(call contract.ToolCall) {
 		WorkDir:   a.deps.Env.WorkDir,
 		Done:      a.toolDone(run),
 	}
-	if gate == nil && a.calls == 1 {
+	if gate == nil && lone {
 		// Only a call alone in its step: the calls of a batch each start
 		// on a goroutine of their own, so the caller waiting for the run
 		// stays free to apply their results on its grown stack (settle)
@@ -396,9 +396,9 @@ func (a *Agent) toolResult(o dispatch.Outcome) task {
 
 // toolHere returns the Here of the run's lone calls without hooks, made
 // once a run: a call that may start while a worker hands in the step
-// that started it is left for that worker, as a model call is (spawn), so a
-// turn of one call runs on one goroutine from the model's reply to the
-// next model call instead of waking two.
+// that started it is left for that worker, as a model call is (spawn),
+// so a turn of one call runs on one goroutine from the model's reply to
+// the next model call instead of waking two.
 func (a *Agent) toolHere(run *runState) func(func() (dispatch.Outcome, bool)) bool {
 	if run.toolHere == nil {
 		run.toolHere = func(call func() (dispatch.Outcome, bool)) bool {

@@ -90,7 +90,8 @@ func (j *job) run() {
 }
 
 // runHere is run for a goroutine that took the job (Job.Here): the
-// outcome is returned rather than handed to Done.
+// outcome is returned rather than handed to Done. Returning it finishes
+// the job's delivery part (when expire did not) and its worker part.
 func (j *job) runHere() (Outcome, bool) {
 	o, ok := j.execute()
 	if ok {
