@@ -206,7 +206,7 @@ func (t *transition) handedOut() contract.CallState {
 // batch.
 // batchResult is what a closed batch answers for p: its result, or an
 // error when none was recorded.
-func batchResult(p contract.PendingCall) contract.ToolResult {
+func batchResult(p *contract.PendingCall) contract.ToolResult {
 	if p.Result != nil {
 		return *p.Result
 	}
@@ -219,7 +219,8 @@ func (t *transition) closeBatch() {
 	}
 	blocks := make([]contract.Block, 0, len(t.s.Pending))
 	tokens := compactor.PerTurnOverhead
-	for _, p := range t.s.Pending {
+	for i := range t.s.Pending {
+		p := &t.s.Pending[i]
 		b := contract.ResultBlock(batchResult(p))
 		if p.Tokens > 0 {
 			tokens += p.Tokens

@@ -56,6 +56,15 @@ func (t *transition) runEffect(p *contract.PendingCall) contract.Effect {
 		r.Call, r.Tool = p.Call, p.Tool
 		return r
 	}
+	return t.delegateEffect(p)
+}
+
+// delegateEffect is runEffect for a delegate call. Not inlined: the
+// configurations it copies would take room in the frame of every step
+// that starts a tool.
+//
+//go:noinline
+func (t *transition) delegateEffect(p *contract.PendingCall) contract.Effect {
 	d, _ := t.rules.cfg.DelegateNamed(p.Tool.Delegate)
 	task, _ := delegateTask(p.Call.Arguments)
 	return &contract.StartDelegate{Call: p.Call, Delegate: d.Name, Task: task, Session: p.Subflow, Config: t.rules.cfg.ChildConfig(d)}

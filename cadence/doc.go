@@ -31,4 +31,9 @@
 // ended) is rejected with a *Rejection error: the snapshot comes back
 // unchanged, with no effects. Steps folds a stored session record by
 // record; Fold, Replay, resume and every printer of a session use it.
+//
+// Advance is the same step for a host that keeps one snapshot and moves
+// it on in place (the conductor does): a snapshot is some 500 bytes, and
+// the copies a call by value makes sit on the stack of whichever
+// goroutine applies the step, for as long as it runs.
 package cadence

@@ -27,8 +27,9 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 	var room [8]string
 	added := room[:0]
 	fresh := false
-	for _, call := range batch {
-		h := resultHash(call.Call, batchResult(call))
+	for i := range batch {
+		r := batchResult(&batch[i])
+		h := resultHash(&batch[i].Call, &r)
 		if p.Seen.Has(h) || slices.Contains(added, h) {
 			p.Repeats++
 		} else {
@@ -54,7 +55,7 @@ func stall(p contract.Progress) int { return max(p.Repeats, p.StaleRounds) }
 
 // resultHash names what a call brought back: the call's signature (tool
 // and compacted arguments), the error flag and the content.
-func resultHash(c contract.ToolCall, r contract.ToolResult) string {
+func resultHash(c *contract.ToolCall, r *contract.ToolResult) string {
 	// FNV-1a 64 written out so the strings need no []byte copies; the
 	// value is the one hash/fnv's New64a gives for the same bytes.
 	h := uint64(14695981039346656037)
@@ -65,7 +66,7 @@ func resultHash(c contract.ToolCall, r contract.ToolResult) string {
 		}
 	}
 	if spaceOutsideStrings(c.Arguments) {
-		add(signature(c))
+		add(signature(*c))
 	} else {
 		// The signature's bytes, without building it.
 		add(c.Name)

@@ -22,7 +22,7 @@ func TestResultHashIsFNV1a(t *testing.T) {
 			h.Write([]byte{1})
 		}
 		h.Write([]byte(r.Content))
-		if want, got := strconv.FormatUint(h.Sum64(), 16), resultHash(c, r); got != want {
+		if want, got := strconv.FormatUint(h.Sum64(), 16), resultHash(&c, &r); got != want {
 			t.Fatalf("resultHash = %s, want %s", got, want)
 		}
 	})

@@ -33,8 +33,8 @@ func (r *Rejection) Error() string {
 // Is makes errors.Is(err, ErrRejected) hold.
 func (r *Rejection) Is(target error) bool { return target == ErrRejected }
 
-func reject(s contract.RunSnapshot, sig contract.Signal, reason string) *Rejection {
-	r := &Rejection{Phase: s.Phase, Reason: reason}
+func reject(phase contract.Phase, sig contract.Signal, reason string) *Rejection {
+	r := &Rejection{Phase: phase, Reason: reason}
 	if sig != nil {
 		r.Signal = sig.SignalKind()
 	}

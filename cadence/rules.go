@@ -41,22 +41,33 @@ type phaseStep func(t *transition) (reject string)
 // is refused with a *Rejection (errors.Is ErrRejected): s comes back
 // unchanged, with no effects. Step never panics and never changes s.
 func (r *Rules) Step(s contract.RunSnapshot, sig contract.Signal) (contract.RunSnapshot, []contract.Effect, error) {
+	effects, err := r.Advance(&s, sig)
+	return s, effects, err
+}
+
+// Advance is Step for a host that keeps one snapshot and moves it on in
+// place: *s becomes the next snapshot, or stays as it was when sig is
+// refused. It spares the host the copies of the snapshot a call by value
+// makes on its stack, which a host running a step on the stack of a run
+// that waits for its model pays for as long as the run lasts.
+func (r *Rules) Advance(s *contract.RunSnapshot, sig contract.Signal) ([]contract.Effect, error) {
 	if sig == nil {
-		return s, nil, reject(s, nil, "no signal")
+		return nil, reject(s.Phase, nil, "no signal")
 	}
 	if !callable(sig) {
-		return s, nil, reject(s, nil, "nil or broken signal")
+		return nil, reject(s.Phase, nil, "nil or broken signal")
 	}
-	t := &transition{rules: r, s: s, sig: sig, at: sig.When()}
+	t := &transition{rules: r, s: *s, sig: sig, at: sig.When()}
 	t.effects = t.room[:1]
 	if res, ok := sig.(contract.Resumed); ok {
 		t.upgrade(res)
 	}
 	if reason := r.stepFor(s.Phase)(t); reason != "" {
-		return s, nil, reject(s, sig, reason)
+		return nil, reject(s.Phase, sig, reason)
 	}
-	next, effects := t.commit()
-	return next, effects, nil
+	t.commit()
+	*s = t.s
+	return t.effects, nil
 }
 
 func (r *Rules) stepFor(p contract.Phase) phaseStep {

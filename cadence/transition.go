@@ -95,11 +95,10 @@ func (t *transition) pending() []contract.PendingCall {
 // naming the step's other effects, so a store holds what replay checks.
 // The persist's slot is kept at the front of the effects from the start
 // (see Step), so committing copies nothing.
-func (t *transition) commit() (contract.RunSnapshot, []contract.Effect) {
+func (t *transition) commit() {
 	t.s.Steps++
 	t.persist = contract.Persist{Record: contract.Record{Step: t.s.Steps, Signal: t.sig, Effects: Summarize(t.effects[1:])}, Links: t.links}
 	t.effects[0] = &t.persist
-	return t.s, t.effects
 }
 
 // lookupTool resolves a tool name: this run's tools shadow the agent's.

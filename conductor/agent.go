@@ -280,7 +280,7 @@ func (a *Agent) Close() error {
 	var err error
 	a.closing.Do(func() {
 		done := make(chan struct{})
-		a.enqueue(task{fn: func() {
+		a.enqueue(&task{fn: func() {
 			switch {
 			case a.run == nil || !a.state.Phase.InFlight():
 			case waitsForPeople(a.state.Phase):

@@ -13,25 +13,24 @@ import (
 // apply steps the reducer and performs the effects in order. It returns
 // an error matching ErrRejected when the rules refused the signal, or the
 // agent refuses all work after a store failure.
+//
+// apply is on the stack under every effect it performs, down to a store
+// append or a tool run in place, so it keeps no snapshot in its frame:
+// step holds the copies Step needs and is gone before the first effect,
+// and a failed persist goes back to a.snap, which moves to the new state
+// only once that persist is durable.
 func (a *Agent) apply(sig contract.Signal) error {
 	if a.failed != nil {
 		return fmt.Errorf("%w: %s", ErrRejected, a.failed.Error())
 	}
-	prev := a.state
-	next, effects, err := a.rules.Step(prev, sig)
+	effects, err := a.step(sig)
 	if err != nil {
-		var rej *cadence.Rejection
-		if errors.As(err, &rej) {
-			a.log.Debug("conductor: signal rejected", "signal", rej.Signal, "reason", rej.Reason)
-			return fmt.Errorf("%w: %s", ErrRejected, rej.Reason)
-		}
-		return fmt.Errorf("%w: %w", ErrRejected, err)
+		return err
 	}
-	a.state = next
 	lone := toolCalls(effects) == 1
 	for i, e := range effects {
 		if err := a.perform(e, lone); err != nil {
-			a.state = prev
+			a.state = a.snap
 			a.storeFailed(err)
 			return nil
 		}
@@ -39,17 +38,42 @@ func (a *Agent) apply(sig contract.Signal) error {
 			// The step is durable (its persist comes first): hosts may see
 			// it now, before any of its events reach them.
 			a.mu.Lock()
-			a.snap = next
+			a.snap = a.state
 			a.mu.Unlock()
 		}
 	}
 	if a.run != nil {
-		a.run.dropAnswered(next)
+		a.run.dropAnswered(a.state.Pending)
 	}
-	if next.Phase.Terminal() && a.run != nil {
+	if a.state.Phase.Terminal() && a.run != nil {
 		a.endRun()
 	}
 	return nil
+}
+
+// step moves a.state on by sig and returns the effects to perform, the
+// step's persist first. Step returns the state unchanged when it refuses
+// sig.
+//
+//go:noinline
+func (a *Agent) step(sig contract.Signal) (effects []contract.Effect, err error) {
+	effects, err = a.rules.Advance(&a.state, sig)
+	if err != nil {
+		return nil, a.refusal(err)
+	}
+	return effects, nil
+}
+
+// refusal is the error apply returns for a signal Step refused.
+//
+//go:noinline
+func (a *Agent) refusal(err error) error {
+	var rej *cadence.Rejection
+	if errors.As(err, &rej) {
+		a.log.Debug("conductor: signal rejected", "signal", rej.Signal, "reason", rej.Reason)
+		return fmt.Errorf("%w: %s", ErrRejected, rej.Reason)
+	}
+	return fmt.Errorf("%w: %w", ErrRejected, err)
 }
 
 // storeFailed ends the run when a record could not be made durable: the
@@ -114,21 +138,39 @@ func toolCalls(effects []contract.Effect) int {
 }
 
 // perform does one effect of a step; loneCall says the step starts one
-// tool call only.
+// tool call only. The effects of every turn are done here; the others
+// are left to performOther, so their values take no room in this frame,
+// which is on the stack under every store append and tool run in place.
 func (a *Agent) perform(e contract.Effect, loneCall bool) error {
 	switch e := e.(type) {
 	case *contract.Persist:
 		if err := a.persist(e); err != nil {
-			return fmt.Errorf("conductor: persist step %d: %w", e.Record.Step, err)
+			return persistFailed(e, err)
 		}
 	case *contract.Publish:
-		a.publish(e.Event)
+		a.publish(&e.Event)
+	case *contract.InvokeModel:
+		a.startModel(&e.Request)
+	case *contract.RunTool:
+		a.startTool(&e.Call, loneCall)
+	default:
+		return a.performOther(e)
+	}
+	return nil
+}
+
+//go:noinline
+func persistFailed(e *contract.Persist, err error) error {
+	return fmt.Errorf("conductor: persist step %d: %w", e.Record.Step, err)
+}
+
+// performOther does the effects of a step that perform leaves.
+//
+//go:noinline
+func (a *Agent) performOther(e contract.Effect) error {
+	switch e := e.(type) {
 	case *contract.StartDelegate:
 		a.startDelegate(*e)
-	case *contract.InvokeModel:
-		a.startModel(e.Request)
-	case *contract.RunTool:
-		a.startTool(e.Call, loneCall)
 	case *contract.RequestApproval:
 		a.askApproval(ApprovalRequest{Call: e.Call, Tool: e.Tool, Keys: e.Keys})
 	case *contract.AskHuman:

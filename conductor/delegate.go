@@ -51,18 +51,34 @@ func (c *child) running() *Agent {
 }
 
 // publish delivers an event to subscribers: a child's go up to its parent.
-func (a *Agent) publish(ev contract.RunEvent) {
+func (a *Agent) publish(ev *contract.RunEvent) {
 	if a.forward != nil {
-		a.forward(ev)
+		a.forwardEvent(ev)
 		return
 	}
 	a.hub.Publish(ev)
 }
 
-// persist appends a step's record; a step that answered delegate calls
-// links the heads of their children's chains, each child stopped first so
-// its head is final.
+// forwardEvent is publish for a delegate's child. Not inlined: the copy
+// of the event it passes would take room in publish's frame, which is
+// under every streamed delta.
+//
+//go:noinline
+func (a *Agent) forwardEvent(ev *contract.RunEvent) { a.forward(*ev) }
+
+// persist appends a step's record.
 func (a *Agent) persist(e *contract.Persist) error {
+	if len(e.Links) > 0 {
+		return a.persistLinked(e)
+	}
+	_, err := a.store.Append(context.Background(), a.state.SessionID, e.Record)
+	return err
+}
+
+// persistLinked appends the record of a step that answered delegate
+// calls, linking the heads of their children's chains, each child
+// stopped first so its head is final.
+func (a *Agent) persistLinked(e *contract.Persist) error {
 	ctx := context.Background()
 	var links []store.Hash
 	for _, session := range e.Links {
@@ -209,7 +225,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 			return err
 		}
 		in := Text(e.Task)
-		err := ag.startRun(ctx, in, submission{input: in.turns(ag.cfg.Model)}, w)
+		err := ag.startRun(ctx, &submission{input: in.turns(ag.cfg.Model)}, w)
 		run = ag.run
 		return err
 	})
@@ -263,7 +279,7 @@ func (a *Agent) newChild(e contract.StartDelegate) (*Agent, error) {
 	ag.toolSource = a.toolSource
 	ag.forward = func(ev contract.RunEvent) {
 		ev.Subflow = append([]string{e.Call.ID}, ev.Subflow...)
-		a.publish(ev)
+		a.publish(&ev)
 	}
 	return ag, nil
 }

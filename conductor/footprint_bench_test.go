@@ -2,6 +2,8 @@ package conductor_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"iter"
 	"runtime"
 	"sync"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/turn"
 )
 
@@ -81,18 +84,11 @@ func parkRuns(tb testing.TB, n int) (release func()) {
 	for range n {
 		done.Go(func() {
 			model := &parkedModel{newWorkloadModel(w), 5, &arrived, gate}
-			a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}})
-			if err != nil {
-				arrived.Done()
+			if err := runOnce(&cfg, box, model, w.turns); err != nil {
+				if errors.Is(err, errNotCreated) {
+					arrived.Done()
+				}
 				tb.Error(err)
-				return
-			}
-			snap, err := a.Submit(context.Background(), conductor.Text("go"))
-			if cerr := a.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil || snap.Turns != w.turns {
-				tb.Errorf("run: err %v, turns %d", err, snap.Turns)
 			}
 		})
 	}
@@ -112,4 +108,43 @@ func footprint() (stack, heap float64, goroutines int) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return float64(ms.StackInuse), float64(ms.HeapAlloc), runtime.NumGoroutine()
+}
+
+var errNotCreated = errors.New("agent not created")
+
+// runOnce runs the workload on a fresh agent on the defaults until it
+// ends. The footprint benchmarks start each run on a goroutine of its
+// own, whose stack holds the frames below Submit for as long as the run
+// lasts: they are kept to what a host's handler would hold, the agent
+// made in one function and submitted to in another.
+func runOnce(cfg *contract.AgentConfig, box *dispatch.ToolBox, model turn.Provider, turns int) error {
+	a, err := newWorkloadAgent(cfg, box, model)
+	if err != nil {
+		return err
+	}
+	got, err := submitGo(a)
+	if cerr := a.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && got != turns {
+		err = fmt.Errorf("run ended after %d turns, want %d", got, turns)
+	}
+	return err
+}
+
+// submitGo submits "go" and returns how many turns the run took.
+//
+//go:noinline
+func submitGo(a *conductor.Agent) (turns int, err error) {
+	snap, err := a.Submit(context.Background(), conductor.Text("go"))
+	return snap.Turns, err
+}
+
+//go:noinline
+func newWorkloadAgent(cfg *contract.AgentConfig, box *dispatch.ToolBox, model turn.Provider) (*conductor.Agent, error) {
+	a, err := conductor.CreateAgent(*cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errNotCreated, err)
+	}
+	return a, nil
 }

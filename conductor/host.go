@@ -50,57 +50,67 @@ func (a *Agent) submit(ctx context.Context, in Input) (run *runState, w chan *ou
 	if err != nil {
 		return nil, nil, false, contract.WrapError(contract.KindConfig, err, "submit: project instructions")
 	}
+	sb := &submission{input: input, retrieved: retrieved, retrievalErr: retrievalErr, instructions: instructions, tools: in.Tools}
 	w = make(chan *outcome, 1)
 	err = a.call(ctx, func() error {
-		if a.failed != nil {
-			return a.failed
-		}
-		if a.state.Phase.InFlight() && a.run != nil {
-			if retrievalErr != "" {
-				return contract.NewError(contract.KindRetrieval, "retriever failed: %s", retrievalErr)
-			}
-			// The waiter is registered first: the steer's own step may end
-			// the run (turn cap, store failure) and answer its waiters.
-			run, steering = a.run, true
-			run.waiters = append(run.waiters, w)
-			if err := a.apply(contract.Steered{Input: steerInput(retrieved, input), At: a.now()}); err != nil {
-				run.waiters = run.waiters[:len(run.waiters)-1]
-				return err
-			}
-			return nil
-		}
-		if err := a.lockSession(ctx, a.state.SessionID); err != nil {
-			return err
-		}
-		err := a.startRun(ctx, in, submission{input: input, retrieved: retrieved, retrievalErr: retrievalErr, instructions: instructions}, w)
-		if err != nil && a.state.Steps == 0 {
-			// Nothing of this session is ours yet: another agent may take it.
-			a.unlock()
-		}
-		if err == nil {
-			run = a.run
-		}
+		run, steering, err = a.take(ctx, sb, w)
 		return err
 	})
 	return run, w, steering, err
 }
 
+// take starts a run with sb, or steers the run in flight with it; in
+// turn. w is answered when that run ends.
+func (a *Agent) take(ctx context.Context, sb *submission, w chan *outcome) (run *runState, steering bool, err error) {
+	if a.failed != nil {
+		return nil, false, a.failed
+	}
+	if a.state.Phase.InFlight() && a.run != nil {
+		return a.run, true, a.steerWith(sb, w)
+	}
+	if err := a.lockSession(ctx, a.state.SessionID); err != nil {
+		return nil, false, err
+	}
+	if err := a.startRun(ctx, sb, w); err != nil {
+		if a.state.Steps == 0 {
+			// Nothing of this session is ours yet: another agent may take it.
+			a.unlock()
+		}
+		return nil, false, err
+	}
+	return a.run, false, nil
+}
+
+// steerWith folds a Submit made while a run is in flight into that run.
+func (a *Agent) steerWith(sb *submission, w chan *outcome) error {
+	if sb.retrievalErr != "" {
+		return contract.NewError(contract.KindRetrieval, "retriever failed: %s", sb.retrievalErr)
+	}
+	// The waiter is registered first: the steer's own step may end the
+	// run (turn cap, store failure) and answer its waiters.
+	run := a.run
+	run.waiters = append(run.waiters, w)
+	if err := a.apply(contract.Steered{Input: steerInput(sb.retrieved, sb.input), At: a.now()}); err != nil {
+		run.waiters = run.waiters[:len(run.waiters)-1]
+		return err
+	}
+	return nil
+}
+
 // startRun begins a run on the locked session; in turn (enqueue).
-func (a *Agent) startRun(ctx context.Context, in Input, sb submission, w chan *outcome) error {
+func (a *Agent) startRun(ctx context.Context, sb *submission, w chan *outcome) error {
 	if a.state.Steps == 0 {
 		if _, err := a.store.Head(ctx, a.state.SessionID); err == nil {
 			return contract.NewError(contract.KindConfig, "session %q is already stored: Resume it first, or use a new session id", a.state.SessionID)
 		}
 	}
-	box, err := a.deps.Tools.Box.With(in.Tools...)
+	box, err := a.deps.Tools.Box.With(sb.tools...)
 	if err != nil {
 		return contract.WrapError(contract.KindConfig, err, "submit: tools")
 	}
 	run := a.newRun(a.deps.Env.IDs.NewID("run"), box)
 	run.waiters = append(run.waiters, w)
-	cfg := a.cfg
-	sub := contract.Submitted{RunID: run.id, Input: sb.input, Retrieved: sb.retrieved, RetrievalError: sb.retrievalErr, Instructions: sb.instructions, Tools: descriptors(in.Tools), Config: &cfg, At: a.now()}
-	if err := a.apply(sub); err != nil {
+	if err := a.apply(a.submitted(run.id, sb)); err != nil {
 		if a.run == run {
 			a.run = nil
 		}
@@ -111,6 +121,12 @@ func (a *Agent) startRun(ctx context.Context, in Input, sb submission, w chan *o
 		return err
 	}
 	return nil
+}
+
+// submitted is the signal that starts run id with sb.
+func (a *Agent) submitted(id string, sb *submission) contract.Signal {
+	cfg := a.cfg
+	return contract.Submitted{RunID: id, Input: sb.input, Retrieved: sb.retrieved, RetrievalError: sb.retrievalErr, Instructions: sb.instructions, Tools: descriptors(sb.tools), Config: &cfg, At: a.now()}
 }
 
 // steerInput puts retrieved context before the input of a Submit folded
@@ -168,7 +184,7 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starte
 			return o
 		case h := <-host:
 			if h.job == nil {
-				a.handIn(run, h.result, true)
+				a.handIn(run, &h.result, true)
 				break
 			}
 			a.work(run, h.job, true)

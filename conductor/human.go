@@ -86,17 +86,17 @@ func (r *runState) asking(callID string) context.Context {
 }
 
 // dropAnswered cancels the asks whose call no longer waits for a person.
-func (r *runState) dropAnswered(s contract.RunSnapshot) {
+func (r *runState) dropAnswered(pending []contract.PendingCall) {
 	for id, cancel := range r.asks {
-		if !waitsForPerson(s, id) {
+		if !waitsForPerson(pending, id) {
 			cancel()
 			delete(r.asks, id)
 		}
 	}
 }
 
-func waitsForPerson(s contract.RunSnapshot, id string) bool {
-	for _, p := range s.Pending {
+func waitsForPerson(pending []contract.PendingCall, id string) bool {
+	for _, p := range pending {
 		if p.Call.ID == id {
 			return p.State == contract.CallAwaitingHuman || p.State == contract.CallAwaitingApproval
 		}

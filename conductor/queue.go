@@ -31,27 +31,31 @@ func (t *task) none() bool { return t.fn == nil && t.sig == nil && !t.isResult }
 // itself, with no hand-off to another goroutine, and an idle agent costs
 // no goroutine at all. Tasks must not block on one another: enqueue from
 // inside one only queues.
-func (a *Agent) enqueue(t task) {
+func (a *Agent) enqueue(t *task) {
 	a.qmu.Lock()
-	a.queue = append(a.queue, t)
+	a.queue = append(a.queue, *t)
 	if a.draining {
 		a.qmu.Unlock()
 		return
 	}
 	a.draining = true
 	for {
-		next := a.queue[a.qhead]
-		a.queue[a.qhead] = task{}
+		// A task is done where it is queued, not copied out (the copy
+		// would sit in this frame under every step): appends made
+		// meanwhile write past it, or to a new array, never to it.
+		i, queue := a.qhead, a.queue
 		a.qhead++
 		a.qmu.Unlock()
-		a.do(next)
+		a.do(&queue[i])
 		for j := 0; j < len(a.backlog); j++ {
-			later := a.backlog[j]
+			a.do(&a.backlog[j])
 			a.backlog[j] = task{}
-			a.do(later)
 		}
 		a.backlog = a.backlog[:0]
 		a.qmu.Lock()
+		// Cleared in the array the queue has now, where an append that
+		// grew it copied the task.
+		a.queue[i] = task{}
 		if a.qhead == len(a.queue) {
 			// The queue's array is kept for the next tasks.
 			a.queue, a.qhead = a.queue[:0], 0
@@ -62,7 +66,7 @@ func (a *Agent) enqueue(t task) {
 	}
 }
 
-func (a *Agent) do(t task) {
+func (a *Agent) do(t *task) {
 	if t.run != nil && a.run != t.run {
 		return
 	}
@@ -87,7 +91,7 @@ func (a *Agent) call(ctx context.Context, fn func() error) error {
 		return ctx.Err()
 	}
 	res := make(chan error, 1)
-	a.enqueue(task{fn: func() {
+	a.enqueue(&task{fn: func() {
 		if a.closed {
 			res <- ErrClosed
 			return
@@ -100,7 +104,7 @@ func (a *Agent) call(ctx context.Context, fn func() error) error {
 // send hands fn, a worker's result, to the agent, unless the run or the
 // agent is gone, in which case the result no longer matters.
 func (a *Agent) send(run *runState, fn func()) {
-	a.enqueue(task{run: run, fn: fn})
+	a.enqueue(&task{run: run, fn: fn})
 }
 
 // later queues a signal to apply once the current step's effects are all

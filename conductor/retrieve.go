@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 )
 
 // submission is what a Submit brings to the agent: its input and what the
@@ -16,6 +17,8 @@ type submission struct {
 	retrievalErr string
 	// instructions are the project instruction files found for the run.
 	instructions []contract.Instruction
+	// tools are the run's own tools, given to Submit.
+	tools []dispatch.Tool
 }
 
 // retrieve asks the retriever, if any, for context. A failure (an error

@@ -82,13 +82,13 @@ func (a *Agent) work(run *runState, j job, host bool) {
 			return
 		}
 		result.run = run
-		j = a.handOver(run, result, host)
+		j = a.handOver(run, &result, host)
 	}
 }
 
 // handOver hands a worker's result in and returns the job that result
 // spawned for this worker, if any.
-func (a *Agent) handOver(run *runState, result task, host bool) job {
+func (a *Agent) handOver(run *runState, result *task, host bool) job {
 	run.crew.finishing()
 	a.enqueue(result)
 	return run.crew.finished(host)
@@ -96,7 +96,7 @@ func (a *Agent) handOver(run *runState, result task, host bool) job {
 
 // handIn has the caller waiting for the run hand in a result brought to
 // it (settle), and run what that result spawned.
-func (a *Agent) handIn(run *runState, result task, host bool) {
+func (a *Agent) handIn(run *runState, result *task, host bool) {
 	if j := a.handOver(run, result, host); j != nil {
 		a.work(run, j, host)
 	}
@@ -120,7 +120,7 @@ func (a *Agent) settle(run *runState, result task) {
 		run.host <- hosted{result: result}
 		return
 	}
-	a.enqueue(result)
+	a.enqueue(&result)
 }
 
 // dropHost is for a run the caller no longer works for: it stopped
@@ -133,7 +133,7 @@ func (a *Agent) dropHost(run *runState) {
 	// spawn and settle send what they left right after deciding to.
 	h := <-run.host
 	if h.job == nil {
-		a.enqueue(h.result)
+		a.enqueue(&h.result)
 		return
 	}
 	j := h.job
@@ -226,9 +226,9 @@ func (c *crew) finished(host bool) job {
 // startModel streams one model call. Deltas are published as they come,
 // numbered after the newest committed event; the whole reply comes back
 // to the agent as one signal.
-func (a *Agent) startModel(req contract.ModelRequest) {
+func (a *Agent) startModel(req *contract.ModelRequest) {
 	run := a.run
-	m := &modelCall{a: a, run: run, ctx: run.modelContext(), req: req, base: a.state.Seq, session: a.state.SessionID, runID: a.state.RunID}
+	m := &modelCall{a: a, run: run, ctx: run.modelContext(), req: *req, base: a.state.Seq, session: a.state.SessionID, runID: a.state.RunID}
 	run.deltas = &m.gate
 	a.spawn(run, m)
 }
@@ -250,9 +250,12 @@ type modelCall struct {
 
 func (m *modelCall) do() task {
 	a := m.a
-	block, rewrote := a.runBeforeModel(m.ctx, &m.req)
-	if block != "" {
-		return task{sig: contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}}
+	var rewrote []string
+	if a.deps.Hooks.Len() > 0 {
+		var block string
+		if block, rewrote = a.runBeforeModel(m.ctx, &m.req); block != "" {
+			return blockedModel(a, block)
+		}
 	}
 	sig := a.driver.Run(m.ctx, m.req, m.publish)
 	if m.ctx.Err() != nil {
@@ -261,8 +264,13 @@ func (m *modelCall) do() task {
 	return task{sig: a.replied(m.ctx, m.run, sig, rewrote)}
 }
 
+//go:noinline
+func blockedModel(a *Agent, block string) task {
+	return task{sig: contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}}
+}
+
 // publish numbers a streaming event after the newest committed one.
-func (m *modelCall) publish(ev contract.RunEvent) {
+func (m *modelCall) publish(ev *contract.RunEvent) {
 	m.delta++
 	ev.Seq, ev.Delta = m.base, m.delta
 	ev.SessionID, ev.RunID = m.session, m.runID
@@ -313,7 +321,8 @@ var errBlocked = errors.New("conductor: blocked by before_tool hook")
 // startTool starts a call at once: the step that emitted its RunTool is
 // durable before its effects are performed, so that step is the call's
 // start record, and the rules have already decided it may run now.
-func (a *Agent) startTool(call contract.ToolCall, lone bool) {
+func (a *Agent) startTool(c *contract.ToolCall, lone bool) {
+	call := *c
 	run := a.run
 	tool, ok := run.box.Lookup(call.Name)
 	if !ok {
@@ -526,7 +535,7 @@ type deltaGate struct {
 	shut bool
 }
 
-func (g *deltaGate) publish(publish func(contract.RunEvent), ev contract.RunEvent) {
+func (g *deltaGate) publish(publish func(*contract.RunEvent), ev *contract.RunEvent) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.shut {

@@ -266,17 +266,7 @@ func BenchmarkConcurrentRuns(b *testing.B) {
 		errs := make(chan error, runs)
 		for range runs {
 			go func() {
-				model := slowModel{newWorkloadModel(w), 20 * time.Millisecond}
-				a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}})
-				if err != nil {
-					errs <- err
-					return
-				}
-				_, err = a.Submit(context.Background(), conductor.Text("go"))
-				if cerr := a.Close(); err == nil {
-					err = cerr
-				}
-				errs <- err
+				errs <- runOnce(&cfg, box, slowModel{newWorkloadModel(w), 20 * time.Millisecond}, w.turns)
 			}()
 		}
 		for range runs {

@@ -14,13 +14,111 @@ import (
 // appendBody appends the canonical bytes of body when it is one of the
 // signals written by hand; ok is false for every other value.
 func appendBody(b []byte, body any) (_ []byte, ok bool) {
-	switch v := body.(type) {
+	// The case does not bind the value, and the functions it calls are
+	// not inlined: copies of every case's type would all take room in
+	// this frame, which is on the stack of every step.
+	switch body.(type) {
 	case ModelReplied:
-		return appendModelReplied(b, &v), true
+		return appendModelRepliedBody(b, body), true
 	case ToolSettled:
-		return appendToolSettled(b, &v), true
+		return appendToolSettledBody(b, body), true
+	case Submitted:
+		return appendSubmittedBody(b, body)
 	}
 	return b, false
+}
+
+//go:noinline
+func appendModelRepliedBody(b []byte, body any) []byte {
+	v := body.(ModelReplied)
+	return appendModelReplied(b, &v)
+}
+
+//go:noinline
+func appendToolSettledBody(b []byte, body any) []byte {
+	v := body.(ToolSettled)
+	return appendToolSettled(b, &v)
+}
+
+//go:noinline
+func appendSubmittedBody(b []byte, body any) ([]byte, bool) {
+	v := body.(Submitted)
+	return appendSubmitted(b, &v)
+}
+
+// appendSubmitted writes a submit record. It is one record a run, but
+// encoding/json's walk of its nested values made it the deepest stack
+// of a run's first step. ok is false when a part does not encode, for
+// the caller to report.
+func appendSubmitted(b []byte, s *Submitted) (_ []byte, ok bool) {
+	b = append(b, `{"run_id":`...)
+	b = appendJSONString(b, s.RunID)
+	b = append(b, `,"input":`...)
+	b = appendTurns(b, s.Input)
+	if len(s.Retrieved) > 0 {
+		b = append(b, `,"retrieved":`...)
+		b = appendTurns(b, s.Retrieved)
+	}
+	if s.RetrievalError != "" {
+		b = append(b, `,"retrieval_error":`...)
+		b = appendJSONString(b, s.RetrievalError)
+	}
+	if len(s.Instructions) > 0 {
+		b = append(b, `,"instructions":[`...)
+		for i := range s.Instructions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			in := &s.Instructions[i]
+			b = append(b, `{"name":`...)
+			b = appendJSONString(b, in.Name)
+			b = append(b, `,"hash":`...)
+			b = appendJSONString(b, in.Hash)
+			b = append(b, `,"text":`...)
+			b = appendJSONString(b, in.Text)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	var err error
+	if len(s.Tools) > 0 {
+		b = append(b, `,"tools":`...)
+		if b, err = appendTools(b, s.Tools); err != nil {
+			return b, false
+		}
+	}
+	if s.Config != nil {
+		b = append(b, `,"config":`...)
+		if b, err = appendConfig(b, s.Config); err != nil {
+			return b, false
+		}
+	}
+	b = append(b, `,"at":`...)
+	b = strconv.AppendInt(b, int64(s.At), 10)
+	return append(b, '}'), true
+}
+
+// appendMarshalled appends the field name and v as encoding/json writes it.
+func appendMarshalled(b []byte, field string, v any) ([]byte, error) {
+	m, err := marshal(v)
+	if err != nil {
+		return b, err
+	}
+	return append(append(b, field...), m...), nil
+}
+
+func appendTurns(b []byte, turns []Turn) []byte {
+	if turns == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range turns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendTurn(b, &turns[i])
+	}
+	return append(b, ']')
 }
 
 func appendModelReplied(b []byte, s *ModelReplied) []byte {

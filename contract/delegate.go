@@ -142,23 +142,30 @@ func (c AgentConfig) DelegateNamed(name string) (Delegate, bool) {
 
 // delegateErrors checks the delegation fields; tools holds the names of
 // the agent's tools, which delegate tools must not collide with.
-func (c AgentConfig) delegateErrors(tools map[string]bool) []FieldError {
+func (c *AgentConfig) delegateErrors(tools map[string]bool) []FieldError {
+	if c.MaxDelegationDepth < 0 || c.MaxDelegationDepth > MaxDelegationDepthLimit {
+		return []FieldError{{Field: "MaxDelegationDepth", Reason: fmt.Sprintf("must be in 0..%d (0 means %d), got %d", MaxDelegationDepthLimit, DefaultMaxDelegationDepth, c.MaxDelegationDepth)}}
+	}
+	if c.Depth < 0 {
+		return []FieldError{{Field: "Depth", Reason: fmt.Sprintf("must not be negative, got %d", c.Depth)}}
+	}
+	if len(c.Delegates) == 0 || !c.OffersDelegates() {
+		// At the depth limit delegates are never offered, so what is
+		// declared below it never runs: a cycle of delegates ends here.
+		return nil
+	}
+	return c.delegateListErrors(tools)
+}
+
+// delegateListErrors checks each delegate, and its config as its child
+// runs under it. Not inlined: the copies of configs it makes would take
+// room in the frame of every CreateAgent.
+//
+//go:noinline
+func (c *AgentConfig) delegateListErrors(tools map[string]bool) []FieldError {
 	var bad []FieldError
 	add := func(field, format string, args ...any) {
 		bad = append(bad, FieldError{Field: field, Reason: fmt.Sprintf(format, args...)})
-	}
-	if c.MaxDelegationDepth < 0 || c.MaxDelegationDepth > MaxDelegationDepthLimit {
-		add("MaxDelegationDepth", "must be in 0..%d (0 means %d), got %d", MaxDelegationDepthLimit, DefaultMaxDelegationDepth, c.MaxDelegationDepth)
-		return bad
-	}
-	if c.Depth < 0 {
-		add("Depth", "must not be negative, got %d", c.Depth)
-		return bad
-	}
-	if !c.OffersDelegates() {
-		// At the depth limit delegates are never offered, so what is
-		// declared below it never runs: a cycle of delegates ends here.
-		return bad
 	}
 	names := map[string]bool{}
 	for i, d := range c.Delegates {

@@ -2,7 +2,9 @@ package contract
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 )
@@ -66,12 +68,87 @@ func TestHandWrittenBodiesUnchanged(t *testing.T) {
 	t.Run("tool_settled", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) { check(t, rapid.Make[ToolSettled]().Draw(t, "signal")) })
 	})
+	t.Run("submitted", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) { check(t, submittedGen().Draw(t, "signal")) })
+	})
 	t.Run("empty", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			check(t, ModelReplied{})
 			check(t, ModelReplied{Reply: Turn{Blocks: []Block{}}, Keys: []CallKeys{{}}, RewrittenBy: []string{}})
 			check(t, ToolSettled{RewrittenBy: []string{}})
+			check(t, Submitted{})
+			check(t, Submitted{Input: []Turn{}, Retrieved: []Turn{}, Instructions: []Instruction{}, Tools: []ToolDescriptor{}, Config: &AgentConfig{}})
 		})
+	})
+}
+
+// submittedGen draws submit records: rapid.Make cannot, as a config
+// holds configs (its delegates), and a schema must be JSON to encode.
+func submittedGen() *rapid.Generator[Submitted] {
+	turns := rapid.OneOf(rapid.Just[[]Turn](nil), rapid.SliceOfN(rapid.Make[Turn](), 0, 3))
+	schema := rapid.SampledFrom([]json.RawMessage{nil, json.RawMessage(`{}`), json.RawMessage(` {"type": "object", "properties": {"q": {"type": "string"}}} `)})
+	tool := rapid.Custom(func(t *rapid.T) ToolDescriptor {
+		d := rapid.Make[ToolDescriptor]().Draw(t, "tool")
+		d.InputSchema = schema.Draw(t, "schema")
+		return d
+	})
+	tools := rapid.OneOf(rapid.Just[[]ToolDescriptor](nil), rapid.SliceOfN(tool, 0, 3))
+	finite := rapid.OneOf(rapid.Float64Range(-1e30, 1e30), rapid.SampledFrom([]float64{0, 0.8, 1, 1e-7, 1.5e-9, 1e21, 3e25, -2e-8, 123456789}))
+	config := rapid.Custom(func(t *rapid.T) *AgentConfig {
+		if rapid.Bool().Draw(t, "no config") {
+			return nil
+		}
+		c := AgentConfig{
+			Model:              rapid.String().Draw(t, "model"),
+			System:             rapid.String().Draw(t, "system"),
+			Tools:              tools.Draw(t, "config tools"),
+			MaxOutputTokens:    rapid.IntRange(-1, 9000).Draw(t, "max output"),
+			Thinking:           rapid.SampledFrom([]ThinkingLevel{ThinkingOff, ThinkingLow, "odd <&>"}).Draw(t, "thinking"),
+			MaxTurns:           rapid.IntRange(0, 50).Draw(t, "max turns"),
+			LoopGuard:          LoopGuard{Warn: rapid.IntRange(0, 3).Draw(t, "warn"), Critical: rapid.IntRange(0, 3).Draw(t, "critical")},
+			ToolConcurrency:    rapid.IntRange(0, 9).Draw(t, "concurrency"),
+			ToolTimeout:        time.Duration(rapid.Int64().Draw(t, "tool timeout")),
+			MaxDelegationDepth: rapid.IntRange(0, 3).Draw(t, "delegation depth"),
+			Depth:              rapid.IntRange(0, 3).Draw(t, "depth"),
+			FailedRuns:         rapid.SampledFrom([]FailedRunsPolicy{FailedRunsDefault, "other"}).Draw(t, "failed runs"),
+			Revision:           rapid.IntRange(0, 3).Draw(t, "revision"),
+		}
+		if rapid.Bool().Draw(t, "compaction") {
+			c.Compaction = CompactionPolicy{
+				Disabled:      rapid.Bool().Draw(t, "disabled"),
+				TriggerRatio:  finite.Draw(t, "ratio"),
+				KeepRecent:    rapid.IntRange(0, 9).Draw(t, "keep"),
+				ContextWindow: rapid.IntRange(0, 200000).Draw(t, "window"),
+				MaxMessages:   rapid.IntRange(0, 9).Draw(t, "max messages"),
+				MaxChars:      rapid.IntRange(0, 9).Draw(t, "max chars"),
+			}
+		}
+		if rapid.Bool().Draw(t, "sampling") {
+			temp := finite.Draw(t, "temperature")
+			c.Sampling = Sampling{Temperature: &temp, Stop: rapid.SliceOfN(rapid.String(), 0, 2).Draw(t, "stop")}
+		}
+		if rapid.Bool().Draw(t, "delegate") {
+			c.Delegates = []Delegate{{Name: "helper", Config: AgentConfig{Model: "m", Tools: tools.Draw(t, "delegate tools")}}}
+		}
+		if rapid.Bool().Draw(t, "output") {
+			c.Output = &OutputSchema{Name: "answer", Schema: json.RawMessage(`{"type": "object"}`)}
+		}
+		if rapid.Bool().Draw(t, "defaults") {
+			c = c.WithDefaults()
+		}
+		return &c
+	})
+	return rapid.Custom(func(t *rapid.T) Submitted {
+		return Submitted{
+			RunID:          rapid.String().Draw(t, "run"),
+			Input:          turns.Draw(t, "input"),
+			Retrieved:      turns.Draw(t, "retrieved"),
+			RetrievalError: rapid.String().Draw(t, "retrieval error"),
+			Instructions:   rapid.OneOf(rapid.Just[[]Instruction](nil), rapid.SliceOfN(rapid.Make[Instruction](), 0, 2)).Draw(t, "instructions"),
+			Tools:          tools.Draw(t, "tools"),
+			Config:         config.Draw(t, "config"),
+			At:             Timestamp(rapid.Int64().Draw(t, "at")),
+		}
 	})
 }
 

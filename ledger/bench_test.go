@@ -22,7 +22,7 @@ func BenchmarkHub(b *testing.B) {
 		b.ResetTimer()
 		for i := range b.N {
 			e.Seq = uint64(i)
-			h.Publish(e)
+			h.Publish(&e)
 		}
 		b.StopTimer()
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")

@@ -20,8 +20,8 @@ func ExampleHub() {
 			text.WriteString(ev.Text)
 		}
 	})
-	hub.Publish(contract.RunEvent{Seq: 1, Kind: contract.EvTextDelta, Text: "Hello, "})
-	hub.Publish(contract.RunEvent{Seq: 1, Delta: 1, Kind: contract.EvTextDelta, Text: "world"})
+	hub.Publish(&contract.RunEvent{Seq: 1, Kind: contract.EvTextDelta, Text: "Hello, "})
+	hub.Publish(&contract.RunEvent{Seq: 1, Delta: 1, Kind: contract.EvTextDelta, Text: "world"})
 	hub.Close() // delivers what is queued and waits for the subscriber
 	fmt.Println(text.String())
 	// Output: Hello, world
@@ -45,8 +45,8 @@ func ExampleHub_Events() {
 	for hub.Len() == 0 {
 		runtime.Gosched() // wait until the loop above has subscribed
 	}
-	hub.Publish(contract.RunEvent{Seq: 1, Kind: contract.EvRunStarted})
-	hub.Publish(contract.RunEvent{Seq: 2, Kind: contract.EvRunSettled})
+	hub.Publish(&contract.RunEvent{Seq: 1, Kind: contract.EvRunStarted})
+	hub.Publish(&contract.RunEvent{Seq: 2, Kind: contract.EvRunSettled})
 	<-done
 	hub.Close()
 	// Output:

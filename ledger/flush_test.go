@@ -27,9 +27,9 @@ func TestFlushWaitsForSlowSubscribers(t *testing.T) {
 	})
 	h.Subscribe(func(contract.RunEvent) { fastSaw.Add(1) })
 	for i := range 20 {
-		h.Publish(contract.RunEvent{Seq: uint64(i + 1), Kind: contract.EvToolCall})
+		h.Publish(&contract.RunEvent{Seq: uint64(i + 1), Kind: contract.EvToolCall})
 	}
-	h.Publish(contract.RunEvent{Seq: 21, Kind: contract.EvRunSettled})
+	h.Publish(&contract.RunEvent{Seq: 21, Kind: contract.EvRunSettled})
 	if err := h.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestFlushBoundedByContext(t *testing.T) {
 	h := NewHub(Options{})
 	release := make(chan struct{})
 	h.Subscribe(func(contract.RunEvent) { <-release })
-	h.Publish(contract.RunEvent{Seq: 1, Kind: contract.EvRunStarted})
+	h.Publish(&contract.RunEvent{Seq: 1, Kind: contract.EvRunStarted})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	if err := h.Flush(ctx); !errors.Is(err, context.DeadlineExceeded) {

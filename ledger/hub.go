@@ -53,8 +53,10 @@ func NewHub(opts Options) *Hub {
 // gets a delta merged into the one before it, and an event ending a turn
 // or a run queued anyway; it misses any other event, and learns the count
 // from an EvLag event delivered before the next event it receives.
-// Publishing to a closed hub does nothing.
-func (h *Hub) Publish(ev contract.RunEvent) {
+// Publishing to a closed hub does nothing. ev is copied; it is passed by
+// pointer because a publisher streaming a model's reply has this call
+// under every delta, deep in its stack.
+func (h *Hub) Publish(ev *contract.RunEvent) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	if h.closed {

@@ -52,7 +52,7 @@ func TestHubDeliversInOrderToEverySubscriber(t *testing.T) {
 	h.Subscribe(b.fn)
 	var want []uint64
 	for i := uint64(1); i <= 200; i++ {
-		h.Publish(ev(i))
+		h.Publish(new(ev(i)))
 		want = append(want, i)
 	}
 	h.Close()
@@ -66,10 +66,10 @@ func TestHubDeliversInOrderToEverySubscriber(t *testing.T) {
 func TestHubSlowSubscriberGetsLagBeforeNextEvent(t *testing.T) {
 	s := newSubscriber(3)
 	for i := uint64(1); i <= 5; i++ {
-		s.push(ev(i))
+		s.push(new(ev(i)))
 	}
 	first := slices.Clone(s.take())
-	s.push(ev(6))
+	s.push(new(ev(6)))
 	second := s.take()
 	got := append(first, second...)
 	want := []contract.RunEvent{ev(1), ev(2), ev(3), {SessionID: "s", RunID: "r", Kind: contract.EvLag, Missed: 2}, ev(6)}
@@ -89,10 +89,10 @@ func TestHubSlowSubscriberDoesNotStallOthers(t *testing.T) {
 		slow.fn(e)
 	})
 	h.Subscribe(fast.fn)
-	h.Publish(ev(1))
+	h.Publish(new(ev(1)))
 	<-started
 	for i := uint64(2); i <= 10; i++ {
-		h.Publish(ev(i)) // 2..5 queue, 6..10 are dropped for the slow one
+		h.Publish(new(ev(i))) // 2..5 queue, 6..10 are dropped for the slow one
 	}
 	close(gate)
 	h.Close()
@@ -123,7 +123,7 @@ func TestHubIsolatesPanickingSubscriber(t *testing.T) {
 	})
 	h.Subscribe(good.fn)
 	for i := uint64(1); i <= 5; i++ {
-		h.Publish(ev(i))
+		h.Publish(new(ev(i)))
 	}
 	h.Close()
 	if diff := cmp.Diff([]uint64{1, 2, 3, 4, 5}, good.seqs()); diff != "" {
@@ -142,7 +142,7 @@ func TestHubPanicRemovesSubscriber(t *testing.T) {
 	defer h.Close()
 	done := make(chan struct{})
 	h.Subscribe(func(contract.RunEvent) { defer close(done); panic("x") })
-	h.Publish(ev(1))
+	h.Publish(new(ev(1)))
 	<-done
 	for h.Len() != 0 {
 		// remove runs right after the recovered panic; yield until it has.
@@ -164,10 +164,10 @@ func TestHubUnsubscribeFromInsideFn(t *testing.T) {
 	})
 	close(ready)
 	for i := uint64(1); i <= 2; i++ {
-		h.Publish(ev(i))
+		h.Publish(new(ev(i)))
 	}
 	h.Close()
-	h.Publish(ev(3))
+	h.Publish(new(ev(3)))
 	unsub()
 	if got := c.seqs(); len(got) > 2 || len(got) == 0 || got[len(got)-1] > 2 {
 		t.Errorf("got %v, want at most events 1 and 2", got)
@@ -202,7 +202,7 @@ func TestHubEventsPull(t *testing.T) {
 	}()
 	<-subscribed
 	for i := uint64(1); i <= 5; i++ {
-		h.Publish(ev(i))
+		h.Publish(new(ev(i)))
 	}
 	if diff := cmp.Diff([]uint64{1, 2, 3}, <-got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
@@ -239,7 +239,7 @@ func TestSubscriberProperty(t *testing.T) {
 				n := rapid.IntRange(1, 10).Draw(t, "n")
 				for range n {
 					seq++
-					s.push(ev(seq))
+					s.push(new(ev(seq)))
 				}
 			},
 			"take": func(t *rapid.T) { got = append(got, s.take()...) }, // append copies

@@ -23,7 +23,7 @@ func TestLagIsReportedWhenTheSubscriberCatchesUp(t *testing.T) {
 		got <- ev
 	})
 	for seq := uint64(1); seq <= 10; seq++ {
-		hub.Publish(contract.RunEvent{Seq: seq, Kind: contract.EvToolResult})
+		hub.Publish(&contract.RunEvent{Seq: seq, Kind: contract.EvToolResult})
 		if seq == 1 {
 			<-taken // the subscriber holds event 1; the queue is empty
 		}

@@ -66,7 +66,7 @@ func TestLaggingSubscriberLosesNoText(t *testing.T) {
 			slow := tt.fn(gate)
 			h.Subscribe(func(e contract.RunEvent) { slow(e); c.fn(e) })
 			for _, e := range events {
-				h.Publish(e)
+				h.Publish(&e)
 			}
 			close(gate)
 			h.Close()
@@ -103,7 +103,7 @@ func TestMergeKeepsPartsAndOrderApart(t *testing.T) {
 		ev(5), // dropped
 		d(7, contract.EvToolCallDelta, 1, "x"),
 	} {
-		s.push(e)
+		s.push(&e)
 	}
 	want := []contract.RunEvent{
 		ev(3),
@@ -137,7 +137,7 @@ func TestMergeProperty(t *testing.T) {
 				index := rapid.IntRange(0, 2).Draw(t, "index")
 				text := rapid.StringMatching(`[a-z]{0,3}`).Draw(t, "text")
 				published[index] += text
-				s.push(contract.RunEvent{Seq: seq, Delta: delta, Kind: contract.EvToolCallDelta, Index: index, Text: text})
+				s.push(&contract.RunEvent{Seq: seq, Delta: delta, Kind: contract.EvToolCallDelta, Index: index, Text: text})
 			},
 			"committed": func(t *rapid.T) {
 				seq++
@@ -146,7 +146,7 @@ func TestMergeProperty(t *testing.T) {
 				if kind == contract.EvTurnCompleted {
 					ends++
 				}
-				s.push(contract.RunEvent{Seq: seq, Kind: kind})
+				s.push(&contract.RunEvent{Seq: seq, Kind: kind})
 			},
 			"take": func(t *rapid.T) { got = append(got, s.take()...) },
 		})

@@ -48,18 +48,18 @@ func newSubscriber(limit int) *subscriber {
 // other events are dropped, and counted for the lag notice. So a stalled
 // subscriber holds at most the limit plus one item per streamed part and
 // per turn, however long the text.
-func (s *subscriber) push(ev contract.RunEvent) {
+func (s *subscriber) push(ev *contract.RunEvent) {
 	s.mu.Lock()
 	s.pushed++
 	switch {
 	case s.stopped || s.closing:
 	case len(s.queue) < s.limit:
-		s.queue = append(s.queue, item{ev: ev, missed: s.missed})
+		s.queue = append(s.queue, item{ev: *ev, missed: s.missed})
 		s.missed = 0
-	case s.missed == 0 && continues(s.queue[len(s.queue)-1].ev, ev):
+	case s.missed == 0 && continues(&s.queue[len(s.queue)-1].ev, ev):
 		s.queue[len(s.queue)-1].merge(ev)
 	case isDelta(ev.Kind) || ends(ev.Kind):
-		s.queue = append(s.queue, item{ev: ev, missed: s.missed})
+		s.queue = append(s.queue, item{ev: *ev, missed: s.missed})
 		s.missed = 0
 	default:
 		s.missed++
@@ -84,7 +84,7 @@ func ends(k contract.EventKind) bool {
 
 // continues reports whether next is the delta right after prev in the
 // same part of the same model call.
-func continues(prev, next contract.RunEvent) bool {
+func continues(prev, next *contract.RunEvent) bool {
 	return isDelta(next.Kind) && next.Kind == prev.Kind && next.Seq == prev.Seq &&
 		next.Index == prev.Index && next.RunID == prev.RunID && next.SessionID == prev.SessionID &&
 		slices.Equal(next.Subflow, prev.Subflow)
@@ -92,7 +92,7 @@ func continues(prev, next contract.RunEvent) bool {
 
 // merge appends a continuing delta: the merged event carries the newest
 // Delta number and time, so it stands for every delta up to it.
-func (it *item) merge(next contract.RunEvent) {
+func (it *item) merge(next *contract.RunEvent) {
 	if it.text == nil {
 		it.text = &strings.Builder{}
 		it.text.WriteString(it.ev.Text)

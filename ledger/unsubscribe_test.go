@@ -21,7 +21,7 @@ func TestHubUnsubscribeStopsTheRestOfTheBatch(t *testing.T) {
 		unsub()
 	})
 	for i := uint64(1); i <= 5; i++ {
-		h.Publish(ev(i))
+		h.Publish(new(ev(i)))
 	}
 	close(ready)
 	h.Close()

@@ -73,15 +73,18 @@ func (d *db) AppendLinked(ctx context.Context, sessionID string, rec contract.Re
 	return d.append(ctx, sessionID, links, []contract.Record{rec})
 }
 
+// append commits recs after the session's head. Its frame is on the
+// stack of every step a host persists, so what only a failure needs is
+// formatted in functions of its own.
 func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []contract.Record) (Hash, error) {
 	if err := checkSession(sessionID); err != nil {
 		return Hash{}, err
 	}
 	if len(recs) == 0 {
-		return Hash{}, fmt.Errorf("store: append %q: %w: no records", sessionID, ErrInvalid)
+		return Hash{}, appendFailed(sessionID, fmt.Errorf("%w: no records", ErrInvalid))
 	}
 	if err := ctx.Err(); err != nil {
-		return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
+		return Hash{}, appendFailed(sessionID, err)
 	}
 	s := d.session(sessionID)
 	s.mu.Lock()
@@ -90,40 +93,73 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 	if err != nil {
 		return Hash{}, err
 	}
-	objs := make([]Object, 0, len(recs))
 	old := head
-	for i, rec := range recs {
-		if rec.Step != step+1 {
-			return Hash{}, fmt.Errorf("store: append %q: %w: record step %d after step %d", sessionID, ErrInvalid, rec.Step, step)
-		}
-		var l []Hash
-		if i == 0 {
-			l = links
-		}
-		var b []byte
-		if len(recs) == 1 {
-			b, err = appendNode(s.scratch[:0], Node{Parent: head, Links: l, Record: rec})
-			s.scratch = b
-		} else {
-			b, err = EncodeNode(Node{Parent: head, Links: l, Record: rec})
-		}
-		if err != nil {
-			return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
-		}
-		head, step = HashOf(b), rec.Step
-		objs = append(objs, Object{Hash: head, Bytes: b})
+	objs, head, step, err := s.nodes(sessionID, head, step, links, recs)
+	if err != nil {
+		return Hash{}, err
 	}
 	if err := d.b.Commit(ctx, RefHeads, sessionID, old, head, objs); err != nil {
 		s.head, s.step = Hash{}, 0
-		return Hash{}, fmt.Errorf("store: append %q: %w", sessionID, err)
+		return Hash{}, appendFailed(sessionID, err)
 	}
 	s.head, s.step = head, step
 	// Checked first: the call's arguments allocate even when the logger
 	// drops them, and this runs on every step.
 	if d.log.Enabled(ctx, slog.LevelDebug) {
-		d.log.Debug("store: appended", "session", sessionID, "records", len(recs), "head", head)
+		d.logAppend(sessionID, len(recs), head)
 	}
 	return head, nil
+}
+
+// nodes encodes recs as the nodes that follow head, at step, the first
+// linking links. A single record is encoded into the session's scratch
+// buffer, which the backend copies if it keeps it.
+func (s *sessionState) nodes(sessionID string, head Hash, step uint64, links []Hash, recs []contract.Record) ([]Object, Hash, uint64, error) {
+	objs := make([]Object, 0, len(recs))
+	for i := range recs {
+		rec := &recs[i]
+		if rec.Step != step+1 {
+			return nil, Hash{}, 0, outOfSequence(sessionID, rec.Step, step)
+		}
+		n := Node{Parent: head, Record: *rec}
+		if i == 0 {
+			n.Links = links
+		}
+		var b []byte
+		if len(recs) == 1 {
+			b = s.scratch[:0]
+			if b == nil {
+				// Room for a submit record: grown a little at a time, the
+				// buffer would be allocated from deep in the encoder.
+				b = make([]byte, 0, 1024)
+			}
+		}
+		b, err := appendNode(b, &n)
+		if len(recs) == 1 {
+			s.scratch = b
+		}
+		if err != nil {
+			return nil, Hash{}, 0, appendFailed(sessionID, err)
+		}
+		head, step = HashOf(b), rec.Step
+		objs = append(objs, Object{Hash: head, Bytes: b})
+	}
+	return objs, head, step, nil
+}
+
+//go:noinline
+func (d *db) logAppend(sessionID string, records int, head Hash) {
+	d.log.Debug("store: appended", "session", sessionID, "records", records, "head", head)
+}
+
+//go:noinline
+func appendFailed(sessionID string, err error) error {
+	return fmt.Errorf("store: append %q: %w", sessionID, err)
+}
+
+//go:noinline
+func outOfSequence(sessionID string, got, after uint64) error {
+	return fmt.Errorf("store: append %q: %w: record step %d after step %d", sessionID, ErrInvalid, got, after)
 }
 
 // tip returns the session's head and its step (zero for a new session).
@@ -138,6 +174,15 @@ func (d *db) tip(ctx context.Context, sessionID string, s *sessionState) (Hash, 
 	if head == s.head && !head.IsZero() {
 		return head, s.step, nil
 	}
+	return d.storedTip(ctx, sessionID, head)
+}
+
+// storedTip reads the step of a head this process did not append, such
+// as a session's first append after Resume. Not inlined: the node it
+// reads would take room in the frame of every append.
+//
+//go:noinline
+func (d *db) storedTip(ctx context.Context, sessionID string, head Hash) (Hash, uint64, error) {
 	n, err := d.headNode(ctx, sessionID, head)
 	if err != nil {
 		return Hash{}, 0, err

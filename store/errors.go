@@ -42,3 +42,21 @@ var (
 func ioErr(op string, err error) error {
 	return fmt.Errorf("store: %s: %w: %w", op, ErrIO, err)
 }
+
+// RefNotFound is the error a Backend returns for a ref the session does
+// not hold: it matches ErrNotFound. Every new session's first append
+// meets it, so its message is made only when read.
+func RefNotFound(kind RefKind, session string) error {
+	return &refNotFound{kind: kind, session: session}
+}
+
+type refNotFound struct {
+	kind    RefKind
+	session string
+}
+
+func (e *refNotFound) Error() string {
+	return fmt.Sprintf("store: %s ref of %q: %s", e.kind, e.session, ErrNotFound)
+}
+
+func (e *refNotFound) Unwrap() error { return ErrNotFound }

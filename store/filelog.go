@@ -136,7 +136,7 @@ func (f *fileBackend) lockedRef(l *sessionLog, kind RefKind) (Hash, error) {
 	if f.loose {
 		return f.looseRef(kind, l.id)
 	}
-	return Hash{}, fmt.Errorf("store: %s ref of %q: %w", kind, l.id, ErrNotFound)
+	return Hash{}, RefNotFound(kind, l.id)
 }
 
 func (f *fileBackend) Ref(ctx context.Context, kind RefKind, session string) (Hash, error) {

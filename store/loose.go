@@ -28,7 +28,7 @@ func (f *fileBackend) looseObject(h Hash) ([]byte, error) {
 func (f *fileBackend) looseRef(kind RefKind, session string) (Hash, error) {
 	b, err := f.fs.ReadFile("refs/" + string(kind) + "/" + escapeSession(session))
 	if errors.Is(err, vfs.ErrNotExist) {
-		return Hash{}, fmt.Errorf("store: %s ref of %q: %w", kind, session, ErrNotFound)
+		return Hash{}, RefNotFound(kind, session)
 	}
 	if err != nil {
 		return Hash{}, ioErr("read ref "+session, err)

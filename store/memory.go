@@ -45,7 +45,7 @@ func (m *memBackend) Ref(ctx context.Context, kind RefKind, session string) (Has
 	defer m.mu.Unlock()
 	h, ok := m.refs[kind][session]
 	if !ok {
-		return Hash{}, fmt.Errorf("store: %s ref of %q: %w", kind, session, ErrNotFound)
+		return Hash{}, RefNotFound(kind, session)
 	}
 	return h, nil
 }

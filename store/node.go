@@ -30,11 +30,11 @@ type Node struct {
 // The record is written in place after the node's own fields, in the one
 // buffer the node's bytes are returned in.
 func EncodeNode(n Node) ([]byte, error) {
-	return appendNode(make([]byte, 0, 512+len(n.Links)*(2*len(Hash{})+3)), n)
+	return appendNode(make([]byte, 0, 512+len(n.Links)*(2*len(Hash{})+3)), &n)
 }
 
 // appendNode appends the canonical bytes of n to b.
-func appendNode(b []byte, n Node) ([]byte, error) {
+func appendNode(b []byte, n *Node) ([]byte, error) {
 	b = append(b, `{"v":1,"kind":"node",`...)
 	if !n.Parent.IsZero() {
 		b = append(b, `"parent":"`...)

@@ -22,7 +22,10 @@ type assembler struct {
 	// call (Options.TextToolCalls).
 	textCalls bool
 	now       func() contract.Timestamp
-	publish   func(contract.RunEvent)
+	publish   func(*contract.RunEvent)
+	// ev is the event being published: made here, not in the frames of
+	// the calls that stream a reply, and passed on by pointer.
+	ev contract.RunEvent
 
 	// Room for the blocks, deltas and calls of a usual reply, so they
 	// grow inside the assembler; reply copies the blocks out.
@@ -73,8 +76,10 @@ func (a *assembler) call(i int) (int, bool) {
 }
 
 // reset empties a for a new attempt or reply.
-func (a *assembler) reset(known []string, now func() contract.Timestamp, publish func(contract.RunEvent)) {
-	*a = assembler{known: known, now: now, publish: publish}
+func (a *assembler) reset(known []string, now func() contract.Timestamp, publish func(*contract.RunEvent)) {
+	// Cleared in place: a literal would be built on the stack first.
+	*a = assembler{}
+	a.known, a.now, a.publish = known, now, publish
 	a.blocks, a.text, a.args = a.blockRoom[:0], a.textRoom[:0], a.argsRoom[:0]
 }
 
@@ -84,10 +89,14 @@ func (a *assembler) add(c Chunk) error {
 	switch c.Kind {
 	case ChunkText:
 		a.appendText(contract.BlockText, c.Text, "")
-		a.emit(contract.RunEvent{Kind: contract.EvTextDelta, Text: c.Text}, c.Text != "")
+		if c.Text != "" {
+			a.emit(contract.EvTextDelta, 0, nil, c.Text)
+		}
 	case ChunkThinking:
 		a.appendText(contract.BlockThinking, c.Text, c.Signature)
-		a.emit(contract.RunEvent{Kind: contract.EvThinkingDelta, Text: c.Text}, c.Text != "")
+		if c.Text != "" {
+			a.emit(contract.EvThinkingDelta, 0, nil, c.Text)
+		}
 	case ChunkRedactedThinking:
 		a.addRedacted(c.Signature)
 	case ChunkToolCallStart:
@@ -108,12 +117,13 @@ func (a *assembler) add(c Chunk) error {
 	return nil
 }
 
-func (a *assembler) emit(ev contract.RunEvent, ok bool) {
-	if !ok || a.publish == nil {
+// emit publishes a delta.
+func (a *assembler) emit(kind contract.EventKind, index int, call *contract.ToolCall, text string) {
+	if a.publish == nil {
 		return
 	}
-	ev.At = a.now()
-	a.publish(ev)
+	a.ev = contract.RunEvent{Kind: kind, Index: index, Call: call, Text: text, At: a.now()}
+	a.publish(&a.ev)
 }
 
 // appendText extends the newest block when it is of the same kind, so a
@@ -150,7 +160,7 @@ func (a *assembler) startCall(c Chunk) error {
 	call := contract.ToolCall{ID: c.CallID, Name: NormalizeToolName(c.Name, a.known)}
 	a.blocks = append(a.blocks, contract.CallBlock(call))
 	a.text = append(a.text, deltas{})
-	a.emit(contract.RunEvent{Kind: contract.EvToolCallDelta, Index: c.Index, Call: &call}, true)
+	a.emit(contract.EvToolCallDelta, c.Index, &call, "")
 	return nil
 }
 
@@ -161,7 +171,9 @@ func (a *assembler) addArgs(c Chunk) error {
 	}
 	a.text[pos].add(c.Text)
 	call := *a.blocks[pos].Call
-	a.emit(contract.RunEvent{Kind: contract.EvToolCallDelta, Index: c.Index, Call: &call, Text: c.Text}, c.Text != "")
+	if c.Text != "" {
+		a.emit(contract.EvToolCallDelta, c.Index, &call, c.Text)
+	}
 	return nil
 }
 

@@ -48,7 +48,7 @@ func benchDriver(b *testing.B, opts turn.Options) {
 		b.Run(fmt.Sprintf("chunks=%d", n), func(b *testing.B) {
 			d := turn.NewDriver(benchChunks(n), opts)
 			req := contract.ModelRequest{Model: "m", History: contract.HistoryOf(contract.UserText("hi"))}
-			publish := func(contract.RunEvent) {}
+			publish := func(*contract.RunEvent) {}
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, ok := d.Run(context.Background(), req, publish).(contract.ModelReplied); !ok {

@@ -35,10 +35,11 @@ func NewDriver(p Provider, opts Options) *Driver {
 // signal: contract.ModelReplied or contract.ModelFailed. publish, which may
 // be nil, receives the deltas as events (text, thinking and tool-call
 // deltas, and a model_retry with the reason before each new attempt, which
-// tells subscribers to drop the partial output they saw). A cancelled ctx
-// returns promptly with ModelFailed{Failure: FailOther, Message:
-// "cancelled"}.
-func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish func(contract.RunEvent)) contract.Signal {
+// tells subscribers to drop the partial output they saw). The event is
+// the driver's: publish may change it, and copies what it keeps. A
+// cancelled ctx returns promptly with ModelFailed{Failure: FailOther,
+// Message: "cancelled"}.
+func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish func(*contract.RunEvent)) contract.Signal {
 	if d == nil || d.p == nil {
 		return contract.ModelFailed{Failure: contract.FailInvalidRequest, Message: "turn: driver has no provider"}
 	}
@@ -76,36 +77,56 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 		a := &actx.asm
 		a.reset(known, d.o.Now, publish)
 		a.textCalls = d.o.TextToolCalls
-		err := d.attempt(ctx, req, actx)
+		err := d.attempt(ctx, &req, actx)
 		if err != nil && !fellBack {
-			fellBack, err = d.fallback(ctx, deadline, total, req, err, a, publish)
+			fellBack, err = d.fallback(ctx, deadline, total, &req, err, a, publish)
 		}
 		if err == nil {
-			reply, stop := a.reply()
-			return contract.ModelReplied{Reply: reply, Usage: a.usage, Stop: stop, At: d.o.Now()}
+			return d.replied(a)
 		}
-		pe := d.classify(ctx, deadline, err)
-		if pe == nil {
-			return d.failed(contract.FailOther, "cancelled", false)
-		}
-		if !pe.Retryable() || attempt >= d.o.MaxRetries || passed(deadline) {
-			return d.failed(pe.Failure, pe.Error(), pe.Retryable())
-		}
-		wait, ok := d.wait(deadline, attempt, pe)
-		if !ok {
-			return d.failed(pe.Failure, pe.Error()+fmt.Sprintf(" (retry after %s exceeds the total timeout)", wait), true)
-		}
-		d.o.Logger.LogAttrs(ctx, slog.LevelWarn, "turn: retrying model call", slogAttrs(attempt+1, wait, pe)...)
-		if publish != nil {
-			publish(contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error(), At: d.o.Now()})
-		}
-		if err := d.o.Sleep(total(), wait); err != nil {
-			if pe := d.classify(ctx, deadline, err); pe != nil {
-				return d.failed(pe.Failure, pe.Error(), false)
-			}
-			return d.failed(contract.FailOther, "cancelled", false)
+		if sig := d.retry(ctx, deadline, total, attempt, err, publish); sig != nil {
+			return sig
 		}
 	}
+}
+
+// replied is the signal of an attempt that ended with a reply. Run's
+// frame is on the stack for as long as the model takes, so what follows
+// the stream is done in functions of their own.
+//
+//go:noinline
+func (d *Driver) replied(a *assembler) contract.Signal {
+	reply, stop := a.reply()
+	return contract.ModelReplied{Reply: reply, Usage: a.usage, Stop: stop, At: d.o.Now()}
+}
+
+// retry waits before attempt number attempt+1 after err, or returns the
+// signal that ends the call instead.
+//
+//go:noinline
+func (d *Driver) retry(ctx context.Context, deadline time.Time, total func() context.Context, attempt int, err error, publish func(*contract.RunEvent)) contract.Signal {
+	pe := d.classify(ctx, deadline, err)
+	if pe == nil {
+		return d.failed(contract.FailOther, "cancelled", false)
+	}
+	if !pe.Retryable() || attempt >= d.o.MaxRetries || passed(deadline) {
+		return d.failed(pe.Failure, pe.Error(), pe.Retryable())
+	}
+	wait, ok := d.wait(deadline, attempt, pe)
+	if !ok {
+		return d.failed(pe.Failure, pe.Error()+fmt.Sprintf(" (retry after %s exceeds the total timeout)", wait), true)
+	}
+	d.o.Logger.LogAttrs(ctx, slog.LevelWarn, "turn: retrying model call", slogAttrs(attempt+1, wait, pe)...)
+	if publish != nil {
+		publish(&contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error(), At: d.o.Now()})
+	}
+	if err := d.o.Sleep(total(), wait); err != nil {
+		if pe := d.classify(ctx, deadline, err); pe != nil {
+			return d.failed(pe.Failure, pe.Error(), false)
+		}
+		return d.failed(contract.FailOther, "cancelled", false)
+	}
+	return nil
 }
 
 // passed reports whether the total deadline, if there is one, has come.
@@ -135,7 +156,7 @@ func (d *Driver) failed(kind contract.FailureKind, msg string, retryable bool) c
 // attempt streams once into ctx's assembler, under the watchdog, which
 // cuts the stream when the first chunk or the next one takes too long or
 // the total deadline comes.
-func (d *Driver) attempt(outer context.Context, req contract.ModelRequest, ctx *attemptCtx) error {
+func (d *Driver) attempt(outer context.Context, req *contract.ModelRequest, ctx *attemptCtx) error {
 	cctx, cancel := context.WithCancelCause(outer)
 	defer cancel(nil)
 	ctx.Context = cctx
@@ -146,7 +167,7 @@ func (d *Driver) attempt(outer context.Context, req contract.ModelRequest, ctx *
 	// The stream is called with the context's own yield rather than
 	// ranged over, so the loop's state lives in the context already
 	// allocated instead of in variables of its own on the heap.
-	d.p.Stream(ctx, req)(ctx.yield)
+	d.p.Stream(ctx, *req)(ctx.yield)
 	if ctx.malformed != nil {
 		return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: ctx.malformed}
 	}

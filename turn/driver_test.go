@@ -170,7 +170,7 @@ func TestDriverCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := newFake(play{chunks: []turn.Chunk{text("x")}, hang: true})
 	r := &recorder{}
-	p := func(ev contract.RunEvent) { r.publish(ev); cancel() }
+	p := func(ev *contract.RunEvent) { r.publish(ev); cancel() }
 	got := turn.NewDriver(f, testOptions(r)).Run(ctx, weatherReq, p)
 	want := contract.ModelFailed{Failure: contract.FailOther, Message: "cancelled", At: 42}
 	if diff := cmp.Diff(contract.Signal(want), got); diff != "" {

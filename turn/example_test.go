@@ -22,7 +22,7 @@ func ExampleDriver_Run() {
 		fmt.Println("sleep", d)
 		return nil
 	}}
-	sig := turn.NewDriver(p, opts).Run(context.Background(), weatherReq, func(ev contract.RunEvent) {
+	sig := turn.NewDriver(p, opts).Run(context.Background(), weatherReq, func(ev *contract.RunEvent) {
 		fmt.Printf("%s %q\n", ev.Kind, ev.Text)
 	})
 	r := sig.(contract.ModelReplied)

@@ -27,7 +27,7 @@ type Completer interface {
 // a server that never answers costs the attempts the retry count allows
 // and one more, not twice as many; and the error to go on with: nil when
 // the fallback answered into a, which is then rebuilt for it.
-func (d *Driver) fallback(outer context.Context, deadline time.Time, total func() context.Context, req contract.ModelRequest, err error, a *assembler, publish func(contract.RunEvent)) (bool, error) {
+func (d *Driver) fallback(outer context.Context, deadline time.Time, total func() context.Context, req *contract.ModelRequest, err error, a *assembler, publish func(*contract.RunEvent)) (bool, error) {
 	c, ok := d.p.(Completer)
 	if !ok || d.o.NoFallback || a.chunks > 0 {
 		return false, err
@@ -40,7 +40,7 @@ func (d *Driver) fallback(outer context.Context, deadline time.Time, total func(
 		return false, err
 	}
 	if publish != nil {
-		publish(contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error() + "; trying once without streaming", At: d.o.Now()})
+		publish(&contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error() + "; trying once without streaming", At: d.o.Now()})
 	}
 	ctx := total()
 	if pe.Failure == contract.FailTimeout {
@@ -51,7 +51,7 @@ func (d *Driver) fallback(outer context.Context, deadline time.Time, total func(
 		ctx, cancel = context.WithTimeout(ctx, d.o.FirstChunkTimeout)
 		defer cancel()
 	}
-	chunks, cerr := c.Complete(ctx, req)
+	chunks, cerr := c.Complete(ctx, *req)
 	if cerr != nil {
 		if ctx.Err() != nil && outer.Err() == nil && !passed(deadline) {
 			return true, &ProviderError{Failure: contract.FailTimeout, Message: fmt.Sprintf("no reply within %s without streaming either", d.o.FirstChunkTimeout)}

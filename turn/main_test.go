@@ -85,10 +85,10 @@ type recorder struct {
 	sleeps []time.Duration
 }
 
-func (r *recorder) publish(ev contract.RunEvent) {
+func (r *recorder) publish(ev *contract.RunEvent) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.events = append(r.events, ev)
+	r.events = append(r.events, *ev)
 }
 
 func (r *recorder) sleep(ctx context.Context, d time.Duration) error {

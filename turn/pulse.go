@@ -12,14 +12,14 @@ import (
 // event goes out each time nothing was published for that long. The
 // wrapped publish is serialised, since the pulse publishes from its own
 // goroutine. stop ends the pulse and returns once its goroutine has.
-func (d *Driver) pulse(publish func(contract.RunEvent)) (wrapped func(contract.RunEvent), stop func()) {
+func (d *Driver) pulse(publish func(*contract.RunEvent)) (wrapped func(*contract.RunEvent), stop func()) {
 	every := d.o.WaitingAfter
 	if every <= 0 || publish == nil {
 		return publish, func() {}
 	}
 	var mu sync.Mutex
 	fed := 0
-	wrapped = func(ev contract.RunEvent) {
+	wrapped = func(ev *contract.RunEvent) {
 		mu.Lock()
 		defer mu.Unlock()
 		fed++
@@ -46,7 +46,7 @@ func (d *Driver) pulse(publish func(contract.RunEvent)) (wrapped func(contract.R
 				continue
 			}
 			quiet += every
-			publish(contract.RunEvent{Kind: contract.EvWaiting, Text: fmt.Sprintf("no output from the model for %s", quiet), At: d.o.Now()})
+			publish(&contract.RunEvent{Kind: contract.EvWaiting, Text: fmt.Sprintf("no output from the model for %s", quiet), At: d.o.Now()})
 			mu.Unlock()
 		}
 	}()

@@ -159,7 +159,7 @@ func TestDriverRetriesIdleTimeout(t *testing.T) {
 func TestDefaultSleepHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := newFake(play{err: &turn.ProviderError{Failure: contract.FailRateLimited, RetryAfter: time.Minute}})
-	got := turn.NewDriver(p, turn.Options{Now: clock}).Run(ctx, weatherReq, func(ev contract.RunEvent) {
+	got := turn.NewDriver(p, turn.Options{Now: clock}).Run(ctx, weatherReq, func(ev *contract.RunEvent) {
 		if ev.Kind == contract.EvModelRetry {
 			cancel()
 		}

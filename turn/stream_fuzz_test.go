@@ -55,7 +55,7 @@ func checkStream(t interface{ Fatalf(string, ...any) }, chunks []turn.Chunk) {
 		}
 	}
 	opts := turn.Options{MaxRetries: turn.NoRetries}
-	sig := turn.NewDriver(sliceProvider(chunks), opts).Run(context.Background(), weatherReq, func(ev contract.RunEvent) {
+	sig := turn.NewDriver(sliceProvider(chunks), opts).Run(context.Background(), weatherReq, func(ev *contract.RunEvent) {
 		if ev.Kind == contract.EvTextDelta {
 			deltas.WriteString(ev.Text)
 		}

@@ -35,7 +35,7 @@ func ExampleParse() {
 		return
 	}
 	opts := turn.Options{Sleep: func(context.Context, time.Duration) error { return nil }}
-	r := turn.NewDriver(s, opts).Run(context.Background(), req("hi"), func(ev contract.RunEvent) {
+	r := turn.NewDriver(s, opts).Run(context.Background(), req("hi"), func(ev *contract.RunEvent) {
 		if ev.Kind == contract.EvModelRetry {
 			fmt.Println("retry:", ev.Text)
 		}

@@ -31,7 +31,7 @@ func TestExampleGolden(t *testing.T) {
 		r.Tools = []contract.ToolDescriptor{{Name: "get_weather"}}
 		fmt.Fprintf(&b, "call %d\n", i+1)
 		opts := turn.Options{MaxRetries: turn.NoRetries, Now: func() contract.Timestamp { return 0 }}
-		sig := turn.NewDriver(s, opts).Run(context.Background(), r, func(ev contract.RunEvent) {
+		sig := turn.NewDriver(s, opts).Run(context.Background(), r, func(ev *contract.RunEvent) {
 			fmt.Fprintf(&b, "  event %s", ev.Kind)
 			if ev.Call != nil {
 				fmt.Fprintf(&b, " call=%s/%s index=%d", ev.Call.ID, ev.Call.Name, ev.Index)

@@ -40,7 +40,7 @@ func (b *Backend) readRef(ctx context.Context, kind store.RefKind, session strin
 	var raw []byte
 	err := b.pool.QueryRow(ctx, `SELECT hash FROM baton_refs WHERE kind = $1 AND session = $2`, string(kind), session).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return store.Hash{}, fmt.Errorf("store: %s ref of %q: %w", kind, session, store.ErrNotFound)
+		return store.Hash{}, store.RefNotFound(kind, session)
 	}
 	if err != nil {
 		return store.Hash{}, ioErr("read ref of "+session, err)

@@ -74,9 +74,9 @@ func drive(p turn.Provider, c Case) outcome {
 		mu.Unlock()
 		return ctx.Err()
 	}
-	publish := func(ev contract.RunEvent) {
+	publish := func(ev *contract.RunEvent) {
 		mu.Lock()
-		out.events = append(out.events, ev)
+		out.events = append(out.events, *ev)
 		mu.Unlock()
 	}
 	sig := turn.NewDriver(p, Options(c, sleep)).Run(context.Background(), Request(c), publish)
