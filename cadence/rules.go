@@ -6,22 +6,49 @@ import (
 
 // Rules is the reducer bound to one agent configuration.
 type Rules struct {
-	cfg   contract.AgentConfig
-	tools map[string]contract.ToolDescriptor
-	// offered is cfg.Tools with the delegates' tools after them.
+	cfg contract.AgentConfig
+	// offered is cfg.Tools with the delegates' tools after them; byName
+	// indexes it when it is too long to search.
 	offered []contract.ToolDescriptor
+	byName  map[string]int
 }
+
+// searchedTools is how many tools are looked up by going through them
+// rather than by a map: a map of a few descriptors costs an agent more
+// memory than it saves time.
+const searchedTools = 8
 
 // New binds the reducer to cfg, with defaults applied. cfg should have
 // passed Validate; New does not check it again.
 func New(cfg contract.AgentConfig) *Rules {
 	cfg = cfg.WithDefaults()
-	offered := offeredTools(cfg)
-	tools := make(map[string]contract.ToolDescriptor, len(offered))
-	for _, t := range offered {
-		tools[t.Name] = t
+	r := &Rules{cfg: cfg, offered: offeredTools(cfg)}
+	if len(r.offered) > searchedTools {
+		r.byName = make(map[string]int, len(r.offered))
+		for i, t := range r.offered {
+			r.byName[t.Name] = i
+		}
 	}
-	return &Rules{cfg: cfg, tools: tools, offered: offered}
+	return r
+}
+
+// tool returns the agent's tool named name.
+func (r *Rules) tool(name string) (contract.ToolDescriptor, bool) {
+	if r.byName != nil {
+		i, ok := r.byName[name]
+		if !ok {
+			return contract.ToolDescriptor{}, false
+		}
+		return r.offered[i], true
+	}
+	// From the end: of two tools of one name (a config Validate would
+	// refuse), the later is the one, as with the map.
+	for i := len(r.offered) - 1; i >= 0; i-- {
+		if r.offered[i].Name == name {
+			return r.offered[i], true
+		}
+	}
+	return contract.ToolDescriptor{}, false
 }
 
 // Config returns the configuration the rules were bound to.

@@ -108,8 +108,7 @@ func (t *transition) lookupTool(name string) (contract.ToolDescriptor, bool) {
 			return d, true
 		}
 	}
-	d, ok := t.rules.tools[name]
-	return d, ok
+	return t.rules.tool(name)
 }
 
 // toolList is the tools the model is offered: the agent's, with this
