@@ -42,7 +42,8 @@ func (a *Agent) enqueue(t *task) {
 	for {
 		// A task is done where it is queued, not copied out (the copy
 		// would sit in this frame under every step): appends made
-		// meanwhile write past it, or to a new array, never to it.
+		// meanwhile write past it, or copy it to a new array, so it is
+		// only read until it is cleared under the lock.
 		i, queue := a.qhead, a.queue
 		a.qhead++
 		a.qmu.Unlock()
@@ -74,8 +75,11 @@ func (a *Agent) do(t *task) {
 	case t.fn != nil:
 		t.fn()
 	case t.isResult:
-		t.result.At = a.now()
-		a.apply(t.result)
+		// Stamped on a copy: t stays in the queue, which goroutines
+		// handing in tasks copy when it grows.
+		result := t.result
+		result.At = a.now()
+		a.apply(result)
 	case t.sig != nil:
 		if err := a.apply(t.sig); err != nil {
 			a.log.Debug("conductor: signal refused", "signal", t.sig.SignalKind(), "err", err)
