@@ -27,10 +27,22 @@ type sessionState struct {
 	mu   sync.Mutex
 	head Hash
 	step uint64
-	// scratch encodes a one-record append: every backend copies or
-	// writes the bytes before Commit returns, so the buffer is reused.
-	scratch []byte
 }
+
+// nodeBuffers encode one-record appends: every backend copies or writes
+// the bytes before Commit returns, so a buffer is used again, by any
+// session; one kept by each session would cost every idle session its
+// size.
+var nodeBuffers = sync.Pool{New: func() any {
+	// Room for a submit record: grown a little at a time, the buffer
+	// would be allocated from deep in the encoder.
+	b := make([]byte, 0, 1024)
+	return &b
+}}
+
+// maxPooledNode bounds the buffers kept: one record with a large tool
+// result should not stay in the pool.
+const maxPooledNode = 64 << 10
 
 // New returns the Store over a backend: every rule of the store (hash
 // verification, chains, steps, links, checkpoints, verify, export and
@@ -94,7 +106,16 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 		return Hash{}, err
 	}
 	old := head
-	objs, head, step, err := s.nodes(sessionID, head, step, links, recs)
+	var buf *[]byte
+	if len(recs) == 1 {
+		buf = nodeBuffers.Get().(*[]byte)
+		defer func() {
+			if cap(*buf) <= maxPooledNode {
+				nodeBuffers.Put(buf)
+			}
+		}()
+	}
+	objs, head, step, err := nodes(sessionID, head, step, links, recs, buf)
 	if err != nil {
 		return Hash{}, err
 	}
@@ -112,9 +133,9 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 }
 
 // nodes encodes recs as the nodes that follow head, at step, the first
-// linking links. A single record is encoded into the session's scratch
-// buffer, which the backend copies if it keeps it.
-func (s *sessionState) nodes(sessionID string, head Hash, step uint64, links []Hash, recs []contract.Record) ([]Object, Hash, uint64, error) {
+// linking links; into *buf when there is one record, which the backend
+// copies if it keeps it.
+func nodes(sessionID string, head Hash, step uint64, links []Hash, recs []contract.Record, buf *[]byte) ([]Object, Hash, uint64, error) {
 	objs := make([]Object, 0, len(recs))
 	for i := range recs {
 		rec := &recs[i]
@@ -126,17 +147,12 @@ func (s *sessionState) nodes(sessionID string, head Hash, step uint64, links []H
 			n.Links = links
 		}
 		var b []byte
-		if len(recs) == 1 {
-			b = s.scratch[:0]
-			if b == nil {
-				// Room for a submit record: grown a little at a time, the
-				// buffer would be allocated from deep in the encoder.
-				b = make([]byte, 0, 1024)
-			}
+		if buf != nil {
+			b = (*buf)[:0]
 		}
 		b, err := appendNode(b, &n)
-		if len(recs) == 1 {
-			s.scratch = b
+		if buf != nil {
+			*buf = b
 		}
 		if err != nil {
 			return nil, Hash{}, 0, appendFailed(sessionID, err)
