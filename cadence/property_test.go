@@ -55,6 +55,13 @@ func (m *machine) step(t *rapid.T, sig contract.Signal) {
 	if !bytes.Equal(before, encodeSnap(t, m.snap)) {
 		t.Fatalf("Step changed its input snapshot on %s", sig.SignalKind())
 	}
+	// Invariant 1b: Advance moves a copy in place to what Step returns
+	// (the snapshot as it was, when it refuses), with the same effects.
+	moved := m.snap
+	effects3, err3 := m.rules.Advance(&moved, sig)
+	if !bytes.Equal(encodeSnap(t, moved), encodeSnap(t, next)) || cadence.Summarize(effects3) != cadence.Summarize(effects) || fmt.Sprint(err3) != fmt.Sprint(err) {
+		t.Fatalf("Advance and Step differ on %s", sig.SignalKind())
+	}
 	if err != nil {
 		m.checkRejection(t, sig, next, effects, err, before)
 		return

@@ -130,6 +130,24 @@ func ExampleRules_Step() {
 	// model_replied -> settled: publish turn_completed#8; publish run_settled#9
 }
 
+func ExampleRules_Advance() {
+	rules := cadence.New(contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}}, Revision: contract.CurrentRevision})
+	snap := cadence.InitialSnapshot("session-1")
+	for _, sig := range append(session()[:2], contract.ModelReplied{Reply: contract.Turn{Role: contract.RoleAssistant}, At: 9}) {
+		effects, err := rules.Advance(&snap, sig)
+		if err != nil {
+			// Refused: snap is as it was.
+			fmt.Println(snap.Phase, err)
+			continue
+		}
+		fmt.Printf("%s -> %s: %d effects\n", sig.SignalKind(), snap.Phase, len(effects))
+	}
+	// Output:
+	// submitted -> awaiting_model: 4 effects
+	// model_replied -> awaiting_tools: 5 effects
+	// awaiting_tools cadence: model_replied rejected in phase awaiting_tools: model_replied does not fit a run awaiting tools
+}
+
 func ExampleRules_Fold() {
 	rules := echoRules()
 	var records []contract.Record
