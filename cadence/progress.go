@@ -21,7 +21,7 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 	if t.rules.cfg.Revision < 1 || len(batch) == 0 {
 		return
 	}
-	p := t.s.Progress
+	p := &t.s.Progress // the transition's own copy
 	// The batch's new results are added at once, so the set shares all
 	// but the runs they land in with the input snapshot's.
 	var room [8]string
@@ -44,10 +44,9 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 	} else {
 		p.StaleRounds++
 	}
-	if stall(p) < t.rules.cfg.LoopGuard.Warn {
+	if stall(*p) < t.rules.cfg.LoopGuard.Warn {
 		p.Warned = false
 	}
-	t.s.Progress = p
 }
 
 // stall is the worse of the two counts.

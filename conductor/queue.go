@@ -75,16 +75,24 @@ func (a *Agent) do(t *task) {
 	case t.fn != nil:
 		t.fn()
 	case t.isResult:
-		// Stamped on a copy: t stays in the queue, which goroutines
-		// handing in tasks copy when it grows.
-		result := t.result
-		result.At = a.now()
-		a.apply(result)
+		a.apply(settledAt(&t.result, a.now()))
 	case t.sig != nil:
 		if err := a.apply(t.sig); err != nil {
 			a.log.Debug("conductor: signal refused", "signal", t.sig.SignalKind(), "err", err)
 		}
 	}
+}
+
+// settledAt is a tool result stamped with the time it is applied. It
+// stamps a copy: the task stays in the queue, which goroutines handing
+// in tasks copy when it grows. Not inlined, so the copy is not in do's
+// frame, under every step.
+//
+//go:noinline
+func settledAt(r *contract.ToolSettled, at contract.Timestamp) contract.Signal {
+	s := *r
+	s.At = at
+	return s
 }
 
 // call runs fn in turn with the agent's other tasks and waits for its
