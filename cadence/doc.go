@@ -35,5 +35,9 @@
 // Advance is the same step for a host that keeps one snapshot and moves
 // it on in place (the conductor does): a snapshot is some 500 bytes, and
 // the copies a call by value makes sit on the stack of whichever
-// goroutine applies the step, for as long as it runs.
+// goroutine applies the step, for as long as it runs. AdvanceIn also
+// works in a Scratch the host hands it, for a host that performs a
+// step's effects before its next step: the 2 KiB a step needs is then
+// used again rather than allocated (the effects point into it; the
+// events they publish do not).
 package cadence

@@ -41,11 +41,18 @@ func (t *transition) onModelFailed(sig contract.ModelFailed) {
 	t.fault(contract.KindModel, msg)
 }
 
+// completedTurn is what a turn_completed event points at.
+type completedTurn struct {
+	turn  contract.Turn
+	usage contract.Usage
+}
+
 func (t *transition) onReply(sig contract.ModelReplied) string {
-	// The reply and its usage live in the transition: the turn_completed
-	// event points at them, and the transition is allocated anyway.
-	reply := &t.reply
-	*reply = sig.Reply
+	// The reply and its usage are the turn_completed event's, which
+	// subscribers may read after this step: one allocation, outside the
+	// transition, which a host may use again (Scratch).
+	ev := &completedTurn{turn: sig.Reply, usage: sig.Usage}
+	reply := &ev.turn
 	// The estimate rides in the reply only to reach history: the reply's
 	// event carries none, as before estimates were carried.
 	tokens := reply.Tokens
@@ -56,8 +63,7 @@ func (t *transition) onReply(sig contract.ModelReplied) string {
 	reply.Role = contract.RoleAssistant
 	reply.Mark = contract.MarkNone
 	reply.Blocks = t.normaliseCalls(reply.Blocks)
-	u := &t.usage
-	*u = sig.Usage
+	u := &ev.usage
 	u.ModelCalls = 1
 	u.ToolCalls, u.WallNanos = 0, 0
 	t.s.RunUsage = t.s.RunUsage.Add(*u)

@@ -2,6 +2,7 @@ package cadence_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,6 +35,24 @@ type machine struct {
 	aborted bool
 	// compacts counts compact effects since the last invoke_model.
 	compacts int
+	// scratch serves every step of the session through AdvanceIn;
+	// published holds the events of the step before, with their JSON
+	// as it was then.
+	scratch   cadence.Scratch
+	published []publishedEvent
+}
+
+type publishedEvent struct {
+	ev   *contract.RunEvent
+	json []byte
+}
+
+func eventJSON(t *rapid.T, ev *contract.RunEvent) []byte {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatalf("encode event: %v", err)
+	}
+	return b
 }
 
 func encodeSnap(t *rapid.T, s contract.RunSnapshot) []byte {
@@ -56,11 +75,31 @@ func (m *machine) step(t *rapid.T, sig contract.Signal) {
 		t.Fatalf("Step changed its input snapshot on %s", sig.SignalKind())
 	}
 	// Invariant 1b: Advance moves a copy in place to what Step returns
-	// (the snapshot as it was, when it refuses), with the same effects.
+	// (the snapshot as it was, when it refuses), with the same effects;
+	// so does AdvanceIn in the session's one Scratch, and the events an
+	// earlier step published in it are as they were.
 	moved := m.snap
 	effects3, err3 := m.rules.Advance(&moved, sig)
 	if !bytes.Equal(encodeSnap(t, moved), encodeSnap(t, next)) || cadence.Summarize(effects3) != cadence.Summarize(effects) || fmt.Sprint(err3) != fmt.Sprint(err) {
 		t.Fatalf("Advance and Step differ on %s", sig.SignalKind())
+	}
+	moved = m.snap
+	effects4, err4 := m.rules.AdvanceIn(&m.scratch, &moved, sig)
+	if !bytes.Equal(encodeSnap(t, moved), encodeSnap(t, next)) || cadence.Summarize(effects4) != cadence.Summarize(effects) || fmt.Sprint(err4) != fmt.Sprint(err) {
+		t.Fatalf("AdvanceIn and Step differ on %s", sig.SignalKind())
+	}
+	for _, p := range m.published {
+		if got := eventJSON(t, p.ev); !bytes.Equal(got, p.json) {
+			t.Fatalf("an event published before %s changed when its step's scratch was used again:\nwas %s\nnow %s", sig.SignalKind(), p.json, got)
+		}
+	}
+	m.published = m.published[:0]
+	for _, e := range effects4 {
+		if p, ok := e.(*contract.Publish); ok {
+			// What a host's hub keeps: the event struct, copied.
+			ev := p.Event
+			m.published = append(m.published, publishedEvent{ev: &ev, json: eventJSON(t, &ev)})
+		}
 	}
 	if err != nil {
 		m.checkRejection(t, sig, next, effects, err, before)

@@ -78,13 +78,34 @@ func (r *Rules) Step(s contract.RunSnapshot, sig contract.Signal) (contract.RunS
 // makes on its stack, which a host running a step on the stack of a run
 // that waits for its model pays for as long as the run lasts.
 func (r *Rules) Advance(s *contract.RunSnapshot, sig contract.Signal) ([]contract.Effect, error) {
+	return r.advance(new(transition), s, sig)
+}
+
+// Scratch is the working memory of a step, about 2 KiB, for a host that
+// performs each step's effects before it takes the next: the effects
+// AdvanceIn returns point into it, and are good until it is used for
+// another step. What a step publishes points into it at nothing, so
+// events delivered later stay whole. The zero Scratch is ready.
+type Scratch struct{ t transition }
+
+// AdvanceIn is Advance working in sc, which it clears first: a host
+// stepping many runs can keep a few Scratches (in a sync.Pool, say)
+// rather than have every step allocate its memory.
+func (r *Rules) AdvanceIn(sc *Scratch, s *contract.RunSnapshot, sig contract.Signal) ([]contract.Effect, error) {
+	sc.t = transition{}
+	return r.advance(&sc.t, s, sig)
+}
+
+// advance steps *s by sig in t, which is zero.
+func (r *Rules) advance(t *transition, s *contract.RunSnapshot, sig contract.Signal) ([]contract.Effect, error) {
 	if sig == nil {
 		return nil, reject(s.Phase, nil, "no signal")
 	}
 	if !callable(sig) {
 		return nil, reject(s.Phase, nil, "nil or broken signal")
 	}
-	t := &transition{rules: r, s: *s, sig: sig, at: sig.When()}
+	t.rules, t.sig, t.at = r, sig, sig.When()
+	t.s = *s
 	t.effects = t.room[:1]
 	if res, ok := sig.(contract.Resumed); ok {
 		t.upgrade(res)

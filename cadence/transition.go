@@ -16,7 +16,9 @@ type transition struct {
 	effects []contract.Effect
 	// room backs effects for a usual step, and the fields after it the
 	// effects a usual step points to, so the transition and its effects
-	// are one allocation rather than one for each.
+	// are one allocation rather than one for each, or none (Scratch).
+	// Events hold no pointer into it: a subscriber may read them after
+	// the transition's memory served another step.
 	room    [8]contract.Effect
 	persist contract.Persist
 	events  [3]contract.Publish
@@ -25,8 +27,6 @@ type transition struct {
 	ninvoke int
 	runs    [2]contract.RunTool
 	nruns   int
-	reply   contract.Turn  // a model reply (onReply)
-	usage   contract.Usage // its usage
 	// ownPending says s.Pending was already copied in this step.
 	ownPending bool
 	// links are the child sessions of delegate calls answered this step.

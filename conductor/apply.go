@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
@@ -23,13 +24,16 @@ func (a *Agent) apply(sig contract.Signal) error {
 	if a.failed != nil {
 		return fmt.Errorf("%w: %s", ErrRejected, a.failed.Error())
 	}
-	effects, err := a.step(sig)
+	sc := scratches.Get().(*cadence.Scratch)
+	effects, err := a.step(sc, sig)
 	if err != nil {
+		scratches.Put(sc)
 		return err
 	}
 	lone := toolCalls(effects) == 1
 	for i, e := range effects {
 		if err := a.perform(e, lone); err != nil {
+			scratches.Put(sc)
 			a.state = a.snap
 			a.storeFailed(err)
 			return nil
@@ -42,6 +46,9 @@ func (a *Agent) apply(sig contract.Signal) error {
 			a.mu.Unlock()
 		}
 	}
+	// Every effect is done with, and the step's events were copied by
+	// whoever keeps them.
+	scratches.Put(sc)
 	if a.run != nil {
 		a.run.dropAnswered(a.state.Pending)
 	}
@@ -51,13 +58,18 @@ func (a *Agent) apply(sig contract.Signal) error {
 	return nil
 }
 
-// step moves a.state on by sig and returns the effects to perform, the
-// step's persist first. Step returns the state unchanged when it refuses
-// sig.
+// scratches hold the working memory of steps: a step's effects are all
+// performed before apply returns, so its memory serves the next step of
+// any agent rather than being allocated, 2 KiB a step.
+var scratches = sync.Pool{New: func() any { return new(cadence.Scratch) }}
+
+// step moves a.state on by sig in sc and returns the effects to perform,
+// the step's persist first. The state stays as it was when the rules
+// refuse sig.
 //
 //go:noinline
-func (a *Agent) step(sig contract.Signal) (effects []contract.Effect, err error) {
-	effects, err = a.rules.Advance(&a.state, sig)
+func (a *Agent) step(sc *cadence.Scratch, sig contract.Signal) (effects []contract.Effect, err error) {
+	effects, err = a.rules.AdvanceIn(sc, &a.state, sig)
 	if err != nil {
 		return nil, a.refusal(err)
 	}
