@@ -71,6 +71,7 @@ type Agent struct {
 	failed  error
 	closed  bool
 	backlog []task
+	record  [1]contract.Record // see persist
 }
 
 // runState is what the agent keeps about the run in flight.

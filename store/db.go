@@ -36,9 +36,15 @@ type sessionState struct {
 var nodeBuffers = sync.Pool{New: func() any {
 	// Room for a submit record: grown a little at a time, the buffer
 	// would be allocated from deep in the encoder.
-	b := make([]byte, 0, 1024)
-	return &b
+	return &nodeBuffer{bytes: make([]byte, 0, 1024)}
 }}
+
+// nodeBuffer is what a one-record append encodes into and hands to its
+// backend.
+type nodeBuffer struct {
+	bytes []byte
+	objs  [1]Object
+}
 
 // maxPooledNode bounds the buffers kept: one record with a large tool
 // result should not stay in the pool.
@@ -106,11 +112,12 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 		return Hash{}, err
 	}
 	old := head
-	var buf *[]byte
+	var buf *nodeBuffer
 	if len(recs) == 1 {
-		buf = nodeBuffers.Get().(*[]byte)
+		buf = nodeBuffers.Get().(*nodeBuffer)
 		defer func() {
-			if cap(*buf) <= maxPooledNode {
+			if cap(buf.bytes) <= maxPooledNode {
+				buf.objs[0] = Object{}
 				nodeBuffers.Put(buf)
 			}
 		}()
@@ -133,10 +140,15 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 }
 
 // nodes encodes recs as the nodes that follow head, at step, the first
-// linking links; into *buf when there is one record, which the backend
+// linking links; into buf when there is one record, which the backend
 // copies if it keeps it.
-func nodes(sessionID string, head Hash, step uint64, links []Hash, recs []contract.Record, buf *[]byte) ([]Object, Hash, uint64, error) {
-	objs := make([]Object, 0, len(recs))
+func nodes(sessionID string, head Hash, step uint64, links []Hash, recs []contract.Record, buf *nodeBuffer) ([]Object, Hash, uint64, error) {
+	var objs []Object
+	if buf != nil {
+		objs = buf.objs[:0]
+	} else {
+		objs = make([]Object, 0, len(recs))
+	}
 	for i := range recs {
 		rec := &recs[i]
 		if rec.Step != step+1 {
@@ -148,11 +160,11 @@ func nodes(sessionID string, head Hash, step uint64, links []Hash, recs []contra
 		}
 		var b []byte
 		if buf != nil {
-			b = (*buf)[:0]
+			b = buf.bytes[:0]
 		}
 		b, err := appendNode(b, &n)
 		if buf != nil {
-			*buf = b
+			buf.bytes = b
 		}
 		if err != nil {
 			return nil, Hash{}, 0, appendFailed(sessionID, err)
