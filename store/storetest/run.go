@@ -39,6 +39,7 @@ type rule struct {
 var rules = []rule{
 	{"UnknownSession", "a session never appended to does not exist: Head and Records say ErrNotFound, and it is not listed", unknownSession},
 	{"AppendRoundTrip", "what Append acknowledged, Records returns oldest first, equal to what was given", appendRoundTrip},
+	{"LongSession", "a session of a few hundred records, appended one at a time, reads back whole, every node by its hash", longSession},
 	{"HeadIsContentAddress", "the head is the blake3 hash of the newest node's canonical bytes, so equal records make equal heads in any store", headIsContentAddress},
 	{"StepsInSequence", "a record's step must follow the head's; a wrong step is ErrInvalid and changes nothing", stepsInSequence},
 	{"BadInput", "bad input is ErrInvalid, never a panic", badInput},
@@ -97,6 +98,35 @@ func appendRoundTrip(ctx context.Context, st store.Store) error {
 		return fmt.Errorf("st.Records: %w", err)
 	}
 	return diff("records", recs, got)
+}
+
+func longSession(ctx context.Context, st store.Store) error {
+	recs := Script("long", 300)
+	heads := make([]store.Hash, len(recs))
+	for i, r := range recs {
+		h, err := st.Append(ctx, "s", r)
+		if err != nil {
+			return fmt.Errorf("st.Append %d: %w", i, err)
+		}
+		heads[i] = h
+	}
+	got, err := st.Records(ctx, "s")
+	if err != nil {
+		return fmt.Errorf("st.Records: %w", err)
+	}
+	if err := diff("records", recs, got); err != nil {
+		return err
+	}
+	for i, h := range heads {
+		n, err := st.Node(ctx, h)
+		if err != nil {
+			return fmt.Errorf("st.Node of record %d: %w", i, err)
+		}
+		if n.Record.Step != recs[i].Step {
+			return fmt.Errorf("st.Node of record %d holds step %d", i, n.Record.Step)
+		}
+	}
+	return nil
 }
 
 func headIsContentAddress(ctx context.Context, st store.Store) error {
