@@ -167,8 +167,9 @@ func appendCompact(b []byte, raw []byte) ([]byte, error) {
 }
 
 // compactSchemas holds JSON values known to be valid and compact. It
-// stops growing at a bound: a host making schemas without end gets no
-// help from it, and keeps no more memory for it.
+// stops growing at a bound, and keeps no large value: a host making
+// schemas without end gets no help from it, and keeps no more memory
+// for it than a few hundred small schemas take.
 var compactSchemas = knownCompact{known: map[string]struct{}{}}
 
 type knownCompact struct {
@@ -176,7 +177,10 @@ type knownCompact struct {
 	known map[string]struct{}
 }
 
-const knownCompactBound = 256
+const (
+	knownCompactBound = 256
+	knownCompactLen   = 8 << 10
+)
 
 func (k *knownCompact) has(raw []byte) bool {
 	k.mu.RLock()
@@ -188,7 +192,7 @@ func (k *knownCompact) has(raw []byte) bool {
 func (k *knownCompact) add(raw []byte) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if len(k.known) < knownCompactBound {
+	if len(k.known) < knownCompactBound && len(raw) <= knownCompactLen {
 		k.known[string(raw)] = struct{}{}
 	}
 }

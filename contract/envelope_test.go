@@ -174,3 +174,17 @@ func TestAppendJSONStringUnchanged(t *testing.T) {
 		}
 	})
 }
+
+// A schema that is not JSON fails the submit record's encoding, as
+// encoding/json fails it, whether or not a valid one came before.
+func TestSubmittedWithBadSchemaDoesNotEncode(t *testing.T) {
+	good := json.RawMessage(`{"type":"object"}`)
+	for _, schema := range []json.RawMessage{json.RawMessage(`{"type":`), json.RawMessage(`{"type":"object"} trailing`), good} {
+		sub := Submitted{RunID: "r", Config: &AgentConfig{Model: "m", Tools: []ToolDescriptor{{Name: "t", InputSchema: schema}}}}
+		_, ok := appendBody(nil, sub)
+		_, err := EncodeSignal(sub)
+		if valid := json.Valid(schema); ok != valid || (err == nil) != valid {
+			t.Errorf("schema %s: written by hand %v, EncodeSignal error %v; want both to say valid=%v", schema, ok, err, valid)
+		}
+	}
+}
