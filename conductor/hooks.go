@@ -160,6 +160,7 @@ func guard(fn func() error) (err error) {
 // reason the call is blocked ("" to send it) and the names of the hooks
 // that rewrote the request. A hook that fails blocks the call.
 func (a *Agent) runBeforeModel(ctx context.Context, req *contract.ModelRequest) (block string, rewrote []string) {
+	ownRequest(req)
 	for _, h := range ordered[BeforeModelHook](&a.deps.Hooks) {
 		before := *req
 		var v Verdict
@@ -180,6 +181,29 @@ func (a *Agent) runBeforeModel(ctx context.Context, req *contract.ModelRequest) 
 		}
 	}
 	return "", rewrote
+}
+
+// ownRequest gives req its own copies of what it shares with the agent's
+// rules and config (the tool list, the sampling options, the output
+// schema), so a hook that edits them in place changes this request
+// only: not which tools need approval, nor the next request.
+func ownRequest(req *contract.ModelRequest) {
+	req.Tools = slices.Clone(req.Tools)
+	s := &req.Sampling
+	s.Temperature = clonePtr(s.Temperature)
+	s.TopP = clonePtr(s.TopP)
+	s.Seed = clonePtr(s.Seed)
+	s.ParallelToolCalls = clonePtr(s.ParallelToolCalls)
+	s.Stop = slices.Clone(s.Stop)
+	req.Output = clonePtr(req.Output)
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
 }
 
 func requestChanged(a, b contract.ModelRequest) bool {

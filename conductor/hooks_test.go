@@ -13,6 +13,7 @@ import (
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/store"
 )
 
@@ -181,5 +182,39 @@ func TestHookRewritesAreRecorded(t *testing.T) {
 	again, _ := contract.EncodeSnapshot(replayed)
 	if !bytes.Equal(live, again) {
 		t.Errorf("replay without hooks differs:\nlive   %s\nreplay %s", live, again)
+	}
+}
+
+// A before-model hook that edits the request's tools and sampling in
+// place changes that request only: the tool still needs its approval
+// (there is no approver, so the call is denied and never runs), and the
+// next request carries the agent's own options.
+func TestBeforeModelHookEditsStayInTheRequest(t *testing.T) {
+	ran := make(chan string, 1)
+	release := make(chan struct{})
+	close(release)
+	risky := gateTool(t, "risky", ran, release, dispatch.NeedsApproval())
+	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "risky", `{}`}), say("ok")}}
+	deps := testDeps(m, toolBox(t, risky))
+	temperature := 0.5
+	var seen []float64
+	deps.Hooks.BeforeModel("relabel", 0, func(_ context.Context, req *contract.ModelRequest) (conductor.Verdict, error) {
+		seen = append(seen, *req.Sampling.Temperature)
+		for i := range req.Tools {
+			req.Tools[i].NeedsApproval = false
+		}
+		*req.Sampling.Temperature = 2
+		return conductor.Verdict{}, nil
+	})
+	snap, err := newAgent(t, contract.AgentConfig{Sampling: contract.Sampling{Temperature: &temperature}}, deps).Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := results(snap)
+	if len(ran) != 0 || len(rs) != 1 || !rs[0].IsError || !strings.Contains(rs[0].Content, "no approver is attached") {
+		t.Errorf("the hook's edit reached the rules: ran %d, results %+v", len(ran), rs)
+	}
+	if diff := cmp.Diff([]float64{0.5, 0.5}, seen); diff != "" || temperature != 0.5 {
+		t.Errorf("the hook's edit reached the config: temperature %v, requests saw (-want +got):\n%s", temperature, diff)
 	}
 }
