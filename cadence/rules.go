@@ -86,14 +86,28 @@ func (r *Rules) Advance(s *contract.RunSnapshot, sig contract.Signal) ([]contrac
 // AdvanceIn returns point into it, and are good until it is used for
 // another step. What a step publishes points into it at nothing, so
 // events delivered later stay whole. The zero Scratch is ready.
-type Scratch struct{ t transition }
+type Scratch struct {
+	t    transition
+	used bool
+}
 
 // AdvanceIn is Advance working in sc, which it clears first: a host
 // stepping many runs can keep a few Scratches (in a sync.Pool, say)
 // rather than have every step allocate its memory.
 func (r *Rules) AdvanceIn(sc *Scratch, s *contract.RunSnapshot, sig contract.Signal) ([]contract.Effect, error) {
-	sc.t = transition{}
+	sc.Clear()
+	sc.used = true
 	return r.advance(&sc.t, s, sig)
+}
+
+// Clear lets go of what the last step left in sc (its snapshot, signal
+// and effects), so a Scratch put aside keeps none of it alive. The
+// effects that step returned must not be used after.
+func (sc *Scratch) Clear() {
+	if sc.used {
+		sc.t = transition{}
+		sc.used = false
+	}
 }
 
 // advance steps *s by sig in t, which is zero.

@@ -94,7 +94,7 @@ func (t *transition) pending() []contract.PendingCall {
 // commit finishes an accepted step: the record to persist comes first,
 // naming the step's other effects, so a store holds what replay checks.
 // The persist's slot is kept at the front of the effects from the start
-// (see Step), so committing copies nothing.
+// (see advance), so committing copies nothing.
 func (t *transition) commit() {
 	t.s.Steps++
 	t.persist = contract.Persist{Record: contract.Record{Step: t.s.Steps, Signal: t.sig, Effects: Summarize(t.effects[1:])}, Links: t.links}

@@ -27,13 +27,13 @@ func (a *Agent) apply(sig contract.Signal) error {
 	sc := scratches.Get().(*cadence.Scratch)
 	effects, err := a.step(sc, sig)
 	if err != nil {
-		scratches.Put(sc)
+		putScratch(sc)
 		return err
 	}
 	lone := toolCalls(effects) == 1
 	for i, e := range effects {
 		if err := a.perform(e, lone); err != nil {
-			scratches.Put(sc)
+			putScratch(sc)
 			a.state = a.snap
 			a.storeFailed(err)
 			return nil
@@ -48,7 +48,7 @@ func (a *Agent) apply(sig contract.Signal) error {
 	}
 	// Every effect is done with, and the step's events were copied by
 	// whoever keeps them.
-	scratches.Put(sc)
+	putScratch(sc)
 	if a.run != nil {
 		a.run.dropAnswered(a.state.Pending)
 	}
@@ -62,6 +62,13 @@ func (a *Agent) apply(sig contract.Signal) error {
 // performed before apply returns, so its memory serves the next step of
 // any agent rather than being allocated, 2 KiB a step.
 var scratches = sync.Pool{New: func() any { return new(cadence.Scratch) }}
+
+// putScratch clears sc, so a pooled scratch holds no run's history
+// alive, and pools it.
+func putScratch(sc *cadence.Scratch) {
+	sc.Clear()
+	scratches.Put(sc)
+}
 
 // step moves a.state on by sig in sc and returns the effects to perform,
 // the step's persist first. The state stays as it was when the rules

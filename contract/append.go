@@ -12,7 +12,8 @@ import (
 // so a field added to these types without its line below fails that test.
 
 // appendBody appends the canonical bytes of body when it is one of the
-// signals written by hand; ok is false for every other value.
+// signals written by hand; ok is false for every other value, and for a
+// value a part of which does not encode, with b as it was.
 func appendBody(b []byte, body any) (_ []byte, ok bool) {
 	// The case does not bind the value, and the functions it calls are
 	// not inlined: copies of every case's type would all take room in
@@ -23,7 +24,12 @@ func appendBody(b []byte, body any) (_ []byte, ok bool) {
 	case ToolSettled:
 		return appendToolSettledBody(b, body), true
 	case Submitted:
-		return appendSubmittedBody(b, body)
+		out, ok := appendSubmittedBody(b, body)
+		if !ok {
+			// Nothing half written is left for the caller's fallback.
+			return b, false
+		}
+		return out, true
 	}
 	return b, false
 }

@@ -43,7 +43,9 @@ type Backend interface {
 	// Commit makes objs durable and moves the session's ref of kind from
 	// old to new as one step: when the ref no longer holds old (zero old:
 	// when the ref exists), it moves nothing and returns ErrConflict. An
-	// object already stored is left as it is.
+	// object already stored is left as it is. Neither objs nor their
+	// Bytes may be kept once Commit returns: the store encodes into
+	// buffers it uses again, so a backend copies what it keeps.
 	Commit(ctx context.Context, kind RefKind, session string, old, new Hash, objs []Object) error
 	// Lock takes the session's lock, or fails at once with ErrLocked when
 	// another holder has it. A holder that dies frees it. Commit may

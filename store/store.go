@@ -16,7 +16,7 @@ type Store interface {
 	// Append makes recs durable as new nodes after the session's head
 	// (creating the session if new) and moves the head; it returns the new
 	// head. Each record's Step must be one more than the one before it,
-	// starting at 1.
+	// starting at 1. recs is not kept: the caller may reuse it.
 	Append(ctx context.Context, sessionID string, recs ...contract.Record) (Hash, error)
 	// AppendLinked appends one record whose node links the heads of
 	// delegated runs' chains into this session, making the graph a DAG.
