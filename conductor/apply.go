@@ -178,6 +178,9 @@ func (a *Agent) perform(e contract.Effect, loneCall bool) error {
 	return nil
 }
 
+// persistFailed is the error of a step whose record was not made
+// durable; its formatting is kept out of perform's frame.
+//
 //go:noinline
 func persistFailed(e *contract.Persist, err error) error {
 	return fmt.Errorf("conductor: persist step %d: %w", e.Record.Step, err)

@@ -264,6 +264,9 @@ func (m *modelCall) do() task {
 	return task{sig: a.replied(m.ctx, m.run, sig, rewrote)}
 }
 
+// blockedModel is the result of a model call a before-model hook
+// blocked; built here, not in the frame of every model call.
+//
 //go:noinline
 func blockedModel(a *Agent, block string) task {
 	return task{sig: contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}}

@@ -34,6 +34,10 @@ func appendBody(b []byte, body any) (_ []byte, ok bool) {
 	return b, false
 }
 
+// appendModelRepliedBody, appendToolSettledBody and appendSubmittedBody
+// each copy their signal out of body in a frame of their own (see
+// appendBody).
+//
 //go:noinline
 func appendModelRepliedBody(b []byte, body any) []byte {
 	v := body.(ModelReplied)

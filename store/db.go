@@ -175,6 +175,9 @@ func nodes(sessionID string, head Hash, step uint64, links []Hash, recs []contra
 	return objs, head, step, nil
 }
 
+// logAppend, appendFailed and outOfSequence hold what only logging and
+// failures need, out of append's frame.
+//
 //go:noinline
 func (d *db) logAppend(sessionID string, records int, head Hash) {
 	d.log.Debug("store: appended", "session", sessionID, "records", records, "head", head)
