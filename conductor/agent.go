@@ -172,7 +172,9 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	// tools): the scheduler starts each call it is handed at once.
 	a.sched = dispatch.NewScheduler(dispatch.Options{Limit: -1, DefaultTimeout: cfg.ToolTimeout,
 		OutputCap: deps.Tools.OutputCap, Grace: deps.Tools.Grace, Logger: deps.Env.Logger})
-	a.driver = turn.NewDriver(deps.Model.Provider, deps.Model.driverOptions(a.now, deps.Env.Logger))
+	opts := deps.Model.driverOptions(a.now, deps.Env.Logger)
+	opts.Estimate = replyEstimate(cfg.Model)
+	a.driver = turn.NewDriver(deps.Model.Provider, opts)
 	a.state = cadence.InitialSnapshot(deps.Env.SessionID)
 	a.snap = a.state
 	return a, nil

@@ -5,12 +5,12 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// withEstimate counts a model reply's tokens on the worker that received
-// it and carries the count in the signal, so neither the agent's loop nor
-// a later replay or resume tokenizes the reply.
-func withEstimate(model string, r contract.ModelReplied) contract.ModelReplied {
-	r.Reply.Tokens = compactor.Estimate(model, r.Reply)
-	return r
+// replyEstimate counts a model reply's tokens for model. The turn driver
+// applies it on the worker that received the reply, and the count rides
+// in the signal, so neither the agent's loop nor a later replay or resume
+// tokenizes the reply.
+func replyEstimate(model string) func(contract.Turn) int {
+	return func(t contract.Turn) int { return compactor.Estimate(model, t) }
 }
 
 // resultEstimate counts, on the tool's worker, the result block a tool's

@@ -283,26 +283,27 @@ func (m *modelCall) publish(ev *contract.RunEvent) {
 	m.gate.publish(m.a.publish, ev)
 }
 
-// replied completes what a model call ended with: a reply as a value,
-// boxed once with its estimate (and once before for the hooks, when
-// there are any), not once for each field set.
+// replied completes what a model call ended with. The driver counted
+// the reply's tokens; the approval keys of its calls, the hooks that
+// rewrote the request and the output check's verdict are added here,
+// and the reply is made a signal again only when one of them was.
 func (a *Agent) replied(ctx context.Context, run *runState, sig contract.Signal, rewrote []string) contract.Signal {
-	reply, isReply := sig.(contract.ModelReplied)
-	if isReply {
+	if reply, ok := sig.(contract.ModelReplied); ok {
+		keys := len(reply.Keys)
 		reply = withApprovalKeys(run.box, reply)
+		changed := len(reply.Keys) != keys
 		if len(rewrote) > 0 {
-			reply.RewrittenBy = rewrote
+			reply.RewrittenBy, changed = rewrote, true
 		}
-		reply.OutputError = a.output.verdict(reply.Reply)
-	}
-	if a.deps.Hooks.Len() > 0 {
-		if isReply {
+		if verdict := a.output.verdict(reply.Reply); verdict != "" {
+			reply.OutputError, changed = verdict, true
+		}
+		if changed {
 			sig = reply
 		}
-		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
 	}
-	if isReply {
-		sig = withEstimate(a.cfg.Model, reply)
+	if a.deps.Hooks.Len() > 0 {
+		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, sig) })
 	}
 	return sig
 }

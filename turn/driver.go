@@ -97,6 +97,9 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 //go:noinline
 func (d *Driver) replied(a *assembler) contract.Signal {
 	reply, stop := a.reply()
+	if d.o.Estimate != nil {
+		reply.Tokens = d.o.Estimate(reply)
+	}
 	return contract.ModelReplied{Reply: reply, Usage: a.usage, Stop: stop, At: d.o.Now()}
 }
 

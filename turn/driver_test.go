@@ -182,3 +182,26 @@ func TestDriverCancelled(t *testing.T) {
 }
 
 var errBoom = errors.New("boom")
+
+// With Estimate set the reply's turn carries its count; without, none.
+func TestEstimateIsStampedOnTheReply(t *testing.T) {
+	count := func(tn contract.Turn) int { return 100 + len(tn.Text()) }
+	for _, tt := range []struct {
+		name     string
+		estimate func(contract.Turn) int
+		want     int
+	}{{"none", nil, 0}, {"counted", count, 105}} {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := testOptions(&recorder{})
+			opts.Estimate = tt.estimate
+			sig := turn.NewDriver(newFake(play{chunks: []turn.Chunk{text("hello"), stop(contract.StopEndTurn)}}), opts).Run(context.Background(), weatherReq, nil)
+			reply, ok := sig.(contract.ModelReplied)
+			if !ok {
+				t.Fatalf("got %#v, want a reply", sig)
+			}
+			if reply.Reply.Tokens != tt.want {
+				t.Errorf("reply tokens %d, want %d", reply.Reply.Tokens, tt.want)
+			}
+		})
+	}
+}

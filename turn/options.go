@@ -55,6 +55,11 @@ type Options struct {
 	// chunk from being retried at once without streaming on a provider
 	// that offers it (a Completer).
 	NoFallback bool
+	// Estimate, when set, counts a reply's tokens: the driver stamps the
+	// count on the reply's turn (contract.Turn.Tokens) before it returns
+	// the signal, so the reply is counted on the goroutine that ran the
+	// call and its signal is made once.
+	Estimate func(contract.Turn) int
 }
 
 func (o Options) withDefaults() Options {
