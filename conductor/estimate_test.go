@@ -43,3 +43,37 @@ func TestInputCarriesItsEstimate(t *testing.T) {
 		}
 	}
 }
+
+// A model's reply is counted for the agent's model by the worker that
+// received it, and its record carries the count: a resume or replay
+// never tokenizes it.
+func TestReplyCarriesItsEstimate(t *testing.T) {
+	ctx := ctxT(t)
+	st := store.NewMemory()
+	deps := testDeps(&fakeModel{replies: []replyFunc{say("the ferry left at nine, an hour late")}}, toolBox(t))
+	deps.Env.Store = st
+	snap, err := newAgent(t, contract.AgentConfig{Model: "gpt-4o"}, deps).Submit(ctx, conductor.Text("when did it leave?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := st.Records(ctx, snap.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var replies int
+	for _, r := range records {
+		reply, ok := r.Signal.(contract.ModelReplied)
+		if !ok {
+			continue
+		}
+		replies++
+		want := reply.Reply
+		want.Tokens = 0
+		if got, est := reply.Reply.Tokens, compactor.Estimate("gpt-4o", want); got != est || got == 0 {
+			t.Errorf("recorded reply carries %d tokens, want the estimate %d", got, est)
+		}
+	}
+	if replies != 1 {
+		t.Fatalf("%d replies recorded, want 1", replies)
+	}
+}

@@ -41,11 +41,14 @@ type Verdict struct {
 }
 
 // BeforeModelHook may rewrite the request about to be sent, or block it;
-// a blocked model call faults the run.
+// a blocked model call faults the run. The request's tool list, sampling
+// options and output schema are its own to change; its history is the
+// run's: replace it (req.History = ...) rather than edit its turns in
+// place, or the run's own history changes with it.
 type BeforeModelHook func(ctx context.Context, req *contract.ModelRequest) (Verdict, error)
 
 // AfterModelHook sees the model's answer (ModelReplied or ModelFailed)
-// before it is recorded.
+// before it is recorded, a reply with its token estimate.
 type AfterModelHook func(ctx context.Context, sig contract.Signal) error
 
 // BeforeToolHook may rewrite a call's arguments, or block the call; a
