@@ -88,6 +88,9 @@ func (m *machine) step(t *rapid.T, sig contract.Signal) {
 	if !bytes.Equal(encodeSnap(t, moved), encodeSnap(t, next)) || cadence.Summarize(effects4) != cadence.Summarize(effects) || fmt.Sprint(err4) != fmt.Sprint(err) {
 		t.Fatalf("AdvanceIn and Step differ on %s", sig.SignalKind())
 	}
+	if !bytes.Equal(before, encodeSnap(t, m.snap)) {
+		t.Fatalf("AdvanceIn changed the snapshot it was given a copy of on %s: what the scratch kept from the step before leaked into this one", sig.SignalKind())
+	}
 	for _, p := range m.published {
 		if got := eventJSON(t, p.ev); !bytes.Equal(got, p.json) {
 			t.Fatalf("an event published before %s changed when its step's scratch was used again:\nwas %s\nnow %s", sig.SignalKind(), p.json, got)
