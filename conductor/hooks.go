@@ -1,6 +1,7 @@
 package conductor
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -165,7 +166,9 @@ func guard(fn func() error) (err error) {
 func (a *Agent) runBeforeModel(ctx context.Context, req *contract.ModelRequest) (block string, rewrote []string) {
 	ownRequest(req)
 	for _, h := range ordered[BeforeModelHook](&a.deps.Hooks) {
+		// A copy of its own, so an edit in place shows against it.
 		before := *req
+		ownRequest(&before)
 		var v Verdict
 		err := guard(func() error {
 			var err error
@@ -209,10 +212,38 @@ func clonePtr[T any](p *T) *T {
 	return &c
 }
 
+// requestChanged reports whether a hook changed any part of the request
+// the model sees; the turn number is not the hook's to change.
 func requestChanged(a, b contract.ModelRequest) bool {
 	return a.Model != b.Model || a.System != b.System || a.MaxOutputTokens != b.MaxOutputTokens ||
-		a.Thinking != b.Thinking || len(a.Tools) != len(b.Tools) || !a.History.Equal(b.History)
+		a.Thinking != b.Thinking || !a.History.Equal(b.History) ||
+		!slices.EqualFunc(a.Tools, b.Tools, sameTool) || !sameSampling(&a.Sampling, &b.Sampling) ||
+		!samePtr(a.Output, b.Output, func(x, y *contract.OutputSchema) bool {
+			return x.Name == y.Name && x.MaxRetries == y.MaxRetries && bytes.Equal(x.Schema, y.Schema)
+		})
 }
+
+func sameTool(x, y contract.ToolDescriptor) bool {
+	return x.Name == y.Name && x.Description == y.Description && bytes.Equal(x.InputSchema, y.InputSchema) &&
+		x.Idempotent == y.Idempotent && x.NeedsApproval == y.NeedsApproval && x.AsksHuman == y.AsksHuman &&
+		x.Sequential == y.Sequential && x.Timeout == y.Timeout && x.Delegate == y.Delegate && x.OwnGoroutine == y.OwnGoroutine
+}
+
+func sameSampling(x, y *contract.Sampling) bool {
+	return samePtr(x.Temperature, y.Temperature, eqPtr) && samePtr(x.TopP, y.TopP, eqPtr) &&
+		samePtr(x.Seed, y.Seed, eqPtr) && samePtr(x.ParallelToolCalls, y.ParallelToolCalls, eqPtr) &&
+		slices.Equal(x.Stop, y.Stop) && x.ToolChoice == y.ToolChoice
+}
+
+// samePtr reports whether x and y are both nil, or both set and equal.
+func samePtr[T any](x, y *T, equal func(x, y *T) bool) bool {
+	if x == nil || y == nil {
+		return x == y
+	}
+	return equal(x, y)
+}
+
+func eqPtr[T comparable](x, y *T) bool { return *x == *y }
 
 // runBeforeTool runs the before-tool hooks in order on a copy of the
 // call. It returns the call as the hooks left it, the reason it is

@@ -218,3 +218,39 @@ func TestBeforeModelHookEditsStayInTheRequest(t *testing.T) {
 		t.Errorf("the hook's edit reached the config: temperature %v, requests saw (-want +got):\n%s", temperature, diff)
 	}
 }
+
+// Every part of the request a hook changes counts as a rewrite, in place
+// or not: its sampling options and its tools as well as its text.
+func TestEveryRewriteOfTheRequestIsRecorded(t *testing.T) {
+	ctx := ctxT(t)
+	st := store.NewMemory()
+	deps := testDeps(&fakeModel{replies: []replyFunc{say("ok")}}, toolBox(t, echoTool(t)))
+	deps.Env.Store = st
+	deps.Hooks.BeforeModel("warmer", 0, func(_ context.Context, req *contract.ModelRequest) (conductor.Verdict, error) {
+		*req.Sampling.Temperature = 1.5
+		return conductor.Verdict{}, nil
+	})
+	deps.Hooks.BeforeModel("quiet", 1, func(_ context.Context, req *contract.ModelRequest) (conductor.Verdict, error) {
+		return conductor.Verdict{}, nil
+	})
+	deps.Hooks.BeforeModel("describe", 2, func(_ context.Context, req *contract.ModelRequest) (conductor.Verdict, error) {
+		req.Tools[0].Description = "Says its text back."
+		return conductor.Verdict{}, nil
+	})
+	temperature := 0.5
+	snap, err := newAgent(t, contract.AgentConfig{Sampling: contract.Sampling{Temperature: &temperature}}, deps).Submit(ctx, conductor.Text("hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := st.Records(ctx, snap.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, ok := records[1].Signal.(contract.ModelReplied)
+	if !ok {
+		t.Fatalf("second record %#v, want the reply", records[1].Signal)
+	}
+	if diff := cmp.Diff([]string{"warmer", "describe"}, reply.RewrittenBy); diff != "" {
+		t.Errorf("rewritten by (-want +got):\n%s", diff)
+	}
+}
