@@ -148,6 +148,40 @@ func ExampleRules_Advance() {
 	// awaiting_tools cadence: model_replied rejected in phase awaiting_tools: model_replied does not fit a run awaiting tools
 }
 
+// A host that performs each step's effects before its next step works
+// in one Scratch; what it keeps of a step (here the events, as a hub
+// would) it copies before the scratch serves the next.
+func ExampleRules_AdvanceIn() {
+	rules := cadence.New(contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}}, Revision: contract.CurrentRevision})
+	snap := cadence.InitialSnapshot("session-1")
+	var sc cadence.Scratch
+	var kept []contract.RunEvent
+	for _, sig := range session() {
+		effects, err := rules.AdvanceIn(&sc, &snap, sig)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		for _, e := range effects {
+			if p, ok := e.(*contract.Publish); ok {
+				kept = append(kept, p.Event)
+			}
+		}
+	}
+	sc.Clear()
+	fmt.Println(snap.Phase, len(kept), "events")
+	for _, ev := range kept {
+		if ev.Kind == contract.EvTurnCompleted {
+			// The first was published two steps before the scratch's last use.
+			fmt.Printf("#%d %s calls=%d text=%q\n", ev.Seq, ev.Kind, len(ev.Turn.Calls()), ev.Turn.Text())
+		}
+	}
+	// Output:
+	// settled 9 events
+	// #3 turn_completed calls=1 text=""
+	// #8 turn_completed calls=0 text="done"
+}
+
 func ExampleRules_Fold() {
 	rules := echoRules()
 	var records []contract.Record
