@@ -17,23 +17,23 @@ import (
 //
 // apply is on the stack under every effect it performs, down to a store
 // append or a tool run in place, so it keeps no snapshot in its frame:
-// step holds the copies Step needs and is gone before the first effect,
-// and a failed persist goes back to a.snap, which moves to the new state
-// only once that persist is durable.
+// the rules move a.state in place, and a failed persist goes back to
+// a.snap, which moves to the new state only once that persist is
+// durable. The step's scratch goes back to the pool when apply returns,
+// every effect done with.
 func (a *Agent) apply(sig contract.Signal) error {
 	if a.failed != nil {
 		return fmt.Errorf("%w: %s", ErrRejected, a.failed.Error())
 	}
 	sc := scratches.Get().(*cadence.Scratch)
+	defer putScratch(sc)
 	effects, err := a.step(sc, sig)
 	if err != nil {
-		putScratch(sc)
 		return err
 	}
 	lone := toolCalls(effects) == 1
 	for i, e := range effects {
 		if err := a.perform(e, lone); err != nil {
-			putScratch(sc)
 			a.state = a.snap
 			a.storeFailed(err)
 			return nil
@@ -46,9 +46,6 @@ func (a *Agent) apply(sig contract.Signal) error {
 			a.mu.Unlock()
 		}
 	}
-	// Every effect is done with, and the step's events were copied by
-	// whoever keeps them.
-	putScratch(sc)
 	if a.run != nil {
 		a.run.dropAnswered(a.state.Pending)
 	}

@@ -164,8 +164,12 @@ func guard(fn func() error) (err error) {
 // reason the call is blocked ("" to send it) and the names of the hooks
 // that rewrote the request. A hook that fails blocks the call.
 func (a *Agent) runBeforeModel(ctx context.Context, req *contract.ModelRequest) (block string, rewrote []string) {
+	hooks := ordered[BeforeModelHook](&a.deps.Hooks)
+	if len(hooks) == 0 {
+		return "", nil
+	}
 	ownRequest(req)
-	for _, h := range ordered[BeforeModelHook](&a.deps.Hooks) {
+	for _, h := range hooks {
 		// A copy of its own, so an edit in place shows against it.
 		before := *req
 		ownRequest(&before)

@@ -250,12 +250,9 @@ type modelCall struct {
 
 func (m *modelCall) do() task {
 	a := m.a
-	var rewrote []string
-	if a.deps.Hooks.Len() > 0 {
-		var block string
-		if block, rewrote = a.runBeforeModel(m.ctx, &m.req); block != "" {
-			return blockedModel(a, block)
-		}
+	block, rewrote := a.runBeforeModel(m.ctx, &m.req)
+	if block != "" {
+		return blockedModel(a, block)
 	}
 	sig := a.driver.Run(m.ctx, m.req, m.publish)
 	if m.ctx.Err() != nil {
