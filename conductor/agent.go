@@ -94,11 +94,13 @@ type runState struct {
 	children map[string]*child
 	// wg counts the workers the run started; host hands a job to a
 	// caller waiting for the run, idle to a worker waiting for one, and
-	// crew leaves one for a worker about to be free (spawn).
-	wg   sync.WaitGroup
-	host chan hosted
-	idle chan job
-	crew crew
+	// crew leaves one for a worker about to be free (spawn), or calls
+	// helper to take it.
+	wg     sync.WaitGroup
+	host   chan hosted
+	idle   chan job
+	crew   crew
+	helper helper
 	// toolDone answers the run's calls without hooks (see toolDone).
 	toolDone func(dispatch.Outcome)
 	toolHere func(func() (dispatch.Outcome, bool)) bool

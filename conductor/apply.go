@@ -31,9 +31,8 @@ func (a *Agent) apply(sig contract.Signal) error {
 	if err != nil {
 		return err
 	}
-	lone := toolCalls(effects) == 1
 	for i, e := range effects {
-		if err := a.perform(e, lone); err != nil {
+		if err := a.perform(e); err != nil {
 			a.state = a.snap
 			a.storeFailed(err)
 			return nil
@@ -134,7 +133,8 @@ func (a *Agent) endRun() {
 // newRun prepares the agent's bookkeeping for a run.
 func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box, host: make(chan hosted, 1)}
+	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box, host: make(chan hosted, 1), idle: make(chan job)}
+	r.helper = helper{a: a, run: r}
 	// Whoever started the run waits for it and works for it meanwhile
 	// (wait); Reopen, which does not wait, drops it (dropHost).
 	r.crew.hostFree = true
@@ -142,22 +142,11 @@ func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	return r
 }
 
-// toolCalls counts the calls a step starts.
-func toolCalls(effects []contract.Effect) int {
-	n := 0
-	for _, e := range effects {
-		if _, ok := e.(*contract.RunTool); ok {
-			n++
-		}
-	}
-	return n
-}
-
-// perform does one effect of a step; loneCall says the step starts one
-// tool call only. The effects of every turn are done here; the others
-// are left to performOther, so their values take no room in this frame,
-// which is on the stack under every store append and tool run in place.
-func (a *Agent) perform(e contract.Effect, loneCall bool) error {
+// perform does one effect of a step. The effects of every turn are done
+// here; the others are left to performOther, so their values take no
+// room in this frame, which is on the stack under every store append and
+// tool run in place.
+func (a *Agent) perform(e contract.Effect) error {
 	switch e := e.(type) {
 	case *contract.Persist:
 		if err := a.persist(e); err != nil {
@@ -168,7 +157,7 @@ func (a *Agent) perform(e contract.Effect, loneCall bool) error {
 	case *contract.InvokeModel:
 		a.startModel(&e.Request)
 	case *contract.RunTool:
-		a.startTool(&e.Call, loneCall)
+		a.startTool(&e.Call)
 	default:
 		return a.performOther(e)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -162,4 +163,50 @@ func TestOwnGoroutineToolDoesNotHoldSubmit(t *testing.T) {
 	}
 	close(stuck)
 	<-returned
+}
+
+// The calls of a batch are left for the goroutine that applied the
+// model's reply, which runs the first itself; the others are taken by
+// helpers as they come free, so calls that wait for one another all run
+// at once: here each returns only once all four have started.
+func TestBatchCallsRunAtOnceFromTheSubmittingGoroutine(t *testing.T) {
+	const n = 4
+	var mu sync.Mutex
+	ran := map[string]string{}
+	all := make(chan struct{})
+	tool := rawTool(t, "meet", func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		mu.Lock()
+		ran[dispatch.CallID(ctx)] = goroutineID()
+		if len(ran) == n {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+			return contract.ToolOutcome{Content: "met"}, nil
+		case <-ctx.Done():
+			return contract.ToolOutcome{}, ctx.Err()
+		}
+	}, dispatch.Timeout(10*time.Second))
+	calls := make([]call, n)
+	for i := range calls {
+		calls[i] = call{fmt.Sprintf("c%d", i), "meet", `{}`}
+	}
+	m := &fakeModel{replies: []replyFunc{callTools(calls...), say("done")}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, tool)))
+	submitter := goroutineID()
+	snap, err := a.Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results(snap) {
+		if r.Content != "met" {
+			t.Errorf("call %s: %q, want met: the calls did not all run at once", r.CallID, r.Content)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if ran["c0"] != submitter {
+		t.Errorf("the batch's first call ran on goroutine %s, not on Submit's %s", ran["c0"], submitter)
+	}
 }

@@ -25,12 +25,21 @@ type jobFunc func() task
 func (f jobFunc) do() task { return f() }
 
 // spawn runs j on one of the run's workers: the caller waiting for the
-// run (Submit, Resume) when it is free, else a worker waiting for work,
-// else one whose job is handing in its result and will be free next,
-// else a new one. The run waits for the workers it started to end, and
-// the agent for every job (Close). Called in turn with the agent's
-// closures, so every count is taken before Close can wait on it.
+// run (Submit, Resume) when it is free, else a worker handing in a result,
+// which runs it next, else a worker waiting for work, else a new one. The
+// run waits for the workers it started to end, and the agent for every
+// job (Close). Called in turn with the agent's closures, so every count
+// is taken before Close can wait on it.
 func (a *Agent) spawn(run *runState, j job) {
+	if run.crew.handTo(j) {
+		return
+	}
+	a.start(run, j)
+}
+
+// start runs j on the caller waiting for the run when it is free, else
+// on a worker waiting for work, else on a new one.
+func (a *Agent) start(run *runState, j job) {
 	if run.crew.toHost() {
 		a.workers.Add(1)
 		run.host <- hosted{job: j}
@@ -40,13 +49,6 @@ func (a *Agent) spawn(run *runState, j job) {
 	case run.idle <- j:
 		return
 	default:
-	}
-	if run.crew.handTo(j) {
-		return
-	}
-	if run.idle == nil {
-		// Set before the first worker starts, and never again.
-		run.idle = make(chan job)
 	}
 	a.workers.Add(1)
 	run.wg.Add(1)
@@ -71,8 +73,8 @@ func (a *Agent) worker(run *runState, j job) {
 	}
 }
 
-// work runs j, hands its result in, and then runs the jobs that result
-// spawned on this worker while it was handing in, so that one model call
+// work runs j, hands its result in, and then runs the jobs left for this
+// worker while it was handing in, so that one model call or tool call
 // after another runs on the same goroutine without waking another.
 func (a *Agent) work(run *runState, j job, host bool) {
 	for j != nil {
@@ -86,12 +88,35 @@ func (a *Agent) work(run *runState, j job, host bool) {
 	}
 }
 
-// handOver hands a worker's result in and returns the job that result
-// spawned for this worker, if any.
+// handOver hands a worker's result in and returns the job left for this
+// worker meanwhile, if any, calling a helper for the ones behind it.
 func (a *Agent) handOver(run *runState, result *task, host bool) job {
 	run.crew.finishing()
 	a.enqueue(result)
-	return run.crew.finished(host)
+	j, help := run.crew.finished(host)
+	if help {
+		a.start(run, &run.helper)
+	}
+	return j
+}
+
+// helper is the job of a worker called to take the jobs left behind the
+// one a worker took (see crew): a batch's calls, which each start as soon
+// as some worker is free for them.
+type helper struct {
+	a   *Agent
+	run *runState
+}
+
+func (h *helper) do() task {
+	j, help := h.run.crew.take()
+	if j == nil {
+		return task{}
+	}
+	if help {
+		h.a.start(h.run, h)
+	}
+	return j.do()
 }
 
 // handIn has the caller waiting for the run hand in a result brought to
@@ -139,88 +164,8 @@ func (a *Agent) dropHost(run *runState) {
 	j := h.job
 	a.workers.Done()
 	if run.ctx.Err() == nil {
-		a.send(run, func() { a.spawn(run, j) })
+		a.send(run, func() { a.start(run, j) })
 	}
-}
-
-// crew decides which of a run's workers takes a job (spawn). The caller
-// waiting for the run takes one when it is free; a job spawned while a
-// worker is handing its result in is left for that worker to run next,
-// instead of starting a goroutine while one is about to be free.
-type crew struct {
-	mu       sync.Mutex
-	hostFree bool
-	handing  int
-	next     []job
-}
-
-// toHost reports whether the caller waiting for the run takes what is
-// handed out next, which makes it busy until it is free again.
-func (c *crew) toHost() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.hostFree {
-		return false
-	}
-	c.hostFree = false
-	return true
-}
-
-// dropHost reports whether a job was left for the caller.
-func (c *crew) dropHost() (left bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	left = !c.hostFree
-	c.hostFree = false
-	return left
-}
-
-func (c *crew) free(host bool) {
-	if !host {
-		return
-	}
-	c.mu.Lock()
-	c.hostFree = true
-	c.mu.Unlock()
-}
-
-func (c *crew) finishing() {
-	c.mu.Lock()
-	c.handing++
-	c.mu.Unlock()
-}
-
-// handTo leaves j for a worker that is handing in, if there is one.
-func (c *crew) handTo(j job) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.handing == 0 {
-		return false
-	}
-	c.handing--
-	c.next = append(c.next, j)
-	return true
-}
-
-// finished is called by a worker once its result is handed in: it
-// returns a job left for it, or nil, and then the caller waiting for the
-// run is free. Each worker that was handing takes one job or one count,
-// so no job left is ever without a worker.
-func (c *crew) finished(host bool) job {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.next) == 0 {
-		c.handing--
-		if host {
-			c.hostFree = true
-		}
-		return nil
-	}
-	j := c.next[0]
-	n := copy(c.next, c.next[1:])
-	c.next[n] = nil
-	c.next = c.next[:n]
-	return j
 }
 
 // startModel streams one model call. Deltas are published as they come,
@@ -322,7 +267,7 @@ var errBlocked = errors.New("conductor: blocked by before_tool hook")
 // startTool starts a call at once: the step that emitted its RunTool is
 // durable before its effects are performed, so that step is the call's
 // start record, and the rules have already decided it may run now.
-func (a *Agent) startTool(c *contract.ToolCall, lone bool) {
+func (a *Agent) startTool(c *contract.ToolCall) {
 	call := *c
 	run := a.run
 	tool, ok := run.box.Lookup(call.Name)
@@ -345,14 +290,9 @@ func (a *Agent) startTool(c *contract.ToolCall, lone bool) {
 		WorkDir:   a.deps.Env.WorkDir,
 		Done:      a.toolDone(run),
 	}
-	if gate == nil && lone {
-		// Only a call alone in its step: the calls of a batch each start
-		// on a goroutine of their own, so the caller waiting for the run
-		// stays free to apply their results on its grown stack (settle)
-		// instead of each applying its own on a fresh one.
+	if gate == nil {
 		job.Here = a.toolHere(run)
-	}
-	if gate != nil {
+	} else {
 		job.Done = func(o dispatch.Outcome) {
 			out := o.Outcome
 			args, rewrote := gate.rewrite()
@@ -404,11 +344,13 @@ func (a *Agent) toolResult(o dispatch.Outcome) task {
 	return task{isResult: true, result: contract.ToolSettled{CallID: o.CallID, Outcome: out, Tokens: resultEstimate(a.cfg.Model, out.Content)}}
 }
 
-// toolHere returns the Here of the run's lone calls without hooks, made
-// once a run: a call that may start while a worker hands in the step
-// that started it is left for that worker, as a model call is (spawn),
-// so a turn of one call runs on one goroutine from the model's reply to
-// the next model call instead of waking two.
+// toolHere returns the Here of the run's calls without hooks, made once
+// a run: a call that may start while a worker hands in the step that
+// started it is left for that worker, as a model call is (spawn), so a
+// turn runs on one goroutine from the model's reply to the next model
+// call instead of waking one for each call and the caller for each
+// result; a batch's calls left behind a slow one are taken by helpers
+// (see crew).
 func (a *Agent) toolHere(run *runState) func(func() (dispatch.Outcome, bool)) bool {
 	if run.toolHere == nil {
 		run.toolHere = func(call func() (dispatch.Outcome, bool)) bool {
