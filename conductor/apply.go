@@ -111,10 +111,16 @@ func (a *Agent) storeFailed(err error) {
 func (a *Agent) dropRun() *runState {
 	run := a.run
 	a.run = nil
-	run.cancel()
+	run.end()
 	a.sched.CancelAll()
 	run.deltas.close()
 	return run
+}
+
+// end stops the run: its contexts end, and its crew calls no helper.
+func (run *runState) end() {
+	run.crew.end()
+	run.cancel()
 }
 
 func (a *Agent) endRun() {
@@ -138,6 +144,7 @@ func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	// Whoever started the run waits for it and works for it meanwhile
 	// (wait); Reopen, which does not wait, drops it (dropHost).
 	r.crew.hostFree = true
+	r.crew.workers = &a.workers
 	a.run = r
 	return r
 }

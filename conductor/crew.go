@@ -13,8 +13,14 @@ import "sync"
 // worker that started them and cost one wake-up a batch, and slow ones
 // each get a worker within a wake-up of each other.
 type crew struct {
+	// workers counts the agent's jobs (Agent.workers): a helper is counted
+	// when it is called, under mu, so that once the run is over (end) no
+	// helper is called that Close would not wait for.
+	workers *sync.WaitGroup
+
 	mu       sync.Mutex
 	hostFree bool
+	over     bool
 	// handing counts the workers handing a result in; each looks at next
 	// once it is done, so a job left there always has a worker.
 	handing int
@@ -98,14 +104,25 @@ func (c *crew) take() (j job, help bool) {
 	return c.pop(), c.callHelper()
 }
 
-// callHelper reports whether a helper is to be called: jobs are left
-// and none is on its way.
+// callHelper reports whether a helper is to be called, counted among
+// the agent's jobs: jobs are left, none is on its way, and the run goes
+// on. The jobs of a run that is over need none: the worker that took
+// the first runs the rest, each answered at once as cancelled.
 func (c *crew) callHelper() bool {
-	if len(c.next) == 0 || c.calling {
+	if len(c.next) == 0 || c.calling || c.over {
 		return false
 	}
 	c.calling = true
+	c.workers.Add(1)
 	return true
+}
+
+// end says the run is over; called in turn, before Close waits for the
+// agent's jobs.
+func (c *crew) end() {
+	c.mu.Lock()
+	c.over = true
+	c.mu.Unlock()
 }
 
 func (c *crew) pop() job {

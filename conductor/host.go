@@ -114,7 +114,7 @@ func (a *Agent) startRun(ctx context.Context, sb *submission, w chan *outcome) e
 		if a.run == run {
 			a.run = nil
 		}
-		run.cancel()
+		run.end()
 		if a.failed != nil {
 			return a.failed
 		}
@@ -362,7 +362,7 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outc
 	run.waiters = append(run.waiters, w)
 	if err := a.apply(contract.Resumed{Revision: a.cfg.Revision, At: a.now()}); err != nil {
 		a.run = nil
-		run.cancel()
+		run.end()
 		return nil, err
 	}
 	return run, nil

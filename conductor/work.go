@@ -24,12 +24,11 @@ type jobFunc func() task
 
 func (f jobFunc) do() task { return f() }
 
-// spawn runs j on one of the run's workers: the caller waiting for the
-// run (Submit, Resume) when it is free, else a worker handing in a result,
-// which runs it next, else a worker waiting for work, else a new one. The
-// run waits for the workers it started to end, and the agent for every
-// job (Close). Called in turn with the agent's closures, so every count
-// is taken before Close can wait on it.
+// spawn runs j on one of the run's workers: a worker handing in a
+// result, which runs it next, else as start does. The run waits for the
+// workers it started to end, and the agent for every job (Close). Called
+// in turn with the agent's closures, so every count is taken before
+// Close can wait on it.
 func (a *Agent) spawn(run *runState, j job) {
 	if run.crew.handTo(j) {
 		return
@@ -37,20 +36,27 @@ func (a *Agent) spawn(run *runState, j job) {
 	a.start(run, j)
 }
 
-// start runs j on the caller waiting for the run when it is free, else
-// on a worker waiting for work, else on a new one.
+// start runs j on the caller waiting for the run (Submit, Resume) when it
+// is free, else on a worker waiting for work, else on a new one.
 func (a *Agent) start(run *runState, j job) {
+	a.workers.Add(1)
+	a.startCounted(run, j)
+}
+
+// startCounted is start with j already counted among the agent's jobs,
+// as a helper is by the crew that calls it (see crew.callHelper).
+func (a *Agent) startCounted(run *runState, j job) {
 	if run.crew.toHost() {
-		a.workers.Add(1)
 		run.host <- hosted{job: j}
 		return
 	}
 	select {
 	case run.idle <- j:
+		// The worker waiting is counted already.
+		a.workers.Done()
 		return
 	default:
 	}
-	a.workers.Add(1)
 	run.wg.Add(1)
 	go a.worker(run, j)
 }
@@ -95,7 +101,7 @@ func (a *Agent) handOver(run *runState, result *task, host bool) job {
 	a.enqueue(result)
 	j, help := run.crew.finished(host)
 	if help {
-		a.start(run, &run.helper)
+		a.startCounted(run, &run.helper)
 	}
 	return j
 }
@@ -114,7 +120,7 @@ func (h *helper) do() task {
 		return task{}
 	}
 	if help {
-		h.a.start(h.run, h)
+		h.a.startCounted(h.run, h)
 	}
 	return j.do()
 }
