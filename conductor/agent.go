@@ -93,12 +93,11 @@ type runState struct {
 	// (nil until the first).
 	children map[string]*child
 	// wg counts the workers the run started; host hands a job to a
-	// caller waiting for the run, idle to a worker waiting for one, and
-	// crew leaves one for a worker about to be free (spawn), or calls
-	// helper to take it.
+	// caller waiting for the run, and crew leaves one for a worker about
+	// to be free (spawn), calls helper to take it, or hands it to a
+	// worker waiting for one.
 	wg     sync.WaitGroup
 	host   chan hosted
-	idle   chan job
 	crew   crew
 	helper helper
 	// toolDone answers the run's calls without hooks (see toolDone).

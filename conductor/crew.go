@@ -27,6 +27,20 @@ type crew struct {
 	next    []job
 	// calling says a helper was called and has not taken its job yet.
 	calling bool
+	// idle hands a job to a worker waiting for one; made with the run's
+	// first worker, as most runs have none.
+	idle chan job
+}
+
+// idleWorkers returns the channel of workers waiting for a job, made
+// first when create is set, else nil until then.
+func (c *crew) idleWorkers(create bool) chan job {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.idle == nil && create {
+		c.idle = make(chan job)
+	}
+	return c.idle
 }
 
 // toHost reports whether the caller waiting for the run takes what is

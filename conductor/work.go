@@ -50,26 +50,28 @@ func (a *Agent) startCounted(run *runState, j job) {
 		run.host <- hosted{job: j}
 		return
 	}
-	select {
-	case run.idle <- j:
-		// The worker waiting is counted already.
-		a.workers.Done()
-		return
-	default:
+	if idle := run.crew.idleWorkers(false); idle != nil {
+		select {
+		case idle <- j:
+			// The worker waiting is counted already.
+			a.workers.Done()
+			return
+		default:
+		}
 	}
 	run.wg.Add(1)
-	go a.worker(run, j)
+	go a.worker(run, j, run.crew.idleWorkers(true))
 }
 
-// worker runs j and then the run's jobs handed to it while it waits,
-// until the run or the agent ends.
-func (a *Agent) worker(run *runState, j job) {
+// worker runs j and then the run's jobs handed to it on idle while it
+// waits, until the run or the agent ends.
+func (a *Agent) worker(run *runState, j job, idle chan job) {
 	defer a.workers.Done()
 	defer run.wg.Done()
 	a.work(run, j, false)
 	for {
 		select {
-		case j = <-run.idle:
+		case j = <-idle:
 			a.work(run, j, false)
 		case <-run.ctx.Done():
 			return
