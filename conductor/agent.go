@@ -41,6 +41,9 @@ type Agent struct {
 	sched  *dispatch.Scheduler
 	hub    *ledger.Hub
 	store  store.Store
+	// recorder is store when it can take a record without naming its
+	// node at once (store.Recorder), which persist then does.
+	recorder store.Recorder
 
 	// Closures that touch the state below run one at a time (enqueue).
 	qmu      sync.Mutex
@@ -169,6 +172,7 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 		output: output,
 	}
 	a.toolSource = box
+	a.recorder, _ = a.store.(store.Recorder)
 	// The rules decide which calls run (ToolConcurrency, sequential
 	// tools): the scheduler starts each call it is handed at once.
 	a.sched = dispatch.NewScheduler(dispatch.Options{Limit: -1, DefaultTimeout: cfg.ToolTimeout,

@@ -71,6 +71,9 @@ func (a *Agent) persist(e *contract.Persist) error {
 	if len(e.Links) > 0 {
 		return a.persistLinked(e)
 	}
+	if a.recorder != nil {
+		return a.recorder.Record(context.Background(), a.state.SessionID, e.Record)
+	}
 	// Handed over in the agent's own one-record slice: a slice made
 	// here would be allocated, as Append is called through an interface.
 	a.record[0] = e.Record

@@ -52,6 +52,9 @@ func (d *db) Checkpoint(ctx context.Context, sessionID string) (Checkpoint, erro
 	if err := checkSession(sessionID); err != nil {
 		return Checkpoint{}, err
 	}
+	if err := d.nameAll(ctx); err != nil {
+		return Checkpoint{}, err
+	}
 	h, err := d.b.Ref(ctx, RefCheckpoints, sessionID)
 	if err != nil {
 		return Checkpoint{}, err

@@ -19,6 +19,10 @@ type db struct {
 	log      *slog.Logger
 	mu       sync.Mutex
 	sessions map[string]*sessionState
+	// late says Record hashes its nodes only before the next read (see
+	// Recorder): set for a store that alone can read its backend.
+	late  bool
+	names unnamed
 }
 
 // sessionState serializes a session's appends and remembers the step of
@@ -27,6 +31,8 @@ type sessionState struct {
 	mu   sync.Mutex
 	head Hash
 	step uint64
+	// unnamed are the records Record appended after head, not yet hashed.
+	unnamed []unnamedNode
 }
 
 // nodeBuffers encode one-record appends: every backend copies or writes
@@ -98,6 +104,9 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 	if err := checkSession(sessionID); err != nil {
 		return Hash{}, err
 	}
+	if err := d.nameAll(ctx); err != nil {
+		return Hash{}, err
+	}
 	if len(recs) == 0 {
 		return Hash{}, appendFailed(sessionID, fmt.Errorf("%w: no records", ErrInvalid))
 	}
@@ -107,6 +116,10 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 	s := d.session(sessionID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// What Record appended since nameAll ran comes first.
+	if err := d.name(ctx, sessionID, s); err != nil {
+		return Hash{}, err
+	}
 	head, step, err := d.tip(ctx, sessionID, s)
 	if err != nil {
 		return Hash{}, err
@@ -233,6 +246,9 @@ func (d *db) Head(ctx context.Context, sessionID string) (Hash, error) {
 	if err := checkSession(sessionID); err != nil {
 		return Hash{}, err
 	}
+	if err := d.nameAll(ctx); err != nil {
+		return Hash{}, err
+	}
 	head, err := d.b.Ref(ctx, RefHeads, sessionID)
 	if err != nil {
 		return Hash{}, err
@@ -249,6 +265,9 @@ func (d *db) Node(ctx context.Context, h Hash) (Node, error) {
 	}
 	if h.IsZero() {
 		return Node{}, fmt.Errorf("store: node: %w: zero hash", ErrNotFound)
+	}
+	if err := d.nameAll(ctx); err != nil {
+		return Node{}, err
 	}
 	b, err := d.b.Get(ctx, h)
 	if err != nil {
@@ -312,6 +331,9 @@ func (d *db) Records(ctx context.Context, sessionID string) ([]contract.Record, 
 }
 
 func (d *db) Sessions(ctx context.Context) ([]string, error) {
+	if err := d.nameAll(ctx); err != nil {
+		return nil, err
+	}
 	return d.b.Refs(ctx, RefHeads)
 }
 
@@ -338,6 +360,9 @@ func (d *db) Lock(ctx context.Context, sessionID string) (func() error, error) {
 
 func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {
 	if err := checkSession(newSessionID); err != nil {
+		return err
+	}
+	if err := d.nameAll(ctx); err != nil {
 		return err
 	}
 	s := d.session(newSessionID)

@@ -105,6 +105,9 @@ func (d *db) exportChain(ctx context.Context, enc *json.Encoder, head Hash, done
 }
 
 func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
+	if err := d.nameAll(ctx); err != nil {
+		return nil, fmt.Errorf("store: import: %w", err)
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	im := importer{d: d, nodes: map[Hash]uint64{}}

@@ -10,8 +10,14 @@ import (
 )
 
 // NewMemory returns a Store that keeps everything in memory. It verifies
-// reads exactly as the file backend does.
-func NewMemory(opts ...Option) Store { return New(NewMemoryBackend(), opts...) }
+// reads exactly as the file backend does. Its backend is its own, so it
+// is a Recorder: records it takes through Record are hashed only when
+// the store is next read.
+func NewMemory(opts ...Option) Store {
+	d := newDB(NewMemoryBackend(), opts)
+	d.late = true
+	return d
+}
 
 // NewMemoryBackend returns a Backend that keeps everything in memory,
 // for tests and for wrapping.

@@ -35,15 +35,36 @@ func EncodeNode(n Node) ([]byte, error) {
 
 // appendNode appends the canonical bytes of n to b.
 func appendNode(b []byte, n *Node) ([]byte, error) {
+	b = appendNodeFields(b, n.Parent, n.Links)
+	b, err := contract.AppendRecord(b, n.Record)
+	if err != nil {
+		return nil, fmt.Errorf("store: encode node: %w: %w", ErrInvalid, err)
+	}
+	return append(b, '}'), nil
+}
+
+// appendNodeAround appends the canonical bytes of the node after parent,
+// linking links, that holds the record whose canonical bytes are record.
+func appendNodeAround(b []byte, parent Hash, links []Hash, record []byte) []byte {
+	b = appendNodeFields(b, parent, links)
+	b = append(b, record...)
+	return append(b, '}')
+}
+
+// nodeOverhead is the room a node takes beyond its record, without links.
+const nodeOverhead = len(`{"v":1,"kind":"node","parent":"","record":}`) + 2*len(Hash{})
+
+// appendNodeFields appends a node's fields up to its record's value.
+func appendNodeFields(b []byte, parent Hash, links []Hash) []byte {
 	b = append(b, `{"v":1,"kind":"node",`...)
-	if !n.Parent.IsZero() {
+	if !parent.IsZero() {
 		b = append(b, `"parent":"`...)
-		b = hex.AppendEncode(b, n.Parent[:])
+		b = hex.AppendEncode(b, parent[:])
 		b = append(b, `",`...)
 	}
-	if len(n.Links) > 0 {
+	if len(links) > 0 {
 		b = append(b, `"links":[`...)
-		for i, l := range n.Links {
+		for i, l := range links {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -53,12 +74,7 @@ func appendNode(b []byte, n *Node) ([]byte, error) {
 		}
 		b = append(b, `],`...)
 	}
-	b = append(b, `"record":`...)
-	b, err := contract.AppendRecord(b, n.Record)
-	if err != nil {
-		return nil, fmt.Errorf("store: encode node: %w: %w", ErrInvalid, err)
-	}
-	return append(b, '}'), nil
+	return append(b, `"record":`...)
 }
 
 // DecodeNode checks b against its name h and parses it. Damage is

@@ -53,6 +53,7 @@ var rules = []rule{
 	{"ImportRejectsDamage", "Import verifies every line: an altered node is ErrCorrupt, a missing parent ErrMissingParent, a newer format ErrSchemaVersion, and nothing is imported", importRejectsDamage},
 	{"ConcurrentSessions", "appends to different sessions from many goroutines all land", concurrentSessions},
 	{"Verify", "a store only ever appended to passes Verify", verify},
+	{"RecordLikeAppend", "records a store.Recorder takes read back, through every read, as the nodes Append would have made, in the same chain as Appends between them", recordLikeAppend},
 }
 
 func diff(what string, want, got any) error {

@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync/atomic"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// Recorder is a Store that appends a record without returning its node's
+// hash, so it may name the node later: the store of NewMemory encodes the
+// record at once but hashes it, and the nodes after it, only when the
+// store is next read, since nothing but the store itself can read its
+// memory meanwhile. A session that is never read is never hashed. The
+// conductor persists through Record when its store has it.
+type Recorder interface {
+	// Record appends rec after the session's newest record, as Append
+	// does; rec is not kept.
+	Record(ctx context.Context, sessionID string, rec contract.Record) error
+}
+
+// unnamedNode is a record appended by Record and not yet hashed: the
+// record's canonical bytes, which its node wraps.
+type unnamedNode struct {
+	step uint64
+	body []byte
+}
+
+// unnamed tracks the sessions with unnamed nodes, for a store that names
+// late (NewMemory's).
+type unnamed struct {
+	count    atomic.Int64 // sessions with unnamed nodes
+	sessions []*sessionState
+	ids      []string
+}
+
+func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) error {
+	if !d.late {
+		_, err := d.append(ctx, sessionID, nil, []contract.Record{rec})
+		return err
+	}
+	if err := checkSession(sessionID); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return appendFailed(sessionID, err)
+	}
+	s := d.session(sessionID)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	step := s.step
+	if n := len(s.unnamed); n > 0 {
+		step = s.unnamed[n-1].step
+	} else {
+		var err error
+		if _, step, err = d.tip(ctx, sessionID, s); err != nil {
+			return err
+		}
+	}
+	if rec.Step != step+1 {
+		return outOfSequence(sessionID, rec.Step, step)
+	}
+	buf := nodeBuffers.Get().(*nodeBuffer)
+	b, err := contract.AppendRecord(buf.bytes[:0], rec)
+	if err != nil {
+		nodeBuffers.Put(buf)
+		return appendFailed(sessionID, fmt.Errorf("%w: %w", ErrInvalid, err))
+	}
+	body := slices.Clone(b)
+	if cap(b) <= maxPooledNode {
+		buf.bytes = b
+		nodeBuffers.Put(buf)
+	}
+	if len(s.unnamed) == 0 {
+		d.waitsForName(sessionID, s)
+	}
+	s.unnamed = append(s.unnamed, unnamedNode{step: rec.Step, body: body})
+	return nil
+}
+
+// waitsForName lists s among the sessions to name before the next read.
+// Called with s.mu held.
+func (d *db) waitsForName(sessionID string, s *sessionState) {
+	d.mu.Lock()
+	d.names.sessions = append(d.names.sessions, s)
+	d.names.ids = append(d.names.ids, sessionID)
+	d.names.count.Add(1)
+	d.mu.Unlock()
+}
+
+// nameAll hashes and commits every node Record appended, so the store
+// reads as if each had been appended by Append. Every read calls it
+// first; it costs an atomic load when nothing waits.
+func (d *db) nameAll(ctx context.Context) error {
+	if d.names.count.Load() == 0 {
+		return nil
+	}
+	d.mu.Lock()
+	sessions, ids := d.names.sessions, d.names.ids
+	d.names.sessions, d.names.ids = nil, nil
+	d.mu.Unlock()
+	var first error
+	for i, s := range sessions {
+		s.mu.Lock()
+		err := d.name(ctx, ids[i], s)
+		s.mu.Unlock()
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// name commits s's unnamed nodes after its head. Called with s.mu held.
+// The store that names late owns its backend, so the commit cannot meet
+// another writer's; its nodes are those Append would have made.
+func (d *db) name(ctx context.Context, sessionID string, s *sessionState) error {
+	if len(s.unnamed) == 0 {
+		return nil
+	}
+	d.names.count.Add(-1)
+	head, step, err := d.tip(ctx, sessionID, s)
+	if err != nil {
+		return err
+	}
+	old := head
+	objs := make([]Object, 0, len(s.unnamed))
+	for _, u := range s.unnamed {
+		b := appendNodeAround(make([]byte, 0, len(u.body)+nodeOverhead), head, nil, u.body)
+		head, step = HashOf(b), u.step
+		objs = append(objs, Object{Hash: head, Bytes: b})
+	}
+	s.unnamed = nil
+	if err := d.b.Commit(ctx, RefHeads, sessionID, old, head, objs); err != nil {
+		s.head, s.step = Hash{}, 0
+		return appendFailed(sessionID, err)
+	}
+	s.head, s.step = head, step
+	return nil
+}

@@ -1,0 +1,157 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/store/storetest"
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// outcome is what one operation showed: a hash, records, sessions or
+// exported bytes, and the error's kind.
+type outcome struct {
+	Hash     store.Hash
+	Records  []contract.Record
+	Sessions []string
+	Export   string
+	Err      string
+}
+
+func errKind(err error) string {
+	for _, k := range []error{store.ErrInvalid, store.ErrNotFound} {
+		if errors.Is(err, k) {
+			return k.Error()
+		}
+	}
+	if err != nil {
+		return "other: " + err.Error()
+	}
+	return ""
+}
+
+// Any interleaving of Record, Append and reads over a few sessions shows
+// the same through NewMemory, which names Record's nodes only when read,
+// as through the same backend under store.New, which names each at once.
+func TestRecordNamesLateAsAppendNamesAtOnce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ctx := context.Background()
+		late, now := store.NewMemory(), store.New(store.NewMemoryBackend())
+		sessions := []string{"a", "b", "c"}
+		scripts := map[string][]contract.Record{}
+		for _, s := range sessions {
+			scripts[s] = storetest.Script(s, 40)
+		}
+		next := map[string]int{}
+		do := func(st store.Store, op, s string, step int) outcome {
+			var o outcome
+			var err error
+			switch op {
+			case "record":
+				err = st.(store.Recorder).Record(ctx, s, scripts[s][step])
+			case "append":
+				o.Hash, err = st.Append(ctx, s, scripts[s][step])
+			case "head":
+				o.Hash, err = st.Head(ctx, s)
+			case "records":
+				o.Records, err = st.Records(ctx, s)
+			case "sessions":
+				o.Sessions, err = st.Sessions(ctx)
+			case "export":
+				var b bytes.Buffer
+				err = st.Export(ctx, &b)
+				o.Export = b.String()
+			}
+			o.Err = errKind(err)
+			return o
+		}
+		for i := range rapid.IntRange(1, 60).Draw(t, "ops") {
+			op := rapid.SampledFrom([]string{"record", "record", "record", "append", "head", "records", "sessions", "export"}).Draw(t, fmt.Sprint("op", i))
+			s := rapid.SampledFrom(sessions).Draw(t, fmt.Sprint("session", i))
+			step := next[s]
+			if op == "record" || op == "append" {
+				// Now and then a step out of sequence, which both refuse.
+				if rapid.IntRange(0, 9).Draw(t, fmt.Sprint("skip", i)) == 0 {
+					step++
+				}
+				if step >= len(scripts[s]) {
+					continue
+				}
+			}
+			want, got := do(now, op, s, step), do(late, op, s, step)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("%s %s step %d (-named at once +named late):\n%s", op, s, step+1, d)
+			}
+			if (op == "record" || op == "append") && got.Err == "" {
+				next[s]++
+			}
+		}
+		if err := late.Verify(ctx); err != nil {
+			t.Fatalf("Verify: %v", err)
+		}
+	})
+}
+
+// Sessions recorded from many goroutines while others read the store all
+// land whole (run with -race).
+func TestRecordWhileReading(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	rec := st.(store.Recorder)
+	const sessions, steps = 8, 50
+	var writers, readers sync.WaitGroup
+	stop := make(chan struct{})
+	for range 2 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := st.Sessions(ctx); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := st.Export(ctx, &bytes.Buffer{}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for i := range sessions {
+		id := fmt.Sprint("s", i)
+		writers.Go(func() {
+			for _, r := range storetest.Script(id, steps) {
+				if err := rec.Record(ctx, id, r); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	writers.Wait()
+	close(stop)
+	readers.Wait()
+	for i := range sessions {
+		id := fmt.Sprint("s", i)
+		got, err := st.Records(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(storetest.Script(id, steps), got); d != "" {
+			t.Errorf("records of %s (-want +got):\n%s", id, d)
+		}
+	}
+	if err := st.Verify(ctx); err != nil {
+		t.Error(err)
+	}
+}
