@@ -72,9 +72,12 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	defer stopPulse()
 	fellBack := false
 	for attempt := 0; ; attempt++ {
-		// The attempt's context holds its assembler: one allocation.
+		// The attempt's context is its own, as a provider may keep it past
+		// the stream; the assembler, 1 KiB of room for a usual reply, is
+		// used again once the reply is copied out of it.
 		actx := &attemptCtx{deadline: deadline}
-		a := &actx.asm
+		a := assemblers.Get().(*assembler)
+		actx.asm = a
 		a.reset(known, d.o.Now, publish)
 		a.textCalls = d.o.TextToolCalls
 		err := d.attempt(ctx, &req, actx)
@@ -82,12 +85,25 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 			fellBack, err = d.fallback(ctx, deadline, total, &req, err, a, publish)
 		}
 		if err == nil {
-			return d.replied(a)
+			sig := d.replied(a)
+			putAssembler(a)
+			return sig
 		}
+		putAssembler(a)
 		if sig := d.retry(ctx, deadline, total, attempt, err, publish); sig != nil {
 			return sig
 		}
 	}
+}
+
+// assemblers hold the assemblers of attempts that ended: what a reply
+// keeps is copied out of its assembler (reply), and an attempt's stream
+// reaches it no more once the stream returned (attemptCtx.yield).
+var assemblers = sync.Pool{New: func() any { return new(assembler) }}
+
+func putAssembler(a *assembler) {
+	*a = assembler{}
+	assemblers.Put(a)
 }
 
 // replied is the signal of an attempt that ended with a reply. Run's
@@ -163,7 +179,7 @@ func (d *Driver) attempt(outer context.Context, req *contract.ModelRequest, ctx 
 	cctx, cancel := context.WithCancelCause(outer)
 	defer cancel(nil)
 	ctx.Context = cctx
-	a := &ctx.asm
+	a := ctx.asm
 	w := &ctx.watchdog
 	w.start(d.o.FirstChunkTimeout, d.o.IdleTimeout, ctx.deadline, cancel)
 	defer w.stop()
@@ -171,6 +187,9 @@ func (d *Driver) attempt(outer context.Context, req *contract.ModelRequest, ctx 
 	// ranged over, so the loop's state lives in the context already
 	// allocated instead of in variables of its own on the heap.
 	d.p.Stream(ctx, *req)(ctx.yield)
+	// A provider that calls yield after its stream returned is not
+	// listened to: the assembler is used again.
+	ctx.ended = true
 	if ctx.malformed != nil {
 		return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: ctx.malformed}
 	}
@@ -202,7 +221,7 @@ type attemptCtx struct {
 
 	// The stream's fold (see yield), owned by the provider's goroutine,
 	// and afterwards by the call.
-	asm       assembler
+	asm       *assembler
 	ended     bool  // yield said stop
 	streamErr error // the error the stream ended with
 	malformed error // the chunk that broke the stream's protocol
