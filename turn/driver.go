@@ -97,8 +97,9 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 }
 
 // assemblers hold the assemblers of attempts that ended: what a reply
-// keeps is copied out of its assembler (reply), and an attempt's stream
-// reaches it no more once the stream returned (attemptCtx.yield).
+// keeps is copied out of its assembler (reply), and a stream that calls
+// yield after it returned reaches it no more, as the attempt's context
+// is cancelled by then (attemptCtx.yield).
 var assemblers = sync.Pool{New: func() any { return new(assembler) }}
 
 func putAssembler(a *assembler) {
@@ -187,9 +188,6 @@ func (d *Driver) attempt(outer context.Context, req *contract.ModelRequest, ctx 
 	// ranged over, so the loop's state lives in the context already
 	// allocated instead of in variables of its own on the heap.
 	d.p.Stream(ctx, *req)(ctx.yield)
-	// A provider that calls yield after its stream returned is not
-	// listened to: the assembler is used again.
-	ctx.ended = true
 	if ctx.malformed != nil {
 		return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: ctx.malformed}
 	}

@@ -3,6 +3,7 @@ package turn_test
 import (
 	"context"
 	"errors"
+	"iter"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -203,5 +204,48 @@ func TestEstimateIsStampedOnTheReply(t *testing.T) {
 				t.Errorf("reply tokens %d, want %d", reply.Reply.Tokens, tt.want)
 			}
 		})
+	}
+}
+
+// keptYield is a provider that keeps the yield it was handed and streams
+// one reply.
+type keptYield struct{ yield func(turn.Chunk, error) bool }
+
+func (p *keptYield) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	return func(yield func(turn.Chunk, error) bool) {
+		p.yield = yield
+		if yield(text("first"), nil) {
+			yield(stop(contract.StopEndTurn), nil)
+		}
+	}
+}
+
+// A provider that calls yield after its stream returned is not listened
+// to: the call it belonged to is over, and the next call's reply and
+// events are its own.
+func TestDriverIgnoresYieldAfterTheStream(t *testing.T) {
+	p := &keptYield{}
+	d := turn.NewDriver(p, turn.Options{})
+	if _, ok := d.Run(context.Background(), weatherReq, nil).(contract.ModelReplied); !ok {
+		t.Fatal("the first call did not reply")
+	}
+	late := p.yield
+	r := &recorder{}
+	second := func(ev *contract.RunEvent) {
+		if late(text("late"), nil) {
+			t.Error("a yield of an ended stream was listened to")
+		}
+		r.publish(ev)
+	}
+	got := d.Run(context.Background(), weatherReq, second)
+	reply, ok := got.(contract.ModelReplied)
+	if !ok {
+		t.Fatalf("the second call = %#v, want a reply", got)
+	}
+	if diff := cmp.Diff([]contract.Block{contract.TextBlock("first")}, reply.Reply.Blocks); diff != "" {
+		t.Errorf("second reply (-want +got):\n%s", diff)
+	}
+	if len(r.events) != 1 || r.events[0].Text != "first" {
+		t.Errorf("second call's events = %+v, want its one delta", r.events)
 	}
 }
