@@ -52,7 +52,7 @@ func delegateTask(args string) (string, string) {
 // run for a delegate call.
 func (t *transition) runEffect(p *contract.PendingCall) contract.Effect {
 	if p.Tool.Delegate == "" {
-		r := slot(t.runs[:], &t.nruns)
+		r := slot(t.runRoom, &t.nruns)
 		r.Call, r.Tool = p.Call, p.Tool
 		return r
 	}

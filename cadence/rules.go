@@ -81,7 +81,7 @@ func (r *Rules) Advance(s *contract.RunSnapshot, sig contract.Signal) ([]contrac
 	return r.advance(new(transition), s, sig)
 }
 
-// Scratch is the working memory of a step, about 2 KiB, for a host that
+// Scratch is the working memory of a step, about 8 KiB, for a host that
 // performs each step's effects before it takes the next: the effects
 // AdvanceIn returns point into it, and are good until it is used for
 // another step. What a step publishes points into it at nothing, so
@@ -89,6 +89,12 @@ func (r *Rules) Advance(s *contract.RunSnapshot, sig contract.Signal) ([]contrac
 type Scratch struct {
 	t    transition
 	used bool
+	// More room than a transition of its own has, enough for a reply
+	// with a batch of calls: a Scratch is used again, so the room costs
+	// its host nothing a step.
+	room   [24]contract.Effect
+	events [16]contract.Publish
+	runs   [8]contract.RunTool
 }
 
 // AdvanceIn is Advance working in sc, which it clears first: a host
@@ -97,6 +103,7 @@ type Scratch struct {
 func (r *Rules) AdvanceIn(sc *Scratch, s *contract.RunSnapshot, sig contract.Signal) ([]contract.Effect, error) {
 	sc.Clear()
 	sc.used = true
+	sc.t.effectRoom, sc.t.eventRoom, sc.t.runRoom = sc.room[:], sc.events[:], sc.runs[:]
 	return r.advance(&sc.t, s, sig)
 }
 
@@ -104,10 +111,15 @@ func (r *Rules) AdvanceIn(sc *Scratch, s *contract.RunSnapshot, sig contract.Sig
 // and effects), so a Scratch put aside keeps none of it alive. The
 // effects that step returned must not be used after.
 func (sc *Scratch) Clear() {
-	if sc.used {
-		sc.t = transition{}
-		sc.used = false
+	if !sc.used {
+		return
 	}
+	// Only the room the step used holds anything.
+	clear(sc.room[:min(len(sc.t.effects), len(sc.room))])
+	clear(sc.events[:sc.t.nevents])
+	clear(sc.runs[:sc.t.nruns])
+	sc.t = transition{}
+	sc.used = false
 }
 
 // advance steps *s by sig in t, which is zero.
@@ -120,7 +132,10 @@ func (r *Rules) advance(t *transition, s *contract.RunSnapshot, sig contract.Sig
 	}
 	t.rules, t.sig, t.at = r, sig, sig.When()
 	t.s = *s
-	t.effects = t.room[:1]
+	if t.effectRoom == nil {
+		t.effectRoom, t.eventRoom, t.runRoom = t.room[:], t.events[:], t.runs[:]
+	}
+	t.effects = t.effectRoom[:1]
 	if res, ok := sig.(contract.Resumed); ok {
 		t.upgrade(res)
 	}

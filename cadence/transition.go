@@ -27,6 +27,11 @@ type transition struct {
 	ninvoke int
 	runs    [2]contract.RunTool
 	nruns   int
+	// effectRoom, eventRoom and runRoom are where the step's effects go
+	// while there is room: the arrays above, or a Scratch's larger ones.
+	effectRoom []contract.Effect
+	eventRoom  []contract.Publish
+	runRoom    []contract.RunTool
 	// ownPending says s.Pending was already copied in this step.
 	ownPending bool
 	// links are the child sessions of delegate calls answered this step.
@@ -42,7 +47,7 @@ func (t *transition) publish(ev contract.RunEvent) {
 	ev.SessionID = t.s.SessionID
 	ev.RunID = t.s.RunID
 	ev.At = t.at
-	p := slot(t.events[:], &t.nevents)
+	p := slot(t.eventRoom, &t.nevents)
 	p.Event = ev
 	t.emit(p)
 }

@@ -56,7 +56,8 @@ func (a *Agent) apply(sig contract.Signal) error {
 
 // scratches hold the working memory of steps: a step's effects are all
 // performed before apply returns, so its memory serves the next step of
-// any agent rather than being allocated, 2 KiB a step.
+// any agent rather than being allocated, 2 KiB a step and more for a
+// batch of calls.
 var scratches = sync.Pool{New: func() any { return new(cadence.Scratch) }}
 
 // putScratch clears sc, so a pooled scratch holds no run's history
