@@ -2,6 +2,8 @@ package compactor
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/batonrt/baton/contract"
@@ -76,8 +78,32 @@ func charTokens(s string) int {
 	return (len(s) + BytesPerToken - 1) / BytesPerToken
 }
 
-// counterFor returns the text counter for the model's encoding.
+// counterFor returns the text counter for the model's encoding, made
+// once for each of the first maxCounters models asked about: every turn
+// and tool result is counted, and working out the encoding from the
+// model's name each time showed in profiles.
 func counterFor(model string) func(string) int {
+	if c, ok := counters.Load(model); ok {
+		return c.(func(string) int)
+	}
+	c := newCounter(model)
+	if counted.Add(1) <= maxCounters {
+		counters.Store(model, c)
+	}
+	return c
+}
+
+// counters holds the counters made, by model.
+var (
+	counters sync.Map
+	counted  atomic.Int64
+)
+
+// maxCounters bounds the models whose counters are kept: a process
+// talks to a few, and model names come from configuration.
+const maxCounters = 64
+
+func newCounter(model string) func(string) int {
 	enc, ok := encodingFor(model)
 	if !ok {
 		return charTokens
