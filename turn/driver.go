@@ -73,26 +73,42 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	fellBack := false
 	for attempt := 0; ; attempt++ {
 		// The attempt's context is its own, as a provider may keep it past
-		// the stream; the assembler, 1 KiB of room for a usual reply, is
-		// used again once the reply is copied out of it.
-		actx := &attemptCtx{deadline: deadline}
-		a := assemblers.Get().(*assembler)
-		actx.asm = a
-		a.reset(known, d.o.Now, publish)
-		a.textCalls = d.o.TextToolCalls
+		// the stream; its assembler, 1 KiB of room for a usual reply, is
+		// taken at the first chunk, so a call waiting for its model holds
+		// none, and used again once the reply is copied out of it.
+		actx := &attemptCtx{deadline: deadline, known: known, now: d.o.Now, publish: publish, textCalls: d.o.TextToolCalls}
 		err := d.attempt(ctx, &req, actx)
 		if err != nil && !fellBack {
-			fellBack, err = d.fallback(ctx, deadline, total, &req, err, a, publish)
+			fellBack, err = d.fallback(ctx, deadline, total, &req, err, actx.assembler(), publish)
 		}
 		if err == nil {
-			sig := d.replied(a)
-			putAssembler(a)
+			sig := d.replied(actx.assembler())
+			actx.release()
 			return sig
 		}
-		putAssembler(a)
+		actx.release()
 		if sig := d.retry(ctx, deadline, total, attempt, err, publish); sig != nil {
 			return sig
 		}
+	}
+}
+
+// assembler returns the attempt's assembler, taken from the pool and
+// emptied at the first call.
+func (c *attemptCtx) assembler() *assembler {
+	if c.asm == nil {
+		c.asm = assemblers.Get().(*assembler)
+		c.asm.reset(c.known, c.now, c.publish)
+		c.asm.textCalls = c.textCalls
+	}
+	return c.asm
+}
+
+// release puts the attempt's assembler back, if it took one.
+func (c *attemptCtx) release() {
+	if c.asm != nil {
+		putAssembler(c.asm)
+		c.asm = nil
 	}
 }
 
@@ -180,7 +196,6 @@ func (d *Driver) attempt(outer context.Context, req *contract.ModelRequest, ctx 
 	cctx, cancel := context.WithCancelCause(outer)
 	defer cancel(nil)
 	ctx.Context = cctx
-	a := ctx.asm
 	w := &ctx.watchdog
 	w.start(d.o.FirstChunkTimeout, d.o.IdleTimeout, ctx.deadline, cancel)
 	defer w.stop()
@@ -192,10 +207,11 @@ func (d *Driver) attempt(outer context.Context, req *contract.ModelRequest, ctx 
 		return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: ctx.malformed}
 	}
 	streamErr := ctx.streamErr
-	if cause := context.Cause(ctx); isQuiet(cause) && !a.stopped {
+	stopped := ctx.asm != nil && ctx.asm.stopped
+	if cause := context.Cause(ctx); isQuiet(cause) && !stopped {
 		return cause
 	}
-	if a.stopped {
+	if stopped {
 		// A stop was seen: whatever came after it (a late error, a hang
 		// cut by the watchdog) cannot spoil a complete reply.
 		return nil
@@ -218,8 +234,13 @@ type attemptCtx struct {
 	watchdog watchdog
 
 	// The stream's fold (see yield), owned by the provider's goroutine,
-	// and afterwards by the call.
+	// and afterwards by the call; nil until the first chunk, made from
+	// the fields after it (see assembler).
 	asm       *assembler
+	known     []string
+	now       func() contract.Timestamp
+	publish   func(*contract.RunEvent)
+	textCalls bool
 	ended     bool  // yield said stop
 	streamErr error // the error the stream ended with
 	malformed error // the chunk that broke the stream's protocol
@@ -238,7 +259,7 @@ func (c *attemptCtx) yield(ch Chunk, err error) bool {
 	case c.Err() != nil:
 	default:
 		c.watchdog.fed()
-		if c.malformed = c.asm.add(ch); c.malformed == nil {
+		if c.malformed = c.assembler().add(ch); c.malformed == nil {
 			return true
 		}
 	}
