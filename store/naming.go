@@ -50,7 +50,7 @@ func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) 
 	s := d.session(sessionID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	step := s.step
+	var step uint64
 	if n := len(s.unnamed); n > 0 {
 		step = s.unnamed[n-1].step
 	} else {
