@@ -40,6 +40,13 @@ type machine struct {
 	// as it was then.
 	scratch   cadence.Scratch
 	published []publishedEvent
+	// owned is the session moved only through inPlace, a Scratch that
+	// changes pending calls in place: its Pending is shared with no
+	// other snapshot, as a host that sets PendingInPlace keeps it, and
+	// ownedEvents are the events its steps published, with their JSON.
+	owned       contract.RunSnapshot
+	inPlace     cadence.Scratch
+	ownedEvents []publishedEvent
 }
 
 type publishedEvent struct {
@@ -104,6 +111,7 @@ func (m *machine) step(t *rapid.T, sig contract.Signal) {
 			m.published = append(m.published, publishedEvent{ev: &ev, json: eventJSON(t, &ev)})
 		}
 	}
+	m.stepInPlace(t, sig, next, effects, err)
 	if err != nil {
 		m.checkRejection(t, sig, next, effects, err, before)
 		return
@@ -115,6 +123,28 @@ func (m *machine) step(t *rapid.T, sig contract.Signal) {
 	m.checkCommitted(t, sig, persist.Record, next, effects)
 	m.records = append(m.records, persist.Record)
 	m.snap = next
+}
+
+// stepInPlace steps the owned session, whose pending calls change in
+// place: it must reach what Step returned (and stay as it was when Step
+// refuses), and no event any of its steps published may change.
+func (m *machine) stepInPlace(t *rapid.T, sig contract.Signal, next contract.RunSnapshot, effects []contract.Effect, err error) {
+	m.inPlace.PendingInPlace = true
+	got, gotErr := m.rules.AdvanceIn(&m.inPlace, &m.owned, sig)
+	if !bytes.Equal(encodeSnap(t, m.owned), encodeSnap(t, next)) || cadence.Summarize(got) != cadence.Summarize(effects) || fmt.Sprint(gotErr) != fmt.Sprint(err) {
+		t.Fatalf("AdvanceIn with pending calls changed in place and Step differ on %s (refused: %v)", sig.SignalKind(), err)
+	}
+	for _, p := range m.ownedEvents {
+		if now := eventJSON(t, p.ev); !bytes.Equal(now, p.json) {
+			t.Fatalf("an event published before %s changed when pending calls changed in place:\nwas %s\nnow %s", sig.SignalKind(), p.json, now)
+		}
+	}
+	for _, e := range got {
+		if p, ok := e.(*contract.Publish); ok {
+			ev := p.Event
+			m.ownedEvents = append(m.ownedEvents, publishedEvent{ev: &ev, json: eventJSON(t, &ev)})
+		}
+	}
 }
 
 // checkRejection: a bad signal yields a *Rejection naming it, no effects,
@@ -411,7 +441,7 @@ func (m *machine) replay(t *rapid.T) {
 func TestStepProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := cadencetest.Config().Draw(t, "config")
-		m := &machine{cfg: cfg, rules: cadence.New(cfg), snap: cadence.InitialSnapshot("session")}
+		m := &machine{cfg: cfg, rules: cadence.New(cfg), snap: cadence.InitialSnapshot("session"), owned: cadence.InitialSnapshot("session")}
 		t.Repeat(map[string]func(*rapid.T){
 			"smart": func(t *rapid.T) {
 				m.step(t, cadencetest.Signal(cfg, m.snap).Draw(t, "signal"))

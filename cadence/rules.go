@@ -87,6 +87,14 @@ func (r *Rules) Advance(s *contract.RunSnapshot, sig contract.Signal) ([]contrac
 // another step. What a step publishes points into it at nothing, so
 // events delivered later stay whole. The zero Scratch is ready.
 type Scratch struct {
+	// PendingInPlace lets the steps taken in this Scratch change the
+	// snapshot's pending calls in place rather than copy them first, for
+	// a host whose snapshot shares its Pending with no other: it copies
+	// Pending into every snapshot it hands out, and restores it, not
+	// just the snapshot, when it goes back to an earlier state. Events
+	// point at calls, which are still changed on a copy.
+	PendingInPlace bool
+
 	t    transition
 	used bool
 	// More room than a transition of its own has, enough for a reply
@@ -104,6 +112,7 @@ func (r *Rules) AdvanceIn(sc *Scratch, s *contract.RunSnapshot, sig contract.Sig
 	sc.Clear()
 	sc.used = true
 	sc.t.effectRoom, sc.t.eventRoom, sc.t.runRoom = sc.room[:], sc.events[:], sc.runs[:]
+	sc.t.inPlace = sc.PendingInPlace
 	return r.advance(&sc.t, s, sig)
 }
 

@@ -64,13 +64,16 @@ func (t *transition) onToolSettled(sig contract.ToolSettled) string {
 	if st := t.s.Pending[i].State; st != contract.CallDispatched && st != contract.CallStarted {
 		return "tool_settled: call " + quote(sig.CallID) + " is " + string(st) + ", not running"
 	}
-	p := &t.pending()[i]
-	t.s.RunUsage.ToolCalls++
-	t.s.SessionUsage.ToolCalls++
+	pending := t.pending()
 	if sig.Arguments != "" {
 		// Hooks rewrote what the call ran with; its result event says so.
-		p.Call.Arguments = sig.Arguments
+		// The events of its start point at the call as it was.
+		pending = t.pendingCopy()
+		pending[i].Call.Arguments = sig.Arguments
 	}
+	p := &pending[i]
+	t.s.RunUsage.ToolCalls++
+	t.s.SessionUsage.ToolCalls++
 	t.answer(p, sig.Outcome.Content, sig.Outcome.IsError)
 	p.Tokens = max(sig.Tokens, 0)
 	t.advance()

@@ -32,8 +32,11 @@ type transition struct {
 	effectRoom []contract.Effect
 	eventRoom  []contract.Publish
 	runRoom    []contract.RunTool
-	// ownPending says s.Pending was already copied in this step.
+	// ownPending says s.Pending was already copied in this step;
+	// inPlace that the host lets it change without a copy
+	// (Scratch.PendingInPlace).
 	ownPending bool
+	inPlace    bool
 	// links are the child sessions of delegate calls answered this step.
 	links []string
 }
@@ -86,14 +89,29 @@ func (t *transition) appendCounted(turn contract.Turn, tokens int) {
 	t.s.History = t.s.History.Append(turn)
 }
 
-// pending returns the pending calls, copied once per step so the input
-// snapshot's slice is never written.
+// pending returns the pending calls to change, copied once per step so
+// the input snapshot's slice is never written, unless the host lets the
+// step change them in place (Scratch.PendingInPlace).
 func (t *transition) pending() []contract.PendingCall {
-	if !t.ownPending {
-		t.s.Pending = append([]contract.PendingCall(nil), t.s.Pending...)
-		t.ownPending = true
+	if !t.ownPending && !t.inPlace {
+		t.copyPending()
 	}
 	return t.s.Pending
+}
+
+// pendingCopy returns the pending calls copied in this step even for a
+// host that lets them change in place: for a change to a call itself,
+// which events published before point at.
+func (t *transition) pendingCopy() []contract.PendingCall {
+	if !t.ownPending {
+		t.copyPending()
+	}
+	return t.s.Pending
+}
+
+func (t *transition) copyPending() {
+	t.s.Pending = append([]contract.PendingCall(nil), t.s.Pending...)
+	t.ownPending = true
 }
 
 // commit finishes an accepted step: the record to persist comes first,

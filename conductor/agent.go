@@ -7,6 +7,7 @@ import (
 	"iter"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -57,6 +58,8 @@ type Agent struct {
 
 	mu   sync.Mutex
 	snap contract.RunSnapshot
+	// shown holds a.snap's pending calls (see show).
+	shown []contract.PendingCall
 
 	// forward, set on a delegate's child agent, takes its events to the
 	// parent's stream instead of its own hub.
@@ -223,7 +226,9 @@ func (a *Agent) SessionID() string { return a.Snapshot().SessionID }
 func (a *Agent) Snapshot() contract.RunSnapshot {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.snap
+	s := a.snap
+	s.Pending = slices.Clone(s.Pending)
+	return s
 }
 
 // Subscribe calls fn with every event, in order, on a goroutine of its

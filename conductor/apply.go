@@ -33,16 +33,14 @@ func (a *Agent) apply(sig contract.Signal) error {
 	}
 	for i, e := range effects {
 		if err := a.perform(e); err != nil {
-			a.state = a.snap
+			a.restore()
 			a.storeFailed(err)
 			return nil
 		}
 		if i == 0 {
 			// The step is durable (its persist comes first): hosts may see
 			// it now, before any of its events reach them.
-			a.mu.Lock()
-			a.snap = a.state
-			a.mu.Unlock()
+			a.show()
 		}
 	}
 	if a.run != nil {
@@ -58,7 +56,7 @@ func (a *Agent) apply(sig contract.Signal) error {
 // performed before apply returns, so its memory serves the next step of
 // any agent rather than being allocated, 2 KiB a step and more for a
 // batch of calls.
-var scratches = sync.Pool{New: func() any { return new(cadence.Scratch) }}
+var scratches = sync.Pool{New: func() any { return &cadence.Scratch{PendingInPlace: true} }}
 
 // putScratch clears sc, so a pooled scratch holds no run's history
 // alive, and pools it.
@@ -102,7 +100,7 @@ func (a *Agent) storeFailed(err error) {
 		return
 	}
 	for _, w := range a.dropRun().waiters {
-		w <- &outcome{snap: a.state, err: a.failed}
+		w <- &outcome{snap: a.handedOut(), err: a.failed}
 	}
 }
 
@@ -126,7 +124,7 @@ func (run *runState) end() {
 
 func (a *Agent) endRun() {
 	run := a.dropRun()
-	snap := a.state
+	snap := a.handedOut()
 	var err error
 	if snap.Err != nil {
 		err = snap.Err

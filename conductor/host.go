@@ -347,11 +347,9 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outc
 	}
 	a.failed = nil
 	a.state = snap
-	a.mu.Lock()
-	a.snap = snap
-	a.mu.Unlock()
+	a.show()
 	if !snap.Phase.InFlight() {
-		w <- &outcome{snap: snap}
+		w <- &outcome{snap: a.handedOut()}
 		return nil, nil
 	}
 	box, err := a.deps.Tools.Box.With()

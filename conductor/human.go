@@ -115,6 +115,6 @@ func waitsForPeople(p contract.Phase) bool {
 // agent closed; the store keeps the run in flight. In turn (enqueue).
 func (a *Agent) detachRun() {
 	for _, w := range a.dropRun().waiters {
-		w <- &outcome{snap: a.state, err: ErrClosed}
+		w <- &outcome{snap: a.handedOut(), err: ErrClosed}
 	}
 }

@@ -110,7 +110,9 @@ func answer(t *rapid.T, s contract.RunSnapshot, at contract.Timestamp) (contract
 			return contract.ToolStarted{CallID: p.Call.ID, At: at}, true
 		}
 	}
-	return contract.ToolSettled{CallID: p.Call.ID, Outcome: Outcome().Draw(t, "outcome"), At: at}, true
+	// Now and then hooks rewrote the arguments the call ran with.
+	args := rapid.SampledFrom([]string{"", "", "", `{"rewritten":true}`}).Draw(t, "rewritten_arguments")
+	return contract.ToolSettled{CallID: p.Call.ID, Outcome: Outcome().Draw(t, "outcome"), Arguments: args, At: at}, true
 }
 
 func compaction(t *rapid.T, cfg contract.AgentConfig, s contract.RunSnapshot, at contract.Timestamp) contract.Signal {
