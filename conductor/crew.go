@@ -64,13 +64,20 @@ func (c *crew) dropHost() (left bool) {
 	return left
 }
 
-func (c *crew) free(host bool) {
-	if !host {
-		return
-	}
+// broughtNothing is called by a worker whose job brought no result (a
+// call answered before it ran, a model call of a run that ended): once
+// the run is over it takes the next job left, as no helper is called
+// then; else it is free, any jobs left having a helper on its way.
+func (c *crew) broughtNothing(host bool) job {
 	c.mu.Lock()
-	c.hostFree = true
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	if c.over && len(c.next) > 0 {
+		return c.pop()
+	}
+	if host {
+		c.hostFree = true
+	}
+	return nil
 }
 
 func (c *crew) finishing() {
@@ -121,7 +128,8 @@ func (c *crew) take() (j job, help bool) {
 // callHelper reports whether a helper is to be called, counted among
 // the agent's jobs: jobs are left, none is on its way, and the run goes
 // on. The jobs of a run that is over need none: the worker that took
-// the first runs the rest, each answered at once as cancelled.
+// the first runs the rest, each answered at once as cancelled, whether
+// it brought a result or nothing (broughtNothing).
 func (c *crew) callHelper() bool {
 	if len(c.next) == 0 || c.calling || c.over {
 		return false

@@ -88,8 +88,8 @@ func (a *Agent) work(run *runState, j job, host bool) {
 	for j != nil {
 		result := j.do()
 		if result.none() {
-			run.crew.free(host)
-			return
+			j = run.crew.broughtNothing(host)
+			continue
 		}
 		result.run = run
 		j = a.handOver(run, &result, host)
