@@ -21,8 +21,10 @@ type db struct {
 	sessions map[string]*sessionState
 	// late says Record hashes its nodes only before the next read (see
 	// Recorder): set for a store that alone can read its backend.
-	late  bool
-	names unnamed
+	late bool
+	// naming is held while nameAll names what Record took.
+	naming sync.Mutex
+	names  unnamed
 }
 
 // sessionState serializes a session's appends and remembers the step of
@@ -104,7 +106,7 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 	if err := checkSession(sessionID); err != nil {
 		return Hash{}, err
 	}
-	if err := d.nameAll(ctx); err != nil {
+	if err := d.nameAll(); err != nil {
 		return Hash{}, err
 	}
 	if len(recs) == 0 {
@@ -117,7 +119,7 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// What Record appended since nameAll ran comes first.
-	if err := d.name(ctx, sessionID, s); err != nil {
+	if err := d.name(sessionID, s); err != nil {
 		return Hash{}, err
 	}
 	head, step, err := d.tip(ctx, sessionID, s)
@@ -235,7 +237,7 @@ func (d *db) storedTip(ctx context.Context, sessionID string, head Hash) (Hash, 
 }
 
 func (d *db) headNode(ctx context.Context, sessionID string, head Hash) (Node, error) {
-	n, err := d.Node(ctx, head)
+	n, err := d.node(ctx, head)
 	if errors.Is(err, ErrNotFound) {
 		return Node{}, fmt.Errorf("store: head of %q: %w: %s", sessionID, ErrBrokenRef, head)
 	}
@@ -246,7 +248,7 @@ func (d *db) Head(ctx context.Context, sessionID string) (Hash, error) {
 	if err := checkSession(sessionID); err != nil {
 		return Hash{}, err
 	}
-	if err := d.nameAll(ctx); err != nil {
+	if err := d.nameAll(); err != nil {
 		return Hash{}, err
 	}
 	head, err := d.b.Ref(ctx, RefHeads, sessionID)
@@ -260,14 +262,20 @@ func (d *db) Head(ctx context.Context, sessionID string) (Hash, error) {
 }
 
 func (d *db) Node(ctx context.Context, h Hash) (Node, error) {
+	if err := d.nameAll(); err != nil {
+		return Node{}, err
+	}
+	return d.node(ctx, h)
+}
+
+// node is Node without naming first, for callers that hold a session's
+// lock, which naming takes.
+func (d *db) node(ctx context.Context, h Hash) (Node, error) {
 	if err := ctx.Err(); err != nil {
 		return Node{}, fmt.Errorf("store: node %s: %w", h, err)
 	}
 	if h.IsZero() {
 		return Node{}, fmt.Errorf("store: node: %w: zero hash", ErrNotFound)
-	}
-	if err := d.nameAll(ctx); err != nil {
-		return Node{}, err
 	}
 	b, err := d.b.Get(ctx, h)
 	if err != nil {
@@ -331,7 +339,7 @@ func (d *db) Records(ctx context.Context, sessionID string) ([]contract.Record, 
 }
 
 func (d *db) Sessions(ctx context.Context) ([]string, error) {
-	if err := d.nameAll(ctx); err != nil {
+	if err := d.nameAll(); err != nil {
 		return nil, err
 	}
 	return d.b.Refs(ctx, RefHeads)
@@ -362,7 +370,7 @@ func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {
 	if err := checkSession(newSessionID); err != nil {
 		return err
 	}
-	if err := d.nameAll(ctx); err != nil {
+	if err := d.nameAll(); err != nil {
 		return err
 	}
 	s := d.session(newSessionID)
@@ -373,7 +381,7 @@ func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {
 	} else if !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("store: fork %q: %w", newSessionID, err)
 	}
-	if _, err := d.Node(ctx, at); err != nil {
+	if _, err := d.node(ctx, at); err != nil {
 		return fmt.Errorf("store: fork %q at %s: %w", newSessionID, at, err)
 	}
 	err := d.b.Commit(ctx, RefHeads, newSessionID, Hash{}, at, nil)

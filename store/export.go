@@ -105,7 +105,7 @@ func (d *db) exportChain(ctx context.Context, enc *json.Encoder, head Hash, done
 }
 
 func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
-	if err := d.nameAll(ctx); err != nil {
+	if err := d.nameAll(); err != nil {
 		return nil, fmt.Errorf("store: import: %w", err)
 	}
 	sc := bufio.NewScanner(r)

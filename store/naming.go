@@ -80,23 +80,36 @@ func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) 
 	return nil
 }
 
-// waitsForName lists s among the sessions to name before the next read.
-// Called with s.mu held.
+// waitsForName counts s among the sessions to name before the next read
+// and lists it. Called with s.mu held.
 func (d *db) waitsForName(sessionID string, s *sessionState) {
+	d.names.count.Add(1)
+	d.list(sessionID, s)
+}
+
+// list puts s on the list nameAll names from. Called with s.mu held.
+func (d *db) list(sessionID string, s *sessionState) {
 	d.mu.Lock()
 	d.names.sessions = append(d.names.sessions, s)
 	d.names.ids = append(d.names.ids, sessionID)
-	d.names.count.Add(1)
 	d.mu.Unlock()
 }
 
 // nameAll hashes and commits every node Record appended, so the store
 // reads as if each had been appended by Append. Every read calls it
-// first; it costs an atomic load when nothing waits.
-func (d *db) nameAll(ctx context.Context) error {
+// first; it costs an atomic load when nothing waits. Naming is done by
+// one caller at a time, and a session leaves the count only once its
+// nodes are committed, so a read that finds the count at zero, or waits
+// for the naming under way, sees every record Record acknowledged.
+// Naming is the store's own work, done for whichever read came first,
+// so that read's context does not cut it short: the memory backend it
+// runs on does not block.
+func (d *db) nameAll() error {
 	if d.names.count.Load() == 0 {
 		return nil
 	}
+	d.naming.Lock()
+	defer d.naming.Unlock()
 	d.mu.Lock()
 	sessions, ids := d.names.sessions, d.names.ids
 	d.names.sessions, d.names.ids = nil, nil
@@ -104,7 +117,11 @@ func (d *db) nameAll(ctx context.Context) error {
 	var first error
 	for i, s := range sessions {
 		s.mu.Lock()
-		err := d.name(ctx, ids[i], s)
+		err := d.name(ids[i], s)
+		if err != nil {
+			// Still counted: listed again, for the next read to name.
+			d.list(ids[i], s)
+		}
 		s.mu.Unlock()
 		if err != nil && first == nil {
 			first = err
@@ -113,14 +130,16 @@ func (d *db) nameAll(ctx context.Context) error {
 	return first
 }
 
-// name commits s's unnamed nodes after its head. Called with s.mu held.
-// The store that names late owns its backend, so the commit cannot meet
-// another writer's; its nodes are those Append would have made.
-func (d *db) name(ctx context.Context, sessionID string, s *sessionState) error {
+// name commits s's unnamed nodes after its head, and counts s out of the
+// sessions waiting; on failure they stay unnamed and s counted. Called
+// with s.mu held. The store that names late owns its backend, so the
+// commit cannot meet another writer's; its nodes are those Append would
+// have made.
+func (d *db) name(sessionID string, s *sessionState) error {
 	if len(s.unnamed) == 0 {
 		return nil
 	}
-	d.names.count.Add(-1)
+	ctx := context.Background()
 	head, step, err := d.tip(ctx, sessionID, s)
 	if err != nil {
 		return err
@@ -132,11 +151,13 @@ func (d *db) name(ctx context.Context, sessionID string, s *sessionState) error 
 		head, step = HashOf(b), u.step
 		objs = append(objs, Object{Hash: head, Bytes: b})
 	}
-	s.unnamed = nil
 	if err := d.b.Commit(ctx, RefHeads, sessionID, old, head, objs); err != nil {
 		s.head, s.step = Hash{}, 0
 		return appendFailed(sessionID, err)
 	}
 	s.head, s.step = head, step
+	clear(s.unnamed)
+	s.unnamed = nil
+	d.names.count.Add(-1)
 	return nil
 }

@@ -155,3 +155,98 @@ func TestRecordWhileReading(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A goroutine that reads its own session after Record sees every record
+// it recorded, whoever else is naming meanwhile: eight sessions record
+// and read back while four goroutines read the whole store.
+func TestRecordThenReadOwnSessionWhileOthersName(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	rec := st.(store.Recorder)
+	const sessions, steps = 8, 300
+	stop := make(chan struct{})
+	var readers, writers sync.WaitGroup
+	for range 4 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := st.Sessions(ctx); err != nil {
+					t.Error(err)
+					return
+				}
+				_, _ = st.Head(ctx, "s0")
+			}
+		})
+	}
+	for i := range sessions {
+		id := fmt.Sprint("s", i)
+		writers.Go(func() {
+			for j, r := range storetest.Script(id, steps) {
+				var err error
+				if j%17 == 16 {
+					_, err = st.Append(ctx, id, r)
+				} else {
+					err = rec.Record(ctx, id, r)
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if j%13 == 12 || j == steps-1 {
+					got, err := st.Records(ctx, id)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(got) != j+1 {
+						t.Errorf("%s read back %d records right after recording %d", id, len(got), j+1)
+						return
+					}
+				}
+			}
+		})
+	}
+	writers.Wait()
+	close(stop)
+	readers.Wait()
+}
+
+// A read that fails (here with its context cancelled) while a forked
+// session waits to be named leaves nothing unnamed for good: the next
+// read names it, and sessions recorded after are named too.
+func TestFailedReadLeavesNothingUnnamed(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	rec := st.(store.Recorder)
+	a := storetest.Script("a", 4)
+	head, err := st.Append(ctx, "a", a[0], a[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Fork(ctx, "f", head); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Record(ctx, "f", a[2]); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	_, _ = st.Head(cancelled, "a")
+	if got, err := st.Records(ctx, "f"); err != nil || len(got) != 3 {
+		t.Fatalf("the fork's records after a cancelled read: %d, %v; want 3", len(got), err)
+	}
+	if _, err := st.Append(ctx, "f", a[3]); err != nil {
+		t.Fatal(err)
+	}
+	b := storetest.Script("b", 1)[0]
+	if err := rec.Record(ctx, "b", b); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Records(ctx, "b"); err != nil || len(got) != 1 {
+		t.Fatalf("a session recorded after: %d records, %v; want 1", len(got), err)
+	}
+}
