@@ -106,3 +106,43 @@ func TestBatchLeftWhenTheRunEndsIsAnsweredWhole(t *testing.T) {
 		t.Errorf("Close = %v after %v", err, time.Since(start))
 	}
 }
+
+// nothingDone is a job that counts its runs and brings nothing, as a
+// call answered as cancelled before it ran does.
+type nothingDone struct{ ran *int }
+
+func (c nothingDone) do() task { *c.ran++; return task{} }
+
+// A helper handed to the caller waiting for the run is not dropped with
+// the run: the caller leaving runs the calls it was called for. Step by
+// step on one goroutine: the caller is free but not yet back in its
+// select when a worker hands in a batch of three and calls a helper,
+// which goes to the caller; the first call brings nothing while the run
+// goes on; the run ends, and the caller leaves (dropHost).
+func TestHelperLeftToALeavingCallerRunsTheBatch(t *testing.T) {
+	a := &Agent{}
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &runState{ctx: ctx, cancel: cancel, host: make(chan hosted, 1)}
+	run.helper = helper{a: a, run: run}
+	run.crew.workers = &a.workers
+	run.crew.hostFree = true
+	ran := 0
+	run.crew.finishing()
+	for range 3 {
+		if !run.crew.handTo(nothingDone{&ran}) {
+			t.Fatal("the handing worker took no job")
+		}
+	}
+	j, help := run.crew.finished(false)
+	if !help {
+		t.Fatal("no helper was called for the calls behind the first")
+	}
+	a.startCounted(run, &run.helper)
+	a.work(run, j, false)
+	run.end()
+	a.dropHost(run)
+	a.workers.Wait()
+	if ran != 3 || len(run.crew.next) != 0 {
+		t.Errorf("%d of the batch's 3 calls ran; %d left for no one", ran, len(run.crew.next))
+	}
+}

@@ -158,7 +158,9 @@ func (a *Agent) settle(run *runState, result task) {
 
 // dropHost is for a run the caller no longer works for: it stopped
 // waiting, or it never did (Reopen). A job left for it goes to a worker
-// while the run goes on, and is dropped once the run is over.
+// while the run goes on, and is dropped once the run is over, but for a
+// helper: the calls it was called to take are run through here, each
+// answered at once as cancelled, or they would wait for no one.
 func (a *Agent) dropHost(run *runState) {
 	if !run.crew.dropHost() {
 		return
@@ -170,10 +172,15 @@ func (a *Agent) dropHost(run *runState) {
 		return
 	}
 	j := h.job
-	a.workers.Done()
 	if run.ctx.Err() == nil {
+		a.workers.Done()
 		a.send(run, func() { a.start(run, j) })
+		return
 	}
+	if j == job(&run.helper) {
+		a.work(run, j, false)
+	}
+	a.workers.Done()
 }
 
 // startModel streams one model call. Deltas are published as they come,

@@ -52,9 +52,7 @@ func (d *db) Checkpoint(ctx context.Context, sessionID string) (Checkpoint, erro
 	if err := checkSession(sessionID); err != nil {
 		return Checkpoint{}, err
 	}
-	if err := d.nameAll(); err != nil {
-		return Checkpoint{}, err
-	}
+	d.nameAll()
 	h, err := d.b.Ref(ctx, RefCheckpoints, sessionID)
 	if err != nil {
 		return Checkpoint{}, err

@@ -33,8 +33,10 @@ type sessionState struct {
 	mu   sync.Mutex
 	head Hash
 	step uint64
-	// unnamed are the records Record appended after head, not yet hashed.
+	// unnamed are the records Record appended after head, not yet
+	// hashed; nameErr is why naming them last failed.
 	unnamed []unnamedNode
+	nameErr error
 }
 
 // nodeBuffers encode one-record appends: every backend copies or writes
@@ -106,9 +108,7 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 	if err := checkSession(sessionID); err != nil {
 		return Hash{}, err
 	}
-	if err := d.nameAll(); err != nil {
-		return Hash{}, err
-	}
+	d.nameAll()
 	if len(recs) == 0 {
 		return Hash{}, appendFailed(sessionID, fmt.Errorf("%w: no records", ErrInvalid))
 	}
@@ -248,7 +248,8 @@ func (d *db) Head(ctx context.Context, sessionID string) (Hash, error) {
 	if err := checkSession(sessionID); err != nil {
 		return Hash{}, err
 	}
-	if err := d.nameAll(); err != nil {
+	d.nameAll()
+	if err := d.namingFailed(sessionID); err != nil {
 		return Hash{}, err
 	}
 	head, err := d.b.Ref(ctx, RefHeads, sessionID)
@@ -262,9 +263,7 @@ func (d *db) Head(ctx context.Context, sessionID string) (Hash, error) {
 }
 
 func (d *db) Node(ctx context.Context, h Hash) (Node, error) {
-	if err := d.nameAll(); err != nil {
-		return Node{}, err
-	}
+	d.nameAll()
 	return d.node(ctx, h)
 }
 
@@ -339,9 +338,7 @@ func (d *db) Records(ctx context.Context, sessionID string) ([]contract.Record, 
 }
 
 func (d *db) Sessions(ctx context.Context) ([]string, error) {
-	if err := d.nameAll(); err != nil {
-		return nil, err
-	}
+	d.nameAll()
 	return d.b.Refs(ctx, RefHeads)
 }
 
@@ -370,13 +367,12 @@ func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {
 	if err := checkSession(newSessionID); err != nil {
 		return err
 	}
-	if err := d.nameAll(); err != nil {
-		return err
-	}
+	d.nameAll()
 	s := d.session(newSessionID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, err := d.b.Ref(ctx, RefHeads, newSessionID); err == nil {
+	// Records taken since nameAll ran make the session exist too.
+	if _, err := d.b.Ref(ctx, RefHeads, newSessionID); err == nil || len(s.unnamed) > 0 {
 		return fmt.Errorf("store: fork %q: %w", newSessionID, ErrExists)
 	} else if !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("store: fork %q: %w", newSessionID, err)

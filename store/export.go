@@ -105,9 +105,7 @@ func (d *db) exportChain(ctx context.Context, enc *json.Encoder, head Hash, done
 }
 
 func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
-	if err := d.nameAll(); err != nil {
-		return nil, fmt.Errorf("store: import: %w", err)
-	}
+	d.nameAll()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	im := importer{d: d, nodes: map[Hash]uint64{}}
@@ -292,6 +290,9 @@ func (im *importer) finish(ctx context.Context) ([]string, error) {
 	for _, l := range im.heads {
 		cur, err := im.d.b.Ref(ctx, RefHeads, l.Session)
 		switch {
+		case len(im.d.session(l.Session).unnamed) > 0:
+			// Records taken during the import: the session exists.
+			return nil, fmt.Errorf("store: import %q: %w with records taken meanwhile", l.Session, ErrExists)
 		case err == nil && cur != *l.Hash:
 			return nil, fmt.Errorf("store: import %q: %w with head %s", l.Session, ErrExists, cur)
 		case errors.Is(err, ErrNotFound):

@@ -102,11 +102,13 @@ func (d *db) list(sessionID string, s *sessionState) {
 // nodes are committed, so a read that finds the count at zero, or waits
 // for the naming under way, sees every record Record acknowledged.
 // Naming is the store's own work, done for whichever read came first,
-// so that read's context does not cut it short: the memory backend it
-// runs on does not block.
-func (d *db) nameAll() error {
+// so that read's context does not cut it short (the memory backend it
+// runs on does not block), and a session that cannot be named (its head
+// node damaged) fails the reads of that session only (namingFailed),
+// staying listed for the next read to try again, after a repair, say.
+func (d *db) nameAll() {
 	if d.names.count.Load() == 0 {
-		return nil
+		return
 	}
 	d.naming.Lock()
 	defer d.naming.Unlock()
@@ -114,20 +116,31 @@ func (d *db) nameAll() error {
 	sessions, ids := d.names.sessions, d.names.ids
 	d.names.sessions, d.names.ids = nil, nil
 	d.mu.Unlock()
-	var first error
 	for i, s := range sessions {
 		s.mu.Lock()
-		err := d.name(ids[i], s)
-		if err != nil {
+		if s.nameErr = d.name(ids[i], s); s.nameErr != nil {
 			// Still counted: listed again, for the next read to name.
 			d.list(ids[i], s)
 		}
 		s.mu.Unlock()
-		if err != nil && first == nil {
-			first = err
-		}
 	}
-	return first
+}
+
+// namingFailed is the error naming the session's records last met, if
+// they are still unnamed.
+func (d *db) namingFailed(sessionID string) error {
+	d.mu.Lock()
+	s := d.sessions[sessionID]
+	d.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.unnamed) == 0 {
+		return nil
+	}
+	return s.nameErr
 }
 
 // name commits s's unnamed nodes after its head, and counts s out of the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"fmt"
 	"sync"
 	"testing"
@@ -248,5 +249,136 @@ func TestFailedReadLeavesNothingUnnamed(t *testing.T) {
 	}
 	if got, err := st.Records(ctx, "b"); err != nil || len(got) != 1 {
 		t.Fatalf("a session recorded after: %d records, %v; want 1", len(got), err)
+	}
+}
+
+// A session whose records cannot be named (its forked head damaged)
+// fails the reads of that session only: other sessions read and append
+// as before, and once Import repairs the node, the waiting records are
+// named.
+func TestUnnameableSessionFailsItsOwnReadsOnly(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	rec := st.(store.Recorder)
+	a := storetest.Script("a", 3)
+	head, err := st.Append(ctx, "a", a[0], a[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := storetest.Script("b", 2)
+	if _, err := st.Append(ctx, "b", b[0]); err != nil {
+		t.Fatal(err)
+	}
+	var export bytes.Buffer
+	if err := st.Export(ctx, &export, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Fork(ctx, "f", head); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Record(ctx, "f", a[2]); err != nil {
+		t.Fatal(err)
+	}
+	store.DamageObject(st, head)
+	if _, err := st.Records(ctx, "f"); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("Records of the session that cannot be named = %v, want ErrCorrupt", err)
+	}
+	if got, err := st.Records(ctx, "b"); err != nil || len(got) != 1 {
+		t.Fatalf("Records of a healthy session = %d, %v; want 1, nil", len(got), err)
+	}
+	if _, err := st.Sessions(ctx); err != nil {
+		t.Fatalf("Sessions = %v", err)
+	}
+	if _, err := st.Append(ctx, "b", b[1]); err != nil {
+		t.Fatalf("Append to a healthy session = %v", err)
+	}
+	if _, err := st.Import(ctx, bytes.NewReader(export.Bytes())); err != nil {
+		t.Fatalf("Import repairing the damaged node = %v", err)
+	}
+	if got, err := st.Records(ctx, "f"); err != nil || len(got) != 3 {
+		t.Fatalf("Records of the fork after the repair = %d, %v; want 3, nil", len(got), err)
+	}
+	if err := st.Verify(ctx); err != nil {
+		t.Fatalf("Verify after the repair: %v", err)
+	}
+}
+
+// blockAtEOF hands out r, then holds the reader once at its end until
+// released: an Import parked after its scan, before it moves heads.
+type blockAtEOF struct {
+	r       io.Reader
+	reached chan struct{}
+	release chan struct{}
+	done    bool
+}
+
+func (b *blockAtEOF) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		close(b.reached)
+		<-b.release
+	}
+	return n, err
+}
+
+// Records taken into a session while an Import that would create it
+// scans make it exist: the Import is refused, and the session holds the
+// records taken, whole.
+func TestRecordDuringImportMakesTheSessionExist(t *testing.T) {
+	ctx := context.Background()
+	src := store.NewMemory()
+	if _, err := src.Append(ctx, "x", storetest.Script("x", 4)...); err != nil {
+		t.Fatal(err)
+	}
+	var export bytes.Buffer
+	if err := src.Export(ctx, &export); err != nil {
+		t.Fatal(err)
+	}
+	st := store.NewMemory()
+	in := &blockAtEOF{r: bytes.NewReader(export.Bytes()), reached: make(chan struct{}), release: make(chan struct{})}
+	imported := make(chan error, 1)
+	go func() { _, err := st.Import(ctx, in); imported <- err }()
+	<-in.reached
+	mine := storetest.Script("mine", 1)
+	if err := st.(store.Recorder).Record(ctx, "x", mine[0]); err != nil {
+		t.Fatal(err)
+	}
+	close(in.release)
+	if err := <-imported; !errors.Is(err, store.ErrExists) {
+		t.Fatalf("Import into a session records were taken into = %v, want ErrExists", err)
+	}
+	got, err := st.Records(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(mine, got); d != "" {
+		t.Errorf("records of x (-want +got):\n%s", d)
+	}
+	if err := st.Verify(ctx); err != nil {
+		t.Errorf("Verify: %v", err)
+	}
+}
+
+// Record and Fork racing to create one session: one of them is refused,
+// and the store verifies.
+func TestRecordRacingForkLeavesOneSession(t *testing.T) {
+	ctx := context.Background()
+	for i := range 300 {
+		st := store.NewMemory()
+		head, err := st.Append(ctx, "a", storetest.Script("a", 3)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forked := make(chan error, 1)
+		go func() { forked <- st.Fork(ctx, "x", head) }()
+		recErr := st.(store.Recorder).Record(ctx, "x", storetest.Script("x", 1)[0])
+		forkErr := <-forked
+		if recErr == nil && forkErr == nil {
+			t.Fatalf("round %d: Record and Fork both created x", i)
+		}
+		if err := st.Verify(ctx); err != nil {
+			t.Fatalf("round %d: Verify: %v", i, err)
+		}
 	}
 }
