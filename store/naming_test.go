@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"sync"
 	"testing"
 
