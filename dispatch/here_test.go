@@ -152,3 +152,33 @@ func TestHereIsNotOfferedAnOwnGoroutineTool(t *testing.T) {
 		t.Error("Here was offered a call of a tool marked OwnGoroutine")
 	}
 }
+
+// Cancel ends a taken call's context before it returns: run right after
+// it, without waiting for Done, the call does not run its tool.
+func TestHereRunRightAfterCancelRunsNothing(t *testing.T) {
+	s := NewScheduler(Options{})
+	defer closeScheduler(t, s)
+	ran := false
+	tool := toolOf(t, "t", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
+		ran = true
+		return contract.ToolOutcome{}, nil
+	})
+	outs := newOutcomes(1)
+	k := make(taken, 1)
+	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done, Here: k.take}); err != nil {
+		t.Fatal(err)
+	}
+	run := k.next(t)
+	s.CancelAll()
+	// The outcome goes to whichever answers first: run, or Done.
+	o, ok := run()
+	if !ok {
+		o = outs.next(t)
+	}
+	if !o.Cancelled {
+		t.Errorf("the call's outcome = %+v, want cancelled", o)
+	}
+	if ran {
+		t.Error("the cancelled call's tool ran")
+	}
+}

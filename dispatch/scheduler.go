@@ -209,12 +209,17 @@ func (s *Scheduler) cancelJobs(jobs []*job) {
 	if len(queued)+len(running) == 0 {
 		return
 	}
+	// The running calls' contexts end before Cancel returns, so a call
+	// started but not yet run (taken by a Job's Here) never runs its
+	// tool once cancelled; cancelling calls back no one synchronously.
+	for _, j := range running {
+		j.cancel(ErrCancelled)
+	}
 	go func() {
 		for _, j := range queued {
 			j.deliver(j.cancelledOutcome(ErrCancelled))
 		}
 		for _, j := range running {
-			j.cancel(ErrCancelled)
 			j.expire()
 		}
 	}()

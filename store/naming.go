@@ -170,7 +170,7 @@ func (d *db) name(sessionID string, s *sessionState) error {
 	}
 	s.head, s.step = head, step
 	clear(s.unnamed)
-	s.unnamed = nil
+	s.unnamed, s.nameErr = nil, nil
 	d.names.count.Add(-1)
 	return nil
 }
