@@ -7,7 +7,6 @@ import (
 	"iter"
 	"log/slog"
 	"os"
-	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -226,9 +225,7 @@ func (a *Agent) SessionID() string { return a.Snapshot().SessionID }
 func (a *Agent) Snapshot() contract.RunSnapshot {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	s := a.snap
-	s.Pending = slices.Clone(s.Pending)
-	return s
+	return ownPending(a.snap)
 }
 
 // Subscribe calls fn with every event, in order, on a goroutine of its

@@ -42,14 +42,15 @@ func (a *Agent) copyShown(pending []contract.PendingCall) []contract.PendingCall
 func (a *Agent) restore() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.state = a.snap
-	a.state.Pending = slices.Clone(a.snap.Pending)
+	a.state = ownPending(a.snap)
 }
 
 // handedOut is the agent's state as a snapshot of its own, for a waiter
 // or a hook.
-func (a *Agent) handedOut() contract.RunSnapshot {
-	s := a.state
+func (a *Agent) handedOut() contract.RunSnapshot { return ownPending(a.state) }
+
+// ownPending is s with pending calls of its own.
+func ownPending(s contract.RunSnapshot) contract.RunSnapshot {
 	s.Pending = slices.Clone(s.Pending)
 	return s
 }

@@ -107,22 +107,29 @@ func TestHereTimedOutCallIsAnsweredByDone(t *testing.T) {
 	}
 }
 
+// takenCall dispatches one call whose Job's Here takes it, and returns
+// its run, where Done's outcome arrives, and whether its tool ran.
+func takenCall(t *testing.T, s *Scheduler) (run func() (Outcome, bool), outs outcomes, ran *bool) {
+	t.Helper()
+	ran = new(bool)
+	tool := toolOf(t, "t", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
+		*ran = true
+		return contract.ToolOutcome{}, nil
+	})
+	outs = newOutcomes(1)
+	k := make(taken, 1)
+	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done, Here: k.take}); err != nil {
+		t.Fatal(err)
+	}
+	return k.next(t), outs, ran
+}
+
 // A call taken by Here that is cancelled before it runs does not run its
 // tool.
 func TestHereCancelledBeforeRunRunsNothing(t *testing.T) {
 	s := NewScheduler(Options{})
 	defer closeScheduler(t, s)
-	ran := false
-	tool := toolOf(t, "t", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
-		ran = true
-		return contract.ToolOutcome{}, nil
-	})
-	outs := newOutcomes(1)
-	k := make(taken, 1)
-	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done, Here: k.take}); err != nil {
-		t.Fatal(err)
-	}
-	run := k.next(t)
+	run, outs, ran := takenCall(t, s)
 	s.Cancel("c")
 	if o := outs.next(t); !o.Cancelled {
 		t.Errorf("Done got %+v, want a cancelled outcome", o)
@@ -130,7 +137,7 @@ func TestHereCancelledBeforeRunRunsNothing(t *testing.T) {
 	if o, ok := run(); ok {
 		t.Errorf("run() = %+v, true; want false", o)
 	}
-	if ran {
+	if *ran {
 		t.Error("the cancelled call's tool ran")
 	}
 }
@@ -158,17 +165,7 @@ func TestHereIsNotOfferedAnOwnGoroutineTool(t *testing.T) {
 func TestHereRunRightAfterCancelRunsNothing(t *testing.T) {
 	s := NewScheduler(Options{})
 	defer closeScheduler(t, s)
-	ran := false
-	tool := toolOf(t, "t", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
-		ran = true
-		return contract.ToolOutcome{}, nil
-	})
-	outs := newOutcomes(1)
-	k := make(taken, 1)
-	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done, Here: k.take}); err != nil {
-		t.Fatal(err)
-	}
-	run := k.next(t)
+	run, outs, ran := takenCall(t, s)
 	s.CancelAll()
 	// The outcome goes to whichever answers first: run, or Done.
 	o, ok := run()
@@ -178,7 +175,7 @@ func TestHereRunRightAfterCancelRunsNothing(t *testing.T) {
 	if !o.Cancelled {
 		t.Errorf("the call's outcome = %+v, want cancelled", o)
 	}
-	if ran {
+	if *ran {
 		t.Error("the cancelled call's tool ran")
 	}
 }

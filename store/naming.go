@@ -31,9 +31,14 @@ type unnamedNode struct {
 // unnamed tracks the sessions with unnamed nodes, for a store that names
 // late (NewMemory's).
 type unnamed struct {
-	count    atomic.Int64 // sessions with unnamed nodes
-	sessions []*sessionState
-	ids      []string
+	count   atomic.Int64 // sessions with unnamed nodes
+	waiting []waitingSession
+}
+
+// waitingSession is a session listed for nameAll.
+type waitingSession struct {
+	id string
+	s  *sessionState
 }
 
 func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) error {
@@ -90,8 +95,7 @@ func (d *db) waitsForName(sessionID string, s *sessionState) {
 // list puts s on the list nameAll names from. Called with s.mu held.
 func (d *db) list(sessionID string, s *sessionState) {
 	d.mu.Lock()
-	d.names.sessions = append(d.names.sessions, s)
-	d.names.ids = append(d.names.ids, sessionID)
+	d.names.waiting = append(d.names.waiting, waitingSession{sessionID, s})
 	d.mu.Unlock()
 }
 
@@ -113,16 +117,16 @@ func (d *db) nameAll() {
 	d.naming.Lock()
 	defer d.naming.Unlock()
 	d.mu.Lock()
-	sessions, ids := d.names.sessions, d.names.ids
-	d.names.sessions, d.names.ids = nil, nil
+	waiting := d.names.waiting
+	d.names.waiting = nil
 	d.mu.Unlock()
-	for i, s := range sessions {
-		s.mu.Lock()
-		if s.nameErr = d.name(ids[i], s); s.nameErr != nil {
+	for _, w := range waiting {
+		w.s.mu.Lock()
+		if w.s.nameErr = d.name(w.id, w.s); w.s.nameErr != nil {
 			// Still counted: listed again, for the next read to name.
-			d.list(ids[i], s)
+			d.list(w.id, w.s)
 		}
-		s.mu.Unlock()
+		w.s.mu.Unlock()
 	}
 }
 
@@ -160,7 +164,7 @@ func (d *db) name(sessionID string, s *sessionState) error {
 	old := head
 	objs := make([]Object, 0, len(s.unnamed))
 	for _, u := range s.unnamed {
-		b := appendNodeAround(make([]byte, 0, len(u.body)+nodeOverhead), head, nil, u.body)
+		b := appendNodeAround(make([]byte, 0, len(u.body)+nodeOverhead), head, u.body)
 		head, step = HashOf(b), u.step
 		objs = append(objs, Object{Hash: head, Bytes: b})
 	}

@@ -100,16 +100,11 @@ func TestRecordNamesLateAsAppendNamesAtOnce(t *testing.T) {
 	})
 }
 
-// Sessions recorded from many goroutines while others read the store all
-// land whole (run with -race).
-func TestRecordWhileReading(t *testing.T) {
-	ctx := context.Background()
-	st := store.NewMemory()
-	rec := st.(store.Recorder)
-	const sessions, steps = 8, 50
-	var writers, readers sync.WaitGroup
-	stop := make(chan struct{})
-	for range 2 {
+// readUntil starts n goroutines calling read until stop is closed or
+// read fails the test; wait for them on what it returns.
+func readUntil(t *testing.T, stop <-chan struct{}, n int, read func() error) *sync.WaitGroup {
+	var readers sync.WaitGroup
+	for range n {
 		readers.Go(func() {
 			for {
 				select {
@@ -117,17 +112,31 @@ func TestRecordWhileReading(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := st.Sessions(ctx); err != nil {
-					t.Error(err)
-					return
-				}
-				if err := st.Export(ctx, &bytes.Buffer{}); err != nil {
+				if err := read(); err != nil {
 					t.Error(err)
 					return
 				}
 			}
 		})
 	}
+	return &readers
+}
+
+// Sessions recorded from many goroutines while others read the store all
+// land whole (run with -race).
+func TestRecordWhileReading(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	rec := st.(store.Recorder)
+	const sessions, steps = 8, 50
+	var writers sync.WaitGroup
+	stop := make(chan struct{})
+	readers := readUntil(t, stop, 2, func() error {
+		if _, err := st.Sessions(ctx); err != nil {
+			return err
+		}
+		return st.Export(ctx, &bytes.Buffer{})
+	})
 	for i := range sessions {
 		id := fmt.Sprint("s", i)
 		writers.Go(func() {
@@ -166,23 +175,12 @@ func TestRecordThenReadOwnSessionWhileOthersName(t *testing.T) {
 	rec := st.(store.Recorder)
 	const sessions, steps = 8, 300
 	stop := make(chan struct{})
-	var readers, writers sync.WaitGroup
-	for range 4 {
-		readers.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if _, err := st.Sessions(ctx); err != nil {
-					t.Error(err)
-					return
-				}
-				_, _ = st.Head(ctx, "s0")
-			}
-		})
-	}
+	var writers sync.WaitGroup
+	readers := readUntil(t, stop, 4, func() error {
+		_, _ = st.Head(ctx, "s0")
+		_, err := st.Sessions(ctx)
+		return err
+	})
 	for i := range sessions {
 		id := fmt.Sprint("s", i)
 		writers.Go(func() {

@@ -43,10 +43,10 @@ func appendNode(b []byte, n *Node) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// appendNodeAround appends the canonical bytes of the node after parent,
-// linking links, that holds the record whose canonical bytes are record.
-func appendNodeAround(b []byte, parent Hash, links []Hash, record []byte) []byte {
-	b = appendNodeFields(b, parent, links)
+// appendNodeAround appends the canonical bytes of the node after parent
+// that holds the record whose canonical bytes are record.
+func appendNodeAround(b []byte, parent Hash, record []byte) []byte {
+	b = appendNodeFields(b, parent, nil)
 	b = append(b, record...)
 	return append(b, '}')
 }

@@ -107,21 +107,16 @@ func (c *attemptCtx) assembler() *assembler {
 // release puts the attempt's assembler back, if it took one.
 func (c *attemptCtx) release() {
 	if c.asm != nil {
-		putAssembler(c.asm)
+		assemblers.Put(c.asm)
 		c.asm = nil
 	}
 }
 
-// assemblers hold the assemblers of attempts that ended: what a reply
-// keeps is copied out of its assembler (reply), and a stream that calls
-// yield after it returned reaches it no more, as the attempt's context
-// is cancelled by then (attemptCtx.yield).
+// assemblers hold the assemblers of attempts that ended, emptied when
+// taken again (reset): what a reply keeps is copied out of its assembler
+// (reply), and a stream that calls yield after it returned reaches it no
+// more, as the attempt's context is cancelled by then (attemptCtx.yield).
 var assemblers = sync.Pool{New: func() any { return new(assembler) }}
-
-func putAssembler(a *assembler) {
-	*a = assembler{}
-	assemblers.Put(a)
-}
 
 // replied is the signal of an attempt that ended with a reply. Run's
 // frame is on the stack for as long as the model takes, so what follows
