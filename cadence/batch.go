@@ -202,17 +202,30 @@ func (t *transition) handedOut() contract.CallState {
 	return contract.CallDispatched
 }
 
-// closeBatch appends the tool turn, results in call order, and clears the
-// batch.
 // batchResult is what a closed batch answers for p: its result, or an
 // error when none was recorded.
 func batchResult(p *contract.PendingCall) contract.ToolResult {
 	if p.Result != nil {
 		return *p.Result
 	}
+	return missingResult(p)
+}
+
+func missingResult(p *contract.PendingCall) contract.ToolResult {
 	return contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: "error: no result was recorded", IsError: true}
 }
 
+// resultBlock is the block of p's result. A result, once set, is never
+// changed (events and snapshots point at it), so the block shares it.
+func resultBlock(p *contract.PendingCall) contract.Block {
+	if p.Result != nil {
+		return contract.Block{Kind: contract.BlockToolResult, Result: p.Result}
+	}
+	return contract.ResultBlock(missingResult(p))
+}
+
+// closeBatch appends the tool turn, results in call order, and clears the
+// batch.
 func (t *transition) closeBatch() {
 	if len(t.s.Pending) == 0 {
 		return
@@ -221,7 +234,7 @@ func (t *transition) closeBatch() {
 	tokens := compactor.PerTurnOverhead
 	for i := range t.s.Pending {
 		p := &t.s.Pending[i]
-		b := contract.ResultBlock(batchResult(p))
+		b := resultBlock(p)
 		if p.Tokens > 0 {
 			tokens += p.Tokens
 		} else {

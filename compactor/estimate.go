@@ -48,6 +48,13 @@ func BlockEstimate(model string, b contract.Block) int {
 	return PerBlockOverhead + blockTokens(counterFor(model), b)
 }
 
+// ResultEstimate is the BlockEstimate of a tool result block holding
+// content, counted without making the block: a worker counts every
+// result it brings.
+func ResultEstimate(model, content string) int {
+	return PerBlockOverhead + counterFor(model)(content)
+}
+
 func blockTokens(count func(string) int, b contract.Block) int {
 	switch b.Kind {
 	case contract.BlockText, contract.BlockThinking:

@@ -36,3 +36,16 @@ func TestEstimateIsTheSumOfBlockEstimates(t *testing.T) {
 		}
 	})
 }
+
+// A worker counts a result without making its block: the count is the
+// block's.
+func TestResultEstimateIsTheResultBlocks(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		model := rapid.SampledFrom([]string{"gpt-4o", "gpt-3.5-turbo", "llama-3", "scripted"}).Draw(t, "model")
+		content := rapid.String().Draw(t, "content")
+		want := compactor.BlockEstimate(model, contract.ResultBlock(contract.ToolResult{CallID: "c", Content: content}))
+		if got := compactor.ResultEstimate(model, content); got != want {
+			t.Fatalf("ResultEstimate %d, the result block's estimate %d", got, want)
+		}
+	})
+}

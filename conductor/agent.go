@@ -107,7 +107,7 @@ type runState struct {
 	helper helper
 	// toolDone answers the run's calls without hooks (see toolDone).
 	toolDone func(dispatch.Outcome)
-	toolHere func(func() (dispatch.Outcome, bool)) bool
+	toolHere func(dispatch.Taken) bool
 	// asks cancel the approvers and answerers asked about each call.
 	asks map[string]context.CancelFunc
 }

@@ -111,7 +111,7 @@ func TestBatchLeftWhenTheRunEndsIsAnsweredWhole(t *testing.T) {
 // call answered as cancelled before it ran does.
 type nothingDone struct{ ran *int }
 
-func (c nothingDone) do() task { *c.ran++; return task{} }
+func (c nothingDone) do(*Agent) task { *c.ran++; return task{} }
 
 // A helper handed to the caller waiting for the run is not dropped with
 // the run: the caller leaving runs the calls it was called for. Step by

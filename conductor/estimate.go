@@ -12,9 +12,3 @@ import (
 func replyEstimate(model string) func(contract.Turn) int {
 	return func(t contract.Turn) int { return compactor.Estimate(model, t) }
 }
-
-// resultEstimate counts, on the tool's worker, the result block a tool's
-// output becomes.
-func resultEstimate(model, content string) int {
-	return compactor.BlockEstimate(model, contract.ResultBlock(contract.ToolResult{Content: content}))
-}

@@ -16,13 +16,14 @@ import (
 // A job is work a run does off the agent's tasks (a model call, an
 // approver, an answerer, a summary): do returns the task that applies
 // its result, or none. An interface rather than a func, so a model call
-// is handed over without a method value to allocate.
-type job interface{ do() (result task) }
+// is handed over without a method value to allocate; the agent is handed
+// to do, so a tool call need not keep it and stays one pointer (hereCall).
+type job interface{ do(a *Agent) (result task) }
 
 // jobFunc is a job written as a closure.
 type jobFunc func() task
 
-func (f jobFunc) do() task { return f() }
+func (f jobFunc) do(*Agent) task { return f() }
 
 // spawn runs j on one of the run's workers: a worker handing in a
 // result, which runs it next, else as start does. The run waits for the
@@ -86,7 +87,7 @@ func (a *Agent) worker(run *runState, j job, idle chan job) {
 // after another runs on the same goroutine without waking another.
 func (a *Agent) work(run *runState, j job, host bool) {
 	for j != nil {
-		result := j.do()
+		result := j.do(a)
 		if result.none() {
 			j = run.crew.broughtNothing(host)
 			continue
@@ -116,15 +117,15 @@ type helper struct {
 	run *runState
 }
 
-func (h *helper) do() task {
+func (h *helper) do(a *Agent) task {
 	j, help := h.run.crew.take()
 	if j == nil {
 		return task{}
 	}
 	if help {
-		h.a.startCounted(h.run, h)
+		a.startCounted(h.run, h)
 	}
-	return j.do()
+	return j.do(a)
 }
 
 // handIn has the caller waiting for the run hand in a result brought to
@@ -208,7 +209,7 @@ type modelCall struct {
 	delta   uint32
 }
 
-func (m *modelCall) do() task {
+func (m *modelCall) do(*Agent) task {
 	a := m.a
 	block, rewrote := a.runBeforeModel(m.ctx, &m.req)
 	if block != "" {
@@ -319,7 +320,7 @@ func (a *Agent) startTool(c *contract.ToolCall) {
 				rewrote = append(rewrote, by...)
 			}
 			out.Content = validText(out.Content)
-			a.settle(run, task{isResult: true, result: contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: resultEstimate(a.cfg.Model, out.Content)}})
+			a.settle(run, task{isResult: true, result: contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: compactor.ResultEstimate(a.cfg.Model, out.Content)}})
 		}
 		job.Start = func(ctx context.Context) error {
 			rewritten, reason, rewrote := a.runBeforeTool(ctx, call)
@@ -356,7 +357,7 @@ func (a *Agent) toolDone(run *runState) func(dispatch.Outcome) {
 func (a *Agent) toolResult(o dispatch.Outcome) task {
 	out := o.Outcome
 	out.Content = validText(out.Content)
-	return task{isResult: true, result: contract.ToolSettled{CallID: o.CallID, Outcome: out, Tokens: resultEstimate(a.cfg.Model, out.Content)}}
+	return task{isResult: true, result: contract.ToolSettled{CallID: o.CallID, Outcome: out, Tokens: compactor.ResultEstimate(a.cfg.Model, out.Content)}}
 }
 
 // toolHere returns the Here of the run's calls without hooks, made once
@@ -366,28 +367,26 @@ func (a *Agent) toolResult(o dispatch.Outcome) task {
 // call instead of waking one for each call and the caller for each
 // result; a batch's calls left behind a slow one are taken by helpers
 // (see crew).
-func (a *Agent) toolHere(run *runState) func(func() (dispatch.Outcome, bool)) bool {
+func (a *Agent) toolHere(run *runState) func(dispatch.Taken) bool {
 	if run.toolHere == nil {
-		run.toolHere = func(call func() (dispatch.Outcome, bool)) bool {
-			return run.crew.handTo(&hereCall{a: a, call: call})
+		run.toolHere = func(call dispatch.Taken) bool {
+			return run.crew.handTo(hereCall{call})
 		}
 	}
 	return run.toolHere
 }
 
-// hereCall is a tool call run by the worker it was left for.
-type hereCall struct {
-	a    *Agent
-	call func() (dispatch.Outcome, bool)
-}
+// hereCall is a tool call run by the worker it was left for. It is one
+// pointer, so it is left as a job without an allocation.
+type hereCall struct{ call dispatch.Taken }
 
-func (h *hereCall) do() task {
-	o, ok := h.call()
+func (h hereCall) do(a *Agent) task {
+	o, ok := h.call.Run()
 	if !ok {
 		// Timed out or cancelled first: Done answered it.
 		return task{}
 	}
-	return h.a.toolResult(o)
+	return a.toolResult(o)
 }
 
 // startCompaction asks the provider for a summary of the oldest turns.

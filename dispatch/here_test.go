@@ -11,15 +11,15 @@ import (
 )
 
 // taken collects the calls a Job.Here took, to be run by the test.
-type taken chan func() (Outcome, bool)
+type taken chan Taken
 
-func (k taken) take(run func() (Outcome, bool)) bool { k <- run; return true }
+func (k taken) take(c Taken) bool { k <- c; return true }
 
 func (k taken) next(t *testing.T) func() (Outcome, bool) {
 	t.Helper()
 	select {
-	case run := <-k:
-		return run
+	case c := <-k:
+		return c.Run
 	case <-time.After(5 * time.Second):
 		t.Fatal("no call was offered to Here")
 		return nil
@@ -63,7 +63,7 @@ func TestHereDecliningLeavesTheCallToTheScheduler(t *testing.T) {
 	defer closeScheduler(t, s)
 	outs := newOutcomes(1)
 	offered := 0
-	decline := func(func() (Outcome, bool)) bool { offered++; return false }
+	decline := func(Taken) bool { offered++; return false }
 	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: toolOf(t, "ok", text("ok")), Done: outs.done, Here: decline}); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestHereIsNotOfferedAnOwnGoroutineTool(t *testing.T) {
 	defer closeScheduler(t, s)
 	outs := newOutcomes(1)
 	offered := false
-	take := func(func() (Outcome, bool)) bool { offered = true; return true }
+	take := func(Taken) bool { offered = true; return true }
 	tool := toolOf(t, "own", text("ok"), OwnGoroutine())
 	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done, Here: take}); err != nil {
 		t.Fatal(err)

@@ -89,10 +89,17 @@ func (j *job) run() {
 	j.s.finishPart(j)
 }
 
-// runHere is run for a goroutine that took the job (Job.Here): the
-// outcome is returned rather than handed to Done. Returning it finishes
-// the job's delivery part (when expire did not) and its worker part.
-func (j *job) runHere() (Outcome, bool) {
+// Taken is a call a Job's Here took, to run on the goroutine it hands
+// it to. It is one pointer, so an interface holds it without an
+// allocation.
+type Taken struct{ j *job }
+
+// Run runs the call's tool and returns its outcome rather than handing
+// it to Done, or false when the outcome went to Done already (the call
+// timed out or was cancelled first). Returning finishes the job's
+// delivery part (when expire did not) and its worker part.
+func (t Taken) Run() (Outcome, bool) {
+	j := t.j
 	o, ok := j.execute()
 	if ok {
 		j.delivered()

@@ -90,15 +90,15 @@ func TestPropertyScheduler(t *testing.T) {
 		}
 		// A call's Here may take it to run on a goroutine of the test's,
 		// whose outcome, when run returns one, counts as its answer.
-		take := func(run func() (Outcome, bool)) bool {
+		take := func(c Taken) bool {
 			go func() {
-				if o, ok := run(); ok {
+				if o, ok := c.Run(); ok {
 					done(o)
 				}
 			}()
 			return true
 		}
-		decline := func(func() (Outcome, bool)) bool { return false }
+		decline := func(Taken) bool { return false }
 		var cancels []string
 		for i := range n {
 			id := fmt.Sprintf("c%d", i)

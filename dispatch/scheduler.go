@@ -33,13 +33,11 @@ type Job struct {
 	Done func(Outcome)
 	// Here, if set, is offered the call once it may start (unless its
 	// tool is marked OwnGoroutine), in place of a goroutine of the
-	// scheduler's: if it returns true it has taken run and calls it soon,
-	// once, on a goroutine of its own. run runs the tool and returns its
-	// outcome instead of handing it to Done, or false when the outcome
-	// went to Done already (the call timed out or was cancelled first).
-	// Here is called with the scheduler's lock held: it must not block or
-	// call the scheduler.
-	Here func(run func() (Outcome, bool)) bool
+	// scheduler's: if it returns true it has taken the call and runs it
+	// soon (Taken.Run), once, on a goroutine of its own. Here is called
+	// with the scheduler's lock held: it must not block or call the
+	// scheduler.
+	Here func(Taken) bool
 }
 
 // Outcome is what one call came to.
@@ -146,7 +144,7 @@ func (s *Scheduler) pump() {
 		j.deadline = j.started.Add(j.timeout)
 		j.ctx, j.cancel = context.WithCancelCause(j.dctx)
 		s.addDeadline(j)
-		if j.Here == nil || !j.Here(j.runHere) {
+		if j.Here == nil || !j.Here(Taken{j}) {
 			go j.run()
 		}
 	}

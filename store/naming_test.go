@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"testing"
 
@@ -49,6 +50,14 @@ func TestRecordNamesLateAsAppendNamesAtOnce(t *testing.T) {
 		scripts := map[string][]contract.Record{}
 		for _, s := range sessions {
 			scripts[s] = storetest.Script(s, 40)
+		}
+		// Session c's results run from empty to larger than a chunk of
+		// the room unnamed records are packed into.
+		for i, r := range scripts["c"] {
+			if settled, ok := r.Signal.(contract.ToolSettled); ok {
+				settled.Outcome.Content = strings.Repeat("x", rapid.IntRange(0, 1500).Draw(t, fmt.Sprint("size", i)))
+				scripts["c"][i].Signal = settled
+			}
 		}
 		next := map[string]int{}
 		do := func(st store.Store, op, s string, step int) outcome {

@@ -34,8 +34,13 @@ type assembler struct {
 	argsRoom  [4]callSlot
 }
 
-// callSlot places a tool call's stream index among the blocks.
-type callSlot struct{ index, pos int }
+// callSlot places a tool call's stream index among the blocks, with the
+// call as its events show it (id and name): one copy for all of them, as
+// the block's own is finished in place (reply).
+type callSlot struct {
+	index, pos int
+	shown      *contract.ToolCall
+}
 
 // deltas joins a block's deltas. The common stream sends a block's text
 // or arguments in one delta, which is kept as it came, without a copy;
@@ -66,13 +71,13 @@ func (d *deltas) String() string {
 
 // call returns the block position of the tool call with the stream
 // index i.
-func (a *assembler) call(i int) (int, bool) {
+func (a *assembler) call(i int) (callSlot, bool) {
 	for _, c := range a.args {
 		if c.index == i {
-			return c.pos, true
+			return c, true
 		}
 	}
-	return 0, false
+	return callSlot{}, false
 }
 
 // reset empties a for a new attempt or reply.
@@ -156,23 +161,23 @@ func (a *assembler) startCall(c Chunk) error {
 	if _, dup := a.call(c.Index); dup {
 		return fmt.Errorf("turn: tool call index %d started twice", c.Index)
 	}
-	a.args = append(a.args, callSlot{index: c.Index, pos: len(a.blocks)})
 	call := contract.ToolCall{ID: c.CallID, Name: NormalizeToolName(c.Name, a.known)}
+	shown := &call
+	a.args = append(a.args, callSlot{index: c.Index, pos: len(a.blocks), shown: shown})
 	a.blocks = append(a.blocks, contract.CallBlock(call))
 	a.text = append(a.text, deltas{})
-	a.emit(contract.EvToolCallDelta, c.Index, &call, "")
+	a.emit(contract.EvToolCallDelta, c.Index, shown, "")
 	return nil
 }
 
 func (a *assembler) addArgs(c Chunk) error {
-	pos, ok := a.call(c.Index)
+	slot, ok := a.call(c.Index)
 	if !ok {
 		return fmt.Errorf("turn: arguments for unknown tool call index %d", c.Index)
 	}
-	a.text[pos].add(c.Text)
-	call := *a.blocks[pos].Call
+	a.text[slot.pos].add(c.Text)
 	if c.Text != "" {
-		a.emit(contract.EvToolCallDelta, c.Index, &call, c.Text)
+		a.emit(contract.EvToolCallDelta, c.Index, slot.shown, c.Text)
 	}
 	return nil
 }
