@@ -12,13 +12,17 @@ import (
 // queued steering skips them, an abort waiting for the reply answers them
 // as aborted; otherwise each is checked, put up for approval or queued,
 // and as many as may run together are dispatched.
-func (t *transition) startBatch(calls []contract.ToolCall) {
-	pending := make([]contract.PendingCall, len(calls))
-	for i, c := range calls {
-		pending[i] = contract.PendingCall{Call: c, State: contract.CallQueued}
+// blocks are the reply's, with n calls, each with its Call set
+// (normaliseCalls).
+func (t *transition) startBatch(blocks []contract.Block, n int) {
+	pending := make([]contract.PendingCall, 0, n)
+	for _, b := range blocks {
+		if b.Kind == contract.BlockToolCall {
+			pending = append(pending, contract.PendingCall{Call: *b.Call, State: contract.CallQueued})
+		}
 	}
 	t.s.Pending, t.ownPending = pending, true
-	rep := t.recordLoop(calls)
+	rep := t.recordLoop(pending)
 	switch {
 	case t.s.Abort != "":
 		t.fault(contract.KindAborted, abortMessage(t.s.AbortReason))

@@ -9,13 +9,20 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// recordLoop adds the calls to the loop guard's window and returns the
-// worst repetition it now sees.
-func (t *transition) recordLoop(calls []contract.ToolCall) repetition {
+// recordLoop adds the batch's calls to the loop guard's window and
+// returns the worst repetition it now sees.
+func (t *transition) recordLoop(batch []contract.PendingCall) repetition {
 	window := 2*t.rules.cfg.LoopGuard.Critical + 2
-	recent := append([]string(nil), t.s.Recent...)
-	for _, c := range calls {
-		recent = append(recent, signature(c))
+	// The new window in one allocation: the newest signatures kept,
+	// then the batch's.
+	kept := t.s.Recent
+	if keep := max(window-len(batch), 0); len(kept) > keep {
+		kept = kept[len(kept)-keep:]
+	}
+	recent := make([]string, 0, len(kept)+len(batch))
+	recent = append(recent, kept...)
+	for i := range batch {
+		recent = append(recent, signature(batch[i].Call))
 	}
 	if len(recent) > window {
 		recent = recent[len(recent)-window:]

@@ -70,17 +70,22 @@ func (t *transition) onReply(sig contract.ModelReplied) string {
 	t.s.SessionUsage = t.s.SessionUsage.Add(*u)
 	t.appendCounted(*reply, tokens)
 	t.publish(contract.RunEvent{Kind: contract.EvTurnCompleted, Turn: reply, Usage: u})
-	calls := reply.Calls()
-	for i := range calls {
-		t.publish(contract.RunEvent{Kind: contract.EvToolCall, Call: &calls[i], Index: i})
+	// The events point at the reply's calls, which history keeps as they
+	// are, rather than at copies.
+	calls := 0
+	for _, b := range reply.Blocks {
+		if b.Kind == contract.BlockToolCall {
+			t.publish(contract.RunEvent{Kind: contract.EvToolCall, Call: b.Call, Index: calls})
+			calls++
+		}
 	}
-	if len(calls) == 0 {
+	if calls == 0 {
 		if !t.retryOutput(sig) {
 			t.afterFinalReply()
 		}
 		return ""
 	}
-	t.startBatch(calls)
+	t.startBatch(reply.Blocks, calls)
 	return ""
 }
 

@@ -35,8 +35,9 @@ type assembler struct {
 }
 
 // callSlot places a tool call's stream index among the blocks, with the
-// call as its events show it (id and name): one copy for all of them, as
-// the block's own is finished in place (reply).
+// call as its events show it (id and name): one copy for all of them,
+// which the block points at until reply gives the reply's calls their
+// own.
 type callSlot struct {
 	index, pos int
 	shown      *contract.ToolCall
@@ -161,10 +162,9 @@ func (a *assembler) startCall(c Chunk) error {
 	if _, dup := a.call(c.Index); dup {
 		return fmt.Errorf("turn: tool call index %d started twice", c.Index)
 	}
-	call := contract.ToolCall{ID: c.CallID, Name: NormalizeToolName(c.Name, a.known)}
-	shown := &call
+	shown := &contract.ToolCall{ID: c.CallID, Name: NormalizeToolName(c.Name, a.known)}
 	a.args = append(a.args, callSlot{index: c.Index, pos: len(a.blocks), shown: shown})
-	a.blocks = append(a.blocks, contract.CallBlock(call))
+	a.blocks = append(a.blocks, contract.Block{Kind: contract.BlockToolCall, Call: shown})
 	a.text = append(a.text, deltas{})
 	a.emit(contract.EvToolCallDelta, c.Index, shown, "")
 	return nil
@@ -200,18 +200,22 @@ func (a *assembler) mergeUsage(u contract.Usage) {
 // settles the stop reason.
 func (a *assembler) reply() (contract.Turn, contract.StopReason) {
 	blocks := make([]contract.Block, 0, len(a.blocks))
+	// The reply's calls, in one allocation: the blocks pointed at the
+	// calls their events showed, which are not to change.
+	own := make([]contract.ToolCall, len(a.args))
 	calls := 0
 	for i, b := range a.blocks {
 		s := a.text[i].String()
 		switch b.Kind {
 		case contract.BlockToolCall:
-			// The call is the assembler's own (its events carried
-			// copies), so it is finished in place.
+			call := &own[calls]
 			calls++
-			b.Call.Arguments = s
+			*call = *b.Call
+			call.Arguments = s
 			if fixed, ok := RepairArguments(s); ok {
-				b.Call.Arguments = fixed
+				call.Arguments = fixed
 			}
+			b.Call = call
 		default:
 			if s == "" && b.Signature == "" {
 				continue
