@@ -173,17 +173,24 @@ func (h History) Backward() iter.Seq2[int, Turn] {
 // and whether prefix really is an earlier value of h (h grew from it by
 // Append). It costs O(new turns), not O(Len).
 func (h History) After(prefix History) ([]Turn, bool) {
-	n := h.n - prefix.n
-	if n < 0 {
+	if !h.GrewFrom(prefix) {
 		return nil, false
 	}
-	out := h.Tail(n)
-	if prefix.n == 0 {
-		return out, true
+	return h.Tail(h.n - prefix.n), true
+}
+
+// GrewFrom reports whether prefix is an earlier value of h: h was made
+// from it by Append, or is it. It costs O(1).
+func (h History) GrewFrom(prefix History) bool {
+	switch {
+	case prefix.n > h.n:
+		return false
+	case prefix.n == 0:
+		return true
 	}
 	// prefix's newest turn is in its chunk's slot, which only prefix took:
 	// h holds that slot exactly when it grew from prefix.
-	return out, h.chunkAt(prefix.n-1) == prefix.c
+	return h.chunkAt(prefix.n-1) == prefix.c
 }
 
 // Equal reports whether both histories hold equal turns; go-cmp uses it.

@@ -233,8 +233,12 @@ func TestHistoryBranchesAgreeWithSlices(t *testing.T) {
 			if got, want := v.h.Equal(o.h), sameTurns(v.turns, o.turns); got != want {
 				t.Fatalf("versions %d and %d: Equal = %v, want %v", k, other, got, want)
 			}
-			if _, ok := v.h.After(o.h); ok && (len(o.turns) > len(v.turns) || !sameTurns(o.turns, v.turns[:len(o.turns)])) {
+			_, ok := v.h.After(o.h)
+			if ok && (len(o.turns) > len(v.turns) || !sameTurns(o.turns, v.turns[:len(o.turns)])) {
 				t.Fatalf("versions %d and %d: After says %d grew from %d", k, other, k, other)
+			}
+			if grew := v.h.GrewFrom(o.h); grew != ok {
+				t.Fatalf("versions %d and %d: GrewFrom %v, After's ok %v", k, other, grew, ok)
 			}
 		}
 	})

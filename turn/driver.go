@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"time"
 
@@ -342,7 +341,7 @@ func (d *Driver) sanitize(h contract.History) contract.History {
 	d.mu.Lock()
 	verified := d.verified
 	d.mu.Unlock()
-	if added, ok := h.After(verified); ok && wellFormedBackward(slices.Backward(added)) {
+	if h.GrewFrom(verified) && wellFormedBackward(h.Backward(), verified.Len()) {
 		d.remember(h)
 		return h
 	}

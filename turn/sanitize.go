@@ -132,13 +132,17 @@ func withoutResults(t contract.Turn) (contract.Turn, bool) {
 // order, and that no other turn holds results. It is the common case, and
 // checking it costs no allocation, so a long history is not rebuilt on
 // every model call.
-func wellFormed(h contract.History) bool { return wellFormedBackward(h.Backward()) }
+func wellFormed(h contract.History) bool { return wellFormedBackward(h.Backward(), 0) }
 
-// wellFormedBackward is wellFormed over turns given newest first.
-func wellFormedBackward(turns iter.Seq2[int, contract.Turn]) bool {
+// wellFormedBackward is wellFormed over turns given newest first, down
+// to the turn at index from.
+func wellFormedBackward(turns iter.Seq2[int, contract.Turn], from int) bool {
 	var after contract.Turn
 	hasAfter, needCalls := false, false
-	for _, t := range turns {
+	for i, t := range turns {
+		if i < from {
+			break
+		}
 		calls := countCalls(t)
 		switch {
 		case needCalls && (t.Role != contract.RoleAssistant || calls == 0):
