@@ -1,10 +1,6 @@
 package dispatch
 
-import (
-	"context"
-	"errors"
-	"time"
-)
+import "context"
 
 // IDs name the call a tool is running for. CallID is the idempotency key:
 // a call run again on resume carries the same one.
@@ -48,37 +44,3 @@ func RunID(ctx context.Context) string { return IDsFrom(ctx).RunID }
 // WorkDir returns the working directory of the session the call belongs
 // to; empty when the host set none.
 func WorkDir(ctx context.Context) string { return IDsFrom(ctx).WorkDir }
-
-// callCtx hands a tool its ids without allocating: it lives inside the job.
-type callCtx struct {
-	context.Context
-	j *job
-}
-
-func (c *callCtx) Value(key any) any {
-	if _, ok := key.(idsKey); ok {
-		return c.j
-	}
-	return c.Context.Value(key)
-}
-
-// Err reports a call cut off by its own timeout as
-// context.DeadlineExceeded, as a context.WithTimeout would, so tools need
-// no dispatch-specific check.
-func (c *callCtx) Err() error {
-	err := c.Context.Err()
-	if err != nil && errors.Is(context.Cause(c.Context), ErrTimedOut) {
-		return context.DeadlineExceeded
-	}
-	return err
-}
-
-// Deadline is the call's timeout, or the dispatch context's deadline if
-// that comes first.
-func (c *callCtx) Deadline() (time.Time, bool) {
-	d := c.j.started.Add(c.j.timeout)
-	if pd, ok := c.Context.Deadline(); ok && pd.Before(d) {
-		return pd, true
-	}
-	return d, true
-}

@@ -57,10 +57,8 @@ type job struct {
 	// scheduler's deadlines, -1 when not there.
 	deadline time.Time
 	heapAt   int
-	ctx      context.Context
-	cancel   context.CancelCauseFunc
 
-	cctx callCtx // the context the tool sees, owned by the worker
+	cctx callCtx // the context the tool sees, and the call's cancellation
 }
 
 func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
@@ -77,6 +75,7 @@ func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 		jb.Here = nil
 	}
 	j := &job{Job: jb, s: s, dctx: ctx, name: name, seq: d.Sequential, timeout: timeout, heapAt: -1}
+	j.cctx.j = j
 	j.pending.Store(1)
 	return j
 }
@@ -113,13 +112,12 @@ func (t Taken) Run() (Outcome, bool) {
 // call expired first, whose outcome went to Done already.
 func (j *job) execute() (Outcome, bool) {
 	s := j.s
-	j.cctx = callCtx{Context: j.ctx, j: j}
 	var (
 		res      contract.ToolOutcome
 		err      error
 		panicked bool
 	)
-	if err = j.ctx.Err(); err == nil {
+	if err = j.cctx.cause(); err == nil {
 		res, err, panicked = j.invoke(&j.cctx)
 	}
 	o := j.settle(res, err, panicked)
@@ -137,7 +135,7 @@ func (j *job) execute() (Outcome, bool) {
 	s.release(j)
 	s.mu.Unlock()
 
-	j.cancel(nil)
+	j.cctx.end(nil)
 	return o, !expired
 }
 
@@ -167,8 +165,8 @@ func (j *job) settle(res contract.ToolOutcome, err error, panicked bool) Outcome
 	switch {
 	case panicked:
 		res = contract.ToolOutcome{Content: err.Error(), IsError: true}
-	case err != nil && j.ctx.Err() != nil:
-		return j.cancelledOutcome(context.Cause(j.ctx))
+	case err != nil && j.cctx.cause() != nil:
+		return j.cancelledOutcome(j.cctx.cause())
 	case err != nil:
 		res = contract.ToolOutcome{Content: err.Error(), IsError: true}
 	}
@@ -202,7 +200,7 @@ func (j *job) cancelledOutcome(cause error) Outcome {
 }
 
 func (j *job) timedOut() {
-	j.cancel(ErrTimedOut)
+	j.cctx.end(ErrTimedOut)
 	j.expire()
 }
 
@@ -216,11 +214,9 @@ func (j *job) ctxDone() {
 		s.mu.Unlock()
 		j.deliver(j.cancelledOutcome(context.Cause(j.dctx)))
 	case stateRunning:
-		// The run context is a child of dctx, but its cancellation may not
-		// have landed yet; the cause must be there before expire reads it.
-		cancel := j.cancel
+		// The call's cause must be there before expire reads it.
 		s.mu.Unlock()
-		cancel(context.Cause(j.dctx))
+		j.cctx.end(context.Cause(j.dctx))
 		j.expire()
 	default:
 		s.mu.Unlock()
@@ -240,7 +236,7 @@ func (j *job) expire() {
 	j.forget()
 	s.straggling[j] = struct{}{}
 	j.grace = time.AfterFunc(s.opts.Grace, j.graceOver)
-	o := j.cancelledOutcome(context.Cause(j.ctx))
+	o := j.cancelledOutcome(j.cctx.cause())
 	s.mu.Unlock()
 	j.deliver(o)
 }

@@ -142,7 +142,6 @@ func (s *Scheduler) pump() {
 		j.started = time.Now()
 		// Timed from the start, so it agrees with the tool's Deadline.
 		j.deadline = j.started.Add(j.timeout)
-		j.ctx, j.cancel = context.WithCancelCause(j.dctx)
 		s.addDeadline(j)
 		if j.Here == nil || !j.Here(Taken{j}) {
 			go j.run()
@@ -211,7 +210,7 @@ func (s *Scheduler) cancelJobs(jobs []*job) {
 	// started but not yet run (taken by a Job's Here) never runs its
 	// tool once cancelled; cancelling calls back no one synchronously.
 	for _, j := range running {
-		j.cancel(ErrCancelled)
+		j.cctx.end(ErrCancelled)
 	}
 	go func() {
 		for _, j := range queued {

@@ -1,0 +1,109 @@
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// callCtx is the context a tool sees. It lives inside the job and hands
+// the tool its ids without allocating (Value). The cancellable context
+// under it is made only when the tool first asks for it (Done, Err or
+// Value): most tools never look, and their calls then cost no context of
+// their own. Until then the call's cancellation is a cause kept here,
+// which the context, once made, starts with.
+type callCtx struct {
+	j *job
+
+	mu     sync.Mutex
+	ctx    context.Context // nil until made
+	cancel context.CancelCauseFunc
+	ended  bool  // end was called before ctx was made
+	why    error // the cause end was first called with
+}
+
+// made returns the call's cancellable context, making it first: a child
+// of the dispatch context, or one already ended with the cause the call
+// ended with, whatever became of the dispatch context since.
+func (c *callCtx) made() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ctx == nil {
+		parent := c.j.dctx
+		if c.ended {
+			parent = context.WithoutCancel(parent)
+		}
+		c.ctx, c.cancel = context.WithCancelCause(parent)
+		if c.ended {
+			c.cancel(c.why)
+		}
+	}
+	return c.ctx
+}
+
+// end cancels the call with cause (context.Canceled when nil); the first
+// cause stays, as with a context's own cancel.
+func (c *callCtx) end(cause error) {
+	if cause == nil {
+		cause = context.Canceled
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ctx != nil {
+		c.cancel(cause)
+		return
+	}
+	if !c.ended {
+		c.ended, c.why = true, cause
+	}
+}
+
+// cause is why the call was cancelled, or nil while it goes on; it makes
+// no context.
+func (c *callCtx) cause() error {
+	c.mu.Lock()
+	ctx, ended, why := c.ctx, c.ended, c.why
+	c.mu.Unlock()
+	switch {
+	case ctx != nil:
+		return context.Cause(ctx)
+	case ended:
+		return why
+	case c.j.dctx.Err() != nil:
+		// A child of the dispatch context would have ended with it.
+		return context.Cause(c.j.dctx)
+	}
+	return nil
+}
+
+func (c *callCtx) Done() <-chan struct{} { return c.made().Done() }
+
+// Err reports a call cut off by its own timeout as
+// context.DeadlineExceeded, as a context.WithTimeout would, so tools need
+// no dispatch-specific check.
+func (c *callCtx) Err() error {
+	ctx := c.made()
+	err := ctx.Err()
+	if err != nil && errors.Is(context.Cause(ctx), ErrTimedOut) {
+		return context.DeadlineExceeded
+	}
+	return err
+}
+
+func (c *callCtx) Value(key any) any {
+	if _, ok := key.(idsKey); ok {
+		return c.j
+	}
+	return c.made().Value(key)
+}
+
+// Deadline is the call's timeout, or the dispatch context's deadline if
+// that comes first.
+func (c *callCtx) Deadline() (time.Time, bool) {
+	d := c.j.started.Add(c.j.timeout)
+	if pd, ok := c.j.dctx.Deadline(); ok && pd.Before(d) {
+		return pd, true
+	}
+	return d, true
+}

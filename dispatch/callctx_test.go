@@ -1,0 +1,159 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// seen is what a tool found in its context when it first looked.
+type seen struct {
+	done  bool
+	err   error
+	cause error
+}
+
+func look(ctx context.Context) seen {
+	s := seen{err: ctx.Err(), cause: context.Cause(ctx)}
+	select {
+	case <-ctx.Done():
+		s.done = true
+	default:
+	}
+	return s
+}
+
+// blind returns a tool body that says it started and does not look at
+// its context until release is closed, then reports what it finds there.
+func blind(started chan<- struct{}, release <-chan struct{}, found chan<- seen) RawFunc {
+	return func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		close(started)
+		<-release
+		found <- look(ctx)
+		return contract.ToolOutcome{Content: "late"}, nil
+	}
+}
+
+// A tool's context is made only when the tool first looks at it; one
+// that looks only after its call ended finds it ended, with the cause it
+// ended with, as if it had been there all along.
+func TestContextFirstLookedAtAfterTheCallEnded(t *testing.T) {
+	cause := errors.New("host went away")
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		end     func(s *Scheduler, cancelDispatch context.CancelCauseFunc)
+		// after, if set, runs once the call's outcome is in, before the
+		// tool looks.
+		after   func(cancelDispatch context.CancelCauseFunc)
+		want    seen
+		outcome func(Outcome) bool
+	}{{
+		name:    "timed out",
+		timeout: 20 * time.Millisecond,
+		end:     func(*Scheduler, context.CancelCauseFunc) {},
+		want:    seen{done: true, err: context.DeadlineExceeded, cause: ErrTimedOut},
+		outcome: func(o Outcome) bool { return o.TimedOut },
+	}, {
+		name:    "timed out, then the dispatch context cancelled",
+		timeout: 20 * time.Millisecond,
+		end:     func(*Scheduler, context.CancelCauseFunc) {},
+		after:   func(cancel context.CancelCauseFunc) { cancel(cause) },
+		want:    seen{done: true, err: context.DeadlineExceeded, cause: ErrTimedOut},
+		outcome: func(o Outcome) bool { return o.TimedOut },
+	}, {
+		name:    "cancelled",
+		timeout: time.Minute,
+		end:     func(s *Scheduler, _ context.CancelCauseFunc) { s.Cancel("c") },
+		want:    seen{done: true, err: context.Canceled, cause: ErrCancelled},
+		outcome: func(o Outcome) bool { return o.Cancelled },
+	}, {
+		name:    "dispatch context cancelled",
+		timeout: time.Minute,
+		end:     func(_ *Scheduler, cancel context.CancelCauseFunc) { cancel(cause) },
+		want:    seen{done: true, err: context.Canceled, cause: cause},
+		outcome: func(o Outcome) bool { return o.Cancelled },
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewScheduler(Options{Grace: time.Minute})
+			dctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			started, release, found := make(chan struct{}), make(chan struct{}), make(chan seen, 1)
+			outs := newOutcomes(1)
+			tool := toolOf(t, "t", blind(started, release, found), Timeout(tt.timeout))
+			if err := s.Dispatch(dctx, Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
+				t.Fatal(err)
+			}
+			<-started
+			tt.end(s, cancel)
+			if o := outs.next(t); !tt.outcome(o) {
+				t.Fatalf("outcome %+v, want the call ended (%s)", o, tt.name)
+			}
+			if tt.after != nil {
+				tt.after(cancel)
+			}
+			close(release)
+			if got := <-found; got != tt.want {
+				t.Errorf("the tool found done %v, err %v, cause %v; want done %v, err %v, cause %v",
+					got.done, got.err, got.cause, tt.want.done, tt.want.err, tt.want.cause)
+			}
+			closeScheduler(t, s)
+		})
+	}
+}
+
+// A context a tool kept and first looks at after returning has ended,
+// as one made at the start would have when the call finished.
+func TestContextFirstLookedAtAfterTheToolReturnedHasEnded(t *testing.T) {
+	s := NewScheduler(Options{})
+	kept := make(chan context.Context, 1)
+	tool := toolOf(t, "t", func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		kept <- ctx
+		return contract.ToolOutcome{Content: "ok"}, nil
+	})
+	outs := newOutcomes(1)
+	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
+		t.Fatal(err)
+	}
+	if o := outs.next(t); o.Outcome.Content != "ok" {
+		t.Fatalf("outcome %+v, want ok", o)
+	}
+	closeScheduler(t, s)
+	want := seen{done: true, err: context.Canceled, cause: context.Canceled}
+	if got := look(<-kept); got != want {
+		t.Errorf("the kept context: done %v, err %v, cause %v; want it ended as cancelled", got.done, got.err, got.cause)
+	}
+}
+
+// A tool that looks at its context at once sees it end when the call is
+// cancelled, with the cancellation's cause.
+func TestContextLookedAtFirstEndsWithTheCall(t *testing.T) {
+	s := NewScheduler(Options{})
+	started, found := make(chan struct{}), make(chan seen, 1)
+	tool := toolOf(t, "t", func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		done := ctx.Done()
+		close(started)
+		<-done
+		found <- look(ctx)
+		return contract.ToolOutcome{}, ctx.Err()
+	})
+	outs := newOutcomes(1)
+	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	s.Cancel("c")
+	if o := outs.next(t); !o.Cancelled {
+		t.Fatalf("outcome %+v, want cancelled", o)
+	}
+	want := seen{done: true, err: context.Canceled, cause: ErrCancelled}
+	if got := <-found; got != want {
+		t.Errorf("the tool found done %v, err %v, cause %v; want done, cancelled by ErrCancelled", got.done, got.err, got.cause)
+	}
+	closeScheduler(t, s)
+}
