@@ -37,9 +37,6 @@ type sessionState struct {
 	// hashed; nameErr is why naming them last failed.
 	unnamed []unnamedNode
 	nameErr error
-	// room holds the bytes of unnamed records, packed into chunks
-	// (keep), dropped once they are named.
-	room []byte
 }
 
 // nodeBuffers encode one-record appends: every backend copies or writes

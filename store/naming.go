@@ -73,7 +73,7 @@ func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) 
 		nodeBuffers.Put(buf)
 		return appendFailed(sessionID, fmt.Errorf("%w: %w", ErrInvalid, err))
 	}
-	body := s.keep(b)
+	body := slices.Clone(b)
 	if cap(b) <= maxPooledNode {
 		buf.bytes = b
 		nodeBuffers.Put(buf)
@@ -83,27 +83,6 @@ func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) 
 	}
 	s.unnamed = append(s.unnamed, unnamedNode{step: rec.Step, body: body})
 	return nil
-}
-
-// recordRoom is the size of the chunks unnamed records are packed into:
-// a record of a usual step takes a few hundred bytes, and one chunk for
-// several costs less than an allocation each, while a session waiting
-// to be named holds at most one chunk's unused tail.
-const recordRoom = 1024
-
-// keep copies an encoded record into s's room and returns the copy; a
-// record too large to share a chunk gets one of its own. Called with
-// s.mu held.
-func (s *sessionState) keep(b []byte) []byte {
-	if len(b) > recordRoom/2 {
-		return slices.Clone(b)
-	}
-	if cap(s.room)-len(s.room) < len(b) {
-		s.room = make([]byte, 0, recordRoom)
-	}
-	at := len(s.room)
-	s.room = append(s.room, b...)
-	return s.room[at:len(s.room):len(s.room)]
 }
 
 // waitsForName counts s among the sessions to name before the next read
@@ -195,7 +174,7 @@ func (d *db) name(sessionID string, s *sessionState) error {
 	}
 	s.head, s.step = head, step
 	clear(s.unnamed)
-	s.unnamed, s.nameErr, s.room = nil, nil, nil
+	s.unnamed, s.nameErr = nil, nil
 	d.names.count.Add(-1)
 	return nil
 }
