@@ -21,21 +21,29 @@ type callCtx struct {
 	cancel context.CancelCauseFunc
 	ended  bool  // end was called before ctx was made
 	why    error // the cause end was first called with
+	// withDispatch says the dispatch context had ended by then, which a
+	// child of it would have seen first, whatever end was called with.
+	withDispatch bool
 }
 
+// String reads no field, so printing the context does not race with end.
+func (c *callCtx) String() string { return "dispatch.callCtx" }
+
 // made returns the call's cancellable context, making it first: a child
-// of the dispatch context, or one already ended with the cause the call
-// ended with, whatever became of the dispatch context since.
+// of the dispatch context, or, for a call that ended on its own first,
+// one ended with its cause, whatever became of the dispatch context
+// since.
 func (c *callCtx) made() context.Context {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ctx == nil {
+		own := c.ended && !c.withDispatch
 		parent := c.j.dctx
-		if c.ended {
+		if own {
 			parent = context.WithoutCancel(parent)
 		}
 		c.ctx, c.cancel = context.WithCancelCause(parent)
-		if c.ended {
+		if own {
 			c.cancel(c.why)
 		}
 	}
@@ -55,6 +63,10 @@ func (c *callCtx) end(cause error) {
 		return
 	}
 	if !c.ended {
+		if c.j.dctx.Err() != nil {
+			// A child of the dispatch context would have ended with it.
+			cause, c.withDispatch = context.Cause(c.j.dctx), true
+		}
 		c.ended, c.why = true, cause
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -154,6 +155,102 @@ func TestContextLookedAtFirstEndsWithTheCall(t *testing.T) {
 	want := seen{done: true, err: context.Canceled, cause: ErrCancelled}
 	if got := <-found; got != want {
 		t.Errorf("the tool found done %v, err %v, cause %v; want done, cancelled by ErrCancelled", got.done, got.err, got.cause)
+	}
+	closeScheduler(t, s)
+}
+
+// A call whose dispatch context ended first ends with that context's
+// cause and error, whatever ends it next, as a child of that context
+// would: a Cancel, or its own timeout coming due.
+func TestCallEndedWithItsDispatchContextKeepsItsCause(t *testing.T) {
+	cause := errors.New("host went away")
+	tests := []struct {
+		name string
+		next func(s *Scheduler, j *job)
+	}{
+		{"then cancelled", func(s *Scheduler, _ *job) { s.Cancel("c") }},
+		{"then timed out", func(_ *Scheduler, j *job) { j.timedOut() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewScheduler(Options{Grace: time.Minute})
+			dctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			started, release, found := make(chan struct{}), make(chan struct{}), make(chan seen, 1)
+			outs := newOutcomes(1)
+			tool := toolOf(t, "t", blind(started, release, found), Timeout(time.Minute))
+			if err := s.Dispatch(dctx, Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
+				t.Fatal(err)
+			}
+			<-started
+			// Under the scheduler's lock, so the dispatch context's own
+			// watcher cannot answer the call before tt.next does.
+			s.mu.Lock()
+			j := s.calls["c"]
+			cancel(cause)
+			s.mu.Unlock()
+			tt.next(s, j)
+			o := outs.next(t)
+			if want := `tool "t" cancelled: host went away`; !o.Cancelled || o.Outcome.Content != want {
+				t.Errorf("outcome %+v, want cancelled with %q", o, want)
+			}
+			close(release)
+			want := seen{done: true, err: context.Canceled, cause: cause}
+			if got := <-found; got != want {
+				t.Errorf("the tool found done %v, err %v, cause %v; want the dispatch context's", got.done, got.err, got.cause)
+			}
+			closeScheduler(t, s)
+		})
+	}
+}
+
+// A tool that first looks after its dispatch context's deadline passed
+// finds context.DeadlineExceeded, as that context reports.
+func TestContextFirstLookedAtAfterTheDispatchDeadline(t *testing.T) {
+	s := NewScheduler(Options{Grace: time.Minute})
+	dctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	started, release, found := make(chan struct{}), make(chan struct{}), make(chan seen, 1)
+	outs := newOutcomes(1)
+	tool := toolOf(t, "t", blind(started, release, found), Timeout(time.Minute))
+	if err := s.Dispatch(dctx, Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	if o := outs.next(t); !o.Cancelled {
+		t.Fatalf("outcome %+v, want cancelled", o)
+	}
+	close(release)
+	want := seen{done: true, err: context.DeadlineExceeded, cause: context.DeadlineExceeded}
+	if got := <-found; got != want {
+		t.Errorf("the tool found done %v, err %v, cause %v; want the dispatch context's deadline", got.done, got.err, got.cause)
+	}
+	closeScheduler(t, s)
+}
+
+// A tool may print its context while its call is cancelled (run with
+// -race).
+func TestPrintingTheContextWhileTheCallIsCancelled(t *testing.T) {
+	s := NewScheduler(Options{})
+	started, printed := make(chan struct{}), make(chan string, 1)
+	tool := toolOf(t, "t", func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		close(started)
+		for range 100 {
+			_ = fmt.Sprintf("%v", ctx)
+		}
+		printed <- fmt.Sprint(ctx)
+		<-ctx.Done()
+		return contract.ToolOutcome{}, ctx.Err()
+	})
+	outs := newOutcomes(1)
+	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	s.Cancel("c")
+	outs.next(t)
+	if got := <-printed; got != "dispatch.callCtx" {
+		t.Errorf("the context printed as %q", got)
 	}
 	closeScheduler(t, s)
 }
