@@ -136,6 +136,32 @@ func TestDriverTimeouts(t *testing.T) {
 	}
 }
 
+// A call's watchdog keeps its timer for the next call when it stopped
+// before firing; the next call's watchdog, on that timer, still cuts a
+// stream that goes quiet, call after call.
+func TestDriverTimesOutAfterCallsThatFinished(t *testing.T) {
+	opts := testOptions(&recorder{})
+	opts.MaxRetries = turn.NoRetries
+	opts.FirstChunkTimeout, opts.IdleTimeout = 30*time.Millisecond, 30*time.Millisecond
+	hang := play{chunks: []turn.Chunk{text("x")}, hang: true}
+	d := turn.NewDriver(newFake(hello, hang, hello, hello, hang), opts)
+	want := []string{"", "no chunk for 30ms", "", "", "no chunk for 30ms"}
+	for i, w := range want {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		got := d.Run(ctx, weatherReq, nil)
+		cancel()
+		if w == "" {
+			if r, ok := got.(contract.ModelReplied); !ok || r.Reply.Text() != "Hello, world." {
+				t.Fatalf("call %d: got %#v, want the reply", i, got)
+			}
+			continue
+		}
+		if f, ok := got.(contract.ModelFailed); !ok || f.Failure != contract.FailTimeout || f.Message != "turn: provider timeout: "+w {
+			t.Fatalf("call %d: got %#v, want the watchdog's timeout %q", i, got, w)
+		}
+	}
+}
+
 func TestDriverTimeoutAfterStopKeepsReply(t *testing.T) {
 	opts := testOptions(&recorder{})
 	opts.IdleTimeout = 20 * time.Millisecond

@@ -33,7 +33,7 @@ type watchdog struct {
 	chunks atomic.Uint64
 
 	mu     sync.Mutex // guards the fields below, owned by the timer
-	t      *time.Timer
+	wt     *watchTimer
 	done   bool
 	seen   uint64
 	waited time.Duration // before the first chunk
@@ -47,15 +47,44 @@ type watchdog struct {
 	cancel   context.CancelCauseFunc
 }
 
+// watchTimer is a timer whose callback checks the watchdog that holds
+// it. It is kept for the next attempt once stopped before it fired, so
+// an attempt usually arms one without making a timer and a callback.
+type watchTimer struct {
+	t *time.Timer
+	w atomic.Pointer[watchdog]
+}
+
+func (wt *watchTimer) fire() {
+	if w := wt.w.Load(); w != nil {
+		w.check()
+	}
+}
+
+// watchTimers hold timers stopped before they fired: a callback of the
+// attempt that held one can no longer run (Stop reported true).
+var watchTimers sync.Pool
+
 // start arms the zero watchdog w, which its attempt's context holds, so
 // the two are one allocation.
 func (w *watchdog) start(first, idle time.Duration, deadline time.Time, cancel context.CancelCauseFunc) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.first, w.idle, w.deadline, w.cancel = first, idle, deadline, cancel
-	if w.arm(0) {
-		w.t = time.AfterFunc(w.next, w.check)
+	if !w.arm(0) {
+		return
 	}
+	// The callback waits for w.mu, held until w.wt is set.
+	if wt, ok := watchTimers.Get().(*watchTimer); ok {
+		wt.w.Store(w)
+		wt.t.Reset(w.next)
+		w.wt = wt
+		return
+	}
+	wt := &watchTimer{}
+	wt.w.Store(w)
+	wt.t = time.AfterFunc(w.next, wt.fire)
+	w.wt = wt
 }
 
 func (w *watchdog) fed() { w.chunks.Add(1) }
@@ -109,7 +138,7 @@ func (w *watchdog) check() {
 		return
 	}
 	if w.arm(n) {
-		w.t.Reset(w.next)
+		w.wt.t.Reset(w.next)
 	}
 }
 
@@ -117,7 +146,14 @@ func (w *watchdog) stop() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.done = true
-	if w.t != nil {
-		w.t.Stop()
+	if w.wt == nil {
+		return
 	}
+	// A timer that fired, or is firing, is not kept: its callback may
+	// still be on its way to this watchdog.
+	if w.wt.t.Stop() {
+		w.wt.w.Store(nil)
+		watchTimers.Put(w.wt)
+	}
+	w.wt = nil
 }
