@@ -162,7 +162,7 @@ func plainObject(args string) bool {
 	for i < len(args) && isJSONSpace(args[i]) {
 		i++
 	}
-	if i == len(args) || args[i] != '{' || !json.Valid([]byte(args)) {
+	if i == len(args) || args[i] != '{' || !contract.ValidJSON(args) {
 		return false
 	}
 	return !outsideStrings(args[i:], func(c byte) bool { return c == '-' || c >= '0' && c <= '9' })

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/batonrt/baton/contract"
 )
 
 // RepairArguments turns almost-JSON tool arguments into the text of a JSON
@@ -41,7 +43,7 @@ func RepairArguments(s string) (fixed string, ok bool) {
 }
 
 func isObject(s string) bool {
-	return len(s) > 0 && s[0] == '{' && json.Valid([]byte(s))
+	return len(s) > 0 && s[0] == '{' && contract.ValidJSON(s)
 }
 
 func stripFences(s string) string {
