@@ -143,7 +143,9 @@ func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	// Whoever started the run waits for it and works for it meanwhile
 	// (wait); Reopen, which does not wait, drops it (dropHost).
 	r.crew.hostFree = true
-	r.crew.workers = &a.workers
+	r.crew.workers, r.crew.running = &a.workers, &r.wg
+	r.crew.call = func() { a.startCounted(r, &r.helper) }
+	r.crew.patience = helperWait
 	a.run = r
 	return r
 }

@@ -1,6 +1,9 @@
 package conductor
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // crew decides which of a run's workers takes a job. The caller waiting
 // for the run takes one when it is free. A job spawned while a worker is
@@ -8,15 +11,20 @@ import "sync"
 // waking a goroutine while one is about to be free: a model call, or the
 // calls of a batch, which that worker then runs one after another. So
 // that the calls of a batch still run at once, a worker that takes a job
-// with more left behind it calls a helper, one at a time, which takes
-// the next and calls another if more are left: fast calls all run on the
-// worker that started them and cost one wake-up a batch, and slow ones
-// each get a worker within a wake-up of each other.
+// with more left behind it calls a helper if that job is still running
+// after helperWait; a helper takes the next job and at once calls
+// another if more are left. Fast calls all run on the worker that
+// started them and wake no goroutine, and slow ones each get a worker,
+// the second after helperWait and each later one within a wake-up of the
+// one before.
 type crew struct {
 	// workers counts the agent's jobs (Agent.workers): a helper is counted
 	// when it is called, under mu, so that once the run is over (end) no
-	// helper is called that Close would not wait for.
+	// helper is called that Close would not wait for. running counts the
+	// run's goroutines (runState.wg), the helper's timer among them while
+	// it starts a helper.
 	workers *sync.WaitGroup
+	running *sync.WaitGroup
 
 	mu       sync.Mutex
 	hostFree bool
@@ -30,7 +38,24 @@ type crew struct {
 	// idle hands a job to a worker waiting for one; made with the run's
 	// first worker, as most runs have none.
 	idle chan job
+
+	// call starts the helper the crew decided to call, patience (helperWait)
+	// is how long it waits first; both set with the run.
+	call     func()
+	patience time.Duration
+	// wait calls a helper once patience has passed since it was armed (a
+	// worker took a job with more left behind it); made at its first use.
+	// armed says it is counting.
+	wait  *time.Timer
+	armed bool
 }
+
+// helperWait is how long the jobs left behind the one a worker took wait
+// for it before a helper is called for them. A batch of fast calls is
+// done within it on the worker alone; a tool call that takes longer
+// waits on a network or a process, against which this is little. (The
+// runtime's timers may fire up to a millisecond late when idle.)
+const helperWait = 50 * time.Microsecond
 
 // idleWorkers returns the channel of workers waiting for a job, made
 // first when create is set, else nil until then.
@@ -65,13 +90,13 @@ func (c *crew) dropHost() (left bool) {
 }
 
 // broughtNothing is called by a worker whose job brought no result (a
-// call answered before it ran, a model call of a run that ended): once
-// the run is over it takes the next job left, as no helper is called
-// then; else it is free, any jobs left having a helper on its way.
+// call answered before it ran, a model call of a run that ended): it
+// takes the next job left, if any (once the run is over no helper is
+// called for them); else it is free.
 func (c *crew) broughtNothing(host bool) job {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.over && len(c.next) > 0 {
+	if len(c.next) > 0 {
 		return c.pop()
 	}
 	if host {
@@ -99,8 +124,8 @@ func (c *crew) handTo(j job) bool {
 
 // finished is called by a worker once its result is handed in: it
 // returns the first job left, or nil, and then the caller waiting for
-// the run is free; help says to call a helper for the jobs behind it.
-func (c *crew) finished(host bool) (j job, help bool) {
+// the run is free.
+func (c *crew) finished(host bool) job {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.handing--
@@ -108,9 +133,9 @@ func (c *crew) finished(host bool) (j job, help bool) {
 		if host {
 			c.hostFree = true
 		}
-		return nil, false
+		return nil
 	}
-	return c.pop(), c.callHelper()
+	return c.pop()
 }
 
 // take is a helper's: the first job left, if any is still there, and
@@ -120,9 +145,13 @@ func (c *crew) take() (j job, help bool) {
 	defer c.mu.Unlock()
 	c.calling = false
 	if len(c.next) == 0 {
+		c.waitForHelper()
 		return nil, false
 	}
-	return c.pop(), c.callHelper()
+	j = c.pop()
+	help = c.callHelper()
+	c.waitForHelper()
+	return j, help
 }
 
 // callHelper reports whether a helper is to be called, counted among
@@ -139,18 +168,62 @@ func (c *crew) callHelper() bool {
 	return true
 }
 
+// waitForHelper arms the helper's timer while jobs are left for which no
+// helper is on its way, and stops it when none is needed. Called with
+// c.mu held, after every change to those.
+func (c *crew) waitForHelper() {
+	need := len(c.next) > 0 && !c.calling && !c.over
+	switch {
+	case need && !c.armed:
+		c.armed = true
+		if c.wait == nil {
+			c.wait = time.AfterFunc(c.patience, c.waited)
+		} else {
+			c.wait.Reset(c.patience)
+		}
+	case !need && c.armed:
+		c.armed = false
+		c.wait.Stop()
+	}
+}
+
+// waited is the helper's timer firing: a helper is called if jobs are
+// still left without one. A firing that a stop came too late for finds
+// the timer disarmed, or calls a helper a little early, which is all a
+// helper costs.
+func (c *crew) waited() {
+	c.mu.Lock()
+	help := c.armed && c.callHelper()
+	c.armed = false
+	if help {
+		// Counted, before the run can be over, among the run's goroutines
+		// while it starts the helper, so that a wait for them, which
+		// begins once the run is over, cannot begin before the helper's
+		// own worker is counted.
+		c.running.Add(1)
+	}
+	c.mu.Unlock()
+	if help {
+		c.call()
+		c.running.Done()
+	}
+}
+
 // end says the run is over; called in turn, before Close waits for the
 // agent's jobs.
 func (c *crew) end() {
 	c.mu.Lock()
 	c.over = true
+	c.waitForHelper()
 	c.mu.Unlock()
 }
 
+// pop takes the first job left; the jobs behind it wait for a helper.
 func (c *crew) pop() job {
 	j := c.next[0]
 	n := copy(c.next, c.next[1:])
 	c.next[n] = nil
 	c.next = c.next[:n]
+	c.waitForHelper()
 	return j
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -115,17 +116,19 @@ func (c nothingDone) do(*Agent) task { *c.ran++; return task{} }
 
 // A helper handed to the caller waiting for the run is not dropped with
 // the run: the caller leaving runs the calls it was called for. Step by
-// step on one goroutine: the caller is free but not yet back in its
-// select when a worker hands in a batch of three and calls a helper,
-// which goes to the caller; the first call brings nothing while the run
-// goes on; the run ends, and the caller leaves (dropHost).
+// step: the caller is free but not yet back in its select when a worker
+// hands in a batch of three, and the first call outlasts helperWait, so
+// a helper is called, which goes to the caller; the run ends, and the
+// caller leaves (dropHost).
 func TestHelperLeftToALeavingCallerRunsTheBatch(t *testing.T) {
 	a := &Agent{}
 	ctx, cancel := context.WithCancel(context.Background())
 	run := &runState{ctx: ctx, cancel: cancel, host: make(chan hosted, 1)}
 	run.helper = helper{a: a, run: run}
-	run.crew.workers = &a.workers
+	run.crew.workers, run.crew.running = &a.workers, &run.wg
 	run.crew.hostFree = true
+	run.crew.call = func() { a.startCounted(run, &run.helper) }
+	run.crew.patience = time.Hour // its firing is this test's
 	ran := 0
 	run.crew.finishing()
 	for range 3 {
@@ -133,16 +136,70 @@ func TestHelperLeftToALeavingCallerRunsTheBatch(t *testing.T) {
 			t.Fatal("the handing worker took no job")
 		}
 	}
-	j, help := run.crew.finished(false)
-	if !help {
+	j := run.crew.finished(false)
+	run.crew.waited()
+	run.crew.mu.Lock()
+	called := run.crew.calling
+	run.crew.mu.Unlock()
+	if !called {
 		t.Fatal("no helper was called for the calls behind the first")
 	}
-	a.startCounted(run, &run.helper)
 	a.work(run, j, false)
 	run.end()
 	a.dropHost(run)
 	a.workers.Wait()
 	if ran != 3 || len(run.crew.next) != 0 {
 		t.Errorf("%d of the batch's 3 calls ran; %d left for no one", ran, len(run.crew.next))
+	}
+}
+
+// A helper is called for the jobs left behind the one a worker took only
+// when its timer fires (the job outlasted the crew's patience): a worker
+// that takes the jobs one after another within it calls none, and the
+// timer stops once none is left. Once called, a helper that takes a job
+// with more left calls the next at once.
+func TestAHelperIsCalledOnlyForAJobThatOutlastsThePatience(t *testing.T) {
+	newCrew := func() (*crew, *int) {
+		called := 0
+		c := &crew{workers: &sync.WaitGroup{}, running: &sync.WaitGroup{}, patience: time.Hour}
+		c.call = func() { called++; c.workers.Done() }
+		c.finishing()
+		for range 3 {
+			if !c.handTo(nothingDone{new(int)}) {
+				t.Fatal("the handing worker took no job")
+			}
+		}
+		return c, &called
+	}
+	state := func(c *crew) (armed, calling bool, left int) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.armed, c.calling, len(c.next)
+	}
+
+	c, called := newCrew()
+	for i := range 3 {
+		if c.finished(false) == nil {
+			t.Fatalf("job %d: the worker found none left", i+1)
+		}
+		armed, calling, left := state(c)
+		if *called != 0 || calling || armed != (left > 0) {
+			t.Fatalf("after taking job %d: %d helpers called, calling %v, timer armed %v with %d left", i+1, *called, calling, armed, left)
+		}
+		c.finishing()
+	}
+
+	c, called = newCrew()
+	c.finished(false)
+	c.waited()
+	if armed, calling, _ := state(c); *called != 1 || !calling || armed {
+		t.Fatalf("after the timer fired: %d helpers called, calling %v, armed %v; want one called, the timer stopped", *called, calling, armed)
+	}
+	j, help := c.take()
+	if j == nil || !help {
+		t.Fatalf("the helper took %v and called another: %v; want the next job and another helper", j, help)
+	}
+	if armed, _, left := state(c); armed || left != 1 {
+		t.Fatalf("after the helper took a job: armed %v, %d left; want the timer stopped, 1 left", armed, left)
 	}
 }

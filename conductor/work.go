@@ -98,15 +98,12 @@ func (a *Agent) work(run *runState, j job, host bool) {
 }
 
 // handOver hands a worker's result in and returns the job left for this
-// worker meanwhile, if any, calling a helper for the ones behind it.
+// worker meanwhile, if any; a helper comes for the ones behind it if it
+// is still running after helperWait (see crew).
 func (a *Agent) handOver(run *runState, result *task, host bool) job {
 	run.crew.finishing()
 	a.enqueue(result)
-	j, help := run.crew.finished(host)
-	if help {
-		a.startCounted(run, &run.helper)
-	}
-	return j
+	return run.crew.finished(host)
 }
 
 // helper is the job of a worker called to take the jobs left behind the
