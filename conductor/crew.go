@@ -213,9 +213,21 @@ func (c *crew) waited() {
 // agent's jobs.
 func (c *crew) end() {
 	c.mu.Lock()
+	// Jobs left behind a running one get their helper now, as none is
+	// called once the run is over: they would wait for the one running,
+	// which may ignore its cancellation, and count meanwhile as calls
+	// that ignored theirs.
+	help := c.callHelper()
+	if help {
+		c.running.Add(1)
+	}
 	c.over = true
 	c.waitForHelper()
 	c.mu.Unlock()
+	if help {
+		c.call()
+		c.running.Done()
+	}
 }
 
 // pop takes the first job left; the jobs behind it wait for a helper.

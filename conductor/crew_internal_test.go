@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -201,5 +202,59 @@ func TestAHelperIsCalledOnlyForAJobThatOutlastsThePatience(t *testing.T) {
 	}
 	if armed, _, left := state(c); armed || left != 1 {
 		t.Fatalf("after the helper took a job: armed %v, %d left; want the timer stopped, 1 left", armed, left)
+	}
+}
+
+// A run that ends while a worker runs a batch's first call, before a
+// helper was called for the others, has them answered at once: they are
+// not left behind a call that ignores its cancellation, counted meanwhile
+// as calls that ignored theirs. One processor, so that the run ends
+// before the helper's timer can fire.
+func TestCallsBehindOneIgnoringItsCancellationAreAnswered(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var a *Agent
+	release := make(chan struct{})
+	slow, err := dispatch.NewTool(contract.ToolDescriptor{Name: "slow", Description: "The first aborts the run and ignores it.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+			if dispatch.CallID(ctx) != "c0" {
+				return contract.ToolOutcome{Content: "quick"}, nil
+			}
+			_ = a.Abort(contract.AbortNow)
+			<-release
+			return contract.ToolOutcome{Content: "late"}, nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, err := dispatch.NewToolBox(slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err = CreateAgent(contract.AgentConfig{Model: "scripted"}, Deps{
+		Model: Model{Provider: &batchThenHang{n: 3}, MaxRetries: turn.NoRetries},
+		Tools: Tools{Box: box, Grace: time.Hour},
+		Env:   Env{Store: store.NewMemory()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = a.Submit(context.Background(), Text("go"))
+	}()
+	n := 0
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if n = a.sched.Stragglers(); n == 1 {
+			break
+		}
+	}
+	close(release)
+	<-done
+	if err := a.Close(); err != nil {
+		t.Error(err)
+	}
+	if n != 1 {
+		t.Fatalf("%d calls counted as ignoring their cancellation for 5 s; only c0 did", n)
 	}
 }
