@@ -21,8 +21,8 @@ type crew struct {
 	// workers counts the agent's jobs (Agent.workers): a helper is counted
 	// when it is called, under mu, so that once the run is over (end) no
 	// helper is called that Close would not wait for. running counts the
-	// run's goroutines (runState.wg), the helper's timer among them while
-	// it starts a helper.
+	// run's goroutines (runState.wg), and whoever starts a helper among
+	// them until it has (see callHelper).
 	workers *sync.WaitGroup
 	running *sync.WaitGroup
 
@@ -158,15 +158,24 @@ func (c *crew) take() (j job, help bool) {
 // the agent's jobs: jobs are left, none is on its way, and the run goes
 // on. The jobs of a run that is over need none: the worker that took
 // the first runs the rest, each answered at once as cancelled, whether
-// it brought a result or nothing (broughtNothing).
+// it brought a result or nothing (broughtNothing). Whoever starts the
+// helper is counted among the run's goroutines until it has
+// (helperStarted): it may be one they do not count (the caller waiting
+// for the run, the timer), and a wait for them, which begins once the
+// run is over, must not begin before the helper's own worker is counted.
 func (c *crew) callHelper() bool {
 	if len(c.next) == 0 || c.calling || c.over {
 		return false
 	}
 	c.calling = true
 	c.workers.Add(1)
+	c.running.Add(1)
 	return true
 }
+
+// helperStarted is called once a helper callHelper called for has been
+// started.
+func (c *crew) helperStarted() { c.running.Done() }
 
 // waitForHelper arms the helper's timer while jobs are left for which no
 // helper is on its way, and stops it when none is needed. Called with
@@ -195,17 +204,10 @@ func (c *crew) waited() {
 	c.mu.Lock()
 	help := c.armed && c.callHelper()
 	c.armed = false
-	if help {
-		// Counted, before the run can be over, among the run's goroutines
-		// while it starts the helper, so that a wait for them, which
-		// begins once the run is over, cannot begin before the helper's
-		// own worker is counted.
-		c.running.Add(1)
-	}
 	c.mu.Unlock()
 	if help {
 		c.call()
-		c.running.Done()
+		c.helperStarted()
 	}
 }
 
@@ -218,15 +220,12 @@ func (c *crew) end() {
 	// which may ignore its cancellation, and count meanwhile as calls
 	// that ignored theirs.
 	help := c.callHelper()
-	if help {
-		c.running.Add(1)
-	}
 	c.over = true
 	c.waitForHelper()
 	c.mu.Unlock()
 	if help {
 		c.call()
-		c.running.Done()
+		c.helperStarted()
 	}
 }
 

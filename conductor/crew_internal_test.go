@@ -200,6 +200,8 @@ func TestAHelperIsCalledOnlyForAJobThatOutlastsThePatience(t *testing.T) {
 	if j == nil || !help {
 		t.Fatalf("the helper took %v and called another: %v; want the next job and another helper", j, help)
 	}
+	c.call()
+	c.helperStarted()
 	if armed, _, left := state(c); armed || left != 1 {
 		t.Fatalf("after the helper took a job: armed %v, %d left; want the timer stopped, 1 left", armed, left)
 	}

@@ -121,6 +121,7 @@ func (h *helper) do(a *Agent) task {
 	}
 	if help {
 		a.startCounted(h.run, h)
+		h.run.crew.helperStarted()
 	}
 	return j.do(a)
 }
