@@ -19,8 +19,8 @@ type callCtx struct {
 	mu     sync.Mutex
 	ctx    context.Context // nil until made
 	cancel context.CancelCauseFunc
-	ended  bool  // end was called before ctx was made
 	why    error // the cause end was first called with
+	ended  bool  // end was called before ctx was made
 	// withDispatch says the dispatch context had ended by then, which a
 	// child of it would have seen first, whatever end was called with.
 	withDispatch bool
@@ -113,7 +113,7 @@ func (c *callCtx) Value(key any) any {
 // Deadline is the call's timeout, or the dispatch context's deadline if
 // that comes first.
 func (c *callCtx) Deadline() (time.Time, bool) {
-	d := c.j.started.Add(c.j.timeout)
+	d := c.j.deadline()
 	if pd, ok := c.j.dctx.Deadline(); ok && pd.Before(d) {
 		return pd, true
 	}

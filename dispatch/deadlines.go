@@ -42,7 +42,7 @@ func (s *Scheduler) armDeadline() {
 	if len(d.jobs) == 0 {
 		return
 	}
-	next := d.jobs[0].deadline
+	next := d.jobs[0].deadline()
 	if !d.armed.IsZero() && !next.Before(d.armed) {
 		return
 	}
@@ -62,7 +62,7 @@ func (s *Scheduler) deadlinesDue() {
 	d.armed = time.Time{}
 	now := time.Now()
 	var due []*job
-	for len(d.jobs) > 0 && !d.jobs[0].deadline.After(now) {
+	for len(d.jobs) > 0 && !d.jobs[0].deadline().After(now) {
 		due = append(due, heap.Pop(&d.jobs).(*job))
 	}
 	s.armDeadline()
@@ -76,7 +76,7 @@ func (s *Scheduler) deadlinesDue() {
 type jobHeap []*job
 
 func (h jobHeap) Len() int           { return len(h) }
-func (h jobHeap) Less(a, b int) bool { return h[a].deadline.Before(h[b].deadline) }
+func (h jobHeap) Less(a, b int) bool { return h[a].deadline().Before(h[b].deadline()) }
 func (h jobHeap) Swap(a, b int) {
 	h[a], h[b] = h[b], h[a]
 	h[a].heapAt, h[b].heapAt = a, b

@@ -31,35 +31,38 @@ const (
 	phaseExpired
 )
 
-// job is a Job in flight.
+// job is a Job in flight. Its small fields sit together: one is made
+// for every call.
 type job struct {
 	Job
 	s       *Scheduler
 	dctx    context.Context
 	name    string
-	seq     bool
 	timeout time.Duration
 	stopCtx func() bool // stops the AfterFunc on dctx; set in Dispatch
 
 	// Parts left before the job is finished: its delivery, and its worker
 	// once started.
 	pending atomic.Int32
+	seq     bool
 
 	// Guarded by s.mu; the ones set by pump are read freely by the worker,
 	// which pump starts after setting them.
-	seqNo   uint64
 	state   jobState
 	phase   toolPhase
 	slot    bool // holds one of the scheduler's slots
+	seqNo   uint64
 	grace   *time.Timer
 	started time.Time
-	// deadline is started plus timeout; heapAt is j's place among the
-	// scheduler's deadlines, -1 when not there.
-	deadline time.Time
-	heapAt   int
+	// heapAt is j's place among the scheduler's deadlines, -1 when not
+	// there.
+	heapAt int
 
 	cctx callCtx // the context the tool sees, and the call's cancellation
 }
+
+// deadline is when the started call times out.
+func (j *job) deadline() time.Time { return j.started.Add(j.timeout) }
 
 func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 	d := jb.Tool.Descriptor()

@@ -139,9 +139,9 @@ func (s *Scheduler) pump() {
 		j.state = stateRunning
 		j.slot = true
 		j.pending.Add(1)
+		// The deadline is timed from the start, so it agrees with the
+		// tool's Deadline.
 		j.started = time.Now()
-		// Timed from the start, so it agrees with the tool's Deadline.
-		j.deadline = j.started.Add(j.timeout)
 		s.addDeadline(j)
 		if j.Here == nil || !j.Here(Taken{j}) {
 			go j.run()
