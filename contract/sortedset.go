@@ -25,7 +25,10 @@ type SortedSet struct {
 	small []setKey   // the keyed entries, while there are at most setRun
 	runs  [][]setKey // the keyed entries in runs, once there are more
 	n     int        // keyed entries
-	other []string   // entries that do not fit a key, sorted
+	// other points at the entries that do not fit a key, sorted; nil
+	// when there are none, as there usually are, so a snapshot holding
+	// the set stays small.
+	other *[]string
 }
 
 const setRun = 64
@@ -65,7 +68,15 @@ func compareKeys(a, b setKey) int {
 func SortedSetOf(xs ...string) SortedSet { return SortedSet{}.With(xs...) }
 
 // Len is the number of entries.
-func (s SortedSet) Len() int { return s.n + len(s.other) }
+func (s SortedSet) Len() int { return s.n + len(s.others()) }
+
+// others is the entries that do not fit a key.
+func (s SortedSet) others() []string {
+	if s.other == nil {
+		return nil
+	}
+	return *s.other
+}
 
 // IsZero reports whether the set is empty.
 func (s SortedSet) IsZero() bool { return s.Len() == 0 }
@@ -74,7 +85,7 @@ func (s SortedSet) IsZero() bool { return s.Len() == 0 }
 func (s SortedSet) Has(x string) bool {
 	k, ok := keyOf(x)
 	if !ok {
-		_, found := slices.BinarySearch(s.other, x)
+		_, found := slices.BinarySearch(s.others(), x)
 		return found
 	}
 	run := s.small
@@ -112,7 +123,9 @@ func (s SortedSet) With(xs ...string) SortedSet {
 	out := s.withKeys(keys)
 	if len(others) > 0 {
 		slices.Sort(others)
-		out.other = mergeSorted(s.other, slices.Compact(others), strings.Compare)
+		if merged := mergeSorted(s.others(), slices.Compact(others), strings.Compare); len(merged) != len(s.others()) {
+			out.other = &merged
+		}
 	}
 	return out
 }
@@ -226,7 +239,7 @@ func (s SortedSet) keys() iter.Seq[setKey] {
 // All yields the entries in order.
 func (s SortedSet) All() iter.Seq[string] {
 	return func(yield func(string) bool) {
-		other := s.other
+		other := s.others()
 		for k := range s.keys() {
 			x := k.String()
 			for len(other) > 0 && other[0] < x {
@@ -250,7 +263,7 @@ func (s SortedSet) All() iter.Seq[string] {
 // Equal reports whether both sets hold the same entries, however they
 // are laid out.
 func (s SortedSet) Equal(o SortedSet) bool {
-	if s.n != o.n || !slices.Equal(s.other, o.other) {
+	if s.n != o.n || !slices.Equal(s.others(), o.others()) {
 		return false
 	}
 	next, stop := iter.Pull(o.keys())
