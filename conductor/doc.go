@@ -5,12 +5,13 @@
 // is being applied applies it, and the Submit caller runs the run's model
 // calls while it waits, so a run in flight costs one goroutine. The tool
 // calls a step starts run next on the goroutine that applied the step,
-// one after another, and helpers it wakes take the ones still waiting,
-// so the calls of a batch still run at once: a tool that ignores its
-// context holds the goroutine it runs on, often the Submit caller, until
-// it returns, though its call is answered at its timeout and the run
-// goes on without it; a tool marked dispatch.OwnGoroutine always gets a
-// goroutine of its own. Effects, in order: records are appended to the store before the events
+// one after another; when one of them is still running after a short
+// wait, helpers take the ones still waiting, so the calls of a batch that
+// take long still run at once: a tool that ignores its context holds the
+// goroutine it runs on, often the Submit caller, until it returns, though
+// its call is answered at its timeout and the run goes on without it; a
+// tool marked dispatch.OwnGoroutine always gets a goroutine of its own.
+// Effects, in order: records are appended to the store before the events
 // after them are published, model calls go through the turn driver, tool
 // calls through the dispatch scheduler, compaction through the provider
 // with a summary prompt. Hosts call CreateAgent, Submit, Steer, FollowUp,
