@@ -41,6 +41,21 @@ func (p *batchThenHang) Stream(ctx context.Context, _ contract.ModelRequest) ite
 	}
 }
 
+// slowBox is a box of one tool named "slow", the calls batchThenHang
+// makes, running fn.
+func slowBox(t *testing.T, description string, fn dispatch.RawFunc) *dispatch.ToolBox {
+	t.Helper()
+	slow, err := dispatch.NewTool(contract.ToolDescriptor{Name: "slow", Description: description, InputSchema: json.RawMessage(`{"type":"object"}`)}, fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, err := dispatch.NewToolBox(slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return box
+}
+
 // abortInBatch is a store that, while the step starting a batch is being
 // made durable, has the run aborted and waits for the abort to be queued
 // behind that step: the run ends while its calls are left for a worker.
@@ -67,22 +82,14 @@ func (s *abortInBatch) Append(ctx context.Context, id string, recs ...contract.R
 // none of them behind: each is answered, no tool is counted as one that
 // ignored its cancellation, and Close returns at once.
 func TestBatchLeftWhenTheRunEndsIsAnsweredWhole(t *testing.T) {
-	slow, err := dispatch.NewTool(contract.ToolDescriptor{Name: "slow", Description: "Waits.", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
-			select {
-			case <-ctx.Done():
-				return contract.ToolOutcome{}, ctx.Err()
-			case <-time.After(5 * time.Second):
-				return contract.ToolOutcome{Content: "late"}, nil
-			}
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	box, err := dispatch.NewToolBox(slow)
-	if err != nil {
-		t.Fatal(err)
-	}
+	box := slowBox(t, "Waits.", func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		select {
+		case <-ctx.Done():
+			return contract.ToolOutcome{}, ctx.Err()
+		case <-time.After(5 * time.Second):
+			return contract.ToolOutcome{Content: "late"}, nil
+		}
+	})
 	st := &abortInBatch{Store: store.NewMemory()}
 	a, err := CreateAgent(contract.AgentConfig{Model: "scripted"}, Deps{
 		Model: Model{Provider: &batchThenHang{n: 3}, MaxRetries: turn.NoRetries},
@@ -216,22 +223,15 @@ func TestCallsBehindOneIgnoringItsCancellationAreAnswered(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var a *Agent
 	release := make(chan struct{})
-	slow, err := dispatch.NewTool(contract.ToolDescriptor{Name: "slow", Description: "The first aborts the run and ignores it.", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
-			if dispatch.CallID(ctx) != "c0" {
-				return contract.ToolOutcome{Content: "quick"}, nil
-			}
-			_ = a.Abort(contract.AbortNow)
-			<-release
-			return contract.ToolOutcome{Content: "late"}, nil
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	box, err := dispatch.NewToolBox(slow)
-	if err != nil {
-		t.Fatal(err)
-	}
+	box := slowBox(t, "The first aborts the run and ignores it.", func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+		if dispatch.CallID(ctx) != "c0" {
+			return contract.ToolOutcome{Content: "quick"}, nil
+		}
+		_ = a.Abort(contract.AbortNow)
+		<-release
+		return contract.ToolOutcome{Content: "late"}, nil
+	})
+	var err error
 	a, err = CreateAgent(contract.AgentConfig{Model: "scripted"}, Deps{
 		Model: Model{Provider: &batchThenHang{n: 3}, MaxRetries: turn.NoRetries},
 		Tools: Tools{Box: box, Grace: time.Hour},

@@ -91,19 +91,8 @@ func (v *validator) object(depth int) bool {
 		if !v.value(depth) {
 			return false
 		}
-		v.space()
-		if v.i == len(v.s) {
-			return false
-		}
-		switch v.s[v.i] {
-		case ',':
-			v.i++
-			v.space()
-		case '}':
-			v.i++
-			return true
-		default:
-			return false
+		if more, ok := v.after('}'); !more {
+			return ok
 		}
 	}
 }
@@ -123,21 +112,29 @@ func (v *validator) array(depth int) bool {
 		if !v.value(depth) {
 			return false
 		}
-		v.space()
-		if v.i == len(v.s) {
-			return false
-		}
-		switch v.s[v.i] {
-		case ',':
-			v.i++
-			v.space()
-		case ']':
-			v.i++
-			return true
-		default:
-			return false
+		if more, ok := v.after(']'); !more {
+			return ok
 		}
 	}
+}
+
+// after reads what follows a member or an element: a comma, with more to
+// come, or the closing bracket; ok is false for anything else.
+func (v *validator) after(closing byte) (more, ok bool) {
+	v.space()
+	if v.i == len(v.s) {
+		return false, false
+	}
+	switch v.s[v.i] {
+	case ',':
+		v.i++
+		v.space()
+		return true, true
+	case closing:
+		v.i++
+		return false, true
+	}
+	return false, false
 }
 
 // str reads a string from its opening quote. As json.Valid, it takes any

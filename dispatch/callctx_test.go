@@ -28,15 +28,38 @@ func look(ctx context.Context) seen {
 	return s
 }
 
-// blind returns a tool body that says it started and does not look at
-// its context until release is closed, then reports what it finds there.
-func blind(started chan<- struct{}, release <-chan struct{}, found chan<- seen) RawFunc {
-	return func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
+// blindCall is call "c" of a tool that does not look at its context
+// until told to, on a scheduler of its own.
+type blindCall struct {
+	s       *Scheduler
+	outs    outcomes
+	release chan struct{}
+	found   chan seen
+}
+
+// startBlind dispatches a blind call with timeout under dctx and returns
+// once its tool has started.
+func startBlind(t *testing.T, dctx context.Context, timeout time.Duration) blindCall {
+	t.Helper()
+	b := blindCall{s: NewScheduler(Options{Grace: time.Minute}), outs: newOutcomes(1), release: make(chan struct{}), found: make(chan seen, 1)}
+	started := make(chan struct{})
+	tool := toolOf(t, "t", func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
 		close(started)
-		<-release
-		found <- look(ctx)
+		<-b.release
+		b.found <- look(ctx)
 		return contract.ToolOutcome{Content: "late"}, nil
+	}, Timeout(timeout))
+	if err := b.s.Dispatch(dctx, Job{Call: call("c"), Tool: tool, Done: b.outs.done}); err != nil {
+		t.Fatal(err)
 	}
+	<-started
+	return b
+}
+
+// look lets the tool look at its context and returns what it found.
+func (b blindCall) look() seen {
+	close(b.release)
+	return <-b.found
 }
 
 // A tool's context is made only when the tool first looks at it; one
@@ -81,29 +104,21 @@ func TestContextFirstLookedAtAfterTheCallEnded(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := NewScheduler(Options{Grace: time.Minute})
 			dctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
-			started, release, found := make(chan struct{}), make(chan struct{}), make(chan seen, 1)
-			outs := newOutcomes(1)
-			tool := toolOf(t, "t", blind(started, release, found), Timeout(tt.timeout))
-			if err := s.Dispatch(dctx, Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
-				t.Fatal(err)
-			}
-			<-started
-			tt.end(s, cancel)
-			if o := outs.next(t); !tt.outcome(o) {
+			b := startBlind(t, dctx, tt.timeout)
+			tt.end(b.s, cancel)
+			if o := b.outs.next(t); !tt.outcome(o) {
 				t.Fatalf("outcome %+v, want the call ended (%s)", o, tt.name)
 			}
 			if tt.after != nil {
 				tt.after(cancel)
 			}
-			close(release)
-			if got := <-found; got != tt.want {
+			if got := b.look(); got != tt.want {
 				t.Errorf("the tool found done %v, err %v, cause %v; want done %v, err %v, cause %v",
 					got.done, got.err, got.cause, tt.want.done, tt.want.err, tt.want.cause)
 			}
-			closeScheduler(t, s)
+			closeScheduler(t, b.s)
 		})
 	}
 }
@@ -143,13 +158,7 @@ func TestContextLookedAtFirstEndsWithTheCall(t *testing.T) {
 		found <- look(ctx)
 		return contract.ToolOutcome{}, ctx.Err()
 	})
-	outs := newOutcomes(1)
-	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
-		t.Fatal(err)
-	}
-	<-started
-	s.Cancel("c")
-	if o := outs.next(t); !o.Cancelled {
+	if o := cancelStarted(t, s, tool, started); !o.Cancelled {
 		t.Fatalf("outcome %+v, want cancelled", o)
 	}
 	want := seen{done: true, err: context.Canceled, cause: ErrCancelled}
@@ -173,33 +182,25 @@ func TestCallEndedWithItsDispatchContextKeepsItsCause(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := NewScheduler(Options{Grace: time.Minute})
 			dctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
-			started, release, found := make(chan struct{}), make(chan struct{}), make(chan seen, 1)
-			outs := newOutcomes(1)
-			tool := toolOf(t, "t", blind(started, release, found), Timeout(time.Minute))
-			if err := s.Dispatch(dctx, Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
-				t.Fatal(err)
-			}
-			<-started
+			b := startBlind(t, dctx, time.Minute)
 			// Under the scheduler's lock, so the dispatch context's own
 			// watcher cannot answer the call before tt.next does.
-			s.mu.Lock()
-			j := s.calls["c"]
+			b.s.mu.Lock()
+			j := b.s.calls["c"]
 			cancel(cause)
-			s.mu.Unlock()
-			tt.next(s, j)
-			o := outs.next(t)
+			b.s.mu.Unlock()
+			tt.next(b.s, j)
+			o := b.outs.next(t)
 			if want := `tool "t" cancelled: host went away`; !o.Cancelled || o.Outcome.Content != want {
 				t.Errorf("outcome %+v, want cancelled with %q", o, want)
 			}
-			close(release)
 			want := seen{done: true, err: context.Canceled, cause: cause}
-			if got := <-found; got != want {
+			if got := b.look(); got != want {
 				t.Errorf("the tool found done %v, err %v, cause %v; want the dispatch context's", got.done, got.err, got.cause)
 			}
-			closeScheduler(t, s)
+			closeScheduler(t, b.s)
 		})
 	}
 }
@@ -207,25 +208,17 @@ func TestCallEndedWithItsDispatchContextKeepsItsCause(t *testing.T) {
 // A tool that first looks after its dispatch context's deadline passed
 // finds context.DeadlineExceeded, as that context reports.
 func TestContextFirstLookedAtAfterTheDispatchDeadline(t *testing.T) {
-	s := NewScheduler(Options{Grace: time.Minute})
 	dctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	started, release, found := make(chan struct{}), make(chan struct{}), make(chan seen, 1)
-	outs := newOutcomes(1)
-	tool := toolOf(t, "t", blind(started, release, found), Timeout(time.Minute))
-	if err := s.Dispatch(dctx, Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
-		t.Fatal(err)
-	}
-	<-started
-	if o := outs.next(t); !o.Cancelled {
+	b := startBlind(t, dctx, time.Minute)
+	if o := b.outs.next(t); !o.Cancelled {
 		t.Fatalf("outcome %+v, want cancelled", o)
 	}
-	close(release)
 	want := seen{done: true, err: context.DeadlineExceeded, cause: context.DeadlineExceeded}
-	if got := <-found; got != want {
+	if got := b.look(); got != want {
 		t.Errorf("the tool found done %v, err %v, cause %v; want the dispatch context's deadline", got.done, got.err, got.cause)
 	}
-	closeScheduler(t, s)
+	closeScheduler(t, b.s)
 }
 
 // A tool may print its context while its call is cancelled (run with
@@ -242,15 +235,22 @@ func TestPrintingTheContextWhileTheCallIsCancelled(t *testing.T) {
 		<-ctx.Done()
 		return contract.ToolOutcome{}, ctx.Err()
 	})
+	cancelStarted(t, s, tool, started)
+	if got := <-printed; got != "dispatch.callCtx" {
+		t.Errorf("the context printed as %q", got)
+	}
+	closeScheduler(t, s)
+}
+
+// cancelStarted dispatches call "c" of tool on s, cancels it once
+// started is closed, and returns its outcome.
+func cancelStarted(t *testing.T, s *Scheduler, tool Tool, started <-chan struct{}) Outcome {
+	t.Helper()
 	outs := newOutcomes(1)
 	if err := s.Dispatch(context.Background(), Job{Call: call("c"), Tool: tool, Done: outs.done}); err != nil {
 		t.Fatal(err)
 	}
 	<-started
 	s.Cancel("c")
-	outs.next(t)
-	if got := <-printed; got != "dispatch.callCtx" {
-		t.Errorf("the context printed as %q", got)
-	}
-	closeScheduler(t, s)
+	return outs.next(t)
 }
