@@ -139,7 +139,7 @@ func (a *Agent) endRun() {
 func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box, host: make(chan hosted, 1)}
-	r.helper = helper{a: a, run: r}
+	r.helper = helper{run: r}
 	// Whoever started the run waits for it and works for it meanwhile
 	// (wait); Reopen, which does not wait, drops it (dropHost).
 	r.crew.hostFree = true

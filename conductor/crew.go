@@ -97,7 +97,9 @@ func (c *crew) broughtNothing(host bool) job {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.next) > 0 {
-		return c.pop()
+		j := c.pop()
+		c.waitForHelper()
+		return j
 	}
 	if host {
 		c.hostFree = true
@@ -135,7 +137,9 @@ func (c *crew) finished(host bool) job {
 		}
 		return nil
 	}
-	return c.pop()
+	j := c.pop()
+	c.waitForHelper()
+	return j
 }
 
 // take is a helper's: the first job left, if any is still there, and
@@ -159,10 +163,10 @@ func (c *crew) take() (j job, help bool) {
 // on. The jobs of a run that is over need none: the worker that took
 // the first runs the rest, each answered at once as cancelled, whether
 // it brought a result or nothing (broughtNothing). Whoever starts the
-// helper is counted among the run's goroutines until it has
-// (helperStarted): it may be one they do not count (the caller waiting
-// for the run, the timer), and a wait for them, which begins once the
-// run is over, must not begin before the helper's own worker is counted.
+// helper (startHelper) is counted among the run's goroutines until it
+// has: it may be one they do not count (the caller waiting for the run,
+// the timer), and a wait for them, which begins once the run is over,
+// must not begin before the helper's own worker is counted.
 func (c *crew) callHelper() bool {
 	if len(c.next) == 0 || c.calling || c.over {
 		return false
@@ -173,9 +177,11 @@ func (c *crew) callHelper() bool {
 	return true
 }
 
-// helperStarted is called once a helper callHelper called for has been
-// started.
-func (c *crew) helperStarted() { c.running.Done() }
+// startHelper starts the helper callHelper called for, outside c.mu.
+func (c *crew) startHelper() {
+	c.call()
+	c.running.Done()
+}
 
 // waitForHelper arms the helper's timer while jobs are left for which no
 // helper is on its way, and stops it when none is needed. Called with
@@ -206,8 +212,7 @@ func (c *crew) waited() {
 	c.armed = false
 	c.mu.Unlock()
 	if help {
-		c.call()
-		c.helperStarted()
+		c.startHelper()
 	}
 }
 
@@ -224,17 +229,16 @@ func (c *crew) end() {
 	c.waitForHelper()
 	c.mu.Unlock()
 	if help {
-		c.call()
-		c.helperStarted()
+		c.startHelper()
 	}
 }
 
-// pop takes the first job left; the jobs behind it wait for a helper.
+// pop takes the first job left; its caller then sees to the helper's
+// timer for the ones behind it (waitForHelper).
 func (c *crew) pop() job {
 	j := c.next[0]
 	n := copy(c.next, c.next[1:])
 	c.next[n] = nil
 	c.next = c.next[:n]
-	c.waitForHelper()
 	return j
 }

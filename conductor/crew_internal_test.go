@@ -132,7 +132,7 @@ func TestHelperLeftToALeavingCallerRunsTheBatch(t *testing.T) {
 	a := &Agent{}
 	ctx, cancel := context.WithCancel(context.Background())
 	run := &runState{ctx: ctx, cancel: cancel, host: make(chan hosted, 1)}
-	run.helper = helper{a: a, run: run}
+	run.helper = helper{run: run}
 	run.crew.workers, run.crew.running = &a.workers, &run.wg
 	run.crew.hostFree = true
 	run.crew.call = func() { a.startCounted(run, &run.helper) }
@@ -207,8 +207,7 @@ func TestAHelperIsCalledOnlyForAJobThatOutlastsThePatience(t *testing.T) {
 	if j == nil || !help {
 		t.Fatalf("the helper took %v and called another: %v; want the next job and another helper", j, help)
 	}
-	c.call()
-	c.helperStarted()
+	c.startHelper()
 	if armed, _, left := state(c); armed || left != 1 {
 		t.Fatalf("after the helper took a job: armed %v, %d left; want the timer stopped, 1 left", armed, left)
 	}

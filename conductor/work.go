@@ -109,10 +109,7 @@ func (a *Agent) handOver(run *runState, result *task, host bool) job {
 // helper is the job of a worker called to take the jobs left behind the
 // one a worker took (see crew): a batch's calls, which each start as soon
 // as some worker is free for them.
-type helper struct {
-	a   *Agent
-	run *runState
-}
+type helper struct{ run *runState }
 
 func (h *helper) do(a *Agent) task {
 	j, help := h.run.crew.take()
@@ -120,8 +117,7 @@ func (h *helper) do(a *Agent) task {
 		return task{}
 	}
 	if help {
-		a.startCounted(h.run, h)
-		h.run.crew.helperStarted()
+		h.run.crew.startHelper()
 	}
 	return j.do(a)
 }
