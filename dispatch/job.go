@@ -168,9 +168,10 @@ func (j *job) settle(res contract.ToolOutcome, err error, panicked bool) Outcome
 	switch {
 	case panicked:
 		res = contract.ToolOutcome{Content: err.Error(), IsError: true}
-	case err != nil && j.cctx.cause() != nil:
-		return j.cancelledOutcome(j.cctx.cause())
 	case err != nil:
+		if cause := j.cctx.cause(); cause != nil {
+			return j.cancelledOutcome(cause)
+		}
 		res = contract.ToolOutcome{Content: err.Error(), IsError: true}
 	}
 	return Outcome{
