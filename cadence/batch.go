@@ -234,6 +234,15 @@ func (t *transition) closeBatch() {
 	if len(t.s.Pending) == 0 {
 		return
 	}
+	t.noteProgress(t.s.Pending)
+	blocks, tokens := t.batchResults()
+	t.appendCounted(contract.Turn{Role: contract.RoleTool, Blocks: blocks}, tokens)
+	t.s.Pending, t.ownPending = nil, false
+}
+
+// batchResults returns the blocks of the batch's results, in call order,
+// and their tokens with a turn's overhead.
+func (t *transition) batchResults() ([]contract.Block, int) {
 	blocks := make([]contract.Block, 0, len(t.s.Pending))
 	tokens := compactor.PerTurnOverhead
 	for i := range t.s.Pending {
@@ -246,7 +255,5 @@ func (t *transition) closeBatch() {
 		}
 		blocks = append(blocks, b)
 	}
-	t.noteProgress(t.s.Pending)
-	t.appendCounted(contract.Turn{Role: contract.RoleTool, Blocks: blocks}, tokens)
-	t.s.Pending, t.ownPending = nil, false
+	return blocks, tokens
 }

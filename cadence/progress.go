@@ -25,8 +25,23 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 	// The batch's new results are added at once, so the set shares all
 	// but the runs they land in with the input snapshot's.
 	var room [8]string
-	added := room[:0]
-	fresh := false
+	added := newResults(p, batch, room[:0])
+	p.Seen = p.Seen.With(added...)
+	if len(added) > 0 {
+		p.StaleRounds = 0
+	} else {
+		p.StaleRounds++
+	}
+	if stall(*p) < t.rules.cfg.LoopGuard.Warn {
+		p.Warned = false
+	}
+}
+
+// newResults appends to added the hashes of the batch's results that p
+// has not seen, counting the others as repeats. It is apart from
+// noteProgress so that its frame is gone before the set is extended,
+// deep in the caller's stack.
+func newResults(p *contract.Progress, batch []contract.PendingCall, added []string) []string {
 	for i := range batch {
 		r := batchResult(&batch[i])
 		h := resultHash(&batch[i].Call, &r)
@@ -35,18 +50,9 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 		} else {
 			added = append(added, h)
 			p.Repeats = 0
-			fresh = true
 		}
 	}
-	p.Seen = p.Seen.With(added...)
-	if fresh {
-		p.StaleRounds = 0
-	} else {
-		p.StaleRounds++
-	}
-	if stall(*p) < t.rules.cfg.LoopGuard.Warn {
-		p.Warned = false
-	}
+	return added
 }
 
 // stall is the worse of the two counts.

@@ -13,7 +13,7 @@ func stepAwaitingTools(t *transition) string {
 	case contract.ToolStarted:
 		return t.onToolStarted(sig)
 	case contract.ToolSettled:
-		return t.onToolSettled(sig)
+		return t.onToolSettled(&sig)
 	case contract.ApprovalResolved:
 		return t.onApproval(sig)
 	case contract.DelegateSettled:
@@ -56,7 +56,9 @@ func (t *transition) onToolStarted(sig contract.ToolStarted) string {
 	return ""
 }
 
-func (t *transition) onToolSettled(sig contract.ToolSettled) string {
+// onToolSettled takes the signal by pointer: it runs deep in the
+// caller's stack, and its frame sits under the batch's close.
+func (t *transition) onToolSettled(sig *contract.ToolSettled) string {
 	i := t.findPending(sig.CallID)
 	if i < 0 {
 		return "tool_settled: no pending call " + quote(sig.CallID)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"iter"
 	"slices"
-	"strings"
 )
 
 // SortedSet is a set of strings kept in order, which a step extends
@@ -38,12 +37,19 @@ const setRun = 64
 type setKey [2]uint64
 
 func keyOf(s string) (setKey, bool) {
-	if len(s) > 16 || strings.IndexByte(s, 0) >= 0 {
-		return setKey{}, false
+	var k setKey
+	if len(s) > 16 {
+		return k, false
 	}
-	var b [16]byte
-	copy(b[:], s)
-	return setKey{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}, true
+	// Byte by byte rather than through a [16]byte copy: a step reaches
+	// here deep in the caller's stack, and every byte of frame counts.
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			return setKey{}, false
+		}
+		k[i/8] |= uint64(s[i]) << (56 - 8*(i%8))
+	}
+	return k, true
 }
 
 func (k setKey) String() string {
@@ -90,69 +96,91 @@ func (s SortedSet) Has(x string) bool {
 	}
 	run := s.small
 	if s.runs != nil {
-		run = s.runs[s.runOf(k)]
+		run = s.runs[runOf(s.runs, k)]
 	}
 	_, found := slices.BinarySearchFunc(run, k, compareKeys)
 	return found
 }
 
-// runOf returns the run that holds k, or would: the first whose last
-// entry is not below k, else the last run.
-func (s SortedSet) runOf(k setKey) int {
-	r, _ := slices.BinarySearchFunc(s.runs, k, func(run []setKey, k setKey) int {
+// runOf returns the run of runs that holds k, or would: the first whose
+// last entry is not below k, else the last run.
+func runOf(runs [][]setKey, k setKey) int {
+	r, _ := slices.BinarySearchFunc(runs, k, func(run []setKey, k setKey) int {
 		if compareKeys(run[len(run)-1], k) < 0 {
 			return -1
 		}
 		return 1
 	})
-	return min(r, len(s.runs)-1)
+	return min(r, len(runs)-1)
 }
 
 // With returns the set with xs added.
 func (s SortedSet) With(xs ...string) SortedSet {
+	s.add(xs)
+	return s
+}
+
+// add puts xs into *s, a copy the caller owns: the runs and entries it
+// shares with other sets are replaced, never written to. The work is
+// done through a pointer because a step adds to the no-progress set
+// deep in its caller's stack, where every copy of a set in a frame
+// counts.
+func (s *SortedSet) add(xs []string) {
 	var room [8]setKey
 	keys := room[:0]
-	var others []string
+	others := false
 	for _, x := range xs {
 		if k, ok := keyOf(x); ok {
 			keys = append(keys, k)
 		} else {
+			others = true
+		}
+	}
+	s.addKeys(keys)
+	if others {
+		s.addOthers(xs)
+	}
+}
+
+// addOthers adds those of xs that fit no key.
+func (s *SortedSet) addOthers(xs []string) {
+	var others []string
+	for _, x := range xs {
+		if _, ok := keyOf(x); !ok {
 			others = append(others, x)
 		}
 	}
-	out := s.withKeys(keys)
-	if len(others) > 0 {
-		slices.Sort(others)
-		if merged := mergeSorted(s.others(), slices.Compact(others), strings.Compare); len(merged) != len(s.others()) {
-			out.other = &merged
-		}
+	merged := append(others, s.others()...)
+	slices.Sort(merged)
+	if merged = slices.Compact(merged); len(merged) != len(s.others()) {
+		s.other = &merged
 	}
-	return out
 }
 
-// withKeys is the set with keys added; keys is sorted in place.
-func (s SortedSet) withKeys(keys []setKey) SortedSet {
+// addKeys adds keys, which it sorts in place.
+func (s *SortedSet) addKeys(keys []setKey) {
 	slices.SortFunc(keys, compareKeys)
 	keys = slices.Compact(keys)
 	if s.runs == nil {
-		small := mergeSorted(s.small, keys, compareKeys)
+		small := mergeKeys(s.small, keys)
 		switch {
 		case len(small) == len(s.small):
-			return s
 		case len(small) <= setRun:
-			return SortedSet{small: small, n: len(small), other: s.other}
+			s.small, s.n = small, len(small)
+		default:
+			s.small, s.runs, s.n = nil, split(small, nil), len(small)
 		}
-		return SortedSet{runs: split(small, nil), n: len(small), other: s.other}
+		return
 	}
-	runs := s.runs
+	old := s.runs
+	runs := old
 	copied := false
-	n := s.n
 	// Added one run at a time, from the last, so the run indexes of the
-	// smaller keys stay valid.
+	// smaller keys in the runs as they were stay valid.
 	for len(keys) > 0 {
-		r := s.runOf(keys[len(keys)-1])
+		r := runOf(old, keys[len(keys)-1])
 		if !copied {
-			runs = slices.Clone(s.runs)
+			runs = slices.Clone(old)
 			copied = true
 		}
 		// The keys that belong to run r: those above the previous run's
@@ -165,8 +193,8 @@ func (s SortedSet) withKeys(keys []setKey) SortedSet {
 				from++
 			}
 		}
-		run := mergeSorted(runs[r], keys[from:], compareKeys)
-		n += len(run) - len(runs[r])
+		run := mergeKeys(runs[r], keys[from:])
+		s.n += len(run) - len(runs[r])
 		keys = keys[:from]
 		if len(run) <= setRun {
 			runs[r] = run
@@ -174,36 +202,35 @@ func (s SortedSet) withKeys(keys []setKey) SortedSet {
 		}
 		runs = slices.Replace(runs, r, r+1, split(run, nil)...)
 	}
-	if n == s.n {
-		return s
-	}
-	return SortedSet{runs: runs, n: n, other: s.other}
+	s.runs = runs
 }
 
-// mergeSorted returns the sorted union of sorted a and b in a new slice,
+// mergeKeys returns the sorted union of sorted a and b in a new slice,
 // or a itself when b adds nothing.
-func mergeSorted[T any](a, b []T, compare func(T, T) int) []T {
-	out := make([]T, 0, len(a)+len(b))
-	i, j := 0, 0
+func mergeKeys(a, b []setKey) []setKey {
+	out := make([]setKey, len(a)+len(b))
+	i, j, n := 0, 0, 0
 	for i < len(a) && j < len(b) {
-		switch c := compare(a[i], b[j]); {
+		switch c := compareKeys(a[i], b[j]); {
 		case c < 0:
-			out = append(out, a[i])
+			out[n] = a[i]
 			i++
 		case c > 0:
-			out = append(out, b[j])
+			out[n] = b[j]
 			j++
 		default:
-			out = append(out, a[i])
+			out[n] = a[i]
 			i++
 			j++
 		}
+		n++
 	}
-	out = append(append(out, a[i:]...), b[j:]...)
-	if len(out) == len(a) {
+	n += copy(out[n:], a[i:])
+	n += copy(out[n:], b[j:])
+	if n == len(a) {
 		return a
 	}
-	return out
+	return out[:n:n]
 }
 
 // split cuts a sorted list into runs of setRun/2, appended to runs.
