@@ -8,8 +8,19 @@ import (
 )
 
 // BenchmarkHub publishes to 100 subscribers, one of which is slow (it
-// blocks until the benchmark ends, so it lags), and reports events/s.
+// blocks until the benchmark ends, so it lags), and reports events/s; and
+// to none, as a run's events are when no one is watching.
 func BenchmarkHub(b *testing.B) {
+	b.Run("subscribers=0", func(b *testing.B) {
+		h := NewHub(Options{})
+		defer h.Close()
+		e := ev(1)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			e.Seq = uint64(i)
+			h.Publish(&e)
+		}
+	})
 	b.Run("subscribers=100", func(b *testing.B) {
 		h := NewHub(Options{})
 		gate := make(chan struct{})

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -36,6 +37,9 @@ type Hub struct {
 	subs   map[*subscriber]struct{}
 	closed bool
 	wg     sync.WaitGroup
+	// listening is len(subs), kept under mu, so that Publish with no
+	// subscriber, a run's usual case, costs one atomic load.
+	listening atomic.Int32
 }
 
 // NewHub returns an open hub.
@@ -57,6 +61,11 @@ func NewHub(opts Options) *Hub {
 // pointer because a publisher streaming a model's reply has this call
 // under every delta, deep in its stack.
 func (h *Hub) Publish(ev *contract.RunEvent) {
+	// A subscriber added before this call began is counted: add counts
+	// it before Subscribe or Events returns.
+	if h.listening.Load() == 0 {
+		return
+	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	if h.closed {
@@ -118,6 +127,7 @@ func (h *Hub) Close() {
 			s.close()
 		}
 		clear(h.subs)
+		h.listening.Store(0)
 	}
 	h.mu.Unlock()
 	h.wg.Wait()
@@ -171,12 +181,14 @@ func (h *Hub) add() *subscriber {
 	}
 	s := newSubscriber(h.buffer)
 	h.subs[s] = struct{}{}
+	h.listening.Store(int32(len(h.subs)))
 	return s
 }
 
 func (h *Hub) remove(s *subscriber) {
 	h.mu.Lock()
 	delete(h.subs, s)
+	h.listening.Store(int32(len(h.subs)))
 	h.mu.Unlock()
 	s.stop()
 }
