@@ -3,7 +3,6 @@ package cadence
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -24,9 +23,9 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 	p := &t.s.Progress // the transition's own copy
 	// The batch's new results are added at once, so the set shares all
 	// but the runs they land in with the input snapshot's.
-	var room [8]string
+	var room [8]uint64
 	added := newResults(p, batch, room[:0])
-	p.Seen = p.Seen.With(added...)
+	p.Seen = p.Seen.WithHex(added...)
 	if len(added) > 0 {
 		p.StaleRounds = 0
 	} else {
@@ -41,11 +40,11 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 // has not seen, counting the others as repeats. It is apart from
 // noteProgress so that its frame is gone before the set is extended,
 // deep in the caller's stack.
-func newResults(p *contract.Progress, batch []contract.PendingCall, added []string) []string {
+func newResults(p *contract.Progress, batch []contract.PendingCall, added []uint64) []uint64 {
 	for i := range batch {
 		r := batchResult(&batch[i])
 		h := resultHash(&batch[i].Call, &r)
-		if p.Seen.Has(h) || slices.Contains(added, h) {
+		if p.Seen.HasHex(h) || slices.Contains(added, h) {
 			p.Repeats++
 		} else {
 			added = append(added, h)
@@ -59,8 +58,9 @@ func newResults(p *contract.Progress, batch []contract.PendingCall, added []stri
 func stall(p contract.Progress) int { return max(p.Repeats, p.StaleRounds) }
 
 // resultHash names what a call brought back: the call's signature (tool
-// and compacted arguments), the error flag and the content.
-func resultHash(c *contract.ToolCall, r *contract.ToolResult) string {
+// and compacted arguments), the error flag and the content. The guard's
+// set holds it in base 16 (contract.SortedSet.WithHex).
+func resultHash(c *contract.ToolCall, r *contract.ToolResult) uint64 {
 	// FNV-1a 64 written out so the strings need no []byte copies; the
 	// value is the one hash/fnv's New64a gives for the same bytes.
 	h := uint64(14695981039346656037)
@@ -83,7 +83,7 @@ func resultHash(c *contract.ToolCall, r *contract.ToolResult) string {
 		add("\x01")
 	}
 	add(r.Content)
-	return strconv.FormatUint(h, 16)
+	return h
 }
 
 // stalled faults the run when the stall reached the critical threshold.

@@ -2,7 +2,6 @@ package cadence
 
 import (
 	"hash/fnv"
-	"strconv"
 	"testing"
 
 	"github.com/batonrt/baton/contract"
@@ -22,8 +21,8 @@ func TestResultHashIsFNV1a(t *testing.T) {
 			h.Write([]byte{1})
 		}
 		h.Write([]byte(r.Content))
-		if want, got := strconv.FormatUint(h.Sum64(), 16), resultHash(&c, &r); got != want {
-			t.Fatalf("resultHash = %s, want %s", got, want)
+		if want, got := h.Sum64(), resultHash(&c, &r); got != want {
+			t.Fatalf("resultHash = %#x, want %#x", got, want)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"iter"
+	"math/bits"
 	"slices"
 )
 
@@ -94,12 +95,46 @@ func (s SortedSet) Has(x string) bool {
 		_, found := slices.BinarySearch(s.others(), x)
 		return found
 	}
+	return s.hasKey(k)
+}
+
+// HasHex reports whether the set holds h as strconv.FormatUint(h, 16)
+// writes it, without building the string: the no-progress guard asks
+// this for every tool result.
+func (s SortedSet) HasHex(h uint64) bool { return s.hasKey(hexKey(h)) }
+
+func (s SortedSet) hasKey(k setKey) bool {
 	run := s.small
 	if s.runs != nil {
 		run = s.runs[runOf(s.runs, k)]
 	}
 	_, found := slices.BinarySearchFunc(run, k, compareKeys)
 	return found
+}
+
+// WithHex returns the set with each of hs added as strconv.FormatUint
+// writes it in base 16, without building the strings.
+func (s SortedSet) WithHex(hs ...uint64) SortedSet {
+	var room [8]setKey
+	keys := room[:0]
+	for _, h := range hs {
+		keys = append(keys, hexKey(h))
+	}
+	s.addKeys(keys)
+	return s
+}
+
+// hexKey is the key of h's lowercase hexadecimal digits, without leading
+// zeros: at most 16 bytes, none of them zero, so every such string has one.
+func hexKey(h uint64) setKey {
+	const digits = "0123456789abcdef"
+	n := max((bits.Len64(h)+3)/4, 1)
+	var k setKey
+	for i := range n {
+		d := digits[h>>(4*(n-1-i))&0xf]
+		k[i/8] |= uint64(d) << (56 - 8*(i%8))
+	}
+	return k
 }
 
 // runOf returns the run of runs that holds k, or would: the first whose

@@ -1,6 +1,8 @@
 package contract
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,6 +33,29 @@ func TestSetKeysOrderAsTheirStrings(t *testing.T) {
 			if got, want := compareKeys(ka, kb), strings.Compare(a, b); got != want {
 				t.Fatalf("keys of %q and %q compare %d, the strings %d", a, b, got, want)
 			}
+		}
+	})
+}
+
+// A hash's key is the key of its hexadecimal string, so HasHex and
+// WithHex agree with Has and With on that string.
+func TestHexKeyIsTheKeyOfTheHexString(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		h := rapid.OneOf(rapid.Uint64(), rapid.Uint64Range(0, 300), rapid.SampledFrom([]uint64{0, 1, 15, 16, 1<<63 - 1, 1 << 63, 1<<64 - 1})).Draw(t, "h")
+		str := strconv.FormatUint(h, 16)
+		want, ok := keyOf(str)
+		if !ok {
+			t.Fatalf("%q has no key", str)
+		}
+		if got := hexKey(h); got != want {
+			t.Fatalf("hexKey(%#x) = %v, the key of %q is %v", h, got, str, want)
+		}
+		set := SortedSetOf(rapid.SliceOfN(rapid.StringMatching(`[0-9a-f]{1,16}`), 0, 100).Draw(t, "set")...)
+		if got, want := set.HasHex(h), set.Has(str); got != want {
+			t.Fatalf("HasHex(%#x) = %v, Has(%q) = %v", h, got, str, want)
+		}
+		if got, want := set.WithHex(h), set.With(str); !got.Equal(want) {
+			t.Fatalf("WithHex(%#x) and With(%q) differ: %v, %v", h, str, slices.Collect(got.All()), slices.Collect(want.All()))
 		}
 	})
 }
