@@ -59,6 +59,10 @@ func (a *Agent) publish(ev *contract.RunEvent) {
 	a.hub.Publish(ev)
 }
 
+// watched reports whether anyone sees the agent's events: a subscriber
+// of its hub, or, for a delegate's child, its parent's stream.
+func (a *Agent) watched() bool { return a.forward != nil || a.hub.HasSubscribers() }
+
 // forwardEvent is publish for a delegate's child. Not inlined: the copy
 // of the event it passes would take room in publish's frame, which is
 // under every streamed delta.

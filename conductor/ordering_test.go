@@ -116,3 +116,46 @@ func TestInvalidUTF8IsRecordedAsItIsStored(t *testing.T) {
 		t.Fatalf("resumed %q, live %q", got, want)
 	}
 }
+
+// Deltas published while no one subscribes are still counted: a
+// subscriber that comes in the middle of a model call gets the later
+// deltas numbered from the call's first, as every subscriber does.
+func TestDeltasNoOneSawAreStillCounted(t *testing.T) {
+	streamed, subscribed := make(chan struct{}), make(chan struct{})
+	p := streamFunc(func(ctx context.Context, yield func(turn.Chunk, error) bool) {
+		for _, s := range []string{"a", "b"} {
+			if !yield(turn.Chunk{Kind: turn.ChunkText, Text: s}, nil) {
+				return
+			}
+		}
+		close(streamed)
+		<-subscribed
+		if yield(turn.Chunk{Kind: turn.ChunkText, Text: "c"}, nil) {
+			yield(turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}, nil)
+		}
+	})
+	a := newAgent(t, contract.AgentConfig{}, testDeps(p, nil))
+	done := submitAsync(a, "go")
+	<-streamed
+	var mu sync.Mutex
+	var deltas []contract.RunEvent
+	a.Subscribe(func(ev contract.RunEvent) {
+		if ev.Delta != 0 {
+			mu.Lock()
+			deltas = append(deltas, ev)
+			mu.Unlock()
+		}
+	})
+	close(subscribed)
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
+	}
+	if err := a.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(deltas) != 1 || deltas[0].Text != "c" || deltas[0].Delta != 3 || deltas[0].At == 0 {
+		t.Fatalf("deltas after subscribing: %+v, want one for \"c\", the call's third, with its time", deltas)
+	}
+}

@@ -224,9 +224,15 @@ func blockedModel(a *Agent, block string) task {
 	return task{sig: contract.ModelFailed{Failure: contract.FailBlocked, Message: block, At: a.now()}}
 }
 
-// publish numbers a streaming event after the newest committed one.
+// publish numbers a streaming event after the newest committed one. An
+// event no one would see is numbered but neither stamped nor published,
+// so a subscriber that comes mid-call still sees deltas counted from
+// the call's first.
 func (m *modelCall) publish(ev *contract.RunEvent) {
 	m.delta++
+	if !m.a.watched() {
+		return
+	}
 	ev.Seq, ev.Delta = m.base, m.delta
 	ev.SessionID, ev.RunID = m.session, m.runID
 	if ev.At == 0 {

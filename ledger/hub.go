@@ -76,6 +76,12 @@ func (h *Hub) Publish(ev *contract.RunEvent) {
 	}
 }
 
+// HasSubscribers reports whether anyone is subscribed now: a publisher
+// may skip building events no one would receive. A subscriber added
+// after the answer misses nothing it was promised, since it gets only
+// events published after it was added.
+func (h *Hub) HasSubscribers() bool { return h.listening.Load() > 0 }
+
 // Subscribe calls fn with every event published from now on, in order, on
 // a goroutine of the subscriber's own. A panic in fn is recovered and
 // logged, and the subscriber is removed. unsubscribe stops delivery; it
