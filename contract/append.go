@@ -323,6 +323,14 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while none needs a look: most of a
+		// record's strings are plain ASCII.
+		for i+8 <= len(s) && plain8(s[i:i+8]) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
 				i++
@@ -366,4 +374,19 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plain8 reports whether none of the eight bytes of s is a control
+// character, a quote, a backslash or outside ASCII: the bytes
+// appendJSONString copies as they are. Each test is the usual
+// word-at-a-time one for a byte below a bound or equal to a value; the
+// word is assembled byte by byte, which the compiler turns into one load.
+func plain8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	quote, backslash := w^(ones*'"'), w^(ones*'\\')
+	below := (w - ones*0x20) & ^w
+	eq := (quote-ones) & ^quote | (backslash-ones) & ^backslash
+	return (below|eq|w)&highs == 0
 }

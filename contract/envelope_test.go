@@ -159,10 +159,15 @@ func TestAppendJSONStringUnchanged(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var s []byte
 		for range rapid.IntRange(0, 8).Draw(t, "parts") {
-			if rapid.Bool().Draw(t, "bytes") {
+			switch rapid.IntRange(0, 2).Draw(t, "part") {
+			case 0:
 				s = append(s, rapid.SliceOfN(rapid.Byte(), 0, 6).Draw(t, "raw")...)
-			} else {
+			case 1:
 				s = append(s, odd.Draw(t, "odd")...)
+			default:
+				// Long plain runs, read eight bytes at a time, beside
+				// the bytes that need a look.
+				s = append(s, rapid.StringMatching(`[ -~]{0,20}`).Draw(t, "plain")...)
 			}
 		}
 		want, err := marshal(string(s))
@@ -173,6 +178,30 @@ func TestAppendJSONStringUnchanged(t *testing.T) {
 			t.Fatalf("%q: got %s, want %s", s, got, want)
 		}
 	})
+}
+
+// plain8 passes eight bytes exactly when each is one appendJSONString
+// copies as it is.
+func TestPlain8(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.SliceOfN(rapid.OneOf(rapid.Byte(), rapid.SampledFrom([]byte{0x1f, 0x20, '"', '\\', 0x7f, 0x80, '!', '#', '[', ']'})), 8, 8).Draw(t, "bytes")
+		want := true
+		for _, c := range b {
+			want = want && c >= 0x20 && c != '"' && c != '\\' && c < 0x80
+		}
+		if got := plain8(string(b)); got != want {
+			t.Fatalf("plain8(%q) = %v, want %v", b, got, want)
+		}
+	})
+}
+
+func BenchmarkAppendJSONString(b *testing.B) {
+	s := "publish tool_result#26; publish turn_started#27; invoke_model turn=6 history=11 tokens=122 tools=1"
+	buf := make([]byte, 0, 256)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		buf = appendJSONString(buf[:0], s)
+	}
 }
 
 // A schema that is not JSON fails the submit record's encoding, as
