@@ -1,8 +1,6 @@
 package dispatch
 
 import (
-	"bytes"
-	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -113,7 +111,10 @@ func scalar(k reflect.Kind) bool {
 // false dst may hold part of the arguments, and the caller takes the
 // general way; so does an object this scan leaves to encoding/json (a
 // key or string with escapes or non-ASCII text that is not valid UTF-8).
-func (f *flatArgs) decode(args json.RawMessage, dst any) bool {
+//
+// It reads the call's arguments as they are kept, a string: a string
+// value without escapes is a part of it, not a copy.
+func (f *flatArgs) decode(args string, dst any) bool {
 	v := reflect.ValueOf(dst).Elem()
 	s := flatScan{b: args}
 	if !s.byte('{') {
@@ -126,7 +127,7 @@ func (f *flatArgs) decode(args json.RawMessage, dst any) bool {
 			if !ok || !s.byte(':') {
 				return false
 			}
-			field, ok := f.fields[string(key)]
+			field, ok := f.fields[key]
 			if !ok || !s.value(v.Field(field.index), field.kind) {
 				return false
 			}
@@ -146,7 +147,7 @@ func (f *flatArgs) decode(args json.RawMessage, dst any) bool {
 
 // flatScan reads one JSON object of scalars.
 type flatScan struct {
-	b []byte
+	b string
 	i int
 }
 
@@ -173,9 +174,9 @@ func (s *flatScan) byte(c byte) bool {
 
 // plainString reads a string without escapes and of valid UTF-8 (what
 // encoding/json would decode byte for byte), returning its contents.
-func (s *flatScan) plainString() ([]byte, bool) {
+func (s *flatScan) plainString() (string, bool) {
 	if !s.byte('"') {
-		return nil, false
+		return "", false
 	}
 	start, ascii := s.i, true
 	for ; s.i < len(s.b); s.i++ {
@@ -183,14 +184,14 @@ func (s *flatScan) plainString() ([]byte, bool) {
 		case c == '"':
 			out := s.b[start:s.i]
 			s.i++
-			return out, ascii || utf8.Valid(out)
+			return out, ascii || utf8.ValidString(out)
 		case c == '\\' || c < 0x20:
-			return nil, false
+			return "", false
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // value reads one value into field, which is of kind k.
@@ -203,15 +204,15 @@ func (s *flatScan) value(field reflect.Value, k reflect.Kind) bool {
 	case reflect.String:
 		str, ok := s.plainString()
 		if ok {
-			field.SetString(string(str))
+			field.SetString(str)
 		}
 		return ok
 	case reflect.Bool:
 		switch {
-		case bytes.HasPrefix(s.b[s.i:], []byte("true")):
+		case strings.HasPrefix(s.b[s.i:], "true"):
 			s.i += len("true")
 			field.SetBool(true)
-		case bytes.HasPrefix(s.b[s.i:], []byte("false")):
+		case strings.HasPrefix(s.b[s.i:], "false"):
 			s.i += len("false")
 			field.SetBool(false)
 		default:
@@ -292,7 +293,7 @@ func (s *flatScan) number() (string, bool) {
 	if !s.endOfLiteral() {
 		return "", false
 	}
-	return string(s.b[start:s.i]), true
+	return s.b[start:s.i], true
 }
 
 func (s *flatScan) digits() int {

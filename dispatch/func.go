@@ -73,10 +73,16 @@ type funcTool[In, Out any] struct {
 func (t *funcTool[In, Out]) Descriptor() contract.ToolDescriptor { return t.d }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, args json.RawMessage) (contract.ToolOutcome, error) {
+	return t.callText(ctx, string(args))
+}
+
+// callText is Call with the arguments as the call keeps them; the
+// scheduler calls it (see textCaller) so that they need no copy.
+func (t *funcTool[In, Out]) callText(ctx context.Context, args string) (contract.ToolOutcome, error) {
 	var in In
 	if t.flat == nil || !t.flat.decode(args, &in) {
 		in = *new(In)
-		if err := decodeArgs(t.schema, args, &in); err != nil {
+		if err := decodeArgs(t.schema, json.RawMessage(args), &in); err != nil {
 			return contract.ToolOutcome{Content: err.Error(), IsError: true}, nil
 		}
 	}

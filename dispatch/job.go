@@ -159,8 +159,18 @@ func (j *job) invoke(ctx context.Context) (res contract.ToolOutcome, err error, 
 			return res, fmt.Errorf("tool %q was not started: %w", j.name, err), false
 		}
 	}
-	res, err = j.Tool.Call(ctx, json.RawMessage(j.Call.Arguments))
+	if tc, ok := j.Tool.(textCaller); ok {
+		res, err = tc.callText(ctx, j.Call.Arguments)
+	} else {
+		res, err = j.Tool.Call(ctx, json.RawMessage(j.Call.Arguments))
+	}
 	return res, err, false
+}
+
+// textCaller is a tool of this package that takes its arguments as the
+// call's string: Call's json.RawMessage would be a copy of it.
+type textCaller interface {
+	callText(ctx context.Context, args string) (contract.ToolOutcome, error)
 }
 
 // settle turns what the tool returned into the outcome the model sees.
