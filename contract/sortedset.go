@@ -108,7 +108,7 @@ func (s SortedSet) hasKey(k setKey) bool {
 	if s.runs != nil {
 		run = s.runs[runOf(s.runs, k)]
 	}
-	_, found := slices.BinarySearchFunc(run, k, compareKeys)
+	_, found := searchKeys(run, k)
 	return found
 }
 
@@ -140,14 +140,36 @@ func hexKey(h uint64) setKey {
 // runOf returns the run of runs that holds k, or would: the first whose
 // last entry is not below k, else the last run.
 func runOf(runs [][]setKey, k setKey) int {
-	r, _ := slices.BinarySearchFunc(runs, k, func(run []setKey, k setKey) int {
-		if compareKeys(run[len(run)-1], k) < 0 {
-			return -1
+	lo, hi := 0, len(runs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if last := runs[m][len(runs[m])-1]; keyBelow(last, k) {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return 1
-	})
-	return min(r, len(runs)-1)
+	}
+	return min(lo, len(runs)-1)
 }
+
+// searchKeys is slices.BinarySearchFunc(keys, k, compareKeys) written
+// out, so that no comparison goes through a function value: the guard
+// searches the set for every tool result.
+func searchKeys(keys []setKey, k setKey) (int, bool) {
+	lo, hi := 0, len(keys)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if keyBelow(keys[m], k) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(keys) && keys[lo] == k
+}
+
+// keyBelow reports whether a orders before b.
+func keyBelow(a, b setKey) bool { return a[0] < b[0] || a[0] == b[0] && a[1] < b[1] }
 
 // With returns the set with xs added.
 func (s SortedSet) With(xs ...string) SortedSet {
@@ -224,7 +246,7 @@ func (s *SortedSet) addKeys(keys []setKey) {
 		if r > 0 {
 			prev := runs[r-1]
 			var equal bool
-			if from, equal = slices.BinarySearchFunc(keys, prev[len(prev)-1], compareKeys); equal {
+			if from, equal = searchKeys(keys, prev[len(prev)-1]); equal {
 				from++
 			}
 		}

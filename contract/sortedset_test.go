@@ -101,3 +101,15 @@ func TestProgressJSONUnchanged(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSortedSetHasHex asks a set of 200 result hashes, the guard's
+// set late in a long run, about one more.
+func BenchmarkSortedSetHasHex(b *testing.B) {
+	var set contract.SortedSet
+	for i := range uint64(50) {
+		set = set.WithHex(i*0x9e3779b97f4a7c15, i*0xbf58476d1ce4e5b9, i*0x94d049bb133111eb, i*0x2545f4914f6cdd1d)
+	}
+	for i := uint64(0); b.Loop(); i++ {
+		set.HasHex(i * 0x9e3779b97f4a7c15)
+	}
+}
