@@ -39,7 +39,7 @@ func (t *transition) invokeModel() {
 	if t.rules.cfg.Revision >= 1 {
 		t.publish(contract.RunEvent{Kind: contract.EvTurnStarted, Round: t.s.Turns, MaxRounds: t.rules.cfg.MaxTurns})
 	}
-	m := slot(t.invoke[:], &t.ninvoke)
+	m := slot(t.invokeRoom, &t.ninvoke)
 	m.Request = t.request()
 	t.emit(m)
 }

@@ -78,10 +78,10 @@ func (r *Rules) Step(s contract.RunSnapshot, sig contract.Signal) (contract.RunS
 // makes on its stack, which a host running a step on the stack of a run
 // that waits for its model pays for as long as the run lasts.
 func (r *Rules) Advance(s *contract.RunSnapshot, sig contract.Signal) ([]contract.Effect, error) {
-	return r.advance(new(transition), s, sig)
+	return r.advance(newTransition(), s, sig)
 }
 
-// Scratch is the working memory of a step, about 8 KiB, for a host that
+// Scratch is the working memory of a step, about 6.5 KiB, for a host that
 // performs each step's effects before it takes the next: the effects
 // AdvanceIn returns point into it, and are good until it is used for
 // another step. What a step publishes points into it at nothing, so
@@ -97,12 +97,13 @@ type Scratch struct {
 
 	t    transition
 	used bool
-	// More room than a transition of its own has, enough for a reply
-	// with a batch of calls: a Scratch is used again, so the room costs
-	// its host nothing a step.
-	room   [24]contract.Effect
-	events [16]contract.Publish
-	runs   [8]contract.RunTool
+	// More room than a step taken without a Scratch has, enough for a
+	// reply with a batch of calls: a Scratch is used again, so the room
+	// costs its host nothing a step. Clear zeroes only what a step used.
+	room    [24]contract.Effect
+	events  [16]contract.Publish
+	invokes [1]contract.InvokeModel
+	runs    [8]contract.RunTool
 }
 
 // AdvanceIn is Advance working in sc, which it clears first: a host
@@ -111,7 +112,7 @@ type Scratch struct {
 func (r *Rules) AdvanceIn(sc *Scratch, s *contract.RunSnapshot, sig contract.Signal) ([]contract.Effect, error) {
 	sc.Clear()
 	sc.used = true
-	sc.t.effectRoom, sc.t.eventRoom, sc.t.runRoom = sc.room[:], sc.events[:], sc.runs[:]
+	sc.t.effectRoom, sc.t.eventRoom, sc.t.invokeRoom, sc.t.runRoom = sc.room[:], sc.events[:], sc.invokes[:], sc.runs[:]
 	sc.t.inPlace = sc.PendingInPlace
 	return r.advance(&sc.t, s, sig)
 }
@@ -126,6 +127,7 @@ func (sc *Scratch) Clear() {
 	// Only the room the step used holds anything.
 	clear(sc.room[:min(len(sc.t.effects), len(sc.room))])
 	clear(sc.events[:sc.t.nevents])
+	clear(sc.invokes[:sc.t.ninvoke])
 	clear(sc.runs[:sc.t.nruns])
 	sc.t = transition{}
 	sc.used = false
@@ -141,9 +143,6 @@ func (r *Rules) advance(t *transition, s *contract.RunSnapshot, sig contract.Sig
 	}
 	t.rules, t.sig, t.at = r, sig, sig.When()
 	t.s = *s
-	if t.effectRoom == nil {
-		t.effectRoom, t.eventRoom, t.runRoom = t.room[:], t.events[:], t.runs[:]
-	}
 	t.effects = t.effectRoom[:1]
 	if res, ok := sig.(contract.Resumed); ok {
 		t.upgrade(res)

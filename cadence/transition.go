@@ -14,23 +14,21 @@ type transition struct {
 	sig     contract.Signal
 	at      contract.Timestamp
 	effects []contract.Effect
-	// room backs effects for a usual step, and the fields after it the
-	// effects a usual step points to, so the transition and its effects
-	// are one allocation rather than one for each, or none (Scratch).
-	// Events hold no pointer into it: a subscriber may read them after
-	// the transition's memory served another step.
-	room    [8]contract.Effect
+	// persist is the effect every step points to first, kept here so
+	// it costs no allocation of its own. Events hold no pointer into
+	// the transition: a subscriber may read them after its memory served
+	// another step.
 	persist contract.Persist
-	events  [3]contract.Publish
 	nevents int
-	invoke  [1]contract.InvokeModel
 	ninvoke int
-	runs    [2]contract.RunTool
 	nruns   int
-	// effectRoom, eventRoom and runRoom are where the step's effects go
-	// while there is room: the arrays above, or a Scratch's larger ones.
+	// effectRoom, eventRoom, invokeRoom and runRoom are where the step's
+	// effects go while there is room: a stepRoom's arrays, or a
+	// Scratch's larger ones. They are not in the transition itself,
+	// which a Scratch clears after every step.
 	effectRoom []contract.Effect
 	eventRoom  []contract.Publish
+	invokeRoom []contract.InvokeModel
 	runRoom    []contract.RunTool
 	// ownPending says s.Pending was already copied in this step;
 	// inPlace that the host lets it change without a copy
@@ -39,6 +37,23 @@ type transition struct {
 	inPlace    bool
 	// links are the child sessions of delegate calls answered this step.
 	links []string
+}
+
+// stepRoom is a transition with room for a usual step's effects, so
+// that a step taken without a Scratch makes them in one allocation.
+type stepRoom struct {
+	t       transition
+	room    [8]contract.Effect
+	events  [3]contract.Publish
+	invokes [1]contract.InvokeModel
+	runs    [2]contract.RunTool
+}
+
+// newTransition returns a zero transition with room of its own.
+func newTransition() *transition {
+	r := new(stepRoom)
+	r.t.effectRoom, r.t.eventRoom, r.t.invokeRoom, r.t.runRoom = r.room[:], r.events[:], r.invokes[:], r.runs[:]
+	return &r.t
 }
 
 func (t *transition) emit(e contract.Effect) { t.effects = append(t.effects, e) }
