@@ -216,6 +216,9 @@ func (s *SortedSet) addOthers(xs []string) {
 
 // addKeys adds keys, which it sorts in place.
 func (s *SortedSet) addKeys(keys []setKey) {
+	if len(keys) == 0 {
+		return
+	}
 	slices.SortFunc(keys, compareKeys)
 	keys = slices.Compact(keys)
 	if s.runs == nil {
@@ -265,6 +268,9 @@ func (s *SortedSet) addKeys(keys []setKey) {
 // mergeKeys returns the sorted union of sorted a and b in a new slice,
 // or a itself when b adds nothing.
 func mergeKeys(a, b []setKey) []setKey {
+	if len(b) == 0 {
+		return a
+	}
 	out := make([]setKey, len(a)+len(b))
 	i, j, n := 0, 0, 0
 	for i < len(a) && j < len(b) {

@@ -59,3 +59,22 @@ func TestHexKeyIsTheKeyOfTheHexString(t *testing.T) {
 		}
 	})
 }
+
+// Adding nothing leaves the set as it was and allocates nothing: the
+// no-progress guard extends its set by nothing after a round of tool
+// calls that brought no new result.
+func TestWithNothingAllocatesNothing(t *testing.T) {
+	for _, size := range []int{10, 100} {
+		set := SortedSetOf()
+		for i := range size {
+			set = set.WithHex(uint64(i) * 0x9e3779b97f4a7c15)
+		}
+		var got SortedSet
+		if n := testing.AllocsPerRun(100, func() { got = set.WithHex() }); n > 0 {
+			t.Errorf("a set of %d: %v allocations, want none", size, n)
+		}
+		if !got.Equal(set) {
+			t.Errorf("a set of %d: WithHex() changed it", size)
+		}
+	}
+}
