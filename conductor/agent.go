@@ -61,8 +61,9 @@ type Agent struct {
 	shown []contract.PendingCall
 
 	// forward, set on a delegate's child agent, takes its events to the
-	// parent's stream instead of its own hub.
+	// parent's stream instead of its own hub; parent is that agent.
 	forward func(contract.RunEvent)
+	parent  *Agent
 	// toolSource implements the tools of delegates at every depth: the
 	// root agent's Deps.Tools.Box.
 	toolSource *dispatch.ToolBox

@@ -60,8 +60,14 @@ func (a *Agent) publish(ev *contract.RunEvent) {
 }
 
 // watched reports whether anyone sees the agent's events: a subscriber
-// of its hub, or, for a delegate's child, its parent's stream.
-func (a *Agent) watched() bool { return a.forward != nil || a.hub.HasSubscribers() }
+// of its hub, or, for a delegate's child, of the stream its parent's
+// events go to.
+func (a *Agent) watched() bool {
+	for a.forward != nil {
+		a = a.parent
+	}
+	return a.hub.HasSubscribers()
+}
 
 // forwardEvent is publish for a delegate's child. Not inlined: the copy
 // of the event it passes would take room in publish's frame, which is
@@ -288,6 +294,7 @@ func (a *Agent) newChild(e contract.StartDelegate) (*Agent, error) {
 		return nil, err
 	}
 	ag.toolSource = a.toolSource
+	ag.parent = a
 	ag.forward = func(ev contract.RunEvent) {
 		ev.Subflow = append([]string{e.Call.ID}, ev.Subflow...)
 		a.publish(&ev)

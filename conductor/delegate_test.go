@@ -152,13 +152,22 @@ func TestDelegationRunsChildrenInParallelAsOneDAG(t *testing.T) {
 		})
 	})
 	bySubflow := map[string][]contract.EventKind{}
+	deltas := map[string]string{}
 	rec.mu.Lock()
 	for _, ev := range rec.events {
+		path := strings.Join(ev.Subflow, "/")
 		if ev.Delta == 0 {
-			bySubflow[strings.Join(ev.Subflow, "/")] = append(bySubflow[strings.Join(ev.Subflow, "/")], ev.Kind)
+			bySubflow[path] = append(bySubflow[path], ev.Kind)
+		} else if ev.Kind == contract.EvTextDelta {
+			deltas[path] += ev.Text
 		}
 	}
 	rec.mu.Unlock()
+	// The children's streamed text reaches the parent's subscriber too.
+	wantText := map[string]string{"": "researched: facts about Oslo | wrote: a poem", "c1": "researched: facts about Oslo", "c2": "wrote: a poem"}
+	if diff := cmp.Diff(wantText, deltas); diff != "" {
+		t.Errorf("text deltas by subflow mismatch (-want +got):\n%s", diff)
+	}
 	child := []contract.EventKind{contract.EvRunStarted, contract.EvTurnStarted, contract.EvTurnCompleted, contract.EvRunSettled}
 	if diff := cmp.Diff(child, bySubflow["c1"]); diff != "" {
 		t.Errorf("child c1 events mismatch (-want +got):\n%s", diff)
