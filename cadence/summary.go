@@ -13,7 +13,9 @@ import (
 func Summarize(effects []contract.Effect) string {
 	// One buffer on the stack and one string at the end: the summary is
 	// built on every step, so piecewise concatenation showed in profiles.
-	b := make([]byte, 0, 256)
+	// 512 bytes hold a reply's step with a batch of four calls (about
+	// 300), which 256 did not.
+	b := make([]byte, 0, 512)
 	for _, e := range effects {
 		if _, ok := e.(*contract.Persist); ok {
 			continue
