@@ -31,7 +31,7 @@ type SortedSet struct {
 	other *[]string
 }
 
-const setRun = 64
+const setRun = 32
 
 // setKey is an entry of up to 16 bytes without a zero byte, big-endian
 // and padded with zeros: keys order as their strings do.
