@@ -325,7 +325,7 @@ func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		// Eight bytes at a time while none needs a look: most of a
 		// record's strings are plain ASCII.
-		for i+8 <= len(s) && plain8(s[i:i+8]) {
+		for i+8 <= len(s) && plain8(s[i:]) {
 			i += 8
 		}
 		if i == len(s) {
@@ -376,13 +376,14 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// plain8 reports whether none of the eight bytes of s is a control
+// plain8 reports whether none of the first eight bytes of s is a control
 // character, a quote, a backslash or outside ASCII: the bytes
 // appendJSONString copies as they are. Each test is the usual
 // word-at-a-time one for a byte below a bound or equal to a value; the
 // word is assembled byte by byte, which the compiler turns into one load.
 func plain8(s string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	_ = s[7] // one bounds check, so the eight loads below become one
 	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	quote, backslash := w^(ones*'"'), w^(ones*'\\')
