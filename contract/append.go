@@ -325,8 +325,14 @@ func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		// Eight bytes at a time while none needs a look: most of a
 		// record's strings are plain ASCII.
-		for i+8 <= len(s) && plain8(s[i:]) {
-			i += 8
+		for ; i+8 <= len(s); i += 8 {
+			// A fixed-length slice: the eight loads become one.
+			t := s[i : i+8]
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			if !plainWord(w) {
+				break
+			}
 		}
 		if i == len(s) {
 			break
@@ -376,16 +382,12 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// plain8 reports whether none of the first eight bytes of s is a control
+// plainWord reports whether none of the eight bytes of w is a control
 // character, a quote, a backslash or outside ASCII: the bytes
 // appendJSONString copies as they are. Each test is the usual
-// word-at-a-time one for a byte below a bound or equal to a value; the
-// word is assembled byte by byte, which the compiler turns into one load.
-func plain8(s string) bool {
+// word-at-a-time one for a byte below a bound or equal to a value.
+func plainWord(w uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	_ = s[7] // one bounds check, so the eight loads below become one
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	quote, backslash := w^(ones*'"'), w^(ones*'\\')
 	below := (w - ones*0x20) & ^w
 	eq := (quote-ones) & ^quote | (backslash-ones) & ^backslash
