@@ -126,15 +126,33 @@ func (s SortedSet) WithHex(hs ...uint64) SortedSet {
 
 // hexKey is the key of h's lowercase hexadecimal digits, without leading
 // zeros: at most 16 bytes, none of them zero, so every such string has one.
+// The digits are made sixteen at a time, in two words, and the leading
+// zeros shifted out; the guard makes two keys for every tool result.
 func hexKey(h uint64) setKey {
-	const digits = "0123456789abcdef"
-	n := max((bits.Len64(h)+3)/4, 1)
-	var k setKey
-	for i := range n {
-		d := digits[h>>(4*(n-1-i))&0xf]
-		k[i/8] |= uint64(d) << (56 - 8*(i%8))
+	hi, lo := hexDigits8(uint32(h>>32)), hexDigits8(uint32(h))
+	// Left-align the significant digits, zero bytes after them.
+	shift := uint(bits.LeadingZeros64(h)/4) * 8
+	if h == 0 {
+		shift = 15 * 8 // "0"
 	}
-	return k
+	if shift >= 64 {
+		return setKey{lo << (shift - 64), 0}
+	}
+	return setKey{hi<<shift | lo>>(64-shift), lo << shift}
+}
+
+// hexDigits8 is v's eight hexadecimal digits, leading zeros and all, as
+// a big-endian word of lowercase ASCII.
+func hexDigits8(v uint32) uint64 {
+	const ones = 0x0101010101010101
+	// One nibble a byte, the most significant in the highest byte.
+	x := uint64(v)
+	x = (x | x<<16) & 0x0000ffff0000ffff
+	x = (x | x<<8) & 0x00ff00ff00ff00ff
+	x = (x | x<<4) & 0x0f0f0f0f0f0f0f0f
+	// '0' + n, and 'a'-'0'-10 more where n is ten or more.
+	letters := (x + 6*ones) >> 4 & ones
+	return x + '0'*ones + letters*('a'-'0'-10)
 }
 
 // runOf returns the run of runs that holds k, or would: the first whose
