@@ -115,8 +115,8 @@ func (t *transition) skipUnstarted(content string) {
 func (t *transition) advance() {
 	t.schedule()
 	running, approving, asking := 0, 0, 0
-	for _, p := range t.s.Pending {
-		switch p.State {
+	for i := range t.s.Pending {
+		switch t.s.Pending[i].State {
 		case contract.CallDispatched, contract.CallStarted, contract.CallQueued:
 			running++
 		case contract.CallAwaitingApproval:
@@ -151,7 +151,10 @@ func (t *transition) schedule() {
 		limit = t.rules.cfg.ToolConcurrency
 	}
 	running := 0
-	for _, p := range t.s.Pending {
+	// By index: a pending call is over 200 bytes, and a range would copy
+	// each one.
+	for i := range t.s.Pending {
+		p := &t.s.Pending[i]
 		if p.State == contract.CallDispatched || p.State == contract.CallStarted {
 			if p.Tool.Sequential {
 				return
@@ -160,7 +163,7 @@ func (t *transition) schedule() {
 		}
 	}
 	for i := range t.s.Pending {
-		p := t.s.Pending[i]
+		p := &t.s.Pending[i] // not used once dispatch may have copied Pending
 		if p.State != contract.CallQueued {
 			continue
 		}

@@ -68,8 +68,8 @@ func (t *transition) onAbort(sig contract.AbortRequested) string {
 }
 
 func (t *transition) anyStarted() bool {
-	for _, p := range t.s.Pending {
-		if p.State == contract.CallStarted {
+	for i := range t.s.Pending {
+		if t.s.Pending[i].State == contract.CallStarted {
 			return true
 		}
 	}

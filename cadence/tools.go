@@ -31,8 +31,8 @@ func stepAwaitingTools(t *transition) string {
 
 // findPending returns the index of the pending call with the id, or -1.
 func (t *transition) findPending(id string) int {
-	for i, p := range t.s.Pending {
-		if p.Call.ID == id {
+	for i := range t.s.Pending {
+		if t.s.Pending[i].Call.ID == id {
 			return i
 		}
 	}
