@@ -325,14 +325,7 @@ func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		// Eight bytes at a time while none needs a look: most of a
 		// record's strings are plain ASCII.
-		for ; i+8 <= len(s); i += 8 {
-			// A fixed-length slice: the eight loads become one.
-			t := s[i : i+8]
-			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-			if !plainWord(w) {
-				break
-			}
+		for ; i+8 <= len(s) && plainWord(word(s, i)); i += 8 {
 		}
 		if i == len(s) {
 			break
@@ -380,6 +373,14 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// word is the eight bytes of s from i, the first in the lowest byte. The
+// slice has a fixed length, so the eight loads become one.
+func word(s string, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
 // plainWord reports whether none of the eight bytes of w is a control

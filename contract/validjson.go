@@ -138,40 +138,41 @@ func (v *validator) after(closing byte) (more, ok bool) {
 }
 
 // str reads a string from its opening quote. As json.Valid, it takes any
-// byte from 0x20 up, valid UTF-8 or not.
+// byte from 0x20 up, valid UTF-8 or not. It works on a copy of the
+// position, which stays in a register.
 func (v *validator) str() bool {
-	v.i++ // "
-	for v.i < len(v.s) {
-		c := v.s[v.i]
+	s, i := v.s, v.i+1 // after the quote
+	for i < len(s) {
+		c := s[i]
 		switch {
 		case c == '"':
-			v.i++
+			v.i = i + 1
 			return true
 		case c < 0x20:
 			return false
 		case c == '\\':
-			v.i++
-			if v.i == len(v.s) {
+			i++
+			if i == len(s) {
 				return false
 			}
-			switch v.s[v.i] {
+			switch s[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				v.i++
+				i++
 			case 'u':
-				if len(v.s)-v.i < 5 {
+				if len(s)-i < 5 {
 					return false
 				}
-				for _, h := range []byte(v.s[v.i+1 : v.i+5]) {
+				for _, h := range []byte(s[i+1 : i+5]) {
 					if !isHex(h) {
 						return false
 					}
 				}
-				v.i += 5
+				i += 5
 			default:
 				return false
 			}
 		default:
-			v.i++
+			i++
 		}
 	}
 	return false
