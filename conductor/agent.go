@@ -61,7 +61,8 @@ type Agent struct {
 	shown []contract.PendingCall
 
 	// forward, set on a delegate's child agent, takes its events to the
-	// parent's stream instead of its own hub; parent is that agent.
+	// parent's stream instead of its own hub; parent is that agent, set
+	// with forward and never nil beside it (watched walks it).
 	forward func(contract.RunEvent)
 	parent  *Agent
 	// toolSource implements the tools of delegates at every depth: the

@@ -139,7 +139,9 @@ func (v *validator) after(closing byte) (more, ok bool) {
 
 // str reads a string from its opening quote. As json.Valid, it takes any
 // byte from 0x20 up, valid UTF-8 or not. It works on a copy of the
-// position, which stays in a register.
+// position, which stays in a register, and stores it only when the
+// string is whole: a false answer ends the validation, and nothing
+// reads the position after it.
 func (v *validator) str() bool {
 	s, i := v.s, v.i+1 // after the quote
 	for i < len(s) {
