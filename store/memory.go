@@ -21,19 +21,34 @@ func NewMemory(opts ...Option) Store {
 
 // NewMemoryBackend returns a Backend that keeps everything in memory,
 // for tests and for wrapping.
-func NewMemoryBackend() Backend {
-	return &memBackend{
-		objects: map[Hash][]byte{},
-		refs:    map[RefKind]map[string]Hash{RefHeads: {}, RefCheckpoints: {}},
-		locks:   map[string]bool{},
-	}
+func NewMemoryBackend() Backend { return &memBackend{} }
+
+// memBackend makes each map at its first entry: a memory store is made
+// with every agent that is given none, and a run that is never read
+// commits nothing to it.
+type memBackend struct {
+	mu                 sync.Mutex
+	objects            map[Hash][]byte
+	heads, checkpoints map[string]Hash
+	locks              map[string]bool
 }
 
-type memBackend struct {
-	mu      sync.Mutex
-	objects map[Hash][]byte
-	refs    map[RefKind]map[string]Hash
-	locks   map[string]bool
+// refs returns the map of kind's refs, made if create is set; ok is false
+// for a kind that is neither.
+func (m *memBackend) refs(kind RefKind, create bool) (refs map[string]Hash, ok bool) {
+	var p *map[string]Hash
+	switch kind {
+	case RefHeads:
+		p = &m.heads
+	case RefCheckpoints:
+		p = &m.checkpoints
+	default:
+		return nil, false
+	}
+	if *p == nil && create {
+		*p = map[string]Hash{}
+	}
+	return *p, true
 }
 
 func (m *memBackend) Get(ctx context.Context, h Hash) ([]byte, error) {
@@ -49,7 +64,8 @@ func (m *memBackend) Get(ctx context.Context, h Hash) ([]byte, error) {
 func (m *memBackend) Ref(ctx context.Context, kind RefKind, session string) (Hash, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	h, ok := m.refs[kind][session]
+	refs, _ := m.refs(kind, false)
+	h, ok := refs[session]
 	if !ok {
 		return Hash{}, RefNotFound(kind, session)
 	}
@@ -59,24 +75,21 @@ func (m *memBackend) Ref(ctx context.Context, kind RefKind, session string) (Has
 func (m *memBackend) Refs(ctx context.Context, kind RefKind) ([]string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return slices.Sorted(maps.Keys(m.refs[kind])), nil
+	refs, _ := m.refs(kind, false)
+	return slices.Sorted(maps.Keys(refs)), nil
 }
 
 func (m *memBackend) Commit(ctx context.Context, kind RefKind, session string, old, new Hash, objs []Object) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	refs, ok := m.refs[kind]
+	refs, ok := m.refs(kind, true)
 	if !ok {
 		return fmt.Errorf("store: commit: %w: ref kind %q", ErrInvalid, kind)
 	}
 	if cur := refs[session]; cur != old {
 		return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
 	}
-	for _, o := range objs {
-		if _, ok := m.objects[o.Hash]; !ok {
-			m.objects[o.Hash] = slices.Clone(o.Bytes)
-		}
-	}
+	m.put(objs)
 	refs[session] = new
 	return nil
 }
@@ -85,9 +98,25 @@ func (m *memBackend) Repair(ctx context.Context, objs []Object) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, o := range objs {
+		if m.objects == nil {
+			m.objects = map[Hash][]byte{}
+		}
 		m.objects[o.Hash] = slices.Clone(o.Bytes)
 	}
 	return nil
+}
+
+// put stores the objects not stored yet. Called with m.mu held.
+func (m *memBackend) put(objs []Object) {
+	for _, o := range objs {
+		if _, ok := m.objects[o.Hash]; ok {
+			continue
+		}
+		if m.objects == nil {
+			m.objects = map[Hash][]byte{}
+		}
+		m.objects[o.Hash] = slices.Clone(o.Bytes)
+	}
 }
 
 func (m *memBackend) Lock(ctx context.Context, session string) (io.Closer, error) {
@@ -95,6 +124,9 @@ func (m *memBackend) Lock(ctx context.Context, session string) (io.Closer, error
 	defer m.mu.Unlock()
 	if m.locks[session] {
 		return nil, fmt.Errorf("store: lock %q: %w", session, ErrLocked)
+	}
+	if m.locks == nil {
+		m.locks = map[string]bool{}
 	}
 	m.locks[session] = true
 	return closerFunc(func() error {
