@@ -12,7 +12,7 @@ import (
 type deadlines struct {
 	jobs  jobHeap
 	timer *time.Timer
-	armed time.Time // the deadline the timer is armed for; zero: stopped
+	armed time.Duration // the due time the timer is armed for; zero: stopped
 }
 
 // addDeadline starts timing j out at its deadline.
@@ -31,7 +31,7 @@ func (s *Scheduler) dropDeadline(j *job) {
 	heap.Remove(&d.jobs, j.heapAt)
 	if len(d.jobs) == 0 && d.timer != nil {
 		d.timer.Stop()
-		d.armed = time.Time{}
+		d.armed = 0
 	}
 }
 
@@ -42,16 +42,16 @@ func (s *Scheduler) armDeadline() {
 	if len(d.jobs) == 0 {
 		return
 	}
-	next := d.jobs[0].deadline()
-	if !d.armed.IsZero() && !next.Before(d.armed) {
+	next := d.jobs[0].due()
+	if d.armed != 0 && next >= d.armed {
 		return
 	}
 	d.armed = next
 	if d.timer == nil {
-		d.timer = time.AfterFunc(time.Until(next), s.deadlinesDue)
+		d.timer = time.AfterFunc(next-sinceOrigin(), s.deadlinesDue)
 		return
 	}
-	d.timer.Reset(time.Until(next))
+	d.timer.Reset(next - sinceOrigin())
 }
 
 // deadlinesDue times out the calls whose deadline has come and arms the
@@ -59,10 +59,10 @@ func (s *Scheduler) armDeadline() {
 func (s *Scheduler) deadlinesDue() {
 	s.mu.Lock()
 	d := &s.deadlines
-	d.armed = time.Time{}
-	now := time.Now()
+	d.armed = 0
+	now := sinceOrigin()
 	var due []*job
-	for len(d.jobs) > 0 && !d.jobs[0].deadline().After(now) {
+	for len(d.jobs) > 0 && d.jobs[0].due() <= now {
 		due = append(due, heap.Pop(&d.jobs).(*job))
 	}
 	s.armDeadline()
@@ -76,7 +76,7 @@ func (s *Scheduler) deadlinesDue() {
 type jobHeap []*job
 
 func (h jobHeap) Len() int           { return len(h) }
-func (h jobHeap) Less(a, b int) bool { return h[a].deadline().Before(h[b].deadline()) }
+func (h jobHeap) Less(a, b int) bool { return h[a].due() < h[b].due() }
 func (h jobHeap) Swap(a, b int) {
 	h[a], h[b] = h[b], h[a]
 	h[a].heapAt, h[b].heapAt = a, b

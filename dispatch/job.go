@@ -37,7 +37,6 @@ type job struct {
 	Job
 	s       *Scheduler
 	dctx    context.Context
-	name    string
 	timeout time.Duration
 	stopCtx func() bool // stops the AfterFunc on dctx; set in Dispatch
 
@@ -48,12 +47,15 @@ type job struct {
 
 	// Guarded by s.mu; the ones set by pump are read freely by the worker,
 	// which pump starts after setting them.
-	state   jobState
-	phase   toolPhase
-	slot    bool // holds one of the scheduler's slots
-	seqNo   uint64
-	grace   *time.Timer
-	started time.Time
+	state jobState
+	phase toolPhase
+	slot  bool // holds one of the scheduler's slots
+	seqNo uint64
+	grace *time.Timer
+	// started is when the call started, as an offset from origin; zero
+	// before. An offset rather than a time.Time keeps a job in the
+	// 288-byte size class, one allocation of it a call.
+	started time.Duration
 	// heapAt is j's place among the scheduler's deadlines, -1 when not
 	// there.
 	heapAt int
@@ -61,8 +63,30 @@ type job struct {
 	cctx callCtx // the context the tool sees, and the call's cancellation
 }
 
+// origin is the monotonic clock's reading jobs' start times are offsets
+// from.
+var origin = time.Now()
+
+// sinceOrigin reads the monotonic clock, as an offset from origin.
+func sinceOrigin() time.Duration { return time.Since(origin) }
+
+// due is when the started call times out, as an offset from origin.
+func (j *job) due() time.Duration { return j.started + j.timeout }
+
 // deadline is when the started call times out.
-func (j *job) deadline() time.Time { return j.started.Add(j.timeout) }
+func (j *job) deadline() time.Time { return origin.Add(j.due()) }
+
+// elapsed is how long the started call has run.
+func (j *job) elapsed() time.Duration { return sinceOrigin() - j.started }
+
+// name is the tool's name, for errors and logs: its descriptor's, or the
+// call's when that is empty. Worked out when wanted, not kept.
+func (j *job) name() string {
+	if n := j.Tool.Descriptor().Name; n != "" {
+		return n
+	}
+	return j.Call.Name
+}
 
 func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 	d := jb.Tool.Descriptor()
@@ -70,14 +94,10 @@ func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 	if timeout <= 0 {
 		timeout = s.opts.DefaultTimeout
 	}
-	name := d.Name
-	if name == "" {
-		name = jb.Call.Name
-	}
 	if d.OwnGoroutine {
 		jb.Here = nil
 	}
-	j := &job{Job: jb, s: s, dctx: ctx, name: name, seq: d.Sequential, timeout: timeout, heapAt: -1}
+	j := &job{Job: jb, s: s, dctx: ctx, seq: d.Sequential, timeout: timeout, heapAt: -1}
 	j.cctx.j = j
 	j.pending.Store(1)
 	return j
@@ -148,15 +168,15 @@ func (j *job) invoke(ctx context.Context) (res contract.ToolOutcome, err error, 
 	defer func() {
 		if r := recover(); r != nil {
 			panicked = true
-			err = fmt.Errorf("tool %q panicked: %v", j.name, r)
+			err = fmt.Errorf("tool %q panicked: %v", j.name(), r)
 			j.s.opts.Logger.LogAttrs(ctx, slog.LevelError, "dispatch: tool panicked",
-				slog.String("tool", j.name), slog.String("call_id", j.Call.ID),
+				slog.String("tool", j.name()), slog.String("call_id", j.Call.ID),
 				slog.Any("panic", r), slog.String("stack", string(debug.Stack())))
 		}
 	}()
 	if j.Start != nil {
 		if err := j.Start(ctx); err != nil {
-			return res, fmt.Errorf("tool %q was not started: %w", j.name, err), false
+			return res, fmt.Errorf("tool %q was not started: %w", j.name(), err), false
 		}
 	}
 	if tc, ok := j.Tool.(textCaller); ok {
@@ -187,7 +207,7 @@ func (j *job) settle(res contract.ToolOutcome, err error, panicked bool) Outcome
 	return Outcome{
 		CallID:   j.Call.ID,
 		Outcome:  capOutput(res, j.s.opts.OutputCap),
-		Duration: time.Since(j.started),
+		Duration: j.elapsed(),
 		Panicked: panicked,
 	}
 }
@@ -195,16 +215,16 @@ func (j *job) settle(res contract.ToolOutcome, err error, panicked bool) Outcome
 // cancelledOutcome answers a call that timed out or was cancelled.
 func (j *job) cancelledOutcome(cause error) Outcome {
 	o := Outcome{CallID: j.Call.ID}
-	if !j.started.IsZero() {
-		o.Duration = time.Since(j.started)
+	if j.started != 0 {
+		o.Duration = j.elapsed()
 	}
 	var text string
 	if errors.Is(cause, ErrTimedOut) {
 		o.TimedOut = true
-		text = fmt.Sprintf("tool %q timed out after %v", j.name, j.timeout)
+		text = fmt.Sprintf("tool %q timed out after %v", j.name(), j.timeout)
 	} else {
 		o.Cancelled = true
-		text = fmt.Sprintf("tool %q cancelled", j.name)
+		text = fmt.Sprintf("tool %q cancelled", j.name())
 		if cause != nil && !errors.Is(cause, ErrCancelled) {
 			text += ": " + cause.Error()
 		}
@@ -264,7 +284,7 @@ func (j *job) graceOver() {
 	s.mu.Unlock()
 	if held {
 		s.opts.Logger.LogAttrs(context.Background(), slog.LevelWarn, "dispatch: tool ignores cancellation; slot freed",
-			slog.String("tool", j.name), slog.String("call_id", j.Call.ID), slog.Duration("grace", s.opts.Grace))
+			slog.String("tool", j.name()), slog.String("call_id", j.Call.ID), slog.Duration("grace", s.opts.Grace))
 	}
 }
 
@@ -293,7 +313,7 @@ func (j *job) deliver(o Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.opts.Logger.LogAttrs(context.Background(), slog.LevelError, "dispatch: Done panicked",
-				slog.String("tool", j.name), slog.String("call_id", j.Call.ID),
+				slog.String("tool", j.name()), slog.String("call_id", j.Call.ID),
 				slog.Any("panic", r), slog.String("stack", string(debug.Stack())))
 		}
 		s.finishPart(j)

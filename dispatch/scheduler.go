@@ -141,7 +141,7 @@ func (s *Scheduler) pump() {
 		j.pending.Add(1)
 		// The deadline is timed from the start, so it agrees with the
 		// tool's Deadline.
-		j.started = time.Now()
+		j.started = max(sinceOrigin(), 1) // not zero: started
 		s.addDeadline(j)
 		if j.Here == nil || !j.Here(Taken{j}) {
 			go j.run()
@@ -260,7 +260,7 @@ func (s *Scheduler) Close(ctx context.Context) error {
 	}
 	names := make([]string, 0, len(s.straggling))
 	for j := range s.straggling {
-		names = append(names, fmt.Sprintf("%s (call %s)", j.name, j.Call.ID))
+		names = append(names, fmt.Sprintf("%s (call %s)", j.name(), j.Call.ID))
 	}
 	slices.Sort(names)
 	return fmt.Errorf("%w: %s: %w", ErrStragglers, strings.Join(names, ", "), ctx.Err())
