@@ -7,10 +7,7 @@ import (
 
 // deadlines times out a scheduler's running calls with one timer, armed
 // for the earliest deadline, instead of a timer of their own each: a
-// call's start and end only move it in a heap. A call that ends leaves
-// the timer armed, even with no call left, so that the next call, whose
-// deadline comes later, need not arm it again: it fires at most once
-// for nothing, and is stopped when the scheduler closes. Guarded by the
+// call's start and end only move it in a heap. Guarded by the
 // scheduler's mu.
 type deadlines struct {
 	jobs  jobHeap
@@ -32,15 +29,7 @@ func (s *Scheduler) dropDeadline(j *job) {
 		return
 	}
 	heap.Remove(&d.jobs, j.heapAt)
-	if len(d.jobs) == 0 && s.closed.Load() {
-		s.stopDeadlines()
-	}
-}
-
-// stopDeadlines stops the timer; no call is left to time out.
-func (s *Scheduler) stopDeadlines() {
-	d := &s.deadlines
-	if d.timer != nil {
+	if len(d.jobs) == 0 && d.timer != nil {
 		d.timer.Stop()
 		d.armed = 0
 	}

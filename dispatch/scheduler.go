@@ -237,9 +237,6 @@ func (s *Scheduler) Stragglers() int {
 func (s *Scheduler) Close(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed.Store(true)
-	if len(s.deadlines.jobs) == 0 {
-		s.stopDeadlines()
-	}
 	s.mu.Unlock()
 	if s.live.Load() == 0 {
 		s.drain()
