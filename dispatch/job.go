@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -37,6 +38,7 @@ type job struct {
 	Job
 	s       *Scheduler
 	dctx    context.Context
+	name    string
 	timeout time.Duration
 	stopCtx func() bool // stops the AfterFunc on dctx; set in Dispatch
 
@@ -51,10 +53,11 @@ type job struct {
 	phase toolPhase
 	slot  bool // holds one of the scheduler's slots
 	seqNo uint64
-	grace *time.Timer
 	// started is when the call started, as an offset from origin; zero
-	// before. An offset rather than a time.Time keeps a job in the
-	// 288-byte size class, one allocation of it a call.
+	// before. An offset rather than a time.Time, and the grace timer of a
+	// call that outlives its context kept in the scheduler's straggling
+	// map, keep a job in the 288-byte size class, one allocation of it a
+	// call.
 	started time.Duration
 	// heapAt is j's place among the scheduler's deadlines, -1 when not
 	// there.
@@ -70,23 +73,22 @@ var origin = time.Now()
 // sinceOrigin reads the monotonic clock, as an offset from origin.
 func sinceOrigin() time.Duration { return time.Since(origin) }
 
-// due is when the started call times out, as an offset from origin.
-func (j *job) due() time.Duration { return j.started + j.timeout }
+// due is when the started call times out, as an offset from origin; a
+// timeout too long to add (math.MaxInt64 for "never", say) is the
+// furthest offset there is.
+func (j *job) due() time.Duration {
+	if j.timeout > math.MaxInt64-j.started {
+		return math.MaxInt64
+	}
+	return j.started + j.timeout
+}
 
-// deadline is when the started call times out.
-func (j *job) deadline() time.Time { return origin.Add(j.due()) }
+// deadline is when the started call times out: its start plus its
+// timeout, as time.Time.Add would make it from the start.
+func (j *job) deadline() time.Time { return origin.Add(j.started).Add(j.timeout) }
 
 // elapsed is how long the started call has run.
 func (j *job) elapsed() time.Duration { return sinceOrigin() - j.started }
-
-// name is the tool's name, for errors and logs: its descriptor's, or the
-// call's when that is empty. Worked out when wanted, not kept.
-func (j *job) name() string {
-	if n := j.Tool.Descriptor().Name; n != "" {
-		return n
-	}
-	return j.Call.Name
-}
 
 func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 	d := jb.Tool.Descriptor()
@@ -94,10 +96,14 @@ func newJob(s *Scheduler, ctx context.Context, jb Job) *job {
 	if timeout <= 0 {
 		timeout = s.opts.DefaultTimeout
 	}
+	name := d.Name
+	if name == "" {
+		name = jb.Call.Name
+	}
 	if d.OwnGoroutine {
 		jb.Here = nil
 	}
-	j := &job{Job: jb, s: s, dctx: ctx, seq: d.Sequential, timeout: timeout, heapAt: -1}
+	j := &job{Job: jb, s: s, dctx: ctx, name: name, seq: d.Sequential, timeout: timeout, heapAt: -1}
 	j.cctx.j = j
 	j.pending.Store(1)
 	return j
@@ -149,8 +155,8 @@ func (j *job) execute() (Outcome, bool) {
 	s.dropDeadline(j)
 	expired := j.phase == phaseExpired
 	if expired {
+		s.straggling[j].Stop()
 		delete(s.straggling, j)
-		j.grace.Stop()
 	} else {
 		j.phase = phaseReturned
 		j.forget()
@@ -168,15 +174,15 @@ func (j *job) invoke(ctx context.Context) (res contract.ToolOutcome, err error, 
 	defer func() {
 		if r := recover(); r != nil {
 			panicked = true
-			err = fmt.Errorf("tool %q panicked: %v", j.name(), r)
+			err = fmt.Errorf("tool %q panicked: %v", j.name, r)
 			j.s.opts.Logger.LogAttrs(ctx, slog.LevelError, "dispatch: tool panicked",
-				slog.String("tool", j.name()), slog.String("call_id", j.Call.ID),
+				slog.String("tool", j.name), slog.String("call_id", j.Call.ID),
 				slog.Any("panic", r), slog.String("stack", string(debug.Stack())))
 		}
 	}()
 	if j.Start != nil {
 		if err := j.Start(ctx); err != nil {
-			return res, fmt.Errorf("tool %q was not started: %w", j.name(), err), false
+			return res, fmt.Errorf("tool %q was not started: %w", j.name, err), false
 		}
 	}
 	if tc, ok := j.Tool.(textCaller); ok {
@@ -221,10 +227,10 @@ func (j *job) cancelledOutcome(cause error) Outcome {
 	var text string
 	if errors.Is(cause, ErrTimedOut) {
 		o.TimedOut = true
-		text = fmt.Sprintf("tool %q timed out after %v", j.name(), j.timeout)
+		text = fmt.Sprintf("tool %q timed out after %v", j.name, j.timeout)
 	} else {
 		o.Cancelled = true
-		text = fmt.Sprintf("tool %q cancelled", j.name())
+		text = fmt.Sprintf("tool %q cancelled", j.name)
 		if cause != nil && !errors.Is(cause, ErrCancelled) {
 			text += ": " + cause.Error()
 		}
@@ -268,8 +274,7 @@ func (j *job) expire() {
 	}
 	j.phase = phaseExpired
 	j.forget()
-	s.straggling[j] = struct{}{}
-	j.grace = time.AfterFunc(s.opts.Grace, j.graceOver)
+	s.straggling[j] = time.AfterFunc(s.opts.Grace, j.graceOver)
 	o := j.cancelledOutcome(j.cctx.cause())
 	s.mu.Unlock()
 	j.deliver(o)
@@ -284,7 +289,7 @@ func (j *job) graceOver() {
 	s.mu.Unlock()
 	if held {
 		s.opts.Logger.LogAttrs(context.Background(), slog.LevelWarn, "dispatch: tool ignores cancellation; slot freed",
-			slog.String("tool", j.name()), slog.String("call_id", j.Call.ID), slog.Duration("grace", s.opts.Grace))
+			slog.String("tool", j.name), slog.String("call_id", j.Call.ID), slog.Duration("grace", s.opts.Grace))
 	}
 }
 
@@ -313,7 +318,7 @@ func (j *job) deliver(o Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.opts.Logger.LogAttrs(context.Background(), slog.LevelError, "dispatch: Done panicked",
-				slog.String("tool", j.name()), slog.String("call_id", j.Call.ID),
+				slog.String("tool", j.name), slog.String("call_id", j.Call.ID),
 				slog.Any("panic", r), slog.String("stack", string(debug.Stack())))
 		}
 		s.finishPart(j)

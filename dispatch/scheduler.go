@@ -55,10 +55,12 @@ type Outcome struct {
 type Scheduler struct {
 	opts Options
 
-	mu         sync.Mutex
-	queue      fifo
-	calls      map[string]*job // not yet delivered, by call id
-	straggling map[*job]struct{}
+	mu    sync.Mutex
+	queue fifo
+	calls map[string]*job // not yet delivered, by call id
+	// straggling holds the calls answered while their tool still runs,
+	// each with the timer that frees its slot after the grace period.
+	straggling map[*job]*time.Timer
 	running    int
 	seqRunning bool
 	dispatched uint64
@@ -75,7 +77,7 @@ func NewScheduler(opts Options) *Scheduler {
 	return &Scheduler{
 		opts:       opts.withDefaults(),
 		calls:      make(map[string]*job),
-		straggling: make(map[*job]struct{}),
+		straggling: make(map[*job]*time.Timer),
 		drained:    make(chan struct{}),
 	}
 }
@@ -260,7 +262,7 @@ func (s *Scheduler) Close(ctx context.Context) error {
 	}
 	names := make([]string, 0, len(s.straggling))
 	for j := range s.straggling {
-		names = append(names, fmt.Sprintf("%s (call %s)", j.name(), j.Call.ID))
+		names = append(names, fmt.Sprintf("%s (call %s)", j.name, j.Call.ID))
 	}
 	slices.Sort(names)
 	return fmt.Errorf("%w: %s: %w", ErrStragglers, strings.Join(names, ", "), ctx.Err())
