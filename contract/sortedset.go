@@ -246,21 +246,16 @@ func (s *SortedSet) addKeys(keys []setKey) {
 		case len(small) <= setRun:
 			s.small, s.n = small, len(small)
 		default:
-			s.small, s.runs, s.n = nil, split(small, nil), len(small)
+			s.small, s.runs, s.n = nil, split(small), len(small)
 		}
 		return
 	}
 	old := s.runs
-	runs := old
-	copied := false
+	runs := slices.Clone(old)
 	// Added one run at a time, from the last, so the run indexes of the
 	// smaller keys in the runs as they were stay valid.
 	for len(keys) > 0 {
 		r := runOf(old, keys[len(keys)-1])
-		if !copied {
-			runs = slices.Clone(old)
-			copied = true
-		}
 		// The keys that belong to run r: those above the previous run's
 		// last (one equal to it is that run's).
 		from := 0
@@ -278,7 +273,7 @@ func (s *SortedSet) addKeys(keys []setKey) {
 			runs[r] = run
 			continue
 		}
-		runs = slices.Replace(runs, r, r+1, split(run, nil)...)
+		runs = slices.Replace(runs, r, r+1, split(run)...)
 	}
 	s.runs = runs
 }
@@ -314,8 +309,8 @@ func mergeKeys(a, b []setKey) []setKey {
 	return out[:n:n]
 }
 
-// split cuts a sorted list into runs of setRun/2, appended to runs.
-func split(xs []setKey, runs [][]setKey) [][]setKey {
+// split cuts a sorted list into runs of setRun/2.
+func split(xs []setKey) (runs [][]setKey) {
 	for len(xs) > setRun {
 		runs = append(runs, xs[:setRun/2:setRun/2])
 		xs = xs[setRun/2:]

@@ -89,7 +89,7 @@ func (m *memBackend) Commit(ctx context.Context, kind RefKind, session string, o
 	if cur := refs[session]; cur != old {
 		return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
 	}
-	m.put(objs)
+	m.put(objs, false)
 	refs[session] = new
 	return nil
 }
@@ -97,23 +97,19 @@ func (m *memBackend) Commit(ctx context.Context, kind RefKind, session string, o
 func (m *memBackend) Repair(ctx context.Context, objs []Object) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, o := range objs {
-		if m.objects == nil {
-			m.objects = map[Hash][]byte{}
-		}
-		m.objects[o.Hash] = slices.Clone(o.Bytes)
-	}
+	m.put(objs, true)
 	return nil
 }
 
-// put stores the objects not stored yet. Called with m.mu held.
-func (m *memBackend) put(objs []Object) {
+// put stores objs, over the objects of the same hash when replace is
+// set, else only those not stored yet. Called with m.mu held.
+func (m *memBackend) put(objs []Object, replace bool) {
+	if len(objs) > 0 && m.objects == nil {
+		m.objects = make(map[Hash][]byte, len(objs))
+	}
 	for _, o := range objs {
-		if _, ok := m.objects[o.Hash]; ok {
+		if _, ok := m.objects[o.Hash]; ok && !replace {
 			continue
-		}
-		if m.objects == nil {
-			m.objects = map[Hash][]byte{}
 		}
 		m.objects[o.Hash] = slices.Clone(o.Bytes)
 	}

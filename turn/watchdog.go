@@ -75,15 +75,16 @@ func (w *watchdog) start(first, idle time.Duration, deadline time.Time, cancel c
 		return
 	}
 	// The callback waits for w.mu, held until w.wt is set.
-	if wt, ok := watchTimers.Get().(*watchTimer); ok {
-		wt.w.Store(w)
-		wt.t.Reset(w.next)
-		w.wt = wt
-		return
+	wt, ok := watchTimers.Get().(*watchTimer)
+	if !ok {
+		wt = &watchTimer{}
 	}
-	wt := &watchTimer{}
 	wt.w.Store(w)
-	wt.t = time.AfterFunc(w.next, wt.fire)
+	if wt.t == nil {
+		wt.t = time.AfterFunc(w.next, wt.fire)
+	} else {
+		wt.t.Reset(w.next)
+	}
 	w.wt = wt
 }
 
