@@ -181,6 +181,18 @@ func EncodeRecord(r Record) ([]byte, error) {
 	return AppendRecord(make([]byte, 0, 512), r)
 }
 
+// RecordAlwaysEncodes reports whether AppendRecord cannot fail for a
+// record of sig: the signals recorded on every turn (a model's reply, a
+// tool's result) are written by hand from values that always encode. A
+// store may keep such a record as it is and encode it when it is read.
+func RecordAlwaysEncodes(sig Signal) bool {
+	switch sig.(type) {
+	case ModelReplied, ToolSettled:
+		return true
+	}
+	return false
+}
+
 // AppendRecord appends the canonical bytes of a record to b, so a
 // container of records (a store's node) is written in one buffer. On
 // error b is returned as it was.

@@ -83,6 +83,31 @@ func TestHandWrittenBodiesUnchanged(t *testing.T) {
 	})
 }
 
+// A record RecordAlwaysEncodes vouches for encodes whatever its fields
+// hold: a store that keeps one to encode later can meet no error then.
+func TestRecordAlwaysEncodes(t *testing.T) {
+	signals := rapid.OneOf(
+		rapid.Map(rapid.Make[ModelReplied](), func(s ModelReplied) Signal { return s }),
+		rapid.Map(rapid.Make[ToolSettled](), func(s ToolSettled) Signal { return s }),
+	)
+	rapid.Check(t, func(t *rapid.T) {
+		sig := signals.Draw(t, "signal")
+		if !RecordAlwaysEncodes(sig) {
+			t.Fatalf("%T is not vouched for", sig)
+		}
+		if _, err := AppendRecord(nil, Record{Step: rapid.Uint64().Draw(t, "step"), Signal: sig, Effects: rapid.String().Draw(t, "effects")}); err != nil {
+			t.Fatalf("%T did not encode: %v", sig, err)
+		}
+	})
+	// A submit record holds tool schemas and floats, which may not encode.
+	if RecordAlwaysEncodes(Submitted{}) {
+		t.Fatal("a submit record is vouched for")
+	}
+	if RecordAlwaysEncodes(nil) {
+		t.Fatal("a record with no signal is vouched for")
+	}
+}
+
 // submittedGen draws submit records: rapid.Make cannot, as a config
 // holds configs (its delegates), and a schema must be JSON to encode.
 func submittedGen() *rapid.Generator[Submitted] {

@@ -34,8 +34,11 @@ type sessionState struct {
 	head Hash
 	step uint64
 	// unnamed are the records Record appended after head, not yet
-	// hashed; nameErr is why naming them last failed.
-	unnamed []unnamedNode
+	// hashed; nameErr is why naming them last failed. A record that
+	// might not encode was encoded when it was taken: its Signal is nil
+	// here and its bytes are next in encoded.
+	unnamed []contract.Record
+	encoded [][]byte
 	nameErr error
 }
 

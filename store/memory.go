@@ -11,8 +11,8 @@ import (
 
 // NewMemory returns a Store that keeps everything in memory. It verifies
 // reads exactly as the file backend does. Its backend is its own, so it
-// is a Recorder: records it takes through Record are hashed only when
-// the store is next read.
+// is a Recorder: records it takes through Record are hashed, and most
+// encoded, only when the store is next read.
 func NewMemory(opts ...Option) Store {
 	d := newDB(NewMemoryBackend(), opts)
 	d.late = true

@@ -10,22 +10,17 @@ import (
 )
 
 // Recorder is a Store that appends a record without returning its node's
-// hash, so it may name the node later: the store of NewMemory encodes the
-// record at once but hashes it, and the nodes after it, only when the
-// store is next read, since nothing but the store itself can read its
-// memory meanwhile. A session that is never read is never hashed. The
-// conductor persists through Record when its store has it.
+// hash, so it may name the node later: the store of NewMemory hashes the
+// record, and the nodes after it, only when the store is next read, since
+// nothing but the store itself can read its memory meanwhile, and keeps
+// a record of a reply or a tool's result as it is until then, to be
+// encoded then too. A session that is never read is never encoded or
+// hashed. The conductor persists through Record when its store has it.
 type Recorder interface {
 	// Record appends rec after the session's newest record, as Append
-	// does; rec is not kept.
+	// does. rec may be kept until it is read: what its signal refers to
+	// (a reply's blocks, say) must not change after.
 	Record(ctx context.Context, sessionID string, rec contract.Record) error
-}
-
-// unnamedNode is a record appended by Record and not yet hashed: the
-// record's canonical bytes, which its node wraps.
-type unnamedNode struct {
-	step uint64
-	body []byte
 }
 
 // unnamed tracks the sessions with unnamed nodes, for a store that names
@@ -57,7 +52,7 @@ func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) 
 	defer s.mu.Unlock()
 	var step uint64
 	if n := len(s.unnamed); n > 0 {
-		step = s.unnamed[n-1].step
+		step = s.unnamed[n-1].Step
 	} else {
 		var err error
 		if _, step, err = d.tip(ctx, sessionID, s); err != nil {
@@ -67,22 +62,37 @@ func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) 
 	if rec.Step != step+1 {
 		return outOfSequence(sessionID, rec.Step, step)
 	}
+	if !contract.RecordAlwaysEncodes(rec.Signal) {
+		// Encoded now, so that an error is this call's.
+		body, err := encodeRecord(rec)
+		if err != nil {
+			return appendFailed(sessionID, fmt.Errorf("%w: %w", ErrInvalid, err))
+		}
+		s.encoded = append(s.encoded, body)
+		rec = contract.Record{Step: rec.Step}
+	}
+	if len(s.unnamed) == 0 {
+		d.waitsForName(sessionID, s)
+	}
+	s.unnamed = append(s.unnamed, rec)
+	return nil
+}
+
+// encodeRecord returns rec's canonical bytes, encoded in a pooled
+// buffer and copied to their exact size.
+func encodeRecord(rec contract.Record) ([]byte, error) {
 	buf := nodeBuffers.Get().(*nodeBuffer)
 	b, err := contract.AppendRecord(buf.bytes[:0], rec)
 	if err != nil {
 		nodeBuffers.Put(buf)
-		return appendFailed(sessionID, fmt.Errorf("%w: %w", ErrInvalid, err))
+		return nil, err
 	}
 	body := slices.Clone(b)
 	if cap(b) <= maxPooledNode {
 		buf.bytes = b
 		nodeBuffers.Put(buf)
 	}
-	if len(s.unnamed) == 0 {
-		d.waitsForName(sessionID, s)
-	}
-	s.unnamed = append(s.unnamed, unnamedNode{step: rec.Step, body: body})
-	return nil
+	return body, nil
 }
 
 // waitsForName counts s among the sessions to name before the next read
@@ -162,11 +172,21 @@ func (d *db) name(sessionID string, s *sessionState) error {
 		return err
 	}
 	old := head
-	objs := make([]Object, 0, len(s.unnamed))
-	for _, u := range s.unnamed {
-		b := appendNodeAround(make([]byte, 0, len(u.body)+nodeOverhead), head, u.body)
-		head, step = HashOf(b), u.step
-		objs = append(objs, Object{Hash: head, Bytes: b})
+	// The nodes are written one after another into one buffer, which the
+	// backend copies each of.
+	objs := make([]Object, len(s.unnamed))
+	var b []byte
+	encoded := s.encoded
+	for i, rec := range s.unnamed {
+		start := len(b)
+		if rec.Signal == nil {
+			b = appendNodeAround(b, head, encoded[0])
+			encoded = encoded[1:]
+		} else if b, err = appendNode(b, &Node{Parent: head, Record: rec}); err != nil {
+			return appendFailed(sessionID, err)
+		}
+		head, step = HashOf(b[start:]), rec.Step
+		objs[i] = Object{Hash: head, Bytes: b[start:len(b):len(b)]}
 	}
 	if err := d.b.Commit(ctx, RefHeads, sessionID, old, head, objs); err != nil {
 		s.head, s.step = Hash{}, 0
@@ -174,7 +194,8 @@ func (d *db) name(sessionID string, s *sessionState) error {
 	}
 	s.head, s.step = head, step
 	clear(s.unnamed)
-	s.unnamed, s.nameErr = nil, nil
+	clear(s.encoded)
+	s.unnamed, s.encoded, s.nameErr = nil, nil, nil
 	d.names.count.Add(-1)
 	return nil
 }

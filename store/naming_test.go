@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +69,10 @@ func TestRecordNamesLateAsAppendNamesAtOnce(t *testing.T) {
 				err = st.(store.Recorder).Record(ctx, s, scripts[s][step])
 			case "append":
 				o.Hash, err = st.Append(ctx, s, scripts[s][step])
+			case "unencodable":
+				// Refused at once by both, though the late store
+				// encodes most records only when it names them.
+				err = st.(store.Recorder).Record(ctx, s, contract.Record{Step: uint64(step + 1), Signal: unencodable})
 			case "head":
 				o.Hash, err = st.Head(ctx, s)
 			case "records":
@@ -83,7 +88,7 @@ func TestRecordNamesLateAsAppendNamesAtOnce(t *testing.T) {
 			return o
 		}
 		for i := range rapid.IntRange(1, 60).Draw(t, "ops") {
-			op := rapid.SampledFrom([]string{"record", "record", "record", "append", "head", "records", "sessions", "export"}).Draw(t, fmt.Sprint("op", i))
+			op := rapid.SampledFrom([]string{"record", "record", "record", "append", "unencodable", "head", "records", "sessions", "export"}).Draw(t, fmt.Sprint("op", i))
 			s := rapid.SampledFrom(sessions).Draw(t, fmt.Sprint("session", i))
 			step := next[s]
 			if op == "record" || op == "append" {
@@ -108,6 +113,10 @@ func TestRecordNamesLateAsAppendNamesAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// unencodable is a signal whose record does not encode: a tool's schema
+// that is not JSON.
+var unencodable = contract.Submitted{RunID: "r", Tools: []contract.ToolDescriptor{{Name: "t", InputSchema: json.RawMessage("{")}}}
 
 // readUntil starts n goroutines calling read until stop is closed or
 // read fails the test; wait for them on what it returns.

@@ -51,9 +51,6 @@ func appendNodeAround(b []byte, parent Hash, record []byte) []byte {
 	return append(b, '}')
 }
 
-// nodeOverhead is the room a node takes beyond its record, without links.
-const nodeOverhead = len(`{"v":1,"kind":"node","parent":"","record":}`) + 2*len(Hash{})
-
 // appendNodeFields appends a node's fields up to its record's value.
 func appendNodeFields(b []byte, parent Hash, links []Hash) []byte {
 	b = append(b, `{"v":1,"kind":"node",`...)
