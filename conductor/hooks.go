@@ -45,7 +45,9 @@ type Verdict struct {
 // a blocked model call faults the run. The request's tool list, sampling
 // options and output schema are its own to change; its history is the
 // run's: replace it (req.History = ...) rather than edit its turns in
-// place, or the run's own history changes with it.
+// place, or the run's own history changes with it, and so do the records
+// of those turns that the default memory store keeps unencoded until it
+// is read.
 type BeforeModelHook func(ctx context.Context, req *contract.ModelRequest) (Verdict, error)
 
 // AfterModelHook sees the model's answer (ModelReplied or ModelFailed)

@@ -14,8 +14,9 @@ import (
 // record, and the nodes after it, only when the store is next read, since
 // nothing but the store itself can read its memory meanwhile, and keeps
 // a record of a reply or a tool's result as it is until then, to be
-// encoded then too. A session that is never read is never encoded or
-// hashed. The conductor persists through Record when its store has it.
+// encoded then too. A session that is never read is never hashed, and
+// of its records only those other than replies and results are encoded.
+// The conductor persists through Record when its store has it.
 type Recorder interface {
 	// Record appends rec after the session's newest record, as Append
 	// does. rec may be kept until it is read: what its signal refers to

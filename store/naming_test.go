@@ -52,8 +52,8 @@ func TestRecordNamesLateAsAppendNamesAtOnce(t *testing.T) {
 		for _, s := range sessions {
 			scripts[s] = storetest.Script(s, 40)
 		}
-		// Session c's results run from empty to larger than a chunk of
-		// the room unnamed records are packed into.
+		// Session c's results run from empty to larger than the pooled
+		// buffer a record is encoded in.
 		for i, r := range scripts["c"] {
 			if settled, ok := r.Signal.(contract.ToolSettled); ok {
 				settled.Outcome.Content = strings.Repeat("x", rapid.IntRange(0, 1500).Draw(t, fmt.Sprint("size", i)))
