@@ -21,7 +21,6 @@ type assembler struct {
 	// textCalls reads a reply whose text is one JSON tool call as that
 	// call (Options.TextToolCalls).
 	textCalls bool
-	now       func() contract.Timestamp
 	publish   func(*contract.RunEvent)
 	// ev is the event being published: made here, not in the frames of
 	// the calls that stream a reply, and passed on by pointer.
@@ -82,10 +81,10 @@ func (a *assembler) call(i int) (callSlot, bool) {
 }
 
 // reset empties a for a new attempt or reply.
-func (a *assembler) reset(known []string, now func() contract.Timestamp, publish func(*contract.RunEvent)) {
+func (a *assembler) reset(known []string, publish func(*contract.RunEvent)) {
 	// Cleared in place: a literal would be built on the stack first.
 	*a = assembler{}
-	a.known, a.now, a.publish = known, now, publish
+	a.known, a.publish = known, publish
 	a.blocks, a.text, a.args = a.blockRoom[:0], a.textRoom[:0], a.argsRoom[:0]
 }
 
@@ -128,7 +127,7 @@ func (a *assembler) emit(kind contract.EventKind, index int, call *contract.Tool
 	if a.publish == nil {
 		return
 	}
-	a.ev = contract.RunEvent{Kind: kind, Index: index, Call: call, Text: text, At: a.now()}
+	a.ev = contract.RunEvent{Kind: kind, Index: index, Call: call, Text: text}
 	a.publish(&a.ev)
 }
 
