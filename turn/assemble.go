@@ -21,6 +21,7 @@ type assembler struct {
 	// textCalls reads a reply whose text is one JSON tool call as that
 	// call (Options.TextToolCalls).
 	textCalls bool
+	now       func() contract.Timestamp
 	publish   func(*contract.RunEvent)
 	// ev is the event being published: made here, not in the frames of
 	// the calls that stream a reply, and passed on by pointer.
@@ -81,10 +82,10 @@ func (a *assembler) call(i int) (callSlot, bool) {
 }
 
 // reset empties a for a new attempt or reply.
-func (a *assembler) reset(known []string, publish func(*contract.RunEvent)) {
+func (a *assembler) reset(known []string, now func() contract.Timestamp, publish func(*contract.RunEvent)) {
 	// Cleared in place: a literal would be built on the stack first.
 	*a = assembler{}
-	a.known, a.publish = known, publish
+	a.known, a.now, a.publish = known, now, publish
 	a.blocks, a.text, a.args = a.blockRoom[:0], a.textRoom[:0], a.argsRoom[:0]
 }
 
@@ -127,7 +128,7 @@ func (a *assembler) emit(kind contract.EventKind, index int, call *contract.Tool
 	if a.publish == nil {
 		return
 	}
-	a.ev = contract.RunEvent{Kind: kind, Index: index, Call: call, Text: text}
+	a.ev = contract.RunEvent{Kind: kind, Index: index, Call: call, Text: text, At: a.now()}
 	a.publish(&a.ev)
 }
 

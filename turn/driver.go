@@ -35,9 +35,7 @@ func NewDriver(p Provider, opts Options) *Driver {
 // be nil, receives the deltas as events (text, thinking and tool-call
 // deltas, and a model_retry with the reason before each new attempt, which
 // tells subscribers to drop the partial output they saw). The event is
-// the driver's: publish may change it, and copies what it keeps. Deltas
-// come unstamped (At zero), for publish to stamp those it keeps: a host
-// that drops the deltas no one watches reads no clock for them. A
+// the driver's: publish may change it, and copies what it keeps. A
 // cancelled ctx returns promptly with ModelFailed{Failure: FailOther,
 // Message: "cancelled"}.
 func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish func(*contract.RunEvent)) contract.Signal {
@@ -77,7 +75,7 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 		// the stream; its assembler, 1 KiB of room for a usual reply, is
 		// taken at the first chunk, so a call waiting for its model holds
 		// none, and used again once the reply is copied out of it.
-		actx := &attemptCtx{deadline: deadline, known: known, publish: publish, textCalls: d.o.TextToolCalls}
+		actx := &attemptCtx{deadline: deadline, known: known, now: d.o.Now, publish: publish, textCalls: d.o.TextToolCalls}
 		err := d.attempt(ctx, &req, actx)
 		if err != nil && !fellBack {
 			fellBack, err = d.fallback(ctx, deadline, total, &req, err, actx.assembler(), publish)
@@ -99,7 +97,7 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 func (c *attemptCtx) assembler() *assembler {
 	if c.asm == nil {
 		c.asm = assemblers.Get().(*assembler)
-		c.asm.reset(c.known, c.publish)
+		c.asm.reset(c.known, c.now, c.publish)
 		c.asm.textCalls = c.textCalls
 	}
 	return c.asm
@@ -234,6 +232,7 @@ type attemptCtx struct {
 	// the fields after it (see assembler).
 	asm       *assembler
 	known     []string
+	now       func() contract.Timestamp
 	publish   func(*contract.RunEvent)
 	textCalls bool
 	ended     bool  // yield said stop

@@ -106,8 +106,7 @@ func TestDriverAssemblesReplies(t *testing.T) {
 }
 
 // TestDriverPublishesDeltas also checks that redacted thinking, having no
-// text, publishes nothing, and that deltas come unstamped: the host
-// stamps those it keeps.
+// text, publishes nothing.
 func TestDriverPublishesDeltas(t *testing.T) {
 	r := &recorder{}
 	chunks := []turn.Chunk{
@@ -117,11 +116,11 @@ func TestDriverPublishesDeltas(t *testing.T) {
 	turn.NewDriver(newFake(play{chunks: chunks}), testOptions(r)).Run(context.Background(), weatherReq, r.publish)
 	c := &contract.ToolCall{ID: "call_1", Name: "get_weather"}
 	want := []contract.RunEvent{
-		{Kind: contract.EvThinkingDelta, Text: "hm"},
-		{Kind: contract.EvTextDelta, Text: "a"},
-		{Kind: contract.EvTextDelta, Text: "b"},
-		{Kind: contract.EvToolCallDelta, Call: c},
-		{Kind: contract.EvToolCallDelta, Call: c, Text: `{"city":"Paris"}`},
+		{Kind: contract.EvThinkingDelta, Text: "hm", At: 42},
+		{Kind: contract.EvTextDelta, Text: "a", At: 42},
+		{Kind: contract.EvTextDelta, Text: "b", At: 42},
+		{Kind: contract.EvToolCallDelta, Call: c, At: 42},
+		{Kind: contract.EvToolCallDelta, Call: c, Text: `{"city":"Paris"}`, At: 42},
 	}
 	if diff := cmp.Diff(want, r.events); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

@@ -58,7 +58,7 @@ func (d *Driver) fallback(outer context.Context, deadline time.Time, total func(
 		}
 		return true, cerr
 	}
-	a.reset(a.known, a.publish)
+	a.reset(a.known, a.now, a.publish)
 	a.textCalls = d.o.TextToolCalls
 	for _, ch := range chunks {
 		if aerr := a.add(ch); aerr != nil {
