@@ -127,6 +127,20 @@ func TestAfterHookFailuresAreIsolated(t *testing.T) {
 // TestHookRewritesAreRecorded: a rewritten call's arguments and result,
 // and the hooks that rewrote the model's request, are in the records, so
 // the session replays to the same snapshot without the hooks.
+// rewriteCalls registers the hooks of the rewriting tests: "defang" turns
+// "rm -rf /" in a call's arguments into "ls", and "tag" puts "ran: " before
+// every outcome.
+func rewriteCalls(h *conductor.Hooks) {
+	h.BeforeTool("defang", 0, func(_ context.Context, c *contract.ToolCall) (conductor.Verdict, error) {
+		c.Arguments = strings.ReplaceAll(c.Arguments, "rm -rf /", "ls")
+		return conductor.Verdict{}, nil
+	})
+	h.AfterTool("tag", 0, func(_ context.Context, _ contract.ToolCall, out *contract.ToolOutcome) error {
+		out.Content = "ran: " + out.Content
+		return nil
+	})
+}
+
 func TestHookRewritesAreRecorded(t *testing.T) {
 	ctx := ctxT(t)
 	m := &fakeModel{replies: []replyFunc{callTools(call{"c1", "echo", `{"text":"rm -rf /"}`}), say("ok")}}
@@ -137,14 +151,7 @@ func TestHookRewritesAreRecorded(t *testing.T) {
 		req.System += " Never delete files."
 		return conductor.Verdict{}, nil
 	})
-	deps.Hooks.BeforeTool("defang", 0, func(_ context.Context, c *contract.ToolCall) (conductor.Verdict, error) {
-		c.Arguments = strings.ReplaceAll(c.Arguments, "rm -rf /", "ls")
-		return conductor.Verdict{}, nil
-	})
-	deps.Hooks.AfterTool("tag", 0, func(_ context.Context, _ contract.ToolCall, out *contract.ToolOutcome) error {
-		out.Content = "ran: " + out.Content
-		return nil
-	})
+	rewriteCalls(&deps.Hooks)
 	a := newAgent(t, contract.AgentConfig{Model: "gpt-4o"}, deps)
 	snap, err := a.Submit(ctx, conductor.Text("clean up"))
 	if err != nil {

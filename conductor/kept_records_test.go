@@ -75,14 +75,7 @@ func TestRecordsKeptUnencodedDoNotChange(t *testing.T) {
 		req.MaxOutputTokens = 99
 		return conductor.Verdict{}, nil
 	})
-	deps.Hooks.BeforeTool("defang", 0, func(_ context.Context, c *contract.ToolCall) (conductor.Verdict, error) {
-		c.Arguments = strings.ReplaceAll(c.Arguments, "rm -rf /", "ls")
-		return conductor.Verdict{}, nil
-	})
-	deps.Hooks.AfterTool("tag", 0, func(_ context.Context, _ contract.ToolCall, out *contract.ToolOutcome) error {
-		out.Content = "ran: " + out.Content
-		return nil
-	})
+	rewriteCalls(&deps.Hooks)
 	deps.Hooks.AfterModel("watch", 0, func(context.Context, contract.Signal) error { return nil })
 	cfg := twoDelegates()
 	cfg.Tools = []contract.ToolDescriptor{{Name: "echo"}}
