@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
@@ -42,7 +43,7 @@ func (m *parkedModel) Stream(ctx context.Context, req contract.ModelRequest) ite
 				return
 			}
 		}
-		m.answer(replied, yield)
+		m.answer(replied, time.Time{}, yield)
 	}
 }
 

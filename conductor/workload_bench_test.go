@@ -33,15 +33,30 @@ type workloadModel struct {
 	w    workload
 	ids  [][]string
 	args [][]string
-	// stamps[i] is when model call i began in the current run: S3's
-	// first and last 100 turns are timed from them.
+	// stamps[i] is when model call i began answering in the current run:
+	// S3's first and last 100 turns are timed from them.
 	stamps []time.Time
 	first  time.Duration
 	last   time.Duration
+	// walks times the model's walks of the history in a long run (nil
+	// in a short one, which the footprint benchmarks hold 1,000 of).
+	walks *walkTimes
+}
+
+// walkTimes times a model's walks of the history: they grow with it in
+// the bare loop too, so they are told apart from what the runtime adds.
+type walkTimes struct {
+	// began[i] is when model call i began its walk.
+	began []time.Time
+	// first and last are the walks' share of the model's first and last.
+	first, last time.Duration
 }
 
 func newWorkloadModel(w workload) *workloadModel {
 	m := &workloadModel{w: w, ids: make([][]string, w.turns), args: make([][]string, w.turns), stamps: make([]time.Time, w.turns)}
+	if m.long() {
+		m.walks = &walkTimes{began: make([]time.Time, w.turns)}
+	}
 	for i := range w.turns {
 		for j := range w.calls {
 			m.ids[i] = append(m.ids[i], fmt.Sprintf("c%d_%d", i, j))
@@ -51,14 +66,37 @@ func newWorkloadModel(w workload) *workloadModel {
 	return m
 }
 
+// long reports whether runs are long enough to compare their first and
+// last 100 turns.
+func (m *workloadModel) long() bool { return m.w.turns >= 300 }
+
+// walkStarted returns when a walk of the history starts, in long runs
+// only: short ones take no clock reading for it.
+func (m *workloadModel) walkStarted() time.Time {
+	if !m.long() {
+		return time.Time{}
+	}
+	return time.Now()
+}
+
 // answer yields the chunks of the reply after `replied` assistant turns,
-// ending with the stop reason.
-func (m *workloadModel) answer(replied int, yield func(turn.Chunk, error) bool) {
+// ending with the stop reason; walk is when the walk that counted them
+// started.
+func (m *workloadModel) answer(replied int, walk time.Time, yield func(turn.Chunk, error) bool) {
 	m.stamps[replied] = time.Now()
+	if m.walks != nil {
+		m.walks.began[replied] = walk
+	}
 	if replied >= m.w.turns-1 {
-		if m.w.turns >= 300 {
+		if m.long() {
 			m.first += m.stamps[100].Sub(m.stamps[0])
 			m.last += m.stamps[replied].Sub(m.stamps[replied-100])
+			// The interval from call i to call i+100 holds the walks of
+			// calls i+1 to i+100.
+			for j := 1; j <= 100; j++ {
+				m.walks.first += m.stamps[j].Sub(m.walks.began[j])
+				m.walks.last += m.stamps[replied-100+j].Sub(m.walks.began[replied-100+j])
+			}
 		}
 		if yield(turn.Chunk{Kind: turn.ChunkText, Text: "done"}, nil) {
 			yield(turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}, nil)
@@ -78,13 +116,14 @@ func (m *workloadModel) answer(replied int, yield func(turn.Chunk, error) bool) 
 
 func (m *workloadModel) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
 	return func(yield func(turn.Chunk, error) bool) {
+		walk := m.walkStarted()
 		replied := 0
 		for _, t := range req.History.All() {
 			if t.Role == contract.RoleAssistant {
 				replied++
 			}
 		}
-		m.answer(replied, yield)
+		m.answer(replied, walk, yield)
 	}
 }
 
@@ -105,6 +144,12 @@ func reportPerTurn(b *testing.B, m *workloadModel, before uint64) {
 		// took than one of the first, which the bare loop's figure, its
 		// model's walk of the longer history, can be taken from.
 		b.ReportMetric(float64(m.last-m.first)/float64(b.N)/100/1e3, "growth-us/turn")
+		// The model's walk of the history, which grows the same way in
+		// the bare loop, and the ratio without it: what the runtime
+		// itself adds to a late turn.
+		walks := m.walks
+		b.ReportMetric(float64(walks.last-walks.first)/float64(b.N)/100/1e3, "walk-growth-us/turn")
+		b.ReportMetric(float64(m.last-walks.last)/float64(m.first-walks.first), "less-walk-last100/first100")
 	}
 }
 
@@ -164,6 +209,7 @@ func BenchmarkWorkloadBare(b *testing.B) {
 			for b.Loop() {
 				history := []contract.Turn{contract.UserText("go")}
 				for {
+					walk := model.walkStarted()
 					replied := 0
 					for _, t := range history {
 						if t.Role == contract.RoleAssistant {
@@ -171,7 +217,7 @@ func BenchmarkWorkloadBare(b *testing.B) {
 						}
 					}
 					reply := contract.Turn{Role: contract.RoleAssistant}
-					model.answer(replied, func(c turn.Chunk, _ error) bool {
+					model.answer(replied, walk, func(c turn.Chunk, _ error) bool {
 						switch c.Kind {
 						case turn.ChunkText:
 							reply.Blocks = append(reply.Blocks, contract.TextBlock(c.Text))
@@ -227,7 +273,7 @@ func (m slowModel) Stream(ctx context.Context, req contract.ModelRequest) iter.S
 				replied++
 			}
 		}
-		m.answer(replied, yield)
+		m.answer(replied, time.Time{}, yield)
 	}
 }
 
