@@ -2,6 +2,7 @@ package turn
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -16,8 +17,11 @@ type assembler struct {
 	usage   contract.Usage
 	stop    contract.StopReason
 	stopped bool
-	chunks  int      // chunks folded in
-	known   []string // tool names, for NormalizeToolName
+	chunks  int // chunks folded in
+	// tail is one past the block the newest text, thinking or arguments
+	// went to: where a reply cut by the token limit was cut.
+	tail  int
+	known []string // tool names, for NormalizeToolName
 	// textCalls reads a reply whose text is one JSON tool call as that
 	// call (Options.TextToolCalls).
 	textCalls bool
@@ -142,6 +146,7 @@ func (a *assembler) appendText(kind contract.BlockKind, s, sig string) {
 		n++
 	}
 	a.text[n-1].add(s)
+	a.tail = n
 	if sig != "" {
 		a.blocks[n-1].Signature += sig
 	}
@@ -166,6 +171,7 @@ func (a *assembler) startCall(c Chunk) error {
 	a.args = append(a.args, callSlot{index: c.Index, pos: len(a.blocks), shown: shown})
 	a.blocks = append(a.blocks, contract.Block{Kind: contract.BlockToolCall, Call: shown})
 	a.text = append(a.text, deltas{})
+	a.tail = len(a.blocks)
 	a.emit(contract.EvToolCallDelta, c.Index, shown, "")
 	return nil
 }
@@ -176,6 +182,7 @@ func (a *assembler) addArgs(c Chunk) error {
 		return fmt.Errorf("turn: arguments for unknown tool call index %d", c.Index)
 	}
 	a.text[slot.pos].add(c.Text)
+	a.tail = slot.pos + 1
 	if c.Text != "" {
 		a.emit(contract.EvToolCallDelta, c.Index, slot.shown, c.Text)
 	}
@@ -212,8 +219,13 @@ func (a *assembler) reply() (contract.Turn, contract.StopReason) {
 			calls++
 			*call = *b.Call
 			call.Arguments = s
-			if fixed, ok := RepairArguments(s); ok {
-				call.Arguments = fixed
+			// The call the token limit cut keeps its arguments as they
+			// came: closing them would run it with the cut text (a path
+			// or a command half written) instead of telling the model.
+			if cut := a.stop == contract.StopMaxTokens && i == a.tail-1; !cut || isObject(strings.TrimSpace(s)) {
+				if fixed, ok := RepairArguments(s); ok {
+					call.Arguments = fixed
+				}
 			}
 			b.Call = call
 		default:

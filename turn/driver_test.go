@@ -83,6 +83,13 @@ func TestDriverAssemblesReplies(t *testing.T) {
 		chunks: []turn.Chunk{callStart(0, "c", "search"), stop(contract.StopToolUse)},
 		want:   contract.ModelReplied{Reply: assistant(call("c", "search", `{}`)), Stop: contract.StopToolUse, At: 42},
 	}, {
+		name: "arguments cut by the token limit are not mended into a shorter call",
+		chunks: []turn.Chunk{
+			callStart(0, "a", "search"), callArgs(0, `{"q": "1",}`),
+			callStart(1, "b", "search"), callArgs(1, `{"q": "rm -rf /tmp/bu`), stop(contract.StopMaxTokens),
+		},
+		want: contract.ModelReplied{Reply: assistant(call("a", "search", `{"q":"1"}`), call("b", "search", `{"q": "rm -rf /tmp/bu`)), Stop: contract.StopMaxTokens, At: 42},
+	}, {
 		name:   "unknown stop without calls is end_turn",
 		chunks: []turn.Chunk{text("x"), stop("")},
 		want:   contract.ModelReplied{Reply: assistant(contract.TextBlock("x")), Stop: contract.StopEndTurn, At: 42},
