@@ -206,3 +206,32 @@ func TestOpenErrors(t *testing.T) {
 		t.Error("missing root accepted")
 	}
 }
+
+// TestShellTimeoutEndsTheWholeCommand: a command line that started other
+// processes leaves none running once it times out.
+func TestShellTimeoutEndsTheWholeCommand(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc to see the processes")
+	}
+	root := t.TempDir()
+	_, tools := open(t, Options{Root: root, AllowShell: true, ShellTimeout: 300 * time.Millisecond})
+	out, err := call(t, tools["shell"], map[string]string{"command": "sleep 30 & echo $! > pid; wait"})
+	if err != nil || !out.IsError || !strings.Contains(out.Content, "timed out") {
+		t.Fatalf("slow command: %v %+v", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stat := filepath.Join("/proc", strings.TrimSpace(string(b)), "stat")
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		s, err := os.ReadFile(stat)
+		// Gone, or a zombie its new parent has yet to reap.
+		if err != nil || strings.Contains(string(s), ") Z ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the command's sleep still runs after its timeout: %s", s)
+		}
+	}
+}

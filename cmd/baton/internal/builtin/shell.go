@@ -70,6 +70,7 @@ func (s *Set) runShell(ctx context.Context, raw json.RawMessage) (contract.ToolO
 	out := &capWriter{max: int(s.opts.MaxRead)}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = s.opts.ShellTimeout / 10
+	killGroup(cmd)
 	err := cmd.Run()
 	text := out.buf.String()
 	if out.dropped > 0 {

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package builtin
+
+import "os/exec"
+
+// killGroup leaves the command as it is: only unix has process groups to
+// kill.
+func killGroup(*exec.Cmd) {}

@@ -1,0 +1,17 @@
+//go:build unix
+
+package builtin
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// killGroup puts the command in a process group of its own and kills the
+// whole group when its context ends: killing sh alone leaves what it
+// started (a pipeline, a background job, a server) running past the
+// timeout or the abort.
+func killGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}
