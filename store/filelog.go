@@ -103,6 +103,17 @@ func (f *fileBackend) damaged(l *sessionLog, why string) error {
 	return l.bad
 }
 
+// cutFailed cuts what a failed commit wrote, while this process still
+// holds the session's lock. Once the lock is let go another writer may
+// append after those bytes, and a cut made later would take its commits
+// too; so a session no one here holds, whose cut failed, is read again
+// from the end of its last whole frame instead, as after a crash.
+func (f *fileBackend) cutFailed(l *sessionLog) {
+	if l.failed && f.cutAt(l, l.end) != nil && l.held == 0 {
+		l.failed = false
+	}
+}
+
 // cutAt truncates the log to end; the next sync makes the cut durable.
 func (f *fileBackend) cutAt(l *sessionLog, end int64) error {
 	if err := f.fs.Truncate(l.name, end); err != nil && !errors.Is(err, vfs.ErrNotExist) {
@@ -185,6 +196,7 @@ func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, 
 	if err := f.write(l, b); err != nil {
 		l.failed = true
 		_ = l.closeFile()
+		f.cutFailed(l)
 		return err
 	}
 	for off := 0; off < len(b); {
@@ -416,6 +428,7 @@ func (f *fileBackend) Lock(ctx context.Context, session string) (io.Closer, erro
 				// process serving many sessions holds no file of a
 				// session it let go.
 				err = l.closeFile()
+				f.cutFailed(l)
 			}
 			l.mu.Unlock()
 			if cerr := c.Close(); err == nil {

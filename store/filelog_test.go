@@ -351,3 +351,39 @@ func TestTornTailOfAnotherWriterCutOnLock(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A commit that failed to write leaves its session's log to whoever
+// takes the lock next: a store that later takes the lock again must not
+// cut the log back to where its failed commit started, over the commits
+// another writer made meanwhile.
+func TestFailedCommitNotCutOverAnotherWriter(t *testing.T) {
+	ctx := t.Context()
+	mem := vfs.NewMem()
+	faulty := vfs.NewFaulty(mem)
+	a, b := must(store.OpenFS(faulty)), must(store.OpenFS(mem))
+	defer a.Close()
+	defer b.Close()
+	recs := storetest.Script("r", 3)
+	release := must(a.Lock(ctx, "s"))
+	if _, err := a.Append(ctx, "s", recs[0]); err != nil {
+		t.Fatal(err)
+	}
+	faulty.Inject(1, false)
+	if _, err := a.Append(ctx, "s", recs[1]); !errors.Is(err, store.ErrIO) {
+		t.Fatalf("append on a full disk: got %v, want ErrIO", err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Append(ctx, "s", recs[1:]...); err != nil {
+		t.Fatal(err)
+	}
+	release = must(a.Lock(ctx, "s"))
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	again := must(store.OpenFS(mem))
+	if d := cmp.Diff(recs, must(again.Records(ctx, "s"))); d != "" {
+		t.Fatalf("records mismatch (-want +got):\n%s", d)
+	}
+}
