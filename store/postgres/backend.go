@@ -116,6 +116,11 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 		moved, err = b.commitUnlocked(ctx, session, q, args)
 	}
 	if err != nil {
+		if held {
+			// The server may have committed what this owner did not hear
+			// back from: the ref is read again rather than trusted.
+			b.forget(kind, session, epoch)
+		}
 		return err
 	}
 	if moved {
@@ -199,6 +204,7 @@ func (b *Backend) refused(ctx context.Context, kind store.RefKind, session strin
 		if now != epoch {
 			return fmt.Errorf("store: commit %q: %w: another owner took the session (owner epoch %d, this owner's %d)", session, store.ErrLockLost, now, epoch)
 		}
+		b.forget(kind, session, epoch)
 	}
 	cur, err := b.readRef(ctx, kind, session)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {

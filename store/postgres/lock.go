@@ -56,6 +56,16 @@ func (b *Backend) remember(kind store.RefKind, session string, epoch int64, h st
 	}
 }
 
+// forget drops a ref of a session owned here under epoch that may no
+// longer hold what this owner last saw, so the next read asks the server.
+func (b *Backend) forget(kind store.RefKind, session string, epoch int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if o, ok := b.held[session]; ok && o.epoch == epoch {
+		delete(o.refs, kind)
+	}
+}
+
 // ownerConn returns the connection that holds this backend's locks,
 // connecting again when it died (its locks died with it; the epochs keep
 // a new owner safe from this one).

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/store/postgres/pgtest"
@@ -198,5 +199,61 @@ func TestImportRepairsADamagedRow(t *testing.T) {
 	}
 	if err := st.Verify(ctx); err != nil {
 		t.Fatalf("verify after the import: %v", err)
+	}
+}
+
+// A commit whose outcome the owner never heard (its connection dropped,
+// its context ended, after the server had committed) leaves the owner
+// reading the session as it is: Head names the node that commit made,
+// and the next append goes on from it.
+func TestOwnerReadsHeadAfterUnansweredCommit(t *testing.T) {
+	ctx := t.Context()
+	url := pgtest.SchemaURL(t)
+	ba := openBackend(t, url)
+	st := store.New(ba)
+	defer st.Close()
+	recs := storetest.Script("r", 3)
+	if _, err := st.Lock(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Append(ctx, "s", recs[0]); err != nil {
+		t.Fatal(err)
+	}
+	// The server holds the ref's update a while before it commits, so
+	// the owner gives up waiting first; the trigger swallows the cancel
+	// request the driver sends as it gives up, so the update commits.
+	admin := pgtest.Admin(t)
+	for _, q := range []string{
+		`CREATE FUNCTION ` + ba.schema + `.slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1); RETURN NEW; EXCEPTION WHEN query_canceled THEN RETURN NEW; END $$`,
+		`CREATE TRIGGER slow AFTER UPDATE ON ` + ba.schema + `.baton_refs FOR EACH ROW EXECUTE FUNCTION ` + ba.schema + `.slow()`,
+	} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	_, err := st.Append(short, "s", recs[1])
+	cancel()
+	if err == nil {
+		t.Fatal("append outlived its context")
+	}
+	if _, err := admin.Exec(ctx, `DROP TRIGGER slow ON `+ba.schema+`.baton_refs`); err != nil {
+		t.Fatal(err)
+	}
+	var stored []byte
+	for range 50 {
+		if err := admin.QueryRow(ctx, `SELECT hash FROM `+ba.schema+`.baton_refs WHERE kind = 'heads' AND session = 's'`).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := st.Node(ctx, store.Hash(stored)); err == nil && n.Record.Step == 2 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if head, err := st.Head(ctx, "s"); err != nil || head != store.Hash(stored) {
+		t.Fatalf("head = %s, %v; want %x, where the server committed", head, err, stored)
+	}
+	if _, err := st.Append(ctx, "s", recs[2]); err != nil {
+		t.Fatalf("append after the unanswered commit: %v", err)
 	}
 }
