@@ -227,6 +227,11 @@ func (f *fileBackend) Close() error {
 	for _, l := range logs {
 		l.mu.Lock()
 		errs = append(errs, l.closeFile())
+		if l.lock != nil {
+			// A lock left held would keep the session from every store
+			// opened on the folder after this one, in this process too.
+			errs = append(errs, f.unlock(l))
+		}
 		l.mu.Unlock()
 	}
 	f.mu.Lock()

@@ -21,11 +21,12 @@ type sessionLog struct {
 	loaded bool  // the log was read (or found missing) at least once
 	end    int64 // end of the last whole frame read or written
 	refs   map[RefKind]Hash
-	bad    error    // damage found inside the log: it is refused
-	f      vfs.File // append handle, kept open between commits
-	named  bool     // the log's name is durable
-	failed bool     // a commit failed after writing: cut back to end first
-	held   int      // locks on the session held through this backend
+	bad    error     // damage found inside the log: it is refused
+	f      vfs.File  // append handle, kept open between commits
+	named  bool      // the log's name is durable
+	failed bool      // a commit failed after writing: cut back to end first
+	held   int       // locks on the session held through this backend
+	lock   *heldLock // the file lock Lock took, which Close releases
 }
 
 func (f *fileBackend) log(session string) *sessionLog {
@@ -416,27 +417,44 @@ func (f *fileBackend) Lock(ctx context.Context, session string) (io.Closer, erro
 		return nil, err
 	}
 	l.held++
+	h := &heldLock{c}
+	l.lock = h
 	var once sync.Once
 	return closerFunc(func() error {
 		var err error
 		once.Do(func() {
 			l.mu.Lock()
-			l.held--
-			if l.held == 0 {
-				// Only a lock holder appends: the handle kept open
-				// between its commits goes with the last lock, so a
-				// process serving many sessions holds no file of a
-				// session it let go.
-				err = l.closeFile()
-				f.cutFailed(l)
+			defer l.mu.Unlock()
+			if l.lock != h {
+				// Released already, by Close.
+				return
 			}
-			l.mu.Unlock()
-			if cerr := c.Close(); err == nil {
-				err = cerr
-			}
+			err = f.unlock(l)
 		})
 		return err
 	}), nil
+}
+
+// heldLock is a file lock Lock took, told apart from a later one by its
+// address.
+type heldLock struct{ c io.Closer }
+
+// unlock lets go of the lock l holds; l.mu is held.
+func (f *fileBackend) unlock(l *sessionLog) error {
+	l.held--
+	var err error
+	if l.held == 0 {
+		// Only a lock holder appends: the handle kept open between its
+		// commits goes with the last lock, so a process serving many
+		// sessions holds no file of a session it let go.
+		err = l.closeFile()
+		f.cutFailed(l)
+	}
+	if cerr := l.lock.c.Close(); err == nil {
+		err = cerr
+	}
+	l.lock = nil
+	return err
 }
 
 // cutTornTails checks the last frame of every log and, where a write was

@@ -387,3 +387,32 @@ func TestFailedCommitNotCutOverAnotherWriter(t *testing.T) {
 		t.Fatalf("records mismatch (-want +got):\n%s", d)
 	}
 }
+
+// Closing a store releases the session locks it still holds, so the
+// folder opened again can lock them.
+func TestCloseReleasesLocks(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	st := must(store.Open(dir))
+	release := must(st.Lock(ctx, "s"))
+	if _, err := st.Append(ctx, "s", storetest.Script("r", 1)...); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := must(store.Open(dir))
+	defer again.Close()
+	if _, err := again.Lock(ctx, "s"); err != nil {
+		t.Fatalf("lock after the holder's store closed: %v", err)
+	}
+	// The first holder's release, late, leaves the new holder's lock be.
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	third := must(store.Open(dir))
+	defer third.Close()
+	if _, err := third.Lock(ctx, "s"); !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("lock while the reopened store holds it: got %v, want ErrLocked", err)
+	}
+}
