@@ -31,15 +31,22 @@ var valueFlags = map[string][]string{
 	"env":     {"-u", "-C", "-S"},
 }
 
+// execActions are find's actions that run the command after them.
+var execActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+
 // inlineShells run their -c argument (or, for eval, their arguments) as a
 // shell line; its commands are parsed too.
 var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "eval": true}
 
 // shellKeys are the approval keys of a shell call: the sorted names of
 // every command its line runs, in pipelines, lists, subshells, command
-// substitutions, functions, behind wrappers such as sudo or xargs, and in
-// sh -c strings. A line whose command names are computed when it runs
-// ($CMD, sh -c "$X") has no keys, so it is approved only as itself.
+// substitutions, functions, behind wrappers such as sudo or xargs, in
+// find -exec and in sh -c strings; and, for each file a redirection
+// writes, ">" and its path, so that approving a command does not also
+// approve writing any file with it (echo x >> ~/.ssh/authorized_keys). A
+// line whose command names or written paths are computed when it runs
+// ($CMD, sh -c "$X", > "$F") has no keys, so it is approved only as
+// itself.
 func shellKeys(raw json.RawMessage) ([]string, error) {
 	var a shellArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -77,6 +84,12 @@ func commandNames(line string, depth int) ([]string, error) {
 			names = append(names, n.Variant.Value)
 		case *syntax.LetClause:
 			names = append(names, "let")
+		case *syntax.Redirect:
+			var path string
+			path, err = writtenPath(n)
+			if path != "" {
+				names = append(names, ">"+path)
+			}
 		}
 		return true
 	})
@@ -108,6 +121,16 @@ func callNames(args []*syntax.Word, depth int) ([]string, error) {
 		}
 		more, err := commandNames(inner, depth+1)
 		return append(names, more...), err
+	case base == "find":
+		for i, w := range args[1:] {
+			if s, _ := literal(w); execActions[s] {
+				more, err := callNames(args[2+i:], depth)
+				names = append(names, more...)
+				if err != nil {
+					return nil, err
+				}
+			}
+		}
 	case wrappers[base]:
 		skip, duration := false, base == "timeout"
 		for i, w := range args[1:] {
@@ -129,6 +152,27 @@ func callNames(args []*syntax.Word, depth int) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// writtenPath returns the file a redirection writes, or "" when it
+// writes none: it reads, duplicates a descriptor (2>&1, >&-), or writes
+// to /dev/null.
+func writtenPath(r *syntax.Redirect) (string, error) {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.DplOut:
+	default:
+		return "", nil
+	}
+	path, ok := literal(r.Word)
+	switch {
+	case !ok:
+		return "", errDynamic
+	case r.Op == syntax.DplOut && (path == "-" || strings.Trim(path, "0123456789") == ""):
+		return "", nil
+	case path == "/dev/null":
+		return "", nil
+	}
+	return path, nil
 }
 
 // inlineLine returns the line an inline shell runs: the argument after
