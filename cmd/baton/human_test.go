@@ -8,19 +8,20 @@ import (
 	"testing"
 )
 
-// "always" allowlists the command names the prompt showed: a later line
-// using only them runs unasked, a line with a new command asks again.
+// "always" allowlists the command names and written files the prompt
+// showed: a later line using only them runs unasked, a line with a new
+// command asks again.
 func TestInteractiveAlwaysAllowsCommandNames(t *testing.T) {
 	isolate(t)
 	ws, dir := t.TempDir(), t.TempDir()
 	script := writeScript(t, `{"replies": [
 	  {"tool_calls": [{"id": "c1", "name": "shell", "arguments": {"command": "echo one > a.txt && cat a.txt"}}]},
-	  {"tool_calls": [{"id": "c2", "name": "shell", "arguments": {"command": "cat a.txt; echo two > b.txt"}}]},
+	  {"tool_calls": [{"id": "c2", "name": "shell", "arguments": {"command": "cat a.txt; echo two >> a.txt"}}]},
 	  {"tool_calls": [{"id": "c3", "name": "shell", "arguments": {"command": "echo three | tee c.txt"}}]},
 	  {"text": "Finished."}
 	]}`)
 	s := startInteractive(t, "run", "--allow-shell", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "go")
-	s.err.waitFor(t, "run shell `echo one > a.txt && cat a.txt`? [y]es/[n]o/[a]lways allow cat, echo ")
+	s.err.waitFor(t, "run shell `echo one > a.txt && cat a.txt`? [y]es/[n]o/[a]lways allow >a.txt, cat, echo ")
 	io.WriteString(s.in, "a\n")
 	s.err.waitFor(t, "run shell `echo three | tee c.txt`? [y]es/[n]o/[a]lways allow echo, tee ")
 	io.WriteString(s.in, "n\n")
@@ -30,10 +31,11 @@ func TestInteractiveAlwaysAllowsCommandNames(t *testing.T) {
 	if n := strings.Count(s.err.String(), "? [y]es/[n]o/[a]lways"); n != 2 {
 		t.Errorf("%d approval prompts, want 2:\n%s", n, s.err.String())
 	}
-	for file, want := range map[string]bool{"a.txt": true, "b.txt": true, "c.txt": false} {
-		if _, err := os.Stat(filepath.Join(ws, file)); (err == nil) != want {
-			t.Errorf("%s written: %v, want %v", file, err == nil, want)
-		}
+	if got, err := os.ReadFile(filepath.Join(ws, "a.txt")); string(got) != "one\ntwo\n" {
+		t.Errorf("a.txt holds %q (%v), want both lines", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "c.txt")); err == nil {
+		t.Error("c.txt written, want the third line refused")
 	}
 }
 

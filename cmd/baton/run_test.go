@@ -146,7 +146,7 @@ func TestInteractiveApproval(t *testing.T) {
 		t.Run(tt.answer, func(t *testing.T) {
 			ws, dir := t.TempDir(), t.TempDir()
 			s := startInteractive(t, "run", "--allow-shell", "--provider", "scripted", "--script", writeScript(t, shellScript), "--store", dir, "--workspace", ws, "go")
-			s.err.waitFor(t, "run shell `echo from-shell > out.txt && cat out.txt`? [y]es/[n]o/[a]lways allow cat, echo ")
+			s.err.waitFor(t, "run shell `echo from-shell > out.txt && cat out.txt`? [y]es/[n]o/[a]lways allow >out.txt, cat, echo ")
 			io.WriteString(s.in, "maybe\n")
 			s.err.waitFor(t, "please answer y, n or a")
 			io.WriteString(s.in, tt.answer+"\n")
