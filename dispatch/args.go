@@ -96,6 +96,8 @@ func schemaError(err error) *ArgumentError {
 		msg = reason
 	}
 	msg = strings.TrimPrefix(msg, "type: ")
+	// jsonschema prints a JSON null as the Go value it decoded to.
+	msg = strings.Replace(msg, "<invalid reflect.Value> has type", "null has type", 1)
 	// jsonschema prints bounds as rationals and floats: 300/1, 127.000000.
 	msg = ratOne.ReplaceAllString(msg, "$1")
 	msg = floatZeros.ReplaceAllString(msg, "$1")

@@ -62,6 +62,8 @@ func TestFuncArguments(t *testing.T) {
 		{"null", `null`},
 		{"missing required", `{"limit":3}`},
 		{"wrong type", `{"path":3}`},
+		{"null field", `{"path":null}`},
+		{"nested null", `{"path":"a","opt":{"depth":null}}`},
 		{"not an integer", `{"path":"a","limit":1.5}`},
 		{"out of range for int8", `{"path":"a","limit":300}`},
 		{"unknown field", `{"path":"a","mode":"rw"}`},
