@@ -260,6 +260,11 @@ type toolRunner struct {
 	tools []dispatch.Tool
 }
 
+var (
+	_ wire.SteerRunner = toolRunner{}
+	_ wire.HumanRunner = toolRunner{}
+)
+
 // Answer and Approve take the page's answers (wire.HumanRunner).
 func (r toolRunner) Answer(ctx context.Context, callID, answer string) error {
 	return r.agent.Answer(ctx, callID, answer)
@@ -267,6 +272,12 @@ func (r toolRunner) Answer(ctx context.Context, callID, answer string) error {
 
 func (r toolRunner) Approve(callID string, d conductor.Decision) error {
 	return r.agent.Approve(callID, d)
+}
+
+// Steer takes a message the page posts while the run is in flight
+// (wire.SteerRunner); the embedded Runner's method set lacks it.
+func (r toolRunner) Steer(input []contract.Turn) error {
+	return r.agent.Steer(conductor.Input{Turns: input})
 }
 
 func (r toolRunner) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {
