@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/batonrt/baton/contract"
@@ -242,13 +243,17 @@ func (t *thread) history(ctx context.Context) ([]contract.RunEvent, int, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(logged) == 0 {
-		return stored, end, nil
+	// The log's first event of the thread's own run begins it: a
+	// committed event, or deltas that follow the committed event they
+	// are numbered with. A delegate's events before it (a thread opened
+	// while a delegate runs) are numbered by the delegate's session and
+	// say nothing of where the log begins.
+	i := slices.IndexFunc(logged, func(ev contract.RunEvent) bool { return len(ev.Subflow) == 0 })
+	if i < 0 {
+		return append(slices.Clip(stored), logged...), end, nil
 	}
-	// The log begins at a committed event, or with deltas that follow
-	// the committed event they are numbered with.
-	cut := logged[0].Seq
-	if logged[0].Delta > 0 {
+	cut := logged[i].Seq
+	if logged[i].Delta > 0 {
 		cut++
 	}
 	var out []contract.RunEvent
