@@ -213,10 +213,11 @@ func (h *Handler) reap() {
 	}
 }
 
-// claim marks the thread as running a run, unless one is in flight or
-// the handler is closing; the caller then starts the run and calls
-// h.runs.Done and unclaim when it returns.
-func (h *Handler) claim(t *thread) bool {
+// claim marks the thread as running a run of the client messages ids,
+// which it takes, unless a run is in flight or the handler is closing;
+// the caller then starts the run and calls h.runs.Done and unclaim when
+// it returns.
+func (h *Handler) claim(t *thread, ids []string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed || t.running || t.r.Snapshot().Phase.InFlight() {
@@ -224,6 +225,7 @@ func (h *Handler) claim(t *thread) bool {
 	}
 	t.running = true
 	h.runs.Add(1)
+	h.takeLocked(t, ids)
 	return true
 }
 

@@ -20,8 +20,8 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 	}
 	defer h.release(t)
 	ctx := r.Context()
-	if !h.claim(t) {
-		turns, ids = h.untaken(t, turns, ids)
+	if !h.claim(t, ids) {
+		turns, ids = h.takeNew(t, turns, ids)
 		switch {
 		case len(turns) == 0 && t.r.Snapshot().Phase.InFlight():
 			// The client posted what the run in flight already took: a
@@ -32,16 +32,16 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 		case len(turns) == 0:
 			httpError(w, http.StatusConflict, "wire: thread %q already took these messages", threadID)
 			return
-		case h.steer(w, r, proto, t, turns, ids):
+		case h.steer(w, r, proto, t, turns):
 			return
-		case !h.claim(t):
+		case !h.claim(t, ids):
+			h.untake(t, ids)
 			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
 			return
 		}
 		// The run ended between the first claim and the steer: the
 		// message starts the next run.
 	}
-	h.take(t, ids)
 	s := newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	// Read before the run starts: everything newer is this run's.
@@ -84,7 +84,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 // steering, as Agent.Submit does, and streams the run on from there, in
 // a message of its own for the AI SDK. It reports false, having written
 // nothing, when there is no run to steer.
-func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string) bool {
+func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn) bool {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
@@ -98,7 +98,6 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	if err != nil || sr.Steer(turns) != nil {
 		return false
 	}
-	h.take(t, ids)
 	s := newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)

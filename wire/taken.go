@@ -2,10 +2,8 @@ package wire
 
 import "github.com/batonrt/baton/contract"
 
-// take records the client message ids a run of t took.
-func (h *Handler) take(t *thread, ids []string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+// takeLocked records the client message ids a run of t took.
+func (h *Handler) takeLocked(t *thread, ids []string) {
 	for _, id := range ids {
 		if id == "" {
 			continue
@@ -17,12 +15,15 @@ func (h *Handler) take(t *thread, ids []string) {
 	}
 }
 
-// untaken drops the turns whose client ids t's runs already took: a
-// client sends its whole conversation, and one that posts again what it
-// posted before (a retry whose first answer it never saw) has nothing
-// new to say. Messages without an id are always new. The ids live as
-// long as the thread; a thread opened again knows none.
-func (h *Handler) untaken(t *thread, turns []contract.Turn, ids []string) ([]contract.Turn, []string) {
+// takeNew drops the turns whose client ids t's runs already took, and
+// takes the rest: a client sends its whole conversation, and one that
+// posts again what it posted before (a retry whose first answer it never
+// saw) has nothing new to say. Dropping and taking are one step, so that
+// of two posts of one message at once only one says it. A caller that
+// then uses none of the turns gives their ids back with untake. Messages
+// without an id are always new. The ids live as long as the thread; a
+// thread opened again knows none.
+func (h *Handler) takeNew(t *thread, turns []contract.Turn, ids []string) ([]contract.Turn, []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var keptTurns []contract.Turn
@@ -38,5 +39,15 @@ func (h *Handler) untaken(t *thread, turns []contract.Turn, ids []string) ([]con
 		keptTurns = append(keptTurns, turn)
 		keptIDs = append(keptIDs, id)
 	}
+	h.takeLocked(t, keptIDs)
 	return keptTurns, keptIDs
+}
+
+// untake gives back ids takeNew took for a post that used none of them.
+func (h *Handler) untake(t *thread, ids []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, id := range ids {
+		delete(t.taken, id)
+	}
 }
