@@ -255,17 +255,23 @@ func (a *Agent) Flush(ctx context.Context) error {
 // a lag event what it missed if it falls behind.
 func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 	ch := make(chan contract.RunEvent, 64)
+	// stopped ends a hand-off to a loop that has stopped: unsubscribing
+	// does not wake a delivery already waiting for room in ch.
+	stopped := make(chan struct{})
+	stop := sync.OnceFunc(func() { close(stopped) })
 	unsubscribe := a.hub.Subscribe(func(ev contract.RunEvent) {
 		select {
 		case ch <- ev:
 		case <-ctx.Done():
 		case <-a.quit:
+		case <-stopped:
 		}
 	})
 	stopWatching := context.AfterFunc(ctx, unsubscribe)
 	return func(yield func(contract.RunEvent) bool) {
 		defer stopWatching()
 		defer unsubscribe()
+		defer stop()
 		for {
 			select {
 			case ev := <-ch:

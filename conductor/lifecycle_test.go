@@ -2,7 +2,11 @@ package conductor_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
@@ -64,4 +68,49 @@ func contains(kinds []contract.EventKind, k contract.EventKind) bool {
 		}
 	}
 	return false
+}
+
+// A loop over Events that stops early lets go of its tap at once, even
+// when the tap is full and waiting for the reader that is gone: nothing
+// is left waiting for the agent to close.
+func TestEventsLoopThatStopsLeavesNoGoroutine(t *testing.T) {
+	var calls []call
+	for i := range 50 {
+		calls = append(calls, call{fmt.Sprintf("c%d", i), "echo", fmt.Sprintf(`{"text":"%d"}`, i)})
+	}
+	m := &fakeModel{replies: []replyFunc{callTools(calls...), say("done")}}
+	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, echoTool(t))))
+	idle := goleak.IgnoreCurrent()
+	events := a.Events(context.Background())
+	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
+		t.Fatal(err)
+	}
+	// More events came than the tap holds. The loop takes one and, like a
+	// reader busy with it, stops only once the tap is full again.
+	for range events {
+		waitForBlockedTap(t)
+		break
+	}
+	goleak.VerifyNone(t, idle)
+}
+
+// waitForBlockedTap waits until the Events tap is blocked handing an
+// event to its reader. The reader's receive made it runnable, so a tap
+// seen blocked is blocked on the next event.
+func waitForBlockedTap(t *testing.T) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); runtime.Gosched() {
+		n := runtime.Stack(buf, true)
+		if n == len(buf) {
+			buf = make([]byte, 2*len(buf))
+			continue
+		}
+		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+			if strings.Contains(g, "[select") && strings.Contains(g, "conductor.(*Agent).Events.func") && strings.Contains(g, "ledger.(*Hub).deliver") {
+				return
+			}
+		}
+	}
+	t.Fatal("the Events tap never blocked on its reader")
 }
