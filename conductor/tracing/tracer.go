@@ -51,6 +51,9 @@ type runSpans struct {
 	tools   map[string]trace.Span // by call id
 	last    time.Time             // the newest event's time
 	delegal bool                  // opened by the parent's subflow_started
+	// children are the keys of the child runs of delegate calls, by call
+	// id, until the call is answered.
+	children map[string]string
 }
 
 // New returns a Tracer making spans with tp; nil uses a no-op provider.
@@ -219,6 +222,7 @@ func (t *Tracer) toolSettled(r *runSpans, ev contract.RunEvent, at time.Time) {
 	if ev.Result == nil {
 		return
 	}
+	t.childAnswered(r, ev, at)
 	span, ok := r.tools[ev.Result.CallID]
 	if !ok {
 		return
@@ -259,7 +263,28 @@ func (t *Tracer) subflowStarted(parentKey string, ev contract.RunEvent, at time.
 	}
 	attrs := append(t.agentAttrs(ev), semconv.GenAIToolCallID(ev.Call.ID), attribute.String("baton.delegate", ev.Call.Name))
 	ctx, span := t.tracer.Start(ctx, "invoke_agent "+ev.Call.Name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	t.runs[childKey(ev)] = &runSpans{ctx: ctx, span: span, tools: map[string]trace.Span{}, delegal: true}
+	key := childKey(ev)
+	t.runs[key] = &runSpans{ctx: ctx, span: span, tools: map[string]trace.Span{}, delegal: true}
+	if p.children == nil {
+		p.children = map[string]string{}
+	}
+	p.children[ev.Call.ID] = key
+}
+
+// childAnswered ends the child run of a delegate call answered without
+// its result (an abort, a skip): no subflow event will end it, and
+// nothing more of the child comes. A child that ended is gone already.
+func (t *Tracer) childAnswered(r *runSpans, ev contract.RunEvent, at time.Time) {
+	key, ok := r.children[ev.Result.CallID]
+	if !ok {
+		return
+	}
+	delete(r.children, ev.Result.CallID)
+	if c := t.runs[key]; c != nil {
+		c.span.SetAttributes(semconv.ErrorTypeKey.String("delegation_failed"))
+		c.span.SetStatus(codes.Error, firstLine(ev.Result.Content))
+		t.closeRun(key, c, at)
+	}
 }
 
 func (t *Tracer) subflowEnded(ev contract.RunEvent, at time.Time) {
@@ -294,8 +319,14 @@ func (t *Tracer) runEnded(key string, r *runSpans, ev contract.RunEvent, at time
 	}
 }
 
-// closeRun ends the run's span and any it left open.
+// closeRun ends the run's span and any it left open, its children's
+// runs with them.
 func (t *Tracer) closeRun(key string, r *runSpans, at time.Time) {
+	for _, k := range r.children {
+		if c := t.runs[k]; c != nil {
+			t.closeRun(k, c, at)
+		}
+	}
 	endSpan(r.chat, at)
 	for _, s := range r.tools {
 		endSpan(s, at)

@@ -243,3 +243,67 @@ func TestDelegationAndCompaction(t *testing.T) {
 		t.Errorf("delegation attributes %v", attrs(child))
 	}
 }
+
+// A delegate call answered without its child's result (here by an abort
+// of the parent) ends the child's span with the rest, rather than leaving
+// it open, never exported.
+func TestAbortedDelegationEndsTheChildSpan(t *testing.T) {
+	model := scripted.New(
+		scripted.Reply{Calls: []scripted.Call{{ID: "d1", Name: "delegate_helper", Arguments: `{"task":"help"}`}}},
+		scripted.Reply{Fail: &scripted.Failure{Hang: true}},
+	)
+	cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "helper", Config: contract.AgentConfig{Model: "m"}}}}
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	defer tp.Shutdown(context.Background())
+	agent, err := conductor.CreateAgent(cfg, conductor.Deps{
+		Model: conductor.Model{Provider: model},
+		Env:   conductor.Env{SessionID: "s1", IDs: &conductor.CountingIDs{}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Close()
+	defer tracing.New(tp, tracing.Options{}).Attach(agent)()
+	childAsking := make(chan struct{})
+	defer agent.Subscribe(func(ev contract.RunEvent) {
+		if ev.Kind == contract.EvTurnStarted && len(ev.Subflow) > 0 {
+			close(childAsking)
+		}
+	})()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := agent.Submit(ctx, conductor.Text("hello"))
+		done <- err
+	}()
+	select {
+	case <-childAsking:
+	case <-ctx.Done():
+		t.Fatal("the child never called its model")
+	}
+	if err := agent.Abort(contract.AbortNow); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err == nil {
+		t.Fatal("the aborted run did not fault")
+	}
+	if err := agent.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"- > invoke_agent baton",
+		"execute_tool delegate_helper > invoke_agent delegate_helper",
+		"invoke_agent baton > chat",
+		"invoke_agent baton > execute_tool delegate_helper",
+		"invoke_agent delegate_helper > chat",
+	}
+	if diff := cmp.Diff(want, tree(exp.GetSpans())); diff != "" {
+		t.Fatalf("ended spans mismatch (-want +got):\n%s", diff)
+	}
+	child := find(t, exp.GetSpans(), "invoke_agent delegate_helper")
+	if child.Status.Code != codes.Error {
+		t.Errorf("child span status %v, want an error", child.Status)
+	}
+}
