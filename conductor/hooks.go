@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
 	"slices"
 
 	"github.com/batonrt/baton/contract"
@@ -306,17 +305,5 @@ func observe[T any](a *Agent, kind string, call func(T) error) {
 		if err := guard(func() error { return call(h.fn) }); err != nil {
 			a.log.Warn("conductor: hook failed", "kind", kind, "hook", h.name, "err", err)
 		}
-	}
-}
-
-// callHook runs fn, turning a panic or error into a log line.
-func callHook(log *slog.Logger, name string, fn func() error) {
-	defer func() {
-		if p := recover(); p != nil {
-			log.Error("conductor: hook panicked", "hook", name, "panic", fmt.Sprint(p))
-		}
-	}()
-	if err := fn(); err != nil {
-		log.Warn("conductor: hook failed", "hook", name, "err", err)
 	}
 }

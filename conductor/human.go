@@ -54,11 +54,16 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 	ctx := run.asking(call.ID)
 	a.spawn(run, jobFunc(func() task {
 		var text string
-		var err error
-		callHook(a.log, "answerer", func() error {
+		// A panic is a failure like an error, not an empty answer: the
+		// question stays pending for Agent.Answer.
+		err := guard(func() error {
+			var err error
 			text, err = answerer(ctx, call, q)
 			return err
 		})
+		if err != nil {
+			a.log.Warn("conductor: answerer failed; the question waits for Answer", "call", call.ID, "err", err)
+		}
 		if err != nil || ctx.Err() != nil {
 			return task{}
 		}

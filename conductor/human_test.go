@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -266,5 +268,49 @@ func TestCloseKeepsAQuestionOpen(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatal("the reopened run did not settle")
+	}
+}
+
+// An Answerer that fails, by an error or a panic, leaves the question
+// pending for Agent.Answer: the model never gets an answer no one gave.
+func TestFailingAnswererLeavesTheQuestionPending(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fail func() (string, error)
+	}{
+		{"error", func() (string, error) { return "", errors.New("no one at the desk") }},
+		{"panic", func() (string, error) { panic("answerer crashed") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := ctxT(t)
+			model := &fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Which city?"}`}), say("ok")}}
+			deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+			returned := make(chan struct{})
+			deps.People.Answerer = func(context.Context, contract.ToolCall, contract.Question) (string, error) {
+				defer close(returned)
+				return tc.fail()
+			}
+			a := newAgent(t, contract.AgentConfig{}, deps)
+			done := submitAsync(a, "plan a trip")
+			<-returned
+			// What the failed Answerer brought, if anything, is applied
+			// within this window; the question must still be waiting.
+			for deadline := time.Now().Add(50 * time.Millisecond); time.Now().Before(deadline); runtime.Gosched() {
+				if p := a.Snapshot().Phase; p != contract.PhaseAwaitingHuman {
+					t.Fatalf("phase %s after the Answerer failed, want the question still waiting", p)
+				}
+			}
+			if err := a.Answer(ctx, "q1", "Bergen"); err != nil {
+				t.Fatal(err)
+			}
+			res := <-done
+			if res.err != nil {
+				t.Fatal(res.err)
+			}
+			want := []contract.ToolResult{{CallID: "q1", Name: "ask_human", Content: "Bergen"}}
+			if diff := cmp.Diff(want, results(res.snap)); diff != "" {
+				t.Errorf("results mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
