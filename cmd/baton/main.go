@@ -149,8 +149,3 @@ func (a *app) usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nRun 'baton <command> --help' for a command's flags.")
 }
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}

@@ -158,3 +158,23 @@ func TestTerminalShowsWaiting(t *testing.T) {
 		t.Errorf("the waiting line was not cleared before the reply:\n%q", term.screen.String())
 	}
 }
+
+// TestIsTerminal: only a terminal makes baton interactive. /dev/null is
+// a character device too, and stdin from it must not make a run wait for
+// approvals nobody can type.
+func TestIsTerminal(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Errorf("isTerminal(%s) = true, want false", os.DevNull)
+	}
+	master, slave := openPTY(t)
+	defer master.Close()
+	defer slave.Close()
+	if !isTerminal(slave) {
+		t.Error("isTerminal(pseudo-terminal) = false, want true")
+	}
+}
