@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -29,10 +30,16 @@ type console struct {
 	// detach stops routing and gives the terminal its echo back.
 	detach func()
 
+	// ended closes when stdin does: no answer can come any more.
+	ended chan struct{}
+
 	asking  sync.Mutex // one prompt at a time
 	mu      sync.Mutex
 	waiting chan string
 }
+
+// errStdinEnded is a prompt's error once stdin has ended.
+var errStdinEnded = errors.New("stdin was closed")
 
 // route delivers lines until ctx ends or stdin closes.
 func (c *console) route(ctx context.Context) {
@@ -42,6 +49,9 @@ func (c *console) route(ctx context.Context) {
 			return
 		case line, ok := <-c.lines:
 			if !ok {
+				if c.ended != nil {
+					close(c.ended)
+				}
 				return
 			}
 			c.mu.Lock()
@@ -75,6 +85,9 @@ func (c *console) approve(ctx context.Context, req conductor.ApprovalRequest) (c
 		}
 		return false
 	})
+	if errors.Is(err, errStdinEnded) {
+		return conductor.Decision{Approved: false, Reason: "stdin was closed, so nobody can approve " + req.Call.Name}, nil
+	}
 	if err != nil {
 		return conductor.Decision{}, err
 	}
@@ -97,6 +110,9 @@ func (c *console) answer(ctx context.Context, call contract.ToolCall, q contract
 	}
 	text.WriteString("answer> ")
 	line, err := c.ask(ctx, call, text.String(), "", func(line string) bool { return strings.TrimSpace(line) != "" })
+	if errors.Is(err, errStdinEnded) {
+		return "(no answer: stdin was closed, so nobody can answer)", nil
+	}
 	if err != nil {
 		return "", err
 	}
@@ -108,8 +124,8 @@ func (c *console) answer(ctx context.Context, call contract.ToolCall, q contract
 }
 
 // ask shows a prompt about a call and waits for a line that ok accepts,
-// showing retry and the prompt again after any other line, or for ctx to
-// end.
+// showing retry and the prompt again after any other line, or for ctx or
+// stdin to end.
 func (c *console) ask(ctx context.Context, call contract.ToolCall, text, retry string, ok func(string) bool) (string, error) {
 	c.asking.Lock()
 	defer c.asking.Unlock()
@@ -128,14 +144,12 @@ func (c *console) ask(ctx context.Context, call contract.ToolCall, text, retry s
 		select {
 		case <-ctx.Done():
 			answered()
-			// Unregister, or route would hand the next typed line, a
-			// steer, to this prompt that nobody waits on any more.
-			c.mu.Lock()
-			if c.waiting == answer {
-				c.waiting = nil
-			}
-			c.mu.Unlock()
+			c.unregister(answer)
 			return "", ctx.Err()
+		case <-c.ended:
+			answered()
+			c.unregister(answer)
+			return "", errStdinEnded
 		case line := <-answer:
 			answered()
 			if ok(line) {
@@ -143,6 +157,16 @@ func (c *console) ask(ctx context.Context, call contract.ToolCall, text, retry s
 			}
 		}
 	}
+}
+
+// unregister drops a prompt's answer channel, or route would hand the
+// next typed line, a steer, to a prompt that nobody waits on any more.
+func (c *console) unregister(answer chan string) {
+	c.mu.Lock()
+	if c.waiting == answer {
+		c.waiting = nil
+	}
+	c.mu.Unlock()
 }
 
 // prompt shows the approval prompt, after the call's line when a printer

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // "always" allowlists the command names and written files the prompt
@@ -61,6 +62,35 @@ func TestInteractiveQuestion(t *testing.T) {
 	id := strings.Fields(s.err.String()[strings.LastIndex(s.err.String(), "session "):])[1]
 	_, log, _ := cli(t, "", "log", "--store", dir, id)
 	for _, want := range []string{"Bergen", "in May", "Booked."} {
+		if !strings.Contains(log, want) {
+			t.Errorf("transcript does not say %q:\n%s", want, log)
+		}
+	}
+}
+
+// A question open when stdin ends (Ctrl-D) gets an answer saying nobody
+// can answer, and the run goes on to its end instead of waiting forever.
+func TestQuestionWhenStdinEnds(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	script := writeScript(t, `{"replies": [
+	  {"tool_calls": [{"id": "q1", "name": "ask_human", "arguments": {"question": "Which city?"}}]},
+	  {"text": "I will pick one myself."}
+	]}`)
+	s := startInteractive(t, "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", t.TempDir(), "plan a trip")
+	s.err.waitFor(t, "? Which city?\nanswer> ")
+	s.in.Close()
+	select {
+	case code := <-s.code:
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, s.err.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the run still waits for an answer after stdin ended:\n%s%s", s.out.String(), s.err.String())
+	}
+	id := strings.Fields(s.err.String()[strings.LastIndex(s.err.String(), "session "):])[1]
+	_, log, _ := cli(t, "", "log", "--store", dir, id)
+	for _, want := range []string{"stdin was closed", "I will pick one myself."} {
 		if !strings.Contains(log, want) {
 			t.Errorf("transcript does not say %q:\n%s", want, log)
 		}

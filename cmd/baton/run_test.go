@@ -165,6 +165,31 @@ func TestInteractiveApproval(t *testing.T) {
 	}
 }
 
+// TestApprovalWhenStdinEnds: stdin ending at a terminal (Ctrl-D) while an
+// approval waits denies the call, and the run goes on to its end instead
+// of waiting for a line that can no longer come.
+func TestApprovalWhenStdinEnds(t *testing.T) {
+	isolate(t)
+	ws := t.TempDir()
+	s := startInteractive(t, "run", "--allow-shell", "--provider", "scripted", "--script", writeScript(t, shellScript), "--store", t.TempDir(), "--workspace", ws, "go")
+	s.err.waitFor(t, "[y]es/[n]o/[a]lways allow")
+	s.in.Close()
+	select {
+	case code := <-s.code:
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, s.err.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the run still waits for an answer after stdin ended:\n%s%s", s.out.String(), s.err.String())
+	}
+	if !strings.Contains(s.out.String(), "denied #1 shell: stdin was closed") {
+		t.Errorf("stdout does not say why the call was denied:\n%s", s.out.String())
+	}
+	if _, err := os.Stat(filepath.Join(ws, "out.txt")); err == nil {
+		t.Error("the shell ran without approval")
+	}
+}
+
 func TestTypedLinesSteer(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()

@@ -63,7 +63,7 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	var con *console
 	deps.People.Approver = autoApprover(spec.yes)
 	if a.interactive {
-		con = &console{prompts: a.stderr, lines: readLines(done, a.stdin)}
+		con = &console{prompts: a.stderr, lines: readLines(done, a.stdin), ended: make(chan struct{})}
 		deps.People.Answerer = con.answer
 		if !spec.yes {
 			deps.People.Approver = con.approve
