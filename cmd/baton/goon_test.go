@@ -110,3 +110,35 @@ func TestRunSaysWhatResumingDoes(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
+
+// TestRunOnSessionDrivenElsewhere: going on with a session another
+// process holds says only that it is driven elsewhere, not that baton
+// finishes its run first, which it does not.
+func TestRunOnSessionDrivenElsewhere(t *testing.T) {
+	isolate(t)
+	dir, ws := t.TempDir(), t.TempDir()
+	if code, _, stderr := cli(t, "", "import", "--store", dir, filepath.Join(sessionsDir, "resumed-crash.jsonl")); code != exitOK {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := cli(t, "", "fork", "--store", dir, "--as", "crashed", "mellow-river-a7f9", "6"); code != exitOK {
+		t.Fatal(stderr)
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	release, err := st.Lock(context.Background(), "crashed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	script := writeScript(t, `{"replies": [{"text": "Never asked for."}]}`)
+	code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "--session", "crashed", "again?")
+	if code != exitFailure || !strings.Contains(stderr, `baton: session "crashed" is being driven by another baton process`) {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if strings.Contains(stdout+stderr, "finishing that run first") {
+		t.Errorf("says it finishes a run another process drives:\n%s%s", stdout, stderr)
+	}
+}

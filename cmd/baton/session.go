@@ -94,7 +94,12 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	defer stop()
 	if spec.existing {
 		if note := resumeNote(ctx, spec.store, spec.sessionID); note != "" && !spec.json {
-			p.typed("", note)
+			// A session another process drives is not finished here, so
+			// the note would be wrong: Resume says it is locked.
+			if release, err := spec.store.Lock(ctx, spec.sessionID); err == nil {
+				release()
+				p.typed("", note)
+			}
 		}
 		snap, err := agent.Resume(ctx, spec.sessionID)
 		flush(ctx, agent)
