@@ -46,8 +46,10 @@ func (a *app) demo(ctx context.Context, args []string) error {
 		fmt.Fprintf(a.stdout, "baton demo: session %s, workspace %s\n\nuser: %s\n\n", id, ws, demoPrompt)
 	}
 	spec := driveSpec{store: st, provider: script, model: "scripted-demo", sessionID: id, prompt: demoPrompt, json: fs.json, tools: tools.Tools()}
-	if _, err := a.drive(ctx, spec); err != nil {
-		return fmt.Errorf("demo run: %w", err)
+	if snap, err := a.drive(ctx, spec); err != nil {
+		// A stopped or faulted run ends the demo as it ends baton run:
+		// the printer has shown how.
+		return runExit(snap, err, spec, fs.json)
 	}
 	poem, err := os.ReadFile(filepath.Join(ws, "poem.txt"))
 	if err != nil {

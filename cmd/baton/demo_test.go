@@ -89,3 +89,21 @@ func TestDemoCommand(t *testing.T) {
 		t.Errorf("demo left its workspace behind: %v", entries)
 	}
 }
+
+// TestDemoCtrlC: Ctrl-C stops the demo as it stops a run: exit 130, the
+// printer's "stopped" line and no error after it.
+func TestDemoCtrlC(t *testing.T) {
+	isolate(t)
+	s := startInteractive(t, "demo", "--store", t.TempDir())
+	s.out.waitFor(t, "→ #1 list_files")
+	s.interrupts <- os.Interrupt
+	if code := s.wait(t); code != exitStopped {
+		t.Errorf("exit %d, want %d\n%s", code, exitStopped, s.err.String())
+	}
+	if strings.Contains(s.err.String(), "aborted") {
+		t.Errorf("stderr:\n%s", s.err.String())
+	}
+	if !strings.Contains(s.out.String(), "── stopped\n") {
+		t.Errorf("stdout:\n%s", s.out.String())
+	}
+}
