@@ -31,11 +31,11 @@ func (d *Divergence) Error() string {
 func (d *Divergence) Is(target error) bool { return target == ErrNondeterministic }
 
 // ForRecord returns the rules a recorded signal is stepped under when a
-// session is folded or replayed: a submit that recorded its agent's config
-// starts its run under that config; a resume that recorded a newer
-// revision goes on under it; any other signal keeps r. A run's records
-// thus replay under the rules that made them, whatever config the
-// replaying process has.
+// session is folded or replayed: a submit or a resume that recorded its
+// agent's config goes on under that config; a resume recorded before
+// resumes recorded one, with a newer revision, goes on under that
+// revision; any other signal keeps r. A run's records thus replay under
+// the rules that made them, whatever config the replaying process has.
 func (r *Rules) ForRecord(sig contract.Signal) *Rules {
 	switch sig := sig.(type) {
 	case contract.Submitted:
@@ -43,6 +43,9 @@ func (r *Rules) ForRecord(sig contract.Signal) *Rules {
 			return New(*sig.Config)
 		}
 	case contract.Resumed:
+		if sig.Config != nil {
+			return New(*sig.Config)
+		}
 		if sig.Revision > r.cfg.Revision && sig.Revision <= contract.CurrentRevision {
 			cfg := r.cfg
 			cfg.Revision = sig.Revision

@@ -358,7 +358,8 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outc
 	}
 	run := a.newRun(snap.RunID, box)
 	run.waiters = append(run.waiters, w)
-	if err := a.apply(contract.Resumed{Revision: a.cfg.Revision, At: a.now()}); err != nil {
+	cfg := a.cfg
+	if err := a.apply(contract.Resumed{Revision: a.cfg.Revision, Config: &cfg, At: a.now()}); err != nil {
 		a.run = nil
 		run.end()
 		return nil, err

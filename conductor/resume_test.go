@@ -340,3 +340,42 @@ func TestFailedSessionGoesOn(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeUnderAnotherConfigReplays: a run resumed by an agent whose
+// config differs from the one that started it (here, one more tool) goes
+// on under the resuming agent's config, and the session replays: the
+// resume records that config, as a submit records its own.
+func TestResumeUnderAnotherConfigReplays(t *testing.T) {
+	ctx := ctxT(t)
+	st := store.NewMemory()
+	deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Which city?"}`})}}, toolBox(t, dispatch.AskHuman(""), echoTool(t)))
+	deps.Env.Store = st
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	asked, stop := questions(a)
+	done := submitAsync(a, "plan a trip")
+	nextQuestion(t, ctx, asked)
+	stop()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	shout := dispatch.MustFunc("shout", "Shouts.", func(_ context.Context, in struct {
+		Text string `json:"text"`
+	}) (string, error) {
+		return in.Text + "!", nil
+	})
+	model := &fakeModel{replies: []replyFunc{say("Bergen it is.")}}
+	deps2 := testDeps(model, toolBox(t, dispatch.AskHuman(""), echoTool(t), shout))
+	deps2.Env.Store = st
+	deps2.People.Answerer = func(context.Context, contract.ToolCall, contract.Question) (string, error) { return "Bergen", nil }
+	snap, err := newAgent(t, contract.AgentConfig{}, deps2).Resume(ctx, "session_test")
+	if err != nil || snap.Phase != contract.PhaseSettled {
+		t.Fatalf("resumed run %s with %v", snap.Phase, err)
+	}
+	if reqs := model.Requests(); len(reqs) != 1 || len(reqs[0].Tools) != 3 {
+		t.Fatalf("the resumed run's model call was offered %d tools, want the resuming agent's 3", len(reqs[0].Tools))
+	}
+	if err := store.Replay(ctx, st, cadence.New(contract.AgentConfig{Model: "other"}), "session_test"); err != nil {
+		t.Errorf("replay: %v", err)
+	}
+}

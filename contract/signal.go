@@ -219,8 +219,13 @@ type Resumed struct {
 	// Revision is the rules revision the run goes on under when it is
 	// newer than the run's own; zero (every resume recorded before
 	// revisions) keeps the run's.
-	Revision int       `json:"revision,omitempty"`
-	At       Timestamp `json:"at"`
+	Revision int `json:"revision,omitempty"`
+	// Config is the configuration of the agent that resumed the run,
+	// which the run goes on under, recorded so the rest of it replays
+	// under the same rules (as Submitted.Config does for a run's start).
+	// A resume recorded without one keeps the run's config.
+	Config *AgentConfig `json:"config,omitempty"`
+	At     Timestamp    `json:"at"`
 }
 
 func (Submitted) SignalKind() SignalKind        { return SigSubmitted }
