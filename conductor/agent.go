@@ -123,6 +123,14 @@ type outcome struct {
 // session. Every problem is reported at once, as a RunError of kind
 // config naming each bad field.
 func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
+	return createAgent(cfg, deps, nil)
+}
+
+// createAgent is CreateAgent for an agent whose delegates, at every
+// depth, take their tools from source: a delegate's child is given only
+// its own tools, and its delegates' tools come from the root's box. A nil
+// source is deps' box, as for a root agent.
+func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) (*Agent, error) {
 	var bad []contract.FieldError
 	if deps.Model.Provider == nil {
 		bad = append(bad, contract.FieldError{Field: "Deps.Model.Provider", Reason: "is nil"})
@@ -137,8 +145,11 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 	if id := deps.Env.SessionID; len(id) > store.MaxSessionID || !utf8.ValidString(id) {
 		bad = append(bad, contract.FieldError{Field: "Deps.Env.SessionID", Reason: fmt.Sprintf("must be valid UTF-8 of at most %d bytes", store.MaxSessionID)})
 	}
+	if source == nil {
+		source = box
+	}
 	var delegateBad []contract.FieldError
-	cfg.Delegates, delegateBad = resolveDelegates(cfg.Delegates, box, "Delegates")
+	cfg.Delegates, delegateBad = resolveDelegates(cfg.Delegates, source, "Delegates")
 	bad = append(bad, delegateBad...)
 	bad = append(bad, delegateErrors(cfg, deps)...)
 	if dir := deps.Env.WorkDir; dir != "" {
@@ -175,7 +186,7 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 		quit:   make(chan struct{}),
 		output: output,
 	}
-	a.toolSource = box
+	a.toolSource = source
 	a.recorder, _ = a.store.(store.Recorder)
 	// The rules decide which calls run (ToolConcurrency, sequential
 	// tools): the scheduler starts each call it is handed at once.
@@ -289,11 +300,13 @@ func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 
 // Close aborts a run in flight, waits for every goroutine the agent
 // started and releases the session. A run that only waits for people
-// (awaiting_human, awaiting_approval) is not aborted: it stays in flight
-// in the store, and Resume or Reopen picks it up, so a question survives
-// a restart; a Submit waiting on it returns ErrClosed. It is safe to call more than once,
-// but not from the agent's own callbacks (a subscriber, a hook, the
-// approver or the retriever): Close waits for them to return.
+// (awaiting_human, awaiting_approval), itself or in the children of its
+// delegate calls, is not aborted: it stays in flight in the store, the
+// children's runs with it, and Resume or Reopen picks it up, so a
+// question survives a restart; a Submit waiting on it returns ErrClosed.
+// It is safe to call more than once, but not from the agent's own
+// callbacks (a subscriber, a hook, the approver or the retriever): Close
+// waits for them to return.
 func (a *Agent) Close() error {
 	var err error
 	a.closing.Do(func() {
@@ -301,10 +314,10 @@ func (a *Agent) Close() error {
 		a.enqueue(&task{fn: func() {
 			switch {
 			case a.run == nil || !a.state.Phase.InFlight():
-			case waitsForPeople(a.state.Phase):
+			case a.waitsOnlyForPeople():
 				// Nothing runs: the run stays in the store, waiting, for
 				// Resume or Reopen to pick up after a restart.
-				a.detachRun()
+				a.detachTree()
 			default:
 				a.apply(contract.AbortRequested{Mode: contract.AbortNow, Reason: "agent closed", At: a.now()})
 			}

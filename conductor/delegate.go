@@ -289,11 +289,10 @@ func (a *Agent) newChild(e contract.StartDelegate) (*Agent, error) {
 			deps.Model.Delegates[name] = p
 		}
 	}
-	ag, err := CreateAgent(e.Config, deps)
+	ag, err := createAgent(e.Config, deps, a.toolSource)
 	if err != nil {
 		return nil, err
 	}
-	ag.toolSource = a.toolSource
 	ag.parent = a
 	ag.forward = func(ev contract.RunEvent) {
 		ev.Subflow = append([]string{e.Call.ID}, ev.Subflow...)

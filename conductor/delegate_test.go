@@ -601,13 +601,7 @@ func TestDAGSurvivesForkExportAndImport(t *testing.T) {
 // subflow path, and the parent's Answer resolves it.
 func TestChildQuestionIsAnsweredThroughTheParent(t *testing.T) {
 	ctx := ctxT(t)
-	model := agentsModel{
-		"parent": delegateOnce(call{"c1", "delegate_asker", `{"task":"pick a city"}`}),
-		"asker":  delegateOnce(call{"q1", "ask_human", `{"question":"Which city?"}`}),
-	}
-	cfg := contract.AgentConfig{Model: "gpt-4o", System: "parent", Delegates: []contract.Delegate{
-		{Name: "asker", Config: contract.AgentConfig{Model: "gpt-4o", System: "asker", Tools: []contract.ToolDescriptor{{Name: "ask_human"}}}},
-	}}
+	cfg, model := askerTree()
 	a := newAgent(t, cfg, testDeps(model, toolBox(t, dispatch.AskHuman(""))))
 	asked, stop := questions(a)
 	defer stop()
@@ -625,6 +619,99 @@ func TestChildQuestionIsAnsweredThroughTheParent(t *testing.T) {
 	}
 	if got := results(res.snap); len(got) != 1 || got[0].Content != "Bergen" {
 		t.Errorf("parent results %+v, want the child's answer Bergen", got)
+	}
+}
+
+// askerTree is a parent that hands a task to "asker", whose child asks a
+// person, and answers with what its child said.
+func askerTree() (contract.AgentConfig, agentsModel) {
+	model := agentsModel{
+		"parent": delegateOnce(call{"c1", "delegate_asker", `{"task":"pick a city"}`}),
+		"asker":  delegateOnce(call{"q1", "ask_human", `{"question":"Which city?"}`}),
+	}
+	cfg := contract.AgentConfig{Model: "gpt-4o", System: "parent", Delegates: []contract.Delegate{askerDelegate()}}
+	return cfg, model
+}
+
+func askerDelegate() contract.Delegate {
+	return contract.Delegate{Name: "asker", Config: contract.AgentConfig{Model: "gpt-4o", System: "asker", Tools: []contract.ToolDescriptor{{Name: "ask_human"}}}}
+}
+
+// askerTwoDown is askerTree with "mid" between the parent and the asker.
+func askerTwoDown() (contract.AgentConfig, agentsModel) {
+	model := agentsModel{
+		"parent": delegateOnce(call{"c1", "delegate_mid", `{"task":"pick a city"}`}),
+		"mid":    delegateOnce(call{"m1", "delegate_asker", `{"task":"pick a city"}`}),
+		"asker":  delegateOnce(call{"q1", "ask_human", `{"question":"Which city?"}`}),
+	}
+	mid := contract.AgentConfig{Model: "gpt-4o", System: "mid", Delegates: []contract.Delegate{askerDelegate()}}
+	cfg := contract.AgentConfig{Model: "gpt-4o", System: "parent", Delegates: []contract.Delegate{{Name: "mid", Config: mid}}}
+	return cfg, model
+}
+
+// TestGrandchildTakesToolsFromTheRootsBox: a delegate two levels down
+// gets its tools from the root agent's box, as one level down does,
+// though the agent between offers none of them.
+func TestGrandchildTakesToolsFromTheRootsBox(t *testing.T) {
+	ctx := ctxT(t)
+	cfg, model := askerTwoDown()
+	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+	deps.People.Answerer = func(context.Context, contract.ToolCall, contract.Question) (string, error) {
+		return "Bergen", nil
+	}
+	snap, err := newAgent(t, cfg, deps).Submit(ctx, conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := results(snap); len(got) != 1 || got[0].Content != "Bergen" {
+		t.Errorf("results %+v, want the grandchild's answer Bergen", got)
+	}
+}
+
+// TestCloseKeepsAChildQuestionOpen: closing an agent whose run waits only
+// for a person in a delegate's child, or its child's, aborts no run; a
+// new agent
+// resumes the parent, which picks the child up, whose question is asked
+// again, and the answer finishes both.
+func TestCloseKeepsAChildQuestionOpen(t *testing.T) {
+	for name, tree := range map[string]func() (contract.AgentConfig, agentsModel){"child": askerTree, "grandchild": askerTwoDown} {
+		t.Run(name, func(t *testing.T) { closeAndResumeAsker(t, tree) })
+	}
+}
+
+func closeAndResumeAsker(t *testing.T, tree func() (contract.AgentConfig, agentsModel)) {
+	ctx := ctxT(t)
+	st := store.NewMemory()
+	cfg, model := tree()
+	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+	deps.Env.Store = st
+	a := newAgent(t, cfg, deps)
+	asked, stop := questions(a)
+	done := submitAsync(a, "go")
+	nextQuestion(t, ctx, asked)
+	stop()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-done; !errors.Is(res.err, conductor.ErrClosed) || res.snap.Phase != contract.PhaseAwaitingTools {
+		t.Fatalf("submit ended %s with %v, want ErrClosed while the child's question waits", res.snap.Phase, res.err)
+	}
+	deps2 := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+	deps2.Env.Store = st
+	var again []string
+	deps2.People.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
+		again = append(again, c.ID+": "+q.Text)
+		return "Bergen", nil
+	}
+	snap, err := newAgent(t, cfg, deps2).Resume(ctx, "session_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"q1: Which city?"}, again); diff != "" {
+		t.Errorf("questions asked after the restart mismatch (-want +got):\n%s", diff)
+	}
+	if got := results(snap); snap.Phase != contract.PhaseSettled || len(got) != 1 || got[0].Content != "Bergen" {
+		t.Errorf("resumed parent %s with results %+v, want the child's answer Bergen", snap.Phase, got)
 	}
 }
 

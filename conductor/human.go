@@ -3,6 +3,8 @@ package conductor
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -113,6 +115,59 @@ func waitsForPerson(pending []contract.PendingCall, id string) bool {
 // (questions, approvals), with nothing running.
 func waitsForPeople(p contract.Phase) bool {
 	return p == contract.PhaseAwaitingHuman || p == contract.PhaseAwaitingApproval
+}
+
+// waitsOnlyForPeople reports whether the run in flight waits for people
+// and for nothing else: each of its calls is done, waits for a person, or
+// is a delegate call whose child's run waits only for people in turn. In
+// turn (enqueue).
+func (a *Agent) waitsOnlyForPeople() bool {
+	switch {
+	case a.run == nil || !a.state.Phase.InFlight():
+		return false
+	case waitsForPeople(a.state.Phase):
+		return true
+	case a.state.Phase != contract.PhaseAwaitingTools:
+		return false
+	}
+	for _, p := range a.state.Pending {
+		switch p.State {
+		case contract.CallDone, contract.CallAwaitingHuman, contract.CallAwaitingApproval:
+			continue
+		}
+		c := a.run.children[p.Subflow]
+		if p.Subflow == "" || c == nil {
+			return false
+		}
+		ag := c.running()
+		if ag == nil {
+			return false // not begun: it is about to run
+		}
+		// A child's loop never waits for its parent's, so asking it from
+		// here cannot deadlock.
+		waits := false
+		if ag.call(context.Background(), func() error { waits = ag.waitsOnlyForPeople(); return nil }) != nil || !waits {
+			return false
+		}
+	}
+	return true
+}
+
+// detachTree lets go of a run that waits only for people and of its
+// children's runs, ending none: each child that has begun is closed
+// first, which leaves its own run waiting in the store, so that letting
+// go of the run's calls then stops no child. In turn (enqueue).
+func (a *Agent) detachTree() {
+	for _, session := range slices.Sorted(maps.Keys(a.run.children)) {
+		ag := a.run.children[session].running()
+		if ag == nil {
+			continue
+		}
+		if err := ag.Close(); err != nil {
+			a.log.Warn("conductor: close delegate", "session", session, "err", err)
+		}
+	}
+	a.detachRun()
 }
 
 // detachRun lets go of a run that waits for people, without ending it:
