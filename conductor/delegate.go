@@ -24,6 +24,10 @@ const delegateTimeout = 24 * time.Hour
 type child struct {
 	callID  string
 	session string
+	// decided is closed once the child run has begun, or once it never
+	// will: its call was answered first, or did not run (decide).
+	decided chan struct{}
+	once    sync.Once
 
 	mu      sync.Mutex
 	stopped bool
@@ -43,6 +47,9 @@ func (c *child) stop() {
 		_ = ag.Abort(contract.AbortNow)
 	}
 }
+
+// decide closes decided; it may be called more than once.
+func (c *child) decide() { c.once.Do(func() { close(c.decided) }) }
 
 func (c *child) running() *Agent {
 	c.mu.Lock()
@@ -126,7 +133,7 @@ func (a *Agent) persistLinked(e *contract.Persist) error {
 // concurrency limit, and the step that emitted it is its start record.
 func (a *Agent) startDelegate(e contract.StartDelegate) {
 	run := a.run
-	c := &child{callID: e.Call.ID, session: e.Session}
+	c := &child{callID: e.Call.ID, session: e.Session, decided: make(chan struct{})}
 	if run.children == nil {
 		run.children = map[string]*child{}
 	}
@@ -136,6 +143,7 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		return a.runChild(ctx, e, c), nil
 	})
 	if err != nil {
+		c.decide()
 		a.later(run, delegateFailed(e, c, err))
 		return
 	}
@@ -145,6 +153,7 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		SessionID: a.state.SessionID,
 		RunID:     a.state.RunID,
 		Done: func(o dispatch.Outcome) {
+			c.decide() // the call ended, maybe before the child began
 			c.mu.Lock()
 			usage := c.usage
 			c.mu.Unlock()
@@ -156,6 +165,7 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		},
 	}
 	if err := a.sched.Dispatch(run.ctx, job); err != nil {
+		c.decide()
 		a.later(run, delegateFailed(e, c, err))
 	}
 }
@@ -217,6 +227,7 @@ var errChildStopped = errors.New("the call was answered before the child began")
 func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *child) (*Agent, *runState, chan *outcome, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.decide()
 	if c.stopped {
 		return nil, nil, nil, errChildStopped
 	}

@@ -680,8 +680,40 @@ func TestCloseKeepsAChildQuestionOpen(t *testing.T) {
 }
 
 func closeAndResumeAsker(t *testing.T, tree func() (contract.AgentConfig, agentsModel)) {
-	ctx := ctxT(t)
 	st := store.NewMemory()
+	cfg, model := closeAsking(t, st, tree)
+	resumeAnswering(t, st, cfg, model)
+}
+
+// TestCloseRightAfterReopenKeepsAChildQuestionOpen: an agent closed as
+// soon as Reopen returns, before the children of its delegate calls have
+// picked their runs up again, keeps the tree for the next Resume too.
+// Close took a child that had not begun yet for one about to run, and
+// aborted the tree.
+func TestCloseRightAfterReopenKeepsAChildQuestionOpen(t *testing.T) {
+	for name, tree := range map[string]func() (contract.AgentConfig, agentsModel){"child": askerTree, "grandchild": askerTwoDown} {
+		t.Run(name, func(t *testing.T) {
+			st := store.NewMemory()
+			cfg, model := closeAsking(t, st, tree)
+			deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+			deps.Env.Store = st
+			a := newAgent(t, cfg, deps)
+			if _, err := a.Reopen(ctxT(t), "session_test"); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			resumeAnswering(t, st, cfg, model)
+		})
+	}
+}
+
+// closeAsking submits to a new agent of the tree on st and closes it once
+// the question is asked.
+func closeAsking(t *testing.T, st store.Store, tree func() (contract.AgentConfig, agentsModel)) (contract.AgentConfig, agentsModel) {
+	t.Helper()
+	ctx := ctxT(t)
 	cfg, model := tree()
 	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
 	deps.Env.Store = st
@@ -696,14 +728,23 @@ func closeAndResumeAsker(t *testing.T, tree func() (contract.AgentConfig, agents
 	if res := <-done; !errors.Is(res.err, conductor.ErrClosed) || res.snap.Phase != contract.PhaseAwaitingTools {
 		t.Fatalf("submit ended %s with %v, want ErrClosed while the child's question waits", res.snap.Phase, res.err)
 	}
-	deps2 := testDeps(model, toolBox(t, dispatch.AskHuman("")))
-	deps2.Env.Store = st
+	return cfg, model
+}
+
+// resumeAnswering resumes the session on st on a new agent whose
+// Answerer answers Bergen, and checks the question was asked again and
+// its answer finished the tree.
+func resumeAnswering(t *testing.T, st store.Store, cfg contract.AgentConfig, model agentsModel) {
+	t.Helper()
+	ctx := ctxT(t)
+	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+	deps.Env.Store = st
 	var again []string
-	deps2.People.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
+	deps.People.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
 		again = append(again, c.ID+": "+q.Text)
 		return "Bergen", nil
 	}
-	snap, err := newAgent(t, cfg, deps2).Resume(ctx, "session_test")
+	snap, err := newAgent(t, cfg, deps).Resume(ctx, "session_test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,9 +139,13 @@ func (a *Agent) waitsOnlyForPeople() bool {
 		if p.Subflow == "" || c == nil {
 			return false
 		}
+		// A child about to begin is waited for: one that picks a
+		// stored run up again (Resume, Reopen) may wait only for people
+		// once it has. Beginning needs nothing of this loop.
+		<-c.decided
 		ag := c.running()
 		if ag == nil {
-			return false // not begun: it is about to run
+			return false // it never began
 		}
 		// A child's loop never waits for its parent's, so asking it from
 		// here cannot deadlock.
