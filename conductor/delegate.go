@@ -51,6 +51,17 @@ func (c *child) stop() {
 // decide closes decided; it may be called more than once.
 func (c *child) decide() { c.once.Do(func() { close(c.decided) }) }
 
+// begun returns the child's agent once it is known whether the child
+// run begins, waiting for that (nil: it never did). A run picked up again
+// (Resume, Reopen) begins its children a moment after it returns, and a
+// person's answer or decision for one of them given at once is held
+// until the child can take it. Beginning needs nothing of the parent's
+// loop, so the loop may wait for it.
+func (c *child) begun() *Agent {
+	<-c.decided
+	return c.running()
+}
+
 func (c *child) running() *Agent {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -32,7 +32,7 @@ func (a *Agent) childAgent(callID string) (*Agent, error) {
 		}
 		for _, c := range a.run.children {
 			if c.callID == callID {
-				ag = c.running()
+				ag = c.begun()
 			}
 		}
 		if ag == nil {
@@ -63,7 +63,7 @@ func (a *Agent) runningChildren() []*Agent {
 			return nil
 		}
 		for _, s := range slices.Sorted(maps.Keys(a.run.children)) {
-			if ag := a.run.children[s].running(); ag != nil {
+			if ag := a.run.children[s].begun(); ag != nil {
 				kids = append(kids, ag)
 			}
 		}

@@ -709,6 +709,42 @@ func TestCloseRightAfterReopenKeepsAChildQuestionOpen(t *testing.T) {
 	}
 }
 
+// TestAnswerRightAfterReopenReachesTheChild: a person's answer to a
+// delegate child's question, given as soon as Reopen returns, reaches the
+// child, though the child picks its run up again a moment later.
+func TestAnswerRightAfterReopenReachesTheChild(t *testing.T) {
+	for name, tree := range map[string]func() (contract.AgentConfig, agentsModel){"child": askerTree, "grandchild": askerTwoDown} {
+		t.Run(name, func(t *testing.T) {
+			ctx := ctxT(t)
+			st := store.NewMemory()
+			cfg, model := closeAsking(t, st, tree)
+			deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+			deps.Env.Store = st
+			a := newAgent(t, cfg, deps)
+			ended := make(chan contract.RunSnapshot, 1)
+			a.Subscribe(func(ev contract.RunEvent) {
+				if ev.Kind == contract.EvRunSettled && len(ev.Subflow) == 0 {
+					ended <- a.Snapshot()
+				}
+			})
+			if _, err := a.Reopen(ctx, "session_test"); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Answer(ctx, "q1", "Bergen"); err != nil {
+				t.Fatalf("answer right after reopen: %v", err)
+			}
+			select {
+			case s := <-ended:
+				if got := results(s); len(got) != 1 || got[0].Content != "Bergen" {
+					t.Errorf("parent results %+v, want the child's answer Bergen", got)
+				}
+			case <-ctx.Done():
+				t.Fatal("the reopened run did not settle")
+			}
+		})
+	}
+}
+
 // closeAsking submits to a new agent of the tree on st and closes it once
 // the question is asked.
 func closeAsking(t *testing.T, st store.Store, tree func() (contract.AgentConfig, agentsModel)) (contract.AgentConfig, agentsModel) {

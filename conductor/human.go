@@ -141,9 +141,8 @@ func (a *Agent) waitsOnlyForPeople() bool {
 		}
 		// A child about to begin is waited for: one that picks a
 		// stored run up again (Resume, Reopen) may wait only for people
-		// once it has. Beginning needs nothing of this loop.
-		<-c.decided
-		ag := c.running()
+		// once it has.
+		ag := c.begun()
 		if ag == nil {
 			return false // it never began
 		}
