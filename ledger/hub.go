@@ -87,11 +87,10 @@ func (h *Hub) HasSubscribers() bool { return h.listening.Load() > 0 }
 // logged, and the subscriber is removed. unsubscribe stops delivery; it
 // may be called more than once and from inside fn.
 func (h *Hub) Subscribe(fn func(contract.RunEvent)) (unsubscribe func()) {
-	s := h.add()
+	s := h.add(true)
 	if s == nil {
 		return func() {}
 	}
-	h.wg.Add(1)
 	go h.deliver(s, fn)
 	return func() { h.remove(s) }
 }
@@ -101,7 +100,7 @@ func (h *Hub) Subscribe(fn func(contract.RunEvent)) (unsubscribe func()) {
 // closes (after what was queued), or the loop breaks.
 func (h *Hub) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 	return func(yield func(contract.RunEvent) bool) {
-		s := h.add()
+		s := h.add(false)
 		if s == nil {
 			return
 		}
@@ -179,11 +178,17 @@ func (h *Hub) Len() int {
 	return len(h.subs)
 }
 
-func (h *Hub) add() *subscriber {
+// add adds a subscriber, unless the hub is closed; with goroutine it
+// also counts the goroutine about to deliver to it, under the same lock
+// as Close, so a Close that begins after add returns waits for it.
+func (h *Hub) add(goroutine bool) *subscriber {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		return nil
+	}
+	if goroutine {
+		h.wg.Add(1)
 	}
 	s := newSubscriber(h.buffer)
 	h.subs[s] = struct{}{}
