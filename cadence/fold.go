@@ -32,10 +32,11 @@ func (d *Divergence) Is(target error) bool { return target == ErrNondeterministi
 
 // ForRecord returns the rules a recorded signal is stepped under when a
 // session is folded or replayed: a submit or a resume that recorded its
-// agent's config goes on under that config; a resume recorded before
-// resumes recorded one, with a newer revision, goes on under that
-// revision; any other signal keeps r. A run's records thus replay under
-// the rules that made them, whatever config the replaying process has.
+// agent's config goes on under that config; a resume without one (as
+// every resume was recorded before resumes recorded their config) that
+// recorded a newer revision goes on under that revision; any other
+// signal keeps r. A run's records thus replay under the rules that made
+// them, whatever config the replaying process has.
 func (r *Rules) ForRecord(sig contract.Signal) *Rules {
 	switch sig := sig.(type) {
 	case contract.Submitted:

@@ -217,8 +217,9 @@ type DelegateSettled struct {
 // in flight, if any, picks up where it stopped.
 type Resumed struct {
 	// Revision is the rules revision the run goes on under when it is
-	// newer than the run's own; zero (every resume recorded before
-	// revisions) keeps the run's.
+	// newer than the run's own, for a resume recorded without Config;
+	// zero (every resume recorded before revisions) keeps the run's. A
+	// resume with Config goes on under Config's revision instead.
 	Revision int `json:"revision,omitempty"`
 	// Config is the configuration of the agent that resumed the run,
 	// which the run goes on under, recorded so the rest of it replays
