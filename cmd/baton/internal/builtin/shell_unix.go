@@ -3,6 +3,8 @@
 package builtin
 
 import (
+	"errors"
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -13,5 +15,13 @@ import (
 // timeout or the abort.
 func killGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error {
+		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if errors.Is(err, syscall.ESRCH) {
+			// The group is gone: sh and all it started already exited,
+			// which exec.Cmd expects to be told as os.ErrProcessDone.
+			return os.ErrProcessDone
+		}
+		return err
+	}
 }
