@@ -9,8 +9,8 @@ import (
 )
 
 // startBatch answers a reply's tool calls: the loop guard may stop them,
-// queued steering skips them, an abort waiting for the reply answers them
-// as aborted; otherwise each is checked, put up for approval or queued,
+// queued steering skips them (from revision 3 before the loop guard is
+// asked), an abort waiting for the reply answers them as aborted; otherwise each is checked, put up for approval or queued,
 // and as many as may run together are dispatched.
 // blocks are the reply's, with n calls, each with its Call set
 // (normaliseCalls).
@@ -27,7 +27,7 @@ func (t *transition) startBatch(blocks []contract.Block, n int) {
 	case t.s.Abort != "":
 		t.fault(contract.KindAborted, abortMessage(t.s.AbortReason))
 		return
-	case rep.count >= t.rules.cfg.LoopGuard.Critical:
+	case rep.count >= t.rules.cfg.LoopGuard.Critical && !t.steeringFirst():
 		t.fault(contract.KindLoop, fmt.Sprintf("loop guard: %s repeated %d times", rep.pattern(), rep.count))
 		return
 	case t.hasQueued(contract.InputSteer):

@@ -9,9 +9,11 @@ import (
 
 // boundary is the model-call boundary: everything that must happen before
 // the next invoke_model happens here, in this order: a waiting abort, the
-// turn cap, compaction, queued steering, the loop guard's reminder, and
-// finally the call itself. Steering and reminders land after compaction,
-// so the model always reads them verbatim.
+// turn cap, the stall guard, compaction, queued steering, the loop guard's
+// reminder, and finally the call itself. Steering and reminders land after
+// compaction, so the model always reads them verbatim. From revision 3 the
+// stall guard waits while steering is queued: the steer is delivered
+// below and starts the stall count over.
 func (t *transition) boundary() {
 	if t.s.Abort != "" {
 		t.fault(contract.KindAborted, abortMessage(t.s.AbortReason))
@@ -21,7 +23,7 @@ func (t *transition) boundary() {
 		t.fault(contract.KindMaxTurns, fmt.Sprintf("reached the cap of %d model calls", t.rules.cfg.MaxTurns))
 		return
 	}
-	if t.stalled() {
+	if !t.steeringFirst() && t.stalled() {
 		return
 	}
 	if t.startCompaction() {

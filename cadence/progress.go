@@ -121,9 +121,14 @@ func describeStall(p contract.Progress) string {
 }
 
 // resetProgress starts the stall count over: new input from the host is
-// progress the tools could not make.
+// progress the tools could not make. From revision 3 the repeat guard's
+// window starts over too, so the model, newly instructed, is not faulted
+// for a call it made before the input reached it.
 func (t *transition) resetProgress() {
 	if t.s.Progress.Repeats != 0 || t.s.Progress.StaleRounds != 0 || t.s.Progress.Warned {
 		t.s.Progress.Repeats, t.s.Progress.StaleRounds, t.s.Progress.Warned = 0, 0, false
+	}
+	if t.s.Revision >= contract.RevisionSteeringFirst && (t.s.Recent != nil || t.s.Warned) {
+		t.s.Recent, t.s.Warned = nil, false
 	}
 }

@@ -308,6 +308,11 @@ func (m *machine) checkEnd(t *rapid.T, next contract.RunSnapshot) {
 		}
 		return
 	}
+	// Invariant 5 on a faulted run: from revision 3 the loop guard never
+	// ends a run while accepted steering waits to reach the model.
+	if next.Err.Kind == contract.KindLoop && next.Revision >= contract.RevisionSteeringFirst && len(m.steers) > 0 {
+		t.Fatalf("faulted by the loop guard (%v) with accepted steering %q never delivered", next.Err, m.steers)
+	}
 	// Invariant 9: a tool's failure never faults the run.
 	switch next.Err.Kind {
 	case contract.KindAborted:
@@ -452,6 +457,16 @@ func TestStepProperties(t *testing.T) {
 			"host input": func(t *rapid.T) {
 				m.step(t, cadencetest.HostInput(m.snap).Draw(t, "signal"))
 			},
+			// A model that repeats its last call, so the loop guard's
+			// thresholds (and steering that arrives as they are reached)
+			// come up often.
+			"repeat": func(t *rapid.T) {
+				sig, ok := repeatLast(m.snap)
+				if !ok {
+					t.Skip("no call to repeat")
+				}
+				m.step(t, sig)
+			},
 			"": func(t *rapid.T) {
 				if m.snap.Turns > m.rules.Config().MaxTurns {
 					t.Fatalf("%d model calls, cap %d", m.snap.Turns, m.rules.Config().MaxTurns)
@@ -463,6 +478,18 @@ func TestStepProperties(t *testing.T) {
 		})
 		m.replay(t)
 	})
+}
+
+// repeatLast is a reply that makes the run's newest call again, when the
+// model is awaited and the run has made one.
+func repeatLast(s contract.RunSnapshot) (contract.Signal, bool) {
+	if s.Phase != contract.PhaseAwaitingModel || len(s.Recent) == 0 {
+		return nil, false
+	}
+	name, args, _ := strings.Cut(s.Recent[len(s.Recent)-1], " ")
+	call := contract.ToolCall{ID: fmt.Sprintf("repeat-%d", s.Steps+1), Name: name, Arguments: args}
+	at := cadencetest.At(s)
+	return contract.ModelReplied{Reply: contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.CallBlock(call)}}, Stop: contract.StopToolUse, At: at}, true
 }
 
 // TestStepNeverPanics feeds arbitrary signals to arbitrary (even

@@ -13,6 +13,14 @@ func (t *transition) schedules() bool {
 	return t.s.Revision >= contract.RevisionReducerSchedules
 }
 
+// steeringFirst says queued steering is delivered before the loop guard
+// may fault the run (revision 3 on): delivering it starts the guard's
+// count over, so a fault now would drop a steer the host was told was
+// accepted.
+func (t *transition) steeringFirst() bool {
+	return t.s.Revision >= contract.RevisionSteeringFirst && t.hasQueued(contract.InputSteer)
+}
+
 // upgrade moves the run in flight to a newer revision when a resume asks
 // for one; a run never goes back to an older one.
 func (t *transition) upgrade(sig contract.Resumed) {

@@ -11,7 +11,11 @@ package contract
 // (FailedRunsPolicy), the no_progress loop guard, and turn_started events.
 //
 // Revision 2 adds: the rules schedule tool calls (RevisionReducerSchedules).
-const CurrentRevision = RevisionReducerSchedules
+//
+// Revision 3 adds: queued steering is delivered before the loop guard
+// may fault the run, and a delivered steer starts the repeat guard's count
+// over as it does the no_progress guard's (RevisionSteeringFirst).
+const CurrentRevision = RevisionSteeringFirst
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -20,6 +24,13 @@ const CurrentRevision = RevisionReducerSchedules
 // earlier revisions is refused. A resume (Resumed.Revision) moves a run
 // of an earlier revision in flight onto it.
 const RevisionReducerSchedules = 2
+
+// RevisionSteeringFirst is the first revision under which steering the
+// host was told was accepted always reaches the model before the loop
+// guard (repeats or no_progress) may fault the run: a steer queued when
+// the guard reaches its critical count is delivered instead, and the
+// model, now steered, is watched afresh.
+const RevisionSteeringFirst = 3
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every
