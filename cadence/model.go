@@ -25,18 +25,28 @@ func stepAwaitingModel(t *transition) string {
 	return t.onHostInput("awaiting the model")
 }
 
+// onModelFailed faults the run with the model's failure, unless the
+// context overflowed and compaction may make room. From revision 3 that
+// is only when history changed since the last compaction attempt: an
+// attempt on the same history would cut what could not be shrunk before,
+// and each overflow would cost a model call and a summary until the turn
+// cap ended the run as max_turns, hiding the cause.
 func (t *transition) onModelFailed(sig contract.ModelFailed) {
 	t.s.RunUsage.ModelCalls++
 	t.s.SessionUsage.ModelCalls++
+	msg := string(sig.Failure)
+	if sig.Message != "" {
+		msg += ": " + sig.Message
+	}
 	if sig.Failure == contract.FailContextOverflow && !t.rules.cfg.Compaction.Disabled && t.s.Abort == "" {
+		if t.s.Revision >= contract.RevisionSteeringFirst && t.s.CompactedAt > 0 && t.s.History.Len() <= t.s.CompactedAt {
+			t.fault(contract.KindModel, msg+"; compaction cannot shrink the history")
+			return
+		}
 		t.s.CompactedAt = 0
 		if t.compactNow() {
 			return
 		}
-	}
-	msg := string(sig.Failure)
-	if sig.Message != "" {
-		msg += ": " + sig.Message
 	}
 	t.fault(contract.KindModel, msg)
 }

@@ -35,6 +35,10 @@ type machine struct {
 	aborted bool
 	// compacts counts compact effects since the last invoke_model.
 	compacts int
+	// compacted is the history the newest compact effect was emitted on
+	// (a resume's re-sent one aside), once there was one.
+	compacted    contract.History
+	hasCompacted bool
 	// scratch serves every step of the session through AdvanceIn;
 	// published holds the events of the step before, with their JSON
 	// as it was then.
@@ -226,6 +230,7 @@ func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.R
 			if m.compacts > 1 {
 				t.Fatalf("compaction loop: two compact effects with no model call between")
 			}
+			m.checkCompactAgain(t, next, resumed)
 		}
 	}
 	if next.Seq != m.seq {
@@ -233,6 +238,19 @@ func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.R
 	}
 	m.checkEnd(t, next)
 	m.checkCompaction(t, sig, next, effects)
+}
+
+// checkCompactAgain holds invariant 7's "no compaction loops" across
+// model calls: from revision 3 compaction is never asked for twice on the
+// same history, even with a model call (that overflowed) between.
+func (m *machine) checkCompactAgain(t *rapid.T, next contract.RunSnapshot, resumed bool) {
+	if resumed {
+		return
+	}
+	if next.Revision >= contract.RevisionSteeringFirst && m.hasCompacted && next.History.Equal(m.compacted) {
+		t.Fatalf("compaction loop: compact asked for again on a history of %d turns that has not changed since the last one", next.History.Len())
+	}
+	m.compacted, m.hasCompacted = next.History, true
 }
 
 // checkInvoke holds invariants 3, 4, 5 and 8 at every model call.

@@ -14,7 +14,10 @@ package contract
 //
 // Revision 3 adds: queued steering is delivered before the loop guard
 // may fault the run, and a delivered steer starts the repeat guard's count
-// over as it does the no_progress guard's (RevisionSteeringFirst).
+// over as it does the no_progress guard's (RevisionSteeringFirst); a
+// context overflow compacts again only if history changed since the last
+// compaction attempt, and otherwise faults the run with the model's
+// failure.
 const CurrentRevision = RevisionSteeringFirst
 
 // RevisionReducerSchedules is the first revision whose rules decide which
@@ -29,7 +32,11 @@ const RevisionReducerSchedules = 2
 // host was told was accepted always reaches the model before the loop
 // guard (repeats or no_progress) may fault the run: a steer queued when
 // the guard reaches its critical count is delivered instead, and the
-// model, now steered, is watched afresh.
+// model, now steered, is watched afresh. Revision 3 also stops the
+// compaction loop a context overflow could start: an overflow on a
+// history that has not changed since the last compaction attempt faults
+// the run (kind model, the overflow as its cause) instead of compacting
+// it again after every model call until the turn cap.
 const RevisionSteeringFirst = 3
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
