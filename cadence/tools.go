@@ -111,12 +111,18 @@ func (t *transition) onApproval(sig contract.ApprovalResolved) string {
 // resumeBatch picks a batch up after a restart: calls handed out but not
 // started are handed out again; started calls with no outcome run again
 // only when idempotent, and otherwise tell the model the truth; approvals
-// and questions are asked again.
+// and questions are asked again. Only a run of revision 0 or 1 hands a
+// call out without starting it; from revision 3 such calls go back to
+// the queue, so a resume that moves the run on leaves their start to the
+// rules (ToolConcurrency, sequential tools) rather than to a conductor
+// that no longer limits them.
 func (t *transition) resumeBatch() {
 	pending := t.pending()
 	for i := range pending {
 		p := &pending[i]
 		switch {
+		case p.State == contract.CallDispatched && t.s.Revision >= contract.RevisionSteeringFirst:
+			p.State = contract.CallQueued
 		case p.State == contract.CallDispatched, p.State == contract.CallStarted && p.Tool.Idempotent:
 			t.handOut(p)
 		case p.State == contract.CallStarted:

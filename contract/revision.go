@@ -17,7 +17,9 @@ package contract
 // over as it does the no_progress guard's (RevisionSteeringFirst); a
 // context overflow compacts again only if history changed since the last
 // compaction attempt, and otherwise faults the run with the model's
-// failure.
+// failure; a resume that moves a run of revision 0 or 1 onto it puts the
+// calls handed out but never started back in the queue, so the rules
+// schedule them.
 const CurrentRevision = RevisionSteeringFirst
 
 // RevisionReducerSchedules is the first revision whose rules decide which
@@ -36,7 +38,11 @@ const RevisionReducerSchedules = 2
 // compaction loop a context overflow could start: an overflow on a
 // history that has not changed since the last compaction attempt faults
 // the run (kind model, the overflow as its cause) instead of compacting
-// it again after every model call until the turn cap.
+// it again after every model call until the turn cap. And a resume that
+// moves a run of revision 0 or 1 onto it (whose rules hand out calls the
+// conductor starts) puts the calls handed out but never started back in
+// the queue, so they start as ToolConcurrency and sequential tools allow
+// rather than all at once.
 const RevisionSteeringFirst = 3
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
