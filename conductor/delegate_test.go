@@ -749,21 +749,10 @@ func TestAnswerRightAfterReopenReachesTheChild(t *testing.T) {
 // the question is asked.
 func closeAsking(t *testing.T, st store.Store, tree func() (contract.AgentConfig, agentsModel)) (contract.AgentConfig, agentsModel) {
 	t.Helper()
-	ctx := ctxT(t)
 	cfg, model := tree()
 	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
 	deps.Env.Store = st
-	a := newAgent(t, cfg, deps)
-	asked, stop := questions(a)
-	done := submitAsync(a, "go")
-	nextQuestion(t, ctx, asked)
-	stop()
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if res := <-done; !errors.Is(res.err, conductor.ErrClosed) || res.snap.Phase != contract.PhaseAwaitingTools {
-		t.Fatalf("submit ended %s with %v, want ErrClosed while the child's question waits", res.snap.Phase, res.err)
-	}
+	closeWhileAsked(t, newAgent(t, cfg, deps), contract.PhaseAwaitingTools)
 	return cfg, model
 }
 

@@ -225,6 +225,23 @@ func TestQuestionSurvivesRestart(t *testing.T) {
 	}
 }
 
+// closeWhileAsked submits to a, closes a once its run asks its first
+// question, and fails t unless the Submit then ended with ErrClosed, the
+// run left in phase.
+func closeWhileAsked(t *testing.T, a *conductor.Agent, phase contract.Phase) {
+	t.Helper()
+	asked, stop := questions(a)
+	done := submitAsync(a, "plan a trip")
+	nextQuestion(t, ctxT(t), asked)
+	stop()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-done; !errors.Is(res.err, conductor.ErrClosed) || res.snap.Phase != phase {
+		t.Fatalf("submit ended %s with %v, want ErrClosed in %s while the question waits", res.snap.Phase, res.err, phase)
+	}
+}
+
 // TestCloseKeepsAQuestionOpen: closing an agent whose run waits for a
 // person does not abort the run; a new agent reopens it without waiting
 // for its end, and the answer finishes it.
@@ -233,17 +250,7 @@ func TestCloseKeepsAQuestionOpen(t *testing.T) {
 	st := store.NewMemory()
 	deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Which city?"}`})}}, toolBox(t, dispatch.AskHuman("")))
 	deps.Env.Store = st
-	a := newAgent(t, contract.AgentConfig{}, deps)
-	asked, stop := questions(a)
-	done := submitAsync(a, "plan a trip")
-	nextQuestion(t, ctx, asked)
-	stop()
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if res := <-done; !errors.Is(res.err, conductor.ErrClosed) || res.snap.Phase != contract.PhaseAwaitingHuman {
-		t.Fatalf("submit ended %s with %v, want ErrClosed while the question waits", res.snap.Phase, res.err)
-	}
+	closeWhileAsked(t, newAgent(t, contract.AgentConfig{}, deps), contract.PhaseAwaitingHuman)
 	model := &fakeModel{replies: []replyFunc{say("Bergen it is.")}}
 	deps2 := testDeps(model, toolBox(t, dispatch.AskHuman("")))
 	deps2.Env.Store = st

@@ -350,15 +350,7 @@ func TestResumeUnderAnotherConfigReplays(t *testing.T) {
 	st := store.NewMemory()
 	deps := testDeps(&fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Which city?"}`})}}, toolBox(t, dispatch.AskHuman(""), echoTool(t)))
 	deps.Env.Store = st
-	a := newAgent(t, contract.AgentConfig{}, deps)
-	asked, stop := questions(a)
-	done := submitAsync(a, "plan a trip")
-	nextQuestion(t, ctx, asked)
-	stop()
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	<-done
+	closeWhileAsked(t, newAgent(t, contract.AgentConfig{}, deps), contract.PhaseAwaitingHuman)
 	shout := dispatch.MustFunc("shout", "Shouts.", func(_ context.Context, in struct {
 		Text string `json:"text"`
 	}) (string, error) {

@@ -46,25 +46,12 @@ func TestServeGoesOnAfterFailure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := newSyncBuffer()
-		a := &app{stdout: out, stderr: io.Discard}
-		ctx, cancel := context.WithCancel(context.Background())
-		served := make(chan error, 1)
-		go func() { served <- a.serveOn(ctx, ln, st, script, "scripted", nil) }()
-		defer func() {
-			cancel()
-			if err := <-served; err != nil {
-				t.Errorf("serve: %v", err)
-			}
-			http.DefaultClient.CloseIdleConnections()
-		}()
-		out.waitFor(t, "serving AG-UI on http://")
+		addr, stop := serving(t, func(ctx context.Context, a *app, ln net.Listener) error {
+			return a.serveOn(ctx, ln, st, script, "scripted", nil)
+		})
+		defer stop()
 		body := `{"threadId":"thread-1","runId":"r-` + text + `","messages":[{"id":"m-` + text + `","role":"user","content":"` + text + `"}]}`
-		resp, err := http.Post("http://"+ln.Addr().String()+"/", "application/json", strings.NewReader(body))
+		resp, err := http.Post(addr+"/", "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,19 +73,26 @@ func TestServeGoesOnAfterFailure(t *testing.T) {
 	}
 }
 
+// forkCrashed imports a session whose process was killed mid-run into
+// the store in dir and forks it, as session "crashed", at step 6: the
+// shell call's start, where the process died.
+func forkCrashed(t *testing.T, dir string) {
+	t.Helper()
+	if code, _, stderr := cli(t, "", "import", "--store", dir, filepath.Join(sessionsDir, "resumed-crash.jsonl")); code != exitOK {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := cli(t, "", "fork", "--store", dir, "--as", "crashed", "mellow-river-a7f9", "6"); code != exitOK {
+		t.Fatal(stderr)
+	}
+}
+
 // TestRunSaysWhatResumingDoes: going on with a session whose process died
 // mid-run first finishes that run, saying so, and shows its events before
 // the new prompt's.
 func TestRunSaysWhatResumingDoes(t *testing.T) {
 	isolate(t)
 	dir, ws := t.TempDir(), t.TempDir()
-	if code, _, stderr := cli(t, "", "import", "--store", dir, filepath.Join(sessionsDir, "resumed-crash.jsonl")); code != exitOK {
-		t.Fatal(stderr)
-	}
-	// Step 6 is the shell call's start: the process was killed there.
-	if code, _, stderr := cli(t, "", "fork", "--store", dir, "--as", "crashed", "mellow-river-a7f9", "6"); code != exitOK {
-		t.Fatal(stderr)
-	}
+	forkCrashed(t, dir)
 	script := writeScript(t, `{"replies": [{"text": "The wait was cut short."}, {"text": "Still here."}]}`)
 	code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "--session", "crashed", "again?")
 	if code != exitOK {
@@ -117,12 +111,7 @@ func TestRunSaysWhatResumingDoes(t *testing.T) {
 func TestRunOnSessionDrivenElsewhere(t *testing.T) {
 	isolate(t)
 	dir, ws := t.TempDir(), t.TempDir()
-	if code, _, stderr := cli(t, "", "import", "--store", dir, filepath.Join(sessionsDir, "resumed-crash.jsonl")); code != exitOK {
-		t.Fatal(stderr)
-	}
-	if code, _, stderr := cli(t, "", "fork", "--store", dir, "--as", "crashed", "mellow-river-a7f9", "6"); code != exitOK {
-		t.Fatal(stderr)
-	}
+	forkCrashed(t, dir)
 	st, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // "always" allowlists the command names and written files the prompt
@@ -79,15 +78,7 @@ func TestQuestionWhenStdinEnds(t *testing.T) {
 	]}`)
 	s := startInteractive(t, "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", t.TempDir(), "plan a trip")
 	s.err.waitFor(t, "? Which city?\nanswer> ")
-	s.in.Close()
-	select {
-	case code := <-s.code:
-		if code != 0 {
-			t.Fatalf("exit %d\n%s", code, s.err.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the run still waits for an answer after stdin ended:\n%s%s", s.out.String(), s.err.String())
-	}
+	s.endInput(t)
 	id := strings.Fields(s.err.String()[strings.LastIndex(s.err.String(), "session "):])[1]
 	_, log, _ := cli(t, "", "log", "--store", dir, id)
 	for _, want := range []string{"stdin was closed", "I will pick one myself."} {

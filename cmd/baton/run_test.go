@@ -131,6 +131,22 @@ func (s *interactive) wait(t *testing.T) int {
 	return code
 }
 
+// endInput ends stdin, as Ctrl-D does at a terminal, and fails t unless
+// the run then ends on its own, with exit 0, instead of waiting for a
+// line that can no longer come.
+func (s *interactive) endInput(t *testing.T) {
+	t.Helper()
+	s.in.Close()
+	select {
+	case code := <-s.code:
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, s.err.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the run still waits for an answer after stdin ended:\n%s%s", s.out.String(), s.err.String())
+	}
+}
+
 func TestInteractiveApproval(t *testing.T) {
 	isolate(t)
 	tests := []struct {
@@ -173,15 +189,7 @@ func TestApprovalWhenStdinEnds(t *testing.T) {
 	ws := t.TempDir()
 	s := startInteractive(t, "run", "--allow-shell", "--provider", "scripted", "--script", writeScript(t, shellScript), "--store", t.TempDir(), "--workspace", ws, "go")
 	s.err.waitFor(t, "[y]es/[n]o/[a]lways allow")
-	s.in.Close()
-	select {
-	case code := <-s.code:
-		if code != 0 {
-			t.Fatalf("exit %d\n%s", code, s.err.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the run still waits for an answer after stdin ended:\n%s%s", s.out.String(), s.err.String())
-	}
+	s.endInput(t)
 	if !strings.Contains(s.out.String(), "denied #1 shell: stdin was closed") {
 		t.Errorf("stdout does not say why the call was denied:\n%s", s.out.String())
 	}

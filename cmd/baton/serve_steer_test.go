@@ -26,21 +26,13 @@ func TestServeMessageSteersWaitingRun(t *testing.T) {
 		scripted.Reply{Text: "One question.", Calls: []scripted.Call{{ID: "q1", Name: "ask_human", Arguments: `{"question":"Which city?"}`}}},
 		scripted.Reply{Text: "Going to Oslo."},
 	)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := newSyncBuffer()
-	a := &app{stdout: out, stderr: io.Discard}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() {
-		served <- a.serveWith(ctx, ln, st, script, "scripted", []dispatch.Tool{dispatch.AskHuman("")}, serveConfig{namespace: defaultNamespace})
-	}()
-	out.waitFor(t, "serving AG-UI on http://")
+	addr, stop := serving(t, func(ctx context.Context, a *app, ln net.Listener) error {
+		return a.serveWith(ctx, ln, st, script, "scripted", []dispatch.Tool{dispatch.AskHuman("")}, serveConfig{namespace: defaultNamespace})
+	})
+	defer stop()
 	post := func(body string) (int, string) {
 		t.Helper()
-		resp, err := http.Post("http://"+ln.Addr().String()+"/", "application/json", strings.NewReader(body))
+		resp, err := http.Post(addr+"/", "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,9 +48,4 @@ func TestServeMessageSteersWaitingRun(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, "Oslo.") || !strings.Contains(body, `"phase":"settled"`) {
 		t.Errorf("message while the run waits (%d), want the steered run's stream:\n%s", code, body)
 	}
-	cancel()
-	if err := <-served; err != nil {
-		t.Errorf("serve: %v", err)
-	}
-	http.DefaultClient.CloseIdleConnections()
 }

@@ -32,19 +32,12 @@ func TestServeAGUI(t *testing.T) {
 		scripted.Reply{Text: "Looking.", Calls: []scripted.Call{{ID: "c1", Name: "list_files", Arguments: `{}`}}},
 		scripted.Reply{Text: "Empty workspace."},
 	)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := newSyncBuffer()
-	a := &app{stdout: out, stderr: io.Discard}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- a.serveOn(ctx, ln, st, script, "scripted", tools.Tools()) }()
-	out.waitFor(t, "serving AG-UI on http://")
+	addr, stop := serving(t, func(ctx context.Context, a *app, ln net.Listener) error {
+		return a.serveOn(ctx, ln, st, script, "scripted", tools.Tools())
+	})
 
 	body := `{"threadId":"web-thread","runId":"r1","messages":[{"id":"m1","role":"user","content":"what is here?"}]}`
-	resp, err := http.Post("http://"+ln.Addr().String()+"/", "application/json", strings.NewReader(body))
+	resp, err := http.Post(addr+"/", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,11 +51,7 @@ func TestServeAGUI(t *testing.T) {
 			t.Errorf("stream lacks %q:\n%s", want, stream)
 		}
 	}
-	cancel()
-	if err := <-served; err != nil {
-		t.Errorf("serve: %v", err)
-	}
-	http.DefaultClient.CloseIdleConnections()
+	stop()
 	code, stdout, stderr := cli(t, "", "replay", "--store", dir, "serve-web-thread")
 	if code != 0 || stdout != "replay verified: 4 steps, byte for byte\n" {
 		t.Errorf("replay of the served session: exit %d %q %q", code, stdout, stderr)
@@ -77,25 +66,15 @@ func TestServeShutdownWithSilentConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := newSyncBuffer()
-	a := &app{stdout: out, stderr: io.Discard}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- a.serveOn(ctx, ln, st, scripted.Echo(), "scripted", nil) }()
-	out.waitFor(t, "serving AG-UI on http://")
-	conn, err := net.Dial("tcp", ln.Addr().String())
+	addr, stop := serving(t, func(ctx context.Context, a *app, ln net.Listener) error {
+		return a.serveOn(ctx, ln, st, scripted.Echo(), "scripted", nil)
+	})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(addr, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	cancel()
-	if err := <-served; err != nil {
-		t.Errorf("serve: %v", err)
-	}
+	stop()
 }
 
 func TestServeStopsOnSIGTERM(t *testing.T) {
@@ -159,17 +138,11 @@ func TestServeExposesOnlyItsNamespace(t *testing.T) {
 		t.Fatal(err)
 	}
 	private.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := newSyncBuffer()
-	a := &app{stdout: out, stderr: io.Discard}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- a.serveOn(ctx, ln, st, scripted.New(scripted.Reply{Text: "fresh"}), "scripted", nil) }()
-	out.waitFor(t, "serving AG-UI on http://")
-	url := "http://" + ln.Addr().String() + "/"
+	addr, stop := serving(t, func(ctx context.Context, a *app, ln net.Listener) error {
+		return a.serveOn(ctx, ln, st, scripted.New(scripted.Reply{Text: "fresh"}), "scripted", nil)
+	})
+	defer stop()
+	url := addr + "/"
 	resume, err := http.Get(url + "?threadId=private&lastEventId=0")
 	if err != nil {
 		t.Fatal(err)
@@ -188,9 +161,38 @@ func TestServeExposesOnlyItsNamespace(t *testing.T) {
 	if !strings.Contains(string(b), "fresh") || strings.Contains(string(b), "secret") {
 		t.Errorf("a thread named like another's session:\n%s", b)
 	}
-	cancel()
-	if err := <-served; err != nil {
-		t.Errorf("serve: %v", err)
+}
+
+// serving runs serve on a loopback port, as baton serve would, until stop
+// is called, and returns the address it serves (http://host:port). stop
+// reports an error serving ended with, and lets go of the client's idle
+// connections.
+func serving(t *testing.T, serve func(ctx context.Context, a *app, ln net.Listener) error) (addr string, stop func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	http.DefaultClient.CloseIdleConnections()
+	out := newSyncBuffer()
+	a := &app{stdout: out, stderr: io.Discard}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, a, ln) }()
+	stop = func() {
+		t.Helper()
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		http.DefaultClient.CloseIdleConnections()
+	}
+	started := false
+	defer func() {
+		if !started {
+			stop() // waitFor failed t: serving must end all the same
+		}
+	}()
+	out.waitFor(t, "serving AG-UI on http://")
+	started = true
+	return "http://" + ln.Addr().String(), stop
 }
