@@ -47,7 +47,11 @@ func SubflowValue(ev contract.RunEvent, nameKey string) map[string]any {
 		v["content"], v["isError"] = ev.Result.Content, ev.Result.IsError
 	}
 	if ev.Err != nil {
+		// A faulted run's text is its error's message.
 		v["error"] = redact.Error(ev.Err.Error())
+		if text, ok := v["text"].(string); ok {
+			v["text"] = redact.Error(text)
+		}
 	}
 	return v
 }
