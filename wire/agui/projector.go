@@ -57,13 +57,23 @@ func (p *Projector) finishSteps() []Event {
 // Continue returns what a new AG-UI run of the baton run in flight needs
 // first, after the client's stream of it ended (it sent a message since):
 // RUN_STARTED. The messages the earlier stream left open are closed
-// without a word, so that what comes next opens messages of its own.
+// without a word, so that what comes next opens messages of its own. A
+// tool call it left open cannot move to another id (its result names
+// it), so it is started again under its own: the client keeps the call
+// it has, and the turn's completion sends the rest of its arguments and
+// ends it in this run.
 func (p *Projector) Continue() []Event {
 	if !p.t.Running {
 		return nil
 	}
 	p.t.Thinking.Open, p.t.Text.Open = false, false
-	return p.Resume()
+	out := p.Resume()
+	if p.t.InTurn {
+		for _, c := range p.t.Calls() {
+			out = append(out, Event{Type: ToolCallStart, ToolCallID: c.ID, ToolCallName: c.Name, ParentMessageID: p.messageID()})
+		}
+	}
+	return out
 }
 
 // Project returns the AG-UI events for one baton event, in order.
