@@ -18,6 +18,8 @@ func TestHTTPErrors(t *testing.T) {
 		{Name: "unauthorized", Transcript: "### HTTP 401\n\n{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}\n", Fail: contract.FailAuth, Status: 401},
 		{Name: "forbidden", Transcript: "### HTTP 403\n\n{\"error\":{\"message\":\"no access\"}}\n", Fail: contract.FailAuth, Status: 403},
 		{Name: "context overflow", Transcript: "### HTTP 400\n\n{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.\",\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}\n", Fail: contract.FailContextOverflow, Status: 400},
+		{Name: "overflow in a top-level error", Transcript: "### HTTP 400\n\n{\"object\":\"error\",\"message\":\"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}\n", Fail: contract.FailContextOverflow, Status: 400},
+		{Name: "overflow in plain text", Transcript: "### HTTP 400\nContent-Type: text/plain\n\nmaximum context length exceeded\n", Fail: contract.FailContextOverflow, Status: 400},
 		{Name: "other 4xx", Transcript: "### HTTP 404\n\n{\"error\":{\"message\":\"The model `gpt-9` does not exist\",\"type\":\"invalid_request_error\",\"code\":\"model_not_found\"}}\n", Fail: contract.FailInvalidRequest, Status: 404},
 	})
 }

@@ -1,9 +1,12 @@
 package httpfail
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/batonrt/baton/contract"
@@ -23,7 +26,8 @@ type Classifier struct {
 	Frame FrameReader
 	// Detail reads what the API said in an error response out of the
 	// error the SDK returned for it, for SDKs whose error text carries
-	// only the status; nil reads err.Error().
+	// only the status; nil, or a blank answer, reads err.Error() and the
+	// start of the response body.
 	Detail func(err error) string
 	// Now reads the clock for Retry-After dates; nil means time.Now.
 	Now func() time.Time
@@ -41,7 +45,7 @@ func (c Classifier) Classify(ctx context.Context, resp *http.Response, err error
 	}
 	if resp != nil && resp.StatusCode >= 400 {
 		return &turn.ProviderError{
-			Failure:    StatusKind(resp.StatusCode, c.detail(err)),
+			Failure:    StatusKind(resp.StatusCode, c.detail(resp, err)),
 			Status:     resp.StatusCode,
 			RetryAfter: RetryAfter(resp.Header, c.now()),
 			Message:    c.API + ": request failed",
@@ -75,13 +79,34 @@ func (c Classifier) BadRequest(err error) *turn.ProviderError {
 	return &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: c.API + ": bad request", Err: err}
 }
 
-func (c Classifier) detail(err error) string {
+// maxDetail bounds how much of an error body is read for its message.
+const maxDetail = 16 << 10
+
+// detail is what the API said about a failed response. Servers that copy
+// an API loosely answer in shapes its SDK cannot read (a top-level
+// message, plain text), leaving it an empty error object; what they said
+// is then only in the body.
+func (c Classifier) detail(resp *http.Response, err error) string {
 	if c.Detail != nil {
-		if d := c.Detail(err); d != "" {
+		if d := strings.TrimSpace(c.Detail(err)); d != "" {
 			return d
 		}
 	}
-	return err.Error()
+	return err.Error() + " " + peekBody(resp)
+}
+
+// peekBody reads the start of resp's body and puts it back, so the body
+// the returned error carries still reads whole.
+func peekBody(resp *http.Response) string {
+	if resp.Body == nil {
+		return ""
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxDetail))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(b), resp.Body), resp.Body}
+	return string(b)
 }
 
 func (c Classifier) now() time.Time {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,5 +114,20 @@ func TestStreamedJSON(t *testing.T) {
 		if raw != tt.raw || ok != tt.wantOK {
 			t.Errorf("StreamedJSON(%v) = %q, %v; want %q, %v", tt.err, raw, ok, tt.raw, tt.wantOK)
 		}
+	}
+}
+
+// TestClassifyReadsBody: when the SDK could read no message out of an
+// error body, the body itself decides, and it still reads whole after.
+func TestClassifyReadsBody(t *testing.T) {
+	const body = `{"object":"error","message":"This model's maximum context length is 4096 tokens.","type":"BadRequestError","code":400}`
+	resp := &http.Response{StatusCode: 400, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(body))}
+	c := Classifier{API: "demo", Detail: func(error) string { return "  " }}
+	pe := c.Classify(context.Background(), resp, errors.New("400 Bad Request"))
+	if pe.Failure != contract.FailContextOverflow {
+		t.Errorf("got %s, want %s", pe.Failure, contract.FailContextOverflow)
+	}
+	if got, _ := io.ReadAll(resp.Body); string(got) != body {
+		t.Errorf("body after classifying = %q, want %q", got, body)
 	}
 }
