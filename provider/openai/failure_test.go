@@ -20,6 +20,7 @@ func TestHTTPErrors(t *testing.T) {
 		{Name: "context overflow", Transcript: "### HTTP 400\n\n{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.\",\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}\n", Fail: contract.FailContextOverflow, Status: 400},
 		{Name: "overflow in a top-level error", Transcript: "### HTTP 400\n\n{\"object\":\"error\",\"message\":\"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}\n", Fail: contract.FailContextOverflow, Status: 400},
 		{Name: "overflow in plain text", Transcript: "### HTTP 400\nContent-Type: text/plain\n\nmaximum context length exceeded\n", Fail: contract.FailContextOverflow, Status: 400},
+		{Name: "llama.cpp overflow", Transcript: "### HTTP 400\n\n{\"error\":{\"code\":400,\"message\":\"request (9412 tokens) exceeds the available context size (8192 tokens), try increasing it\",\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":9412,\"n_ctx\":8192}}\n", Fail: contract.FailContextOverflow, Status: 400},
 		{Name: "other 4xx", Transcript: "### HTTP 404\n\n{\"error\":{\"message\":\"The model `gpt-9` does not exist\",\"type\":\"invalid_request_error\",\"code\":\"model_not_found\"}}\n", Fail: contract.FailInvalidRequest, Status: 404},
 	})
 }

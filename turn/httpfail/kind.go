@@ -45,8 +45,9 @@ func FrameKind(typ, msg string) contract.FailureKind {
 }
 
 // overflowPhrases are the ways OpenAI, Anthropic and the servers and
-// proxies that copy them say the prompt does not fit.
-var overflowPhrases = []string{"context_length_exceeded", "context length", "context window", "maximum context", "prompt is too long", "too many tokens"}
+// proxies that copy them say the prompt does not fit; llama.cpp's server
+// says it "exceeds the available context size".
+var overflowPhrases = []string{"context_length_exceeded", "context length", "context window", "context size", "maximum context", "prompt is too long", "too many tokens"}
 
 // ContextOverflow reports whether msg says the prompt does not fit.
 func ContextOverflow(msg string) bool {

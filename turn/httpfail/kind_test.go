@@ -22,6 +22,7 @@ func TestStatusKind(t *testing.T) {
 		{413, "Request exceeds the maximum allowed number of bytes.", contract.FailContextOverflow},
 		{400, "This model's maximum context length is 128000 tokens.", contract.FailContextOverflow},
 		{400, "prompt is too long: 210000 tokens > 200000 maximum", contract.FailContextOverflow},
+		{400, "request (9412 tokens) exceeds the available context size (8192 tokens), try increasing it", contract.FailContextOverflow},
 		{404, "The model `gpt-9` does not exist", contract.FailInvalidRequest},
 		{422, "", contract.FailInvalidRequest},
 	}
