@@ -103,7 +103,9 @@ func contentBlocks(t contract.Turn) ([]sdk.ContentBlockParamUnion, error) {
 	var out []sdk.ContentBlockParamUnion
 	for _, b := range t.Blocks {
 		switch {
-		case b.Kind == contract.BlockText && b.Text != "":
+		case b.Kind == contract.BlockText && strings.TrimSpace(b.Text) != "":
+			// The API refuses blank text, which models do write before a
+			// tool call.
 			out = append(out, sdk.NewTextBlock(b.Text))
 		case b.Kind == contract.BlockThinking && b.Signature != "" && t.Role == contract.RoleAssistant:
 			// Unsigned thinking (from another provider) would be refused.
@@ -115,7 +117,7 @@ func contentBlocks(t contract.Turn) ([]sdk.ContentBlockParamUnion, error) {
 		case b.Kind == contract.BlockToolCall && b.Call != nil:
 			out = append(out, sdk.NewToolUseBlock(b.Call.ID, callInput(b.Call.Arguments), b.Call.Name))
 		case b.Kind == contract.BlockToolResult && b.Result != nil:
-			out = append(out, sdk.NewToolResultBlock(b.Result.CallID, b.Result.Content, b.Result.IsError))
+			out = append(out, toolResultBlock(*b.Result))
 		case b.Kind == contract.BlockImage && b.Image != nil:
 			img, err := imageBlock(*b.Image)
 			if err != nil {
@@ -125,6 +127,15 @@ func contentBlocks(t contract.Turn) ([]sdk.ContentBlockParamUnion, error) {
 		}
 	}
 	return out, nil
+}
+
+// toolResultBlock leaves a blank result without content: the API
+// refuses blank text, and a tool that printed nothing is common.
+func toolResultBlock(r contract.ToolResult) sdk.ContentBlockParamUnion {
+	if strings.TrimSpace(r.Content) != "" {
+		return sdk.NewToolResultBlock(r.CallID, r.Content, r.IsError)
+	}
+	return sdk.ContentBlockParamUnion{OfToolResult: &sdk.ToolResultBlockParam{ToolUseID: r.CallID, IsError: sdk.Bool(r.IsError)}}
 }
 
 // callInput sends the model's arguments back as it wrote them when they

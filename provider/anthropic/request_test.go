@@ -4,6 +4,8 @@ import (
 	"flag"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
 	"github.com/batonrt/baton/turn/endpoint"
@@ -51,4 +53,26 @@ func TestRequestOutputGolden(t *testing.T) {
 	req := basicRequest()
 	req.Output = &contract.OutputSchema{Name: "forecast", Schema: []byte(`{"type":"object","properties":{"city":{"type":"string"},"temp_c":{"type":"number"}},"required":["city","temp_c"]}`)}
 	suite.Golden(t, req, "request_output.golden.json", *update)
+}
+
+// TestBlankTextNeverSent: the API refuses a text block that is empty or
+// only whitespace ("text content blocks must contain non-whitespace
+// text"). Models do write "\n\n" before a tool call, and a tool that
+// printed nothing has an empty result; both must go without the block.
+func TestBlankTextNeverSent(t *testing.T) {
+	for _, result := range []string{"", "\n"} {
+		req := basicRequest()
+		call := contract.ToolCall{ID: "toolu_1", Name: "get_weather", Arguments: `{"city":"Paris"}`}
+		req.History = req.History.
+			Append(contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.TextBlock("\n\n"), contract.CallBlock(call)}}).
+			Append(contract.Turn{Role: contract.RoleTool, Blocks: []contract.Block{contract.ResultBlock(contract.ToolResult{CallID: "toolu_1", Name: "get_weather", Content: result})}})
+		msgs := suite.Sent(t, req, "messages")["messages"].([]any)
+		want := []any{
+			map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": map[string]any{"city": "Paris"}}}},
+			map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": false}}},
+		}
+		if diff := cmp.Diff(want, msgs[len(msgs)-2:]); diff != "" {
+			t.Errorf("result %q: mismatch (-want +got):\n%s", result, diff)
+		}
+	}
 }
