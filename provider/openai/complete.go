@@ -36,10 +36,13 @@ func (p *Provider) Complete(ctx context.Context, req contract.ModelRequest) ([]t
 // have held.
 func completionChunks(c *sdk.ChatCompletion) []turn.Chunk {
 	choice := c.Choices[0]
-	d := &decoder{reason: choice.FinishReason}
+	d := &decoder{reason: choice.FinishReason, refused: choice.Message.Refusal != ""}
 	var out []turn.Chunk
 	if choice.Message.Content != "" {
 		out = append(out, turn.Chunk{Kind: turn.ChunkText, Text: choice.Message.Content})
+	}
+	if d.refused {
+		out = append(out, turn.Chunk{Kind: turn.ChunkText, Text: choice.Message.Refusal})
 	}
 	for i, tc := range choice.Message.ToolCalls {
 		d.order++

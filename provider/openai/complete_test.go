@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	sdk "github.com/openai/openai-go/v3"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
@@ -53,5 +54,18 @@ func TestFallbackToACompletion(t *testing.T) {
 	}
 	if rep.Stop != contract.StopToolUse || rep.Usage.InputTokens != 12 || streamed.Load() != 1 || plain.Load() != 1 {
 		t.Errorf("stop %s usage %+v, %d streamed and %d plain calls", rep.Stop, rep.Usage, streamed.Load(), plain.Load())
+	}
+}
+
+// TestCompletionRefusal: a whole completion's refusal is its text and
+// its stop, as in a stream.
+func TestCompletionRefusal(t *testing.T) {
+	var c sdk.ChatCompletion
+	if err := json.Unmarshal([]byte(`{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":null,"refusal":"I can't help with that."}}]}`), &c); err != nil {
+		t.Fatal(err)
+	}
+	want := []turn.Chunk{{Kind: turn.ChunkText, Text: "I can't help with that."}, {Kind: turn.ChunkStop, Stop: contract.StopRefusal}}
+	if diff := cmp.Diff(want, completionChunks(&c)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }

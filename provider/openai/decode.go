@@ -15,13 +15,16 @@ import (
 // in order of first appearance, and a new call id at an index in use
 // starts a new call (some compatible servers put every parallel call at
 // index 0). Usage and the stop are held back until the stream ends,
-// because usage arrives after finish_reason.
+// because usage arrives after finish_reason. A refusal arrives in its own
+// field, content left empty, under finish_reason "stop": it is passed on
+// as text so the caller reads why, and it makes the stop a refusal.
 type decoder struct {
-	calls  map[int64]int
-	ids    map[int64]string
-	order  int
-	reason string
-	usage  *contract.Usage
+	calls   map[int64]int
+	ids     map[int64]string
+	order   int
+	reason  string
+	refused bool
+	usage   *contract.Usage
 }
 
 func (d *decoder) Decode(c sdk.ChatCompletionChunk) []turn.Chunk {
@@ -55,6 +58,10 @@ func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDel
 	}
 	if delta.Content != "" {
 		out = append(out, turn.Chunk{Kind: turn.ChunkText, Text: delta.Content})
+	}
+	if delta.Refusal != "" {
+		d.refused = true
+		out = append(out, turn.Chunk{Kind: turn.ChunkText, Text: delta.Refusal})
 	}
 	for _, tc := range delta.ToolCalls {
 		i, ok := d.calls[tc.Index]
@@ -117,6 +124,9 @@ func (d *decoder) stopReason() contract.StopReason {
 	case "length":
 		return contract.StopMaxTokens
 	case "content_filter":
+		return contract.StopRefusal
+	}
+	if d.refused {
 		return contract.StopRefusal
 	}
 	// Some compatible servers say "stop" after tool calls.

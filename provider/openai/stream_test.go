@@ -39,6 +39,11 @@ func TestStreamTranscripts(t *testing.T) {
 		{Name: "thinking", Want: []turn.Chunk{
 			{Kind: turn.ChunkThinking, Text: "Let me think."}, text("Done."), usage(12, 9, 0), stop(contract.StopEndTurn),
 		}},
+		// A model that refuses (structured outputs make it say so apart)
+		// streams the refusal beside content, which stays empty.
+		{Name: "refusal", Want: []turn.Chunk{
+			text("I'm sorry,"), text(" I can't help with that."), usage(40, 9, 0), stop(contract.StopRefusal),
+		}},
 		{Name: "malformed_arguments", Want: []turn.Chunk{
 			start(0, "call_1"), args(0, `{"city": `), args(0, `"Paris"`), end(0), usage(82, 12, 0), stop(contract.StopToolUse),
 		}},
