@@ -130,30 +130,39 @@ func TestAGUIClientRebuildsRun(t *testing.T) {
 	}
 }
 
+// The official client, whose stream is dropped between turns or in the
+// middle of the reasoning, the text or a tool call's arguments, opens a
+// new run for the reconnect with Last-Event-ID; the resumed stream must
+// pass its verifier and leave it with the agent's history.
 func TestAGUIClientRebuildsRunAfterReconnect(t *testing.T) {
 	dir := aguiClientDir(t)
-	e := newGatedEnv(t, weatherScript, make(chan struct{}))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		// Let the tool finish once the client has cut its first stream and
-		// come back with Last-Event-ID. Counting live streams instead could
-		// miss the cut when the reconnect overlaps the first stream's end.
-		for e.resumes.Load() == 0 {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(time.Millisecond):
+	for _, mode := range []string{"reconnect", "reconnect-reasoning", "reconnect-text", "reconnect-args"} {
+		t.Run(mode, func(t *testing.T) {
+			e := newGatedEnv(t, weatherScript, make(chan struct{}))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				// Let the tool finish once the client has cut its first stream and
+				// come back with Last-Event-ID. Counting live streams instead could
+				// miss the cut when the reconnect overlaps the first stream's end.
+				for e.resumes.Load() == 0 {
+					select {
+					case <-ctx.Done():
+						return
+					case <-time.After(time.Millisecond):
+					}
+				}
+				close(e.toolGate)
+			}()
+			thread := "thread-" + mode
+			res := runClient(t, dir, e.srv.URL, thread, mode)
+			if res.ResumedFrom == "" {
+				t.Fatal("client did not record a Last-Event-ID")
 			}
-		}
-		close(e.toolGate)
-	}()
-	res := runClient(t, dir, e.srv.URL, "thread-re", "reconnect")
-	if res.ResumedFrom == "" {
-		t.Fatal("client did not record a Last-Event-ID")
-	}
-	want := historyLines(e.agent("thread-re").Snapshot().History)
-	if diff := cmp.Diff(want, flatten(t, res.Messages)); diff != "" {
-		t.Errorf("client messages after reconnect from %s mismatch (-want +got):\n%s", res.ResumedFrom, diff)
+			want := historyLines(e.agent(thread).Snapshot().History)
+			if diff := cmp.Diff(want, flatten(t, res.Messages)); diff != "" {
+				t.Errorf("client messages after reconnect from %s mismatch (-want +got):\n%s", res.ResumedFrom, diff)
+			}
+		})
 	}
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // verify checks one AG-UI run as @ag-ui/client's verifyEvents does: it
-// opens with RUN_STARTED, and every message, reasoning span and tool call
-// is started before its content or end, and ended before RUN_FINISHED.
+// opens with RUN_STARTED, and every message, reasoning span, tool call and
+// step is started before its content or end, and ended before
+// RUN_FINISHED.
 func verify(events []Event) error {
 	open := map[string]bool{}
 	for i, e := range events {
@@ -27,18 +28,20 @@ func verify(events []Event) error {
 			key = "reasoning " + e.MessageID
 		case ToolCallStart, ToolCallArgs, ToolCallEnd:
 			key = "tool call " + e.ToolCallID
+		case StepStarted, StepFinished:
+			key = "step " + e.StepName
 		case RunFinished:
 			if len(open) > 0 {
 				return fmt.Errorf("event %d: RUN_FINISHED with %v active", i, open)
 			}
 		}
 		switch e.Type {
-		case TextMessageStart, ReasoningMessageStart, ReasoningStart, ToolCallStart:
+		case TextMessageStart, ReasoningMessageStart, ReasoningStart, ToolCallStart, StepStarted:
 			if open[key] {
 				return fmt.Errorf("event %d: %s started twice", i, key)
 			}
 			open[key] = true
-		case TextMessageContent, ReasoningMessageContent, ToolCallArgs, TextMessageEnd, ReasoningMessageEnd, ReasoningEnd, ToolCallEnd:
+		case TextMessageContent, ReasoningMessageContent, ToolCallArgs, TextMessageEnd, ReasoningMessageEnd, ReasoningEnd, ToolCallEnd, StepFinished:
 			if !open[key] {
 				return fmt.Errorf("event %d: %s for %s, which was not started", i, e.Type, key)
 			}

@@ -31,8 +31,12 @@ func NewProjector(threadID string) *Projector {
 func (p *Projector) InRun() (runID string, ok bool) { return p.t.RunID, p.t.Running }
 
 // Resume returns what a client reconnecting mid-run needs before the rest
-// of the run: AG-UI streams open with RUN_STARTED, so a resumed stream
-// whose run started earlier repeats it.
+// of the run. A client opens a new AG-UI run for the reconnect, and a run
+// starts with RUN_STARTED and starts whatever it continues, so a resumed
+// stream whose run started earlier repeats RUN_STARTED, starts the active
+// steps again, and starts the open messages and tool calls again under
+// their own ids (reopen): a client that kept them ignores the repeated
+// starts, and one that did not gets the rest of the run valid.
 func (p *Projector) Resume() []Event {
 	if !p.t.Running {
 		return nil
@@ -41,7 +45,44 @@ func (p *Projector) Resume() []Event {
 	for _, name := range p.steps {
 		out = append(out, Event{Type: StepStarted, StepName: name})
 	}
+	return append(out, p.reopen()...)
+}
+
+// reopen starts again what the model call in flight has open: the
+// reasoning, the text, then the tool calls streaming their arguments, in
+// the order they began and after the text, whose message carries them.
+func (p *Projector) reopen() []Event {
+	if !p.t.InTurn {
+		return nil
+	}
+	var out []Event
+	if p.t.Thinking.Open {
+		out = append(out, p.startReasoning()...)
+	}
+	if p.t.Text.Open {
+		out = append(out, p.startText())
+	}
+	for _, c := range p.t.Calls() {
+		out = append(out, p.startCall(c))
+	}
 	return out
+}
+
+// startReasoning, startText and startCall open the parts of the model
+// call in flight, live and again on a new run that continues them.
+func (p *Projector) startReasoning() []Event {
+	return []Event{
+		{Type: ReasoningStart, MessageID: p.reasoningID()},
+		{Type: ReasoningMessageStart, MessageID: p.reasoningID(), Role: "reasoning"},
+	}
+}
+
+func (p *Projector) startText() Event {
+	return Event{Type: TextMessageStart, MessageID: p.messageID(), Role: "assistant"}
+}
+
+func (p *Projector) startCall(c *track.Call) Event {
+	return Event{Type: ToolCallStart, ToolCallID: c.ID, ToolCallName: c.Name, ParentMessageID: p.messageID()}
 }
 
 // finishSteps finishes the active steps, newest first, for a stream that
@@ -56,24 +97,18 @@ func (p *Projector) finishSteps() []Event {
 
 // Continue returns what a new AG-UI run of the baton run in flight needs
 // first, after the client's stream of it ended (it sent a message since):
-// RUN_STARTED. The messages the earlier stream left open are closed
-// without a word, so that what comes next opens messages of its own. A
-// tool call it left open cannot move to another id (its result names
-// it), so it is started again under its own: the client keeps the call
-// it has, and the turn's completion sends the rest of its arguments and
-// ends it in this run.
+// what Resume sends, except that the messages the earlier stream left
+// open are closed without a word, so that what comes next opens messages
+// of its own. A tool call it left open cannot move to another id (its
+// result names it), so Resume starts it again under its own: the client
+// keeps the call it has, and the turn's completion sends the rest of its
+// arguments and ends it in this run.
 func (p *Projector) Continue() []Event {
 	if !p.t.Running {
 		return nil
 	}
 	p.t.Thinking.Open, p.t.Text.Open = false, false
-	out := p.Resume()
-	if p.t.InTurn {
-		for _, c := range p.t.Calls() {
-			out = append(out, Event{Type: ToolCallStart, ToolCallID: c.ID, ToolCallName: c.Name, ParentMessageID: p.messageID()})
-		}
-	}
-	return out
+	return p.Resume()
 }
 
 // Project returns the AG-UI events for one baton event, in order.
@@ -145,7 +180,7 @@ func (p *Projector) delta(ev contract.RunEvent) []Event {
 	case contract.EvTextDelta:
 		out := p.closeThinking()
 		if p.t.Text.Start() {
-			out = append(out, Event{Type: TextMessageStart, MessageID: p.messageID(), Role: "assistant"})
+			out = append(out, p.startText())
 		}
 		p.t.Text.Append(ev.Text)
 		if ev.Text != "" {
@@ -155,9 +190,7 @@ func (p *Projector) delta(ev contract.RunEvent) []Event {
 	case contract.EvThinkingDelta:
 		var out []Event
 		if p.t.Thinking.Start() {
-			out = append(out,
-				Event{Type: ReasoningStart, MessageID: p.reasoningID()},
-				Event{Type: ReasoningMessageStart, MessageID: p.reasoningID(), Role: "reasoning"})
+			out = p.startReasoning()
 		}
 		p.t.Thinking.Append(ev.Text)
 		if ev.Text != "" {
@@ -172,7 +205,7 @@ func (p *Projector) callDelta(ev contract.RunEvent) []Event {
 	out := p.closeThinking()
 	c, first := p.t.Call(ev)
 	if first {
-		out = append(out, Event{Type: ToolCallStart, ToolCallID: c.ID, ToolCallName: c.Name, ParentMessageID: p.messageID()})
+		out = append(out, p.startCall(c))
 	}
 	c.AppendArgs(ev.Text)
 	if ev.Text != "" {

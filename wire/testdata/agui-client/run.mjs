@@ -5,12 +5,27 @@
 //   node run.mjs URL THREAD reconnect  drop the connection right after the
 //                                      tool starts, then resume with
 //                                      Last-Event-ID
+//   node run.mjs URL THREAD reconnect-reasoning, reconnect-text,
+//                           reconnect-args
+//                                      the same, dropped in the middle of
+//                                      the reasoning, the text, or the
+//                                      tool call's arguments
 import { HttpAgent } from "@ag-ui/client";
 
 const [url, threadId, mode] = process.argv.slice(2);
 
+// Where each reconnect mode drops the connection: after the first SSE
+// block that holds this.
+const cutAfter = {
+  reconnect: '"baton.tool_started"',
+  "reconnect-reasoning": '"REASONING_MESSAGE_CONTENT"',
+  "reconnect-text": '"TEXT_MESSAGE_CONTENT"',
+  "reconnect-args": '"TOOL_CALL_ARGS"',
+}[mode];
+if (mode !== "full" && !cutAfter) throw new Error(`unknown mode ${mode}`);
+
 // The client's own fetch hook sees the raw SSE: it remembers the newest
-// id and, in reconnect mode, ends the stream after the tool_started event
+// id and, in a reconnect mode, ends the stream after the block it names
 // as a dropped connection would.
 let lastId = "";
 let cut = false;
@@ -32,7 +47,7 @@ function cuttingFetch(input, init) {
               if (line.startsWith("id: ")) lastId = line.slice(4);
             }
             controller.enqueue(encoder.encode(block));
-            if (mode === "reconnect" && block.includes('"baton.tool_started"')) {
+            if (cutAfter && !cut && block.includes(cutAfter)) {
               cut = true;
               controller.terminate();
               return;
@@ -66,8 +81,8 @@ try {
 
 let messages = agent.messages;
 let resumedFrom = "";
-if (mode === "reconnect") {
-  if (!cut) throw new Error("the stream ended before the tool started");
+if (cutAfter) {
+  if (!cut) throw new Error(`the stream ended before ${cutAfter}`);
   resumedFrom = lastId;
   const again = new ResumingAgent({
     url,
