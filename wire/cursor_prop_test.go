@@ -65,6 +65,7 @@ func resumeFrom(t *rapid.T, stored []contract.RunEvent, last string) []sseFrame 
 			p.Project(ev)
 		}
 	}
+	p.Reconnected(last)
 	var out []sseFrame
 	for _, e := range p.Resume() {
 		out = append(out, sseFrame{ID: e.ID, Event: e})

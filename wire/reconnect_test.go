@@ -209,3 +209,58 @@ func TestReconnectAfterIdleCloseIsExact(t *testing.T) {
 		})
 	}
 }
+
+// A client cut again right after the RUN_STARTED of the stream it
+// resumed, reconnecting with that frame's id, ends with exactly what a
+// client that never left has, on the live thread and on one closed for
+// idleness and opened again from the store: the resumed stream starts
+// where the client stands inside the model call (its reasoning, its text
+// or a call's arguments), not at the newest committed event, before
+// deltas the client has ("Let me Let me check.").
+func TestReconnectTwiceIsExact(t *testing.T) {
+	for name, idle := range map[string]time.Duration{"live thread": 0, "reopened thread": 10 * time.Millisecond} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnvWith(t, envOptions{scripts: weatherScript, handler: HandlerOptions{IdleTimeout: idle}})
+			resp := e.post(context.Background(), runBody("t1", "go"), nil)
+			frames := readSSE(t, resp.Body)
+			resp.Body.Close()
+			whole := newAGUIClient()
+			whole.fold(frames)
+			reconnect := func(last string) []sseFrame {
+				if idle > 0 {
+					waitFor(t, func() bool { return e.liveThreads() == 0 })
+				}
+				return e.getResume("t1", last)
+			}
+			cutInside := map[string]bool{}
+			for i, f := range frames {
+				if f.ID == "" {
+					continue
+				}
+				resumed := reconnect(f.ID)
+				if len(resumed) == 0 || resumed[0].Event.Type != agui.RunStarted {
+					continue
+				}
+				cutInside[f.Event.Type] = true
+				c := newAGUIClient()
+				c.fold(frames[:i+1])
+				c.fold(resumed[:1])
+				c.fold(reconnect(resumed[0].ID))
+				if diff := cmp.Diff(whole.text, c.text); diff != "" {
+					t.Fatalf("reconnect after %s, then after the resumed RUN_STARTED (%s): text mismatch (-want +got):\n%s", f.ID, resumed[0].ID, diff)
+				}
+				if diff := cmp.Diff(whole.results, c.results); diff != "" {
+					t.Fatalf("reconnect after %s, then after the resumed RUN_STARTED (%s): results mismatch (-want +got):\n%s", f.ID, resumed[0].ID, diff)
+				}
+				if len(c.faults) > 0 {
+					t.Fatalf("reconnect after %s, then after the resumed RUN_STARTED (%s): the client errors the run: %v", f.ID, resumed[0].ID, c.faults)
+				}
+			}
+			for _, typ := range []string{agui.ReasoningMessageContent, agui.TextMessageContent, agui.ToolCallArgs} {
+				if !cutInside[typ] {
+					t.Errorf("no cut right after a %s", typ)
+				}
+			}
+		})
+	}
+}

@@ -148,7 +148,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	w.WriteHeader(http.StatusOK)
 	// Replaying what the client has silently gives the projector the
 	// state its stream had: the run in flight, message ids, the text
-	// each open message holds.
+	// each open message holds, and the client's place in it.
 	n, exact := at.find(events)
 	for _, ev := range events[:n] {
 		s.silent(ev)
@@ -158,6 +158,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 			s.silent(ev)
 		}
 	}
+	s.proj.Reconnected(lastID)
 	s.runID, _ = s.inRun()
 	if err := s.resumeRest(ctx, events[n:], end); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: resumed stream ended early", "thread", threadID, "err", err)

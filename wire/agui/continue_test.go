@@ -57,7 +57,8 @@ func verify(events []Event) error {
 // AG-UI run of the baton run (Continue). That run is valid on its own
 // whatever the model was streaming when the message came, and the client
 // ends with the stored call: a tool call streamed before the message is
-// finished in the new run, not ended there without having started.
+// finished in the new run, not ended there without having started. Its
+// RUN_STARTED carries the id of the earlier stream's last frame.
 func TestContinueMidTurnOpensAValidRun(t *testing.T) {
 	call := &contract.ToolCall{ID: "c1", Name: "f"}
 	thinking := wt.With(wt.Ev(1, 1, contract.EvThinkingDelta), func(e *contract.RunEvent) { e.Text = "think" })
@@ -91,6 +92,11 @@ func TestContinueMidTurnOpensAValidRun(t *testing.T) {
 				first = append(first, p.Project(e)...)
 			}
 			second := p.Continue()
+			// A client cut right after RUN_STARTED reconnects from where
+			// the earlier stream left it, not before deltas it has.
+			if want := first[len(first)-1].ID; second[0].ID != want {
+				t.Errorf("the continued run starts at %q, want %q (the earlier stream's last frame)", second[0].ID, want)
+			}
 			for _, e := range rest {
 				second = append(second, p.Project(e)...)
 			}

@@ -19,6 +19,9 @@ type Projector struct {
 	// an AG-UI run may not finish with a step active, so a stream that
 	// pauses inside one finishes it, and the next stream starts it again.
 	steps []string
+	// at is where the stream's client stands: the SSE id of the newest
+	// frame projected, or the one it reconnected with (Reconnected).
+	at string
 }
 
 // NewProjector returns a projector for a stream of the session threadID
@@ -37,11 +40,15 @@ func (p *Projector) InRun() (runID string, ok bool) { return p.t.RunID, p.t.Runn
 // steps again, and starts the open messages and tool calls again under
 // their own ids (reopen): a client that kept them ignores the repeated
 // starts, and one that did not gets the rest of the run valid.
+//
+// RUN_STARTED carries where the client stands, which may be inside a
+// model call: a client cut right after it reconnects from there, not
+// from before deltas it has.
 func (p *Projector) Resume() []Event {
 	if !p.t.Running {
 		return nil
 	}
-	out := []Event{{Type: RunStarted, ThreadID: p.t.SessionID, RunID: p.t.RunID, ID: strconv.FormatUint(p.t.LastSeq(), 10)}}
+	out := []Event{{Type: RunStarted, ThreadID: p.t.SessionID, RunID: p.t.RunID, ID: p.at}}
 	for _, name := range p.steps {
 		out = append(out, Event{Type: StepStarted, StepName: name})
 	}
@@ -67,6 +74,13 @@ func (p *Projector) reopen() []Event {
 	}
 	return out
 }
+
+// Reconnected says that the stream's client reconnected with the SSE id
+// last, once the events it has went through Project: a stream resumed
+// from the store may have projected them under other ids (its deltas are
+// cut from the stored reply), and the client's own id is what brings it
+// back to the same place.
+func (p *Projector) Reconnected(last string) { p.at = last }
 
 // startReasoning, startText and startCall open the parts of the model
 // call in flight, live and again on a new run that continues them.
@@ -137,7 +151,9 @@ func (p *Projector) Project(ev contract.RunEvent) []Event {
 	for i := range out {
 		out[i].Timestamp = ts
 	}
-	out[len(out)-1].ID = p.eventID(ev)
+	if id := p.eventID(ev); id != "" {
+		out[len(out)-1].ID, p.at = id, id
+	}
 	return out
 }
 

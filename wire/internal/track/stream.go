@@ -72,9 +72,6 @@ func (s *Stream) Committed(ev contract.RunEvent) {
 	}
 }
 
-// LastSeq is the Seq of the newest committed event seen.
-func (s *Stream) LastSeq() uint64 { return s.lastSeq }
-
 // BeginTurn opens the model call whose deltas carry seq; it reports
 // whether a call was opened (false when one is open already).
 func (s *Stream) BeginTurn(seq uint64) bool {
