@@ -97,14 +97,20 @@ func (p *Projector) callDelta(ev contract.RunEvent) []Chunk {
 	out := p.closeThinking()
 	c, first := p.t.Call(ev)
 	if first {
-		p.known[c.ID] = true
-		out = append(out, Chunk{Type: ToolInputStart, ToolCallID: c.ID, ToolName: c.Name})
+		out = append(out, p.startCall(c))
 	}
 	c.AppendArgs(ev.Text)
 	if ev.Text != "" {
 		out = append(out, Chunk{Type: ToolInputDelta, ToolCallID: c.ID, InputTextDelta: ev.Text})
 	}
 	return out
+}
+
+// startCall opens the part of a streamed call, live and again in a new
+// message that continues it.
+func (p *Projector) startCall(c *track.Call) Chunk {
+	p.known[c.ID] = true
+	return Chunk{Type: ToolInputStart, ToolCallID: c.ID, ToolName: c.Name}
 }
 
 func (p *Projector) closeThinking() []Chunk {
@@ -180,12 +186,24 @@ func (p *Projector) Pause(phase contract.Phase) []Chunk {
 // when the client holds no message of it to continue (it sent a message
 // of its own since): the start of a new message, messageID. The parts the
 // earlier stream left open are closed without a word, so that what comes
-// next opens parts of the new message.
+// next opens parts of the new message. A tool call whose input is
+// streaming gets a part in the new message, with the input so far, since
+// the client refuses input deltas for a call the message has not started.
 func (p *Projector) Continue(messageID string) []Chunk {
 	if !p.t.Running {
 		return nil
 	}
 	p.t.Thinking.Open, p.t.Text.Open, p.stepOpen = false, false, false
 	clear(p.known)
-	return []Chunk{{Type: Start, MessageID: messageID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID}}}
+	out := []Chunk{{Type: Start, MessageID: messageID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID}}}
+	if !p.t.InTurn {
+		return out
+	}
+	for _, c := range p.t.Calls() {
+		out = append(out, p.startCall(c))
+		if c.Args() != "" {
+			out = append(out, Chunk{Type: ToolInputDelta, ToolCallID: c.ID, InputTextDelta: c.Args()})
+		}
+	}
+	return out
 }
