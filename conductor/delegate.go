@@ -10,6 +10,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/internal/redact"
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/turn"
 )
@@ -209,7 +210,10 @@ func (a *Agent) runChild(ctx context.Context, e contract.StartDelegate, c *child
 	case snap.Phase == contract.PhaseSettled:
 		return contract.ToolOutcome{Content: finalAnswer(snap)}
 	case snap.Err != nil:
-		return fail("failed: %v", snap.Err)
+		// The parent's model reads this, its session keeps it and its
+		// clients are shown it: a failed model call's upstream URL and
+		// credentials stay in the child's own fault only.
+		return fail("failed: %s", redact.Error(snap.Err.Error()))
 	case err != nil:
 		return fail("%v", err)
 	}

@@ -349,6 +349,35 @@ func TestDelegateFailuresAreErrorResults(t *testing.T) {
 	checkDAG(t, st, "session_test", 2)
 }
 
+// TestDelegateFailureHidesURLsAndKeys: a child whose model call failed
+// with its upstream URL and a key in the error hands the parent's model
+// (and so its session and clients) a failure without them.
+func TestDelegateFailureHidesURLsAndKeys(t *testing.T) {
+	leak := `Post "https://llm.internal.example/v1/chat?key=sk-live-abcdef123456": connection refused (Authorization: Bearer sk-live-abcdef123456)`
+	failing := &fakeModel{replies: []replyFunc{func(context.Context, contract.ModelRequest) ([]turn.Chunk, error) {
+		return nil, &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: "openai: request failed", Err: errors.New(leak)}
+	}}}
+	model := agentsModel{"parent": delegateOnce(call{"c1", "delegate_broken", `{"task":"x"}`})}
+	cfg := contract.AgentConfig{Model: "gpt-4o", System: "parent", Delegates: []contract.Delegate{
+		{Name: "broken", Config: contract.AgentConfig{Model: "gpt-4o", System: "broken"}},
+	}}
+	deps := testDeps(model, toolBox(t))
+	deps.Model.Delegates = map[string]turn.Provider{"broken": failing}
+	snap, err := newAgent(t, cfg, deps).Submit(ctxT(t), conductor.Text("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := results(snap)
+	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].Content, "connection refused") {
+		t.Fatalf("results %+v, want the child's failure", res)
+	}
+	for _, secret := range []string{"llm.internal.example", "sk-live"} {
+		if strings.Contains(res[0].Content, secret) {
+			t.Errorf("the parent's model is handed %q: %s", secret, res[0].Content)
+		}
+	}
+}
+
 // TestAbortReachesChildren: aborting the parent aborts its running child;
 // both histories stay well formed and the child's chain is linked at the
 // parent's abort.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
 )
@@ -138,6 +139,46 @@ func TestErrorsToClientsHoldNoURLsOrKeys(t *testing.T) {
 		for _, secret := range []string{"llm.internal.example", "sk-live"} {
 			if strings.Contains(stream, secret) {
 				t.Errorf("%q: the stream shows %q:\n%s", url, secret, stream)
+			}
+		}
+	}
+}
+
+// TestDelegateFailureReachesClientsWithoutURLsOrKeys: a delegate whose
+// model call failed with its upstream URL and a key in the error is shown
+// to both protocols' clients, as the call's result and as the child's
+// events, without them.
+func TestDelegateFailureReachesClientsWithoutURLsOrKeys(t *testing.T) {
+	leak := `Post "https://llm.internal.example/v1/chat?key=sk-live-abcdef123456": connection refused (Authorization: Bearer sk-live-abcdef123456)`
+	scripts := func() []func(context.Context) ([]turn.Chunk, error) {
+		return []func(context.Context) ([]turn.Chunk, error){
+			reply(
+				turn.Chunk{Kind: turn.ChunkToolCallStart, Index: 0, CallID: "call_d", Name: "delegate_helper"},
+				turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: 0, Text: `{"task":"x"}`},
+				turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: 0},
+				turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse}),
+			func(context.Context) ([]turn.Chunk, error) {
+				return nil, &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: "openai: request failed", Err: errors.New(leak)}
+			},
+			reply(turn.Chunk{Kind: turn.ChunkText, Text: "sorry"}, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}),
+		}
+	}
+	e := &env{t: t, agents: map[string]*conductor.Agent{}, scripts: scripts}
+	e.cfg = contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "helper", Config: contract.AgentConfig{Model: "m"}}}}
+	startEnv(e)
+	json := map[string]string{"Content-Type": "application/json"}
+	for _, url := range []string{"", "?protocol=ai-sdk"} {
+		body := runBody("t"+url, "hi")
+		if url != "" {
+			body = chatBody("c1", "hi")
+		}
+		code, stream, _ := e.do("POST", url, body, json)
+		if code != http.StatusOK {
+			t.Fatalf("%d", code)
+		}
+		for _, secret := range []string{"llm.internal.example", "sk-live"} {
+			if strings.Contains(stream, secret) {
+				t.Errorf("%q: the stream shows %q", url, secret)
 			}
 		}
 	}

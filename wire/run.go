@@ -5,9 +5,9 @@ import (
 	"net/http"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/internal/redact"
 	"github.com/batonrt/baton/wire/agui"
 	"github.com/batonrt/baton/wire/aisdk"
-	"github.com/batonrt/baton/wire/internal/redact"
 )
 
 // run starts a run on the thread and streams it. The run belongs to the

@@ -30,9 +30,10 @@ dispatch:        contract
 turn:            contract, turn/endpoint
 turn/endpoint:
 provider:        contract, turn, turn/endpoint
-conductor:       contract, compactor, cadence, ledger, store, dispatch, turn
-wire:            contract, ledger, store, conductor
+conductor:       contract, compactor, cadence, ledger, store, dispatch, turn, internal/redact
+wire:            contract, ledger, store, conductor, internal/redact
 internal/policy:
+internal/redact:
 cmd:             *
 examples:        *
 `

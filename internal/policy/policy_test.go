@@ -80,7 +80,7 @@ func TestImportRulesCatchForbiddenArrows(t *testing.T) {
 	}
 	want := []string{
 		"compactor -> cadence: compactor may import only contract",
-		"conductor -> provider/scripted: conductor may import only contract, compactor, cadence, ledger, store, dispatch, turn",
+		"conductor -> provider/scripted: conductor may import only contract, compactor, cadence, ledger, store, dispatch, turn, internal/redact",
 		"conductor -> cadence/cadencetest: only test helper packages may import test helper cadence/cadencetest",
 		"contract -> compactor: contract may import nothing of ours",
 		"internal/unknown: no row in the import table",
@@ -89,8 +89,8 @@ func TestImportRulesCatchForbiddenArrows(t *testing.T) {
 		"turn -> provider/openai: turn may import only contract, turn/endpoint",
 		"turn/endpoint -> contract: turn/endpoint may import nothing of ours",
 		"turn/relay -> provider: turn may import only contract, turn/endpoint",
-		"wire -> cadence: wire may import only contract, ledger, store, conductor",
-		"wire -> dispatch: wire may import only contract, ledger, store, conductor",
+		"wire -> cadence: wire may import only contract, ledger, store, conductor, internal/redact",
+		"wire -> dispatch: wire may import only contract, ledger, store, conductor, internal/redact",
 	}
 	if diff := cmp.Diff(want, rules.check(imports)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

@@ -2,7 +2,7 @@ package agui
 
 import (
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/wire/internal/redact"
+	"github.com/batonrt/baton/internal/redact"
 	"github.com/batonrt/baton/wire/internal/track"
 )
 

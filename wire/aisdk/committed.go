@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/wire/internal/redact"
+	"github.com/batonrt/baton/internal/redact"
 	"github.com/batonrt/baton/wire/internal/track"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/wire/internal/redact"
+	"github.com/batonrt/baton/internal/redact"
 	"github.com/batonrt/baton/wire/internal/track"
 )
 
