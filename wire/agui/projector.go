@@ -112,8 +112,9 @@ func (p *Projector) finishSteps() []Event {
 // Continue returns what a new AG-UI run of the baton run in flight needs
 // first, after the client's stream of it ended (it sent a message since):
 // what Resume sends, except that the messages the earlier stream left
-// open are closed without a word, so that what comes next opens messages
-// of its own. A tool call it left open cannot move to another id (its
+// open are closed without a word: the next delta of one starts it again,
+// under its own id, in this run, and the client adds to the message it
+// holds. A tool call it left open cannot move to another id (its
 // result names it), so Resume starts it again under its own: the client
 // keeps the call it has, and the turn's completion sends the rest of its
 // arguments and ends it in this run.
