@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -87,10 +88,16 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 		default:
 			id, ok := asked[a.callID]
 			if !ok {
+				id, ok = childCallID(a.callID)
+			}
+			if !ok {
 				continue
 			}
 			// A delegated run's question: Answer reaches the child.
 			err = hr.Answer(ctx, id, a.text)
+			if _, seen := asked[a.callID]; !seen && errors.Is(err, conductor.ErrRejected) {
+				continue // no child waits on it (or no more)
+			}
 		}
 		if err != nil {
 			return nil, http.StatusConflict, fmt.Errorf("wire: answer %q: %w", a.callID, err)
@@ -120,6 +127,18 @@ func childQuestions(events []contract.RunEvent) map[string]string {
 		}
 	}
 	return asked
+}
+
+// childCallID reads the id of a delegated run's call out of the id a
+// client answers it under (track.SubflowCallID): after a restart the
+// thread's events, the parent's session's, no longer hold the child's
+// question, yet a client that kept it still answers it.
+func childCallID(id string) (string, bool) {
+	i := strings.LastIndexByte(id, '/')
+	if i <= 0 || i == len(id)-1 {
+		return "", false
+	}
+	return id[i+1:], true
 }
 
 func callState(s contract.RunSnapshot, id string) contract.CallState {

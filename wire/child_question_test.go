@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -90,21 +91,7 @@ func TestAChildsQuestionIsAnsweredOverTheWire(t *testing.T) {
 				}
 				return resp.StatusCode, asked, results, frames[len(frames)-1].Event.Type
 			}
-			var first, answer string
-			if proto == ProtocolAISDK {
-				first = chatBody("t1", "go")
-				b, _ := json.Marshal(map[string]any{"id": "t1", "trigger": "submit-message", "messages": []any{
-					map[string]any{"id": "u1", "role": "user", "parts": []any{map[string]any{"type": "text", "text": "go"}}},
-					map[string]any{"id": "a1", "role": "assistant", "parts": []any{
-						map[string]any{"type": "tool-ask_human", "toolCallId": "call_d/q1", "state": "output-available", "input": map[string]any{"question": "Which city?"}, "output": "Bergen"},
-					}},
-				}})
-				answer = string(b)
-			} else {
-				user := map[string]any{"id": "u1", "role": "user", "content": "go"}
-				first = aguiBody("t1", []map[string]any{user})
-				answer = aguiBody("t1", []map[string]any{user, {"id": "t1", "role": "tool", "toolCallId": "call_d/q1", "content": "Bergen"}})
-			}
+			first, answer := childAnswerBodies(proto)
 			code, asked, _, last := post(first)
 			if code != http.StatusOK || asked["call_d/q1"] != `{"question":"Which city?"}` {
 				t.Fatalf("first stream: %d, asked %v, want the child's question as call_d/q1", code, asked)
@@ -120,6 +107,65 @@ func TestAChildsQuestionIsAnsweredOverTheWire(t *testing.T) {
 				t.Errorf("the delegate call's result is %q, want the child's answer; results %v", got, results)
 			}
 			if p := phase(h, "t1"); p != contract.PhaseSettled {
+				t.Errorf("after the answer the run is %s, want settled", p)
+			}
+		})
+	}
+}
+
+// childAnswerBodies are the bodies a client of proto posts on thread t1:
+// first the message that starts the run, then its answer "Bergen" to the
+// child's question call_d/q1.
+func childAnswerBodies(proto Protocol) (first, answer string) {
+	if proto == ProtocolAISDK {
+		b, _ := json.Marshal(map[string]any{"id": "t1", "trigger": "submit-message", "messages": []any{
+			map[string]any{"id": "u1", "role": "user", "parts": []any{map[string]any{"type": "text", "text": "go"}}},
+			map[string]any{"id": "a1", "role": "assistant", "parts": []any{
+				map[string]any{"type": "tool-ask_human", "toolCallId": "call_d/q1", "state": "output-available", "input": map[string]any{"question": "Which city?"}, "output": "Bergen"},
+			}},
+		}})
+		return chatBody("t1", "go"), string(b)
+	}
+	user := map[string]any{"id": "u1", "role": "user", "content": "go"}
+	return aguiBody("t1", []map[string]any{user}), aguiBody("t1", []map[string]any{user, {"id": "t1", "role": "tool", "toolCallId": "call_d/q1", "content": "Bergen"}})
+}
+
+// TestAChildsQuestionIsAnsweredAfterARestart: a server stopped while a
+// delegated run's question waits keeps the run in its store, and a new
+// server over that store takes the client's answer to it, though the
+// child's question is not among the events it holds of the thread (the
+// parent's session's); the answer reaches the child and the run ends.
+// The answer was refused with 409.
+func TestAChildsQuestionIsAnsweredAfterARestart(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			st := store.NewMemory()
+			first, answer := childAnswerBodies(proto)
+			srv := askingChildServerOn(t, proto, st, askingChildScript())
+			resp, err := http.Post(srv.URL, "application/json", strings.NewReader(first))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "call_d/q1") {
+				t.Fatalf("first stream: %d, want the child's question call_d/q1:\n%s", resp.StatusCode, b)
+			}
+			srv.Close()
+			srv.Config.Handler.(*Handler).Close()
+
+			rest := askingChildScript()[2:]
+			again := askingChildServerOn(t, proto, st, rest)
+			resp, err = http.Post(again.URL, "application/json", strings.NewReader(answer))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "The city is Bergen.") {
+				t.Fatalf("answer after the restart: %d, want the child's answer streamed:\n%s", resp.StatusCode, b)
+			}
+			if p := phase(again.Config.Handler.(*Handler), "t1"); p != contract.PhaseSettled {
 				t.Errorf("after the answer the run is %s, want settled", p)
 			}
 		})
@@ -172,7 +218,13 @@ func TestAISDKClientAnswersAChildsQuestion(t *testing.T) {
 // person (askingChildScript), leaving the answer to the client.
 func askingChildServer(t *testing.T, proto Protocol) *httptest.Server {
 	t.Helper()
-	st := store.NewMemory()
+	return askingChildServerOn(t, proto, store.NewMemory(), askingChildScript())
+}
+
+// askingChildServerOn is askingChildServer over st, its model playing
+// replies.
+func askingChildServerOn(t *testing.T, proto Protocol, st store.Store, replies []func(context.Context) ([]turn.Chunk, error)) *httptest.Server {
+	t.Helper()
 	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
 		box, err := dispatch.NewToolBox(dispatch.AskHuman(""))
 		if err != nil {
@@ -181,7 +233,19 @@ func askingChildServer(t *testing.T, proto Protocol) *httptest.Server {
 		cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
 			{Name: "asker", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "ask_human"}}}},
 		}}
-		return conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: &script{replies: askingChildScript()}}, Tools: conductor.Tools{Box: box}, Env: conductor.Env{Store: st, SessionID: id}})
+		a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: &script{replies: replies}}, Tools: conductor.Tools{Box: box}, Env: conductor.Env{Store: st, SessionID: id}})
+		if err != nil {
+			return nil, err
+		}
+		// A stored thread goes on where it stopped, waiting for its
+		// answer, as baton serve's does.
+		if _, err := st.Head(ctx, id); err == nil {
+			if _, err := a.Reopen(ctx, id); err != nil {
+				a.Close()
+				return nil, err
+			}
+		}
+		return a, nil
 	}, HandlerOptions{ClientAnswers: true, Protocol: proto})
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); h.Close() })
