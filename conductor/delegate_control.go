@@ -23,6 +23,23 @@ func (a *Agent) ApproveSubflow(path []string, callID string, d Decision) error {
 	return ag.ApproveSubflow(path[1:], callID, d)
 }
 
+// AnswerSubflow answers a question of the run at the subflow path
+// (delegate call ids from the root, as events carry it): an empty path is
+// this agent's own run. Unlike Answer, which offers the answer to this
+// run and then to every child, it reaches only the run at the path, so
+// a call id two runs of the tree share (call_1, say) answers the one the
+// person was asked in.
+func (a *Agent) AnswerSubflow(ctx context.Context, path []string, callID, answer string) error {
+	if len(path) == 0 {
+		return a.answerOwn(ctx, callID, answer)
+	}
+	ag, err := a.childAgent(path[0])
+	if err != nil {
+		return err
+	}
+	return ag.AnswerSubflow(ctx, path[1:], callID, answer)
+}
+
 // childAgent returns the running child of the delegate call.
 func (a *Agent) childAgent(callID string) (*Agent, error) {
 	var ag *Agent

@@ -810,6 +810,57 @@ func resumeAnswering(t *testing.T, st store.Store, cfg contract.AgentConfig, mod
 	}
 }
 
+// TestAnswerSubflowReachesOnlyItsRun: the parent asks a person "q1" while
+// its delegate's child asks one under the same call id; an answer for the
+// child's path answers the child's question only, and the parent's waits
+// for its own.
+func TestAnswerSubflowReachesOnlyItsRun(t *testing.T) {
+	ctx := ctxT(t)
+	model := agentsModel{
+		"parent": delegateOnce(call{"q1", "ask_human", `{"question":"When?"}`}, call{"c1", "delegate_asker", `{"task":"pick a city"}`}),
+		"asker":  delegateOnce(call{"q1", "ask_human", `{"question":"Which city?"}`}),
+	}
+	cfg := contract.AgentConfig{Model: "gpt-4o", System: "parent", Delegates: []contract.Delegate{askerDelegate()}, Tools: []contract.ToolDescriptor{{Name: "ask_human"}}}
+	a := newAgent(t, cfg, testDeps(model, toolBox(t, dispatch.AskHuman(""))))
+	asked, stop := questions(a)
+	defer stop()
+	done := submitAsync(a, "go")
+	for range 2 {
+		nextQuestion(t, ctx, asked)
+	}
+	if err := a.AnswerSubflow(ctx, []string{"c1"}, "q1", "Bergen"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AnswerSubflow(ctx, []string{"c9"}, "q1", "Oslo"); !errors.Is(err, conductor.ErrNoRun) {
+		t.Errorf("an answer for a delegate call with no child: %v, want ErrNoRun", err)
+	}
+	waitFor(t, func() bool {
+		for _, p := range a.Snapshot().Pending {
+			if p.Call.ID == "c1" {
+				return p.State == contract.CallDone
+			}
+		}
+		return false
+	})
+	if qs := a.Snapshot().PendingQuestions(); len(qs) != 1 || qs[0].Call.ID != "q1" {
+		t.Fatalf("pending questions %+v, want the parent's own q1 still waiting", qs)
+	}
+	if err := a.AnswerSubflow(ctx, nil, "q1", "In May"); err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	got := map[string]string{}
+	for _, r := range results(res.snap) {
+		got[r.CallID] = r.Content
+	}
+	if diff := cmp.Diff(map[string]string{"q1": "In May", "c1": "Bergen"}, got); diff != "" {
+		t.Errorf("parent results mismatch (-want +got):\n%s", diff)
+	}
+}
+
 // TestDelegateTypedInput: a delegate's declared input is offered beside
 // the task, and what the model sends in it reaches the child after the
 // task.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/batonrt/baton/conductor"
@@ -67,7 +68,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 
 // applyAnswers answers each call that waits: a question with the text, an
 // approval with the decision the text holds.
-func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, asked map[string]string) (map[string]bool, int, error) {
+func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, asked map[string]bool) (map[string]bool, int, error) {
 	snap := hr.Snapshot()
 	if !snap.Phase.InFlight() {
 		return nil, http.StatusConflict, fmt.Errorf("wire: thread %q has no run waiting for an answer", snap.SessionID)
@@ -86,16 +87,13 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 			}
 			err = hr.Approve(a.callID, d)
 		default:
-			id, ok := asked[a.callID]
-			if !ok {
-				id, ok = childCallID(a.callID)
-			}
+			path, id, ok := subflowCall(a.callID)
 			if !ok {
 				continue
 			}
-			// A delegated run's question: Answer reaches the child.
-			err = hr.Answer(ctx, id, a.text)
-			if _, seen := asked[a.callID]; !seen && errors.Is(err, conductor.ErrRejected) {
+			// A delegated run's question, answered in the run at its path.
+			err = answerSubflow(ctx, hr, path, id, a.text)
+			if !asked[a.callID] && (errors.Is(err, conductor.ErrRejected) || errors.Is(err, conductor.ErrNoRun)) {
 				continue // no child waits on it (or no more)
 			}
 		}
@@ -112,16 +110,16 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 
 // childQuestions are the questions delegated runs asked in events and
 // that wait for an answer, by the id a client answers them under
-// (track.SubflowCallID), each to the id of its call in the child.
-func childQuestions(events []contract.RunEvent) map[string]string {
-	asked := map[string]string{}
+// (track.SubflowCallID).
+func childQuestions(events []contract.RunEvent) map[string]bool {
+	asked := map[string]bool{}
 	for _, ev := range events {
 		if len(ev.Subflow) == 0 || ev.Call == nil {
 			continue
 		}
 		switch ev.Kind {
 		case contract.EvQuestionAsked:
-			asked[track.SubflowCallID(ev)] = ev.Call.ID
+			asked[track.SubflowCallID(ev)] = true
 		case contract.EvQuestionAnswered:
 			delete(asked, track.SubflowCallID(ev))
 		}
@@ -129,16 +127,33 @@ func childQuestions(events []contract.RunEvent) map[string]string {
 	return asked
 }
 
-// childCallID reads the id of a delegated run's call out of the id a
-// client answers it under (track.SubflowCallID): after a restart the
-// thread's events, the parent's session's, no longer hold the child's
-// question, yet a client that kept it still answers it.
-func childCallID(id string) (string, bool) {
-	i := strings.LastIndexByte(id, '/')
-	if i <= 0 || i == len(id)-1 {
-		return "", false
+// SubflowAnswerer is a HumanRunner that answers a question of the
+// delegated run at a subflow path, and that run's only (see
+// conductor.Agent.AnswerSubflow). AgentRunner's runners are; a runner
+// that is not has a delegated run's answer offered to the whole tree by
+// Answer, where a call id two runs share may take it in the wrong one.
+type SubflowAnswerer interface {
+	AnswerSubflow(ctx context.Context, path []string, callID, answer string) error
+}
+
+func answerSubflow(ctx context.Context, hr HumanRunner, path []string, callID, text string) error {
+	if sa, ok := hr.(SubflowAnswerer); ok {
+		return sa.AnswerSubflow(ctx, path, callID, text)
 	}
-	return id[i+1:], true
+	return hr.Answer(ctx, callID, text)
+}
+
+// subflowCall splits the id a client answers a delegated run's call under
+// (track.SubflowCallID) into the run's path and the call's id. The id
+// says it all: after a restart the thread's events, the parent's
+// session's, no longer hold the child's question, yet a client that kept
+// it still answers it.
+func subflowCall(id string) (path []string, callID string, ok bool) {
+	parts := strings.Split(id, "/")
+	if len(parts) < 2 || slices.Contains(parts, "") {
+		return nil, "", false
+	}
+	return parts[:len(parts)-1], parts[len(parts)-1], true
 }
 
 func callState(s contract.RunSnapshot, id string) contract.CallState {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
@@ -169,6 +170,63 @@ func TestAChildsQuestionIsAnsweredAfterARestart(t *testing.T) {
 				t.Errorf("after the answer the run is %s, want settled", p)
 			}
 		})
+	}
+}
+
+// TestAnAnswerForAChildLeavesTheParentsQuestion: the run asks a person
+// "q1" while its delegate's child asks one under the same call id; the
+// client's answer to call_d/q1 answers the child's question, and the
+// run's own q1 goes on waiting. Before, the answer went to the run's own
+// q1, offered first to the run and then to its children by id alone.
+func TestAnAnswerForAChildLeavesTheParentsQuestion(t *testing.T) {
+	call := func(calls ...[3]string) func(context.Context) ([]turn.Chunk, error) {
+		var chunks []turn.Chunk
+		for i, c := range calls {
+			chunks = append(chunks,
+				turn.Chunk{Kind: turn.ChunkToolCallStart, Index: i, CallID: c[0], Name: c[1]},
+				turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: i, Text: c[2]},
+				turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: i})
+		}
+		return reply(append(chunks, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse})...)
+	}
+	replies := []func(context.Context) ([]turn.Chunk, error){
+		call([3]string{"q1", "ask_human", `{"question":"When?"}`}, [3]string{"call_d", "delegate_asker", `{"task":"pick a city"}`}),
+		call([3]string{"q1", "ask_human", `{"question":"Which city?"}`}),
+		reply(turn.Chunk{Kind: turn.ChunkText, Text: "The city is Bergen."}, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}),
+	}
+	srv := askingChildServerOn(t, ProtocolAGUI, store.NewMemory(), replies)
+	h := srv.Config.Handler.(*Handler)
+	first, answer := childAnswerBodies(ProtocolAGUI)
+	for _, body := range []string{first, answer} {
+		// Bounded: were the answer to go to the run's own q1, its stream
+		// would not end while the child's question waits.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || err != nil {
+			t.Fatalf("status %d, %v:\n%s", resp.StatusCode, err, b)
+		}
+	}
+	var pending map[string]contract.CallState
+	waitFor(t, func() bool {
+		pending = map[string]contract.CallState{}
+		h.mu.Lock()
+		th := h.threads["t1"]
+		h.mu.Unlock()
+		for _, p := range th.r.Snapshot().Pending {
+			pending[p.Call.ID] = p.State
+		}
+		return pending["call_d"] == contract.CallDone
+	})
+	if pending["q1"] != contract.CallAwaitingHuman {
+		t.Errorf("the run's own q1 is %q, want it still waiting; pending %v", pending["q1"], pending)
 	}
 }
 

@@ -261,8 +261,9 @@ type toolRunner struct {
 }
 
 var (
-	_ wire.SteerRunner = toolRunner{}
-	_ wire.HumanRunner = toolRunner{}
+	_ wire.SteerRunner     = toolRunner{}
+	_ wire.HumanRunner     = toolRunner{}
+	_ wire.SubflowAnswerer = toolRunner{}
 )
 
 // Answer and Approve take the page's answers (wire.HumanRunner).
@@ -272,6 +273,12 @@ func (r toolRunner) Answer(ctx context.Context, callID, answer string) error {
 
 func (r toolRunner) Approve(callID string, d conductor.Decision) error {
 	return r.agent.Approve(callID, d)
+}
+
+// AnswerSubflow takes the page's answer to a delegated run's question
+// (wire.SubflowAnswerer).
+func (r toolRunner) AnswerSubflow(ctx context.Context, path []string, callID, answer string) error {
+	return r.agent.AnswerSubflow(ctx, path, callID, answer)
 }
 
 // Steer takes a message the page posts while the run is in flight
