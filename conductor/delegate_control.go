@@ -13,31 +13,36 @@ import (
 // path (delegate call ids from the root, as events carry it): an empty
 // path is this agent's own run.
 func (a *Agent) ApproveSubflow(path []string, callID string, d Decision) error {
-	if len(path) == 0 {
-		return a.hostSignal(func() contract.Signal { return resolution(callID, d, a.now()) })
-	}
-	ag, err := a.childAgent(path[0])
+	ag, err := a.subflow(path)
 	if err != nil {
 		return err
 	}
-	return ag.ApproveSubflow(path[1:], callID, d)
+	return ag.hostSignal(func() contract.Signal { return resolution(callID, d, ag.now()) })
 }
 
-// AnswerSubflow answers a question of the run at the subflow path
-// (delegate call ids from the root, as events carry it): an empty path is
-// this agent's own run. Unlike Answer, which offers the answer to this
-// run and then to every child, it reaches only the run at the path, so
-// a call id two runs of the tree share (call_1, say) answers the one the
-// person was asked in.
+// AnswerSubflow answers a question of the run at the subflow path, as
+// ApproveSubflow decides an approval. Unlike Answer, which offers the
+// answer to this run and then to every child, it reaches only the run at
+// the path, so a call id two runs of the tree share (call_1, say) answers
+// the one the person was asked in.
 func (a *Agent) AnswerSubflow(ctx context.Context, path []string, callID, answer string) error {
-	if len(path) == 0 {
-		return a.answerOwn(ctx, callID, answer)
-	}
-	ag, err := a.childAgent(path[0])
+	ag, err := a.subflow(path)
 	if err != nil {
 		return err
 	}
-	return ag.AnswerSubflow(ctx, path[1:], callID, answer)
+	return ag.answerOwn(ctx, callID, answer)
+}
+
+// subflow returns the agent running the run at path, a's own for an
+// empty one.
+func (a *Agent) subflow(path []string) (*Agent, error) {
+	for _, callID := range path {
+		var err error
+		if a, err = a.childAgent(callID); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
 }
 
 // childAgent returns the running child of the delegate call.
