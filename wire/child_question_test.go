@@ -295,15 +295,7 @@ func askingChildServerOn(t *testing.T, proto Protocol, st store.Store, replies [
 		if err != nil {
 			return nil, err
 		}
-		// A stored thread goes on where it stopped, waiting for its
-		// answer, as baton serve's does.
-		if _, err := st.Head(ctx, id); err == nil {
-			if _, err := a.Reopen(ctx, id); err != nil {
-				a.Close()
-				return nil, err
-			}
-		}
-		return a, nil
+		return reopenStored(ctx, st, a, id)
 	}, HandlerOptions{ClientAnswers: true, Protocol: proto})
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); h.Close() })

@@ -125,7 +125,14 @@ func TestErrorsToClientsHoldNoURLsOrKeys(t *testing.T) {
 			return nil, &turn.ProviderError{Failure: contract.FailNetwork, Message: "openai: request failed", Err: errors.New(leak)}
 		}}
 	}
-	e := newEnv(t, failing)
+	streamsHideTheLeak(t, newEnv(t, failing), "request failed")
+}
+
+// streamsHideTheLeak posts a message over AG-UI and the AI SDK and fails
+// t unless each stream answers 200 with want in it and shows neither the
+// leaked URL's host nor its key.
+func streamsHideTheLeak(t *testing.T, e *env, want string) {
+	t.Helper()
 	json := map[string]string{"Content-Type": "application/json"}
 	for _, url := range []string{"", "?protocol=ai-sdk"} {
 		body := runBody("t"+url, "hi")
@@ -133,7 +140,7 @@ func TestErrorsToClientsHoldNoURLsOrKeys(t *testing.T) {
 			body = chatBody("c1", "hi")
 		}
 		code, stream, _ := e.do("POST", url, body, json)
-		if code != http.StatusOK || !strings.Contains(stream, "request failed") {
+		if code != http.StatusOK || !strings.Contains(stream, want) {
 			t.Fatalf("%q: %d %s", url, code, stream)
 		}
 		for _, secret := range []string{"llm.internal.example", "sk-live"} {
@@ -166,20 +173,5 @@ func TestDelegateFailureReachesClientsWithoutURLsOrKeys(t *testing.T) {
 	e := &env{t: t, agents: map[string]*conductor.Agent{}, scripts: scripts}
 	e.cfg = contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "helper", Config: contract.AgentConfig{Model: "m"}}}}
 	startEnv(e)
-	json := map[string]string{"Content-Type": "application/json"}
-	for _, url := range []string{"", "?protocol=ai-sdk"} {
-		body := runBody("t"+url, "hi")
-		if url != "" {
-			body = chatBody("c1", "hi")
-		}
-		code, stream, _ := e.do("POST", url, body, json)
-		if code != http.StatusOK {
-			t.Fatalf("%d", code)
-		}
-		for _, secret := range []string{"llm.internal.example", "sk-live"} {
-			if strings.Contains(stream, secret) {
-				t.Errorf("%q: the stream shows %q", url, secret)
-			}
-		}
-	}
+	streamsHideTheLeak(t, e, "connection refused")
 }

@@ -76,16 +76,7 @@ func startHumanServerWith(t *testing.T, dir string, proto Protocol, prov turn.Pr
 		if err != nil {
 			return nil, err
 		}
-		if _, err := st.Head(ctx, id); err == nil {
-			if _, err := a.Reopen(ctx, id); err != nil {
-				a.Close()
-				return nil, err
-			}
-		} else if !errors.Is(err, store.ErrNotFound) {
-			a.Close()
-			return nil, err
-		}
-		return a, nil
+		return reopenStored(ctx, st, a, id)
 	}
 	s := &humanServer{h: NewHandler(newAgent, HandlerOptions{Protocol: proto, ClientAnswers: true})}
 	s.srv = httptest.NewServer(s.h)
@@ -279,4 +270,21 @@ func TestAISDKClientAnswersAnApproval(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reopenStored has a go on with its session id where the store holds it,
+// waiting for what it waited for, as baton serve's agents do; a is closed
+// when that fails.
+func reopenStored(ctx context.Context, st store.Store, a *conductor.Agent, id string) (*conductor.Agent, error) {
+	_, err := st.Head(ctx, id)
+	if err == nil {
+		_, err = a.Reopen(ctx, id)
+	} else if errors.Is(err, store.ErrNotFound) {
+		err = nil
+	}
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
 }
