@@ -68,28 +68,98 @@ func (a *Agent) childAgent(callID string) (*Agent, error) {
 // approveInChildren offers the decision to every running child, depth
 // first, and reports whether one took it.
 func (a *Agent) approveInChildren(callID string, d Decision) bool {
-	for _, ag := range a.runningChildren() {
-		if ag.Approve(callID, d) == nil {
+	for _, k := range a.runningChildren() {
+		if k.agent.Approve(callID, d) == nil {
 			return true
 		}
 	}
 	return false
 }
 
-// runningChildren returns the agents of the run's children that have
-// begun, in the order of their sessions.
-func (a *Agent) runningChildren() []*Agent {
-	var kids []*Agent
+// runningChild is a child run that has begun, with its delegate call.
+type runningChild struct {
+	callID string
+	agent  *Agent
+}
+
+// runningChildren returns the run's children that have begun, in the
+// order of their sessions.
+func (a *Agent) runningChildren() []runningChild {
+	var kids []runningChild
 	_ = a.call(context.Background(), func() error {
 		if a.run == nil {
 			return nil
 		}
 		for _, s := range slices.Sorted(maps.Keys(a.run.children)) {
-			if ag := a.run.children[s].begun(); ag != nil {
-				kids = append(kids, ag)
+			c := a.run.children[s]
+			if ag := c.begun(); ag != nil {
+				kids = append(kids, runningChild{c.callID, ag})
 			}
 		}
 		return nil
 	})
 	return kids
+}
+
+// SubflowAsks returns what the runs of the agent's delegates, at every
+// depth, still wait on people for: the question_asked and
+// approval_requested events of their calls that await an answer or a
+// decision, each with its subflow path from this agent, as the live
+// stream carried them. The agent's own session holds only its own
+// events, so a client that connects after a restart learns a delegate's
+// open questions from here.
+func (a *Agent) SubflowAsks(ctx context.Context) ([]contract.RunEvent, error) {
+	var out []contract.RunEvent
+	for _, k := range a.runningChildren() {
+		own, err := k.agent.openAsks(ctx)
+		if err != nil {
+			return nil, err
+		}
+		deeper, err := k.agent.SubflowAsks(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, ev := range append(own, deeper...) {
+			ev.Subflow = append([]string{k.callID}, ev.Subflow...)
+			out = append(out, ev)
+		}
+	}
+	return out, nil
+}
+
+// openAsks returns the events that asked for the agent's own calls that
+// still await a person, from its session.
+func (a *Agent) openAsks(ctx context.Context) ([]contract.RunEvent, error) {
+	waiting := map[string]contract.EventKind{}
+	for _, p := range a.Snapshot().Pending {
+		switch p.State {
+		case contract.CallAwaitingHuman:
+			waiting[p.Call.ID] = contract.EvQuestionAsked
+		case contract.CallAwaitingApproval:
+			waiting[p.Call.ID] = contract.EvApprovalRequested
+		}
+	}
+	if len(waiting) == 0 {
+		return nil, nil
+	}
+	events, err := a.EventsSince(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	// A call asked again (its run resumed under another rule) counts
+	// once, as last asked.
+	last := map[string]int{}
+	var out []contract.RunEvent
+	for _, ev := range events {
+		if ev.Call == nil || len(ev.Subflow) > 0 || waiting[ev.Call.ID] != ev.Kind {
+			continue
+		}
+		if i, ok := last[ev.Call.ID]; ok {
+			out[i] = ev
+			continue
+		}
+		last[ev.Call.ID] = len(out)
+		out = append(out, ev)
+	}
+	return out, nil
 }

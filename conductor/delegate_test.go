@@ -460,7 +460,13 @@ func TestChildApprovalSurfacesOnTheParent(t *testing.T) {
 			if diff := cmp.Diff([]string{"c1"}, asked.Subflow); diff != "" {
 				t.Fatalf("approval subflow mismatch (-want +got):\n%s", diff)
 			}
-			var err error
+			asks, err := a.SubflowAsks(ctxT(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]contract.RunEvent{asked}, asks); diff != "" {
+				t.Errorf("SubflowAsks differs from the request the stream carried (-want +got):\n%s", diff)
+			}
 			if byPath {
 				err = a.ApproveSubflow(asked.Subflow, asked.Call.ID, conductor.Decision{Approved: true})
 			} else {
@@ -769,6 +775,54 @@ func TestAnswerRightAfterReopenReachesTheChild(t *testing.T) {
 				}
 			case <-ctx.Done():
 				t.Fatal("the reopened run did not settle")
+			}
+		})
+	}
+}
+
+// TestSubflowAsksNamesAChildsOpenQuestion: after Reopen, SubflowAsks
+// returns the question a delegate's child (or its child) waits on, as
+// its event with the subflow path from the root, though the root's own
+// session holds no event of it; once answered, none.
+func TestSubflowAsksNamesAChildsOpenQuestion(t *testing.T) {
+	for name, tc := range map[string]struct {
+		tree func() (contract.AgentConfig, agentsModel)
+		path []string
+	}{"child": {askerTree, []string{"c1"}}, "grandchild": {askerTwoDown, []string{"c1", "m1"}}} {
+		t.Run(name, func(t *testing.T) {
+			ctx := ctxT(t)
+			st := store.NewMemory()
+			cfg, model := closeAsking(t, st, tc.tree)
+			deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+			deps.Env.Store = st
+			a := newAgent(t, cfg, deps)
+			if _, err := a.Reopen(ctx, "session_test"); err != nil {
+				t.Fatal(err)
+			}
+			asks, err := a.SubflowAsks(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type ask struct {
+				Kind     contract.EventKind
+				Subflow  []string
+				Call     string
+				Question string
+			}
+			var got []ask
+			for _, ev := range asks {
+				got = append(got, ask{ev.Kind, ev.Subflow, ev.Call.ID, ev.Question.Text})
+			}
+			want := []ask{{contract.EvQuestionAsked, tc.path, "q1", "Which city?"}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("open asks after reopen (-want +got):\n%s", diff)
+			}
+			if err := a.AnswerSubflow(ctx, tc.path, "q1", "Bergen"); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, func() bool { return !a.Snapshot().Phase.InFlight() })
+			if asks, err := a.SubflowAsks(ctx); err != nil || len(asks) != 0 {
+				t.Errorf("open asks after the answer: %+v, %v; want none", asks, err)
 			}
 		})
 	}

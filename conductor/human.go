@@ -24,8 +24,8 @@ type Answerer func(ctx context.Context, call contract.ToolCall, q contract.Quest
 func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
 	err := a.answerOwn(ctx, callID, answer)
 	if errors.Is(err, ErrRejected) {
-		for _, ag := range a.runningChildren() {
-			if ag.Answer(ctx, callID, answer) == nil {
+		for _, k := range a.runningChildren() {
+			if k.agent.Answer(ctx, callID, answer) == nil {
 				return nil
 			}
 		}

@@ -173,6 +173,79 @@ func TestAChildsQuestionIsAnsweredAfterARestart(t *testing.T) {
 	}
 }
 
+// TestAChildsQuestionIsShownAfterARestart: a client that comes to a
+// thread afresh after the server restarted (an AG-UI resume from the
+// start, an AI SDK resume request) is shown the question the run's
+// delegate waits on, which only the child's session holds, and can
+// answer it.
+// Before, the replayed stream held the parent's events only: the run
+// waited on a question no new client was ever shown.
+func TestAChildsQuestionIsShownAfterARestart(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			st := store.NewMemory()
+			first, answer := childAnswerBodies(proto)
+			srv := askingChildServerOn(t, proto, st, askingChildScript())
+			if code, b := post(t, srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/q1") {
+				t.Fatalf("first stream: %d, want the child's question call_d/q1:\n%s", code, b)
+			}
+			srv.Close()
+			srv.Config.Handler.(*Handler).Close()
+
+			again := askingChildServerOn(t, proto, st, askingChildScript()[2:])
+			code, b := rejoin(t, proto, again.URL, first)
+			if code != http.StatusOK || !strings.Contains(b, "call_d/q1") || !strings.Contains(b, "Which city?") {
+				t.Fatalf("a new client's stream after the restart: %d, want the child's question call_d/q1 shown:\n%s", code, b)
+			}
+			if n := strings.Count(b, `"kind":"question_asked"`); n != 1 {
+				t.Errorf("the question is shown %d times, want once:\n%s", n, b)
+			}
+			if code, b := post(t, again.URL, answer); code != http.StatusOK || !strings.Contains(b, "The city is Bergen.") {
+				t.Fatalf("answer: %d, want the child's answer streamed:\n%s", code, b)
+			}
+		})
+	}
+}
+
+// rejoin is a client with nothing of thread t1 asking for its stream:
+// for AG-UI a post of body resuming from before the first event, for the
+// AI SDK its resume request.
+func rejoin(t *testing.T, proto Protocol, url, body string) (int, string) {
+	t.Helper()
+	if proto == ProtocolAISDK {
+		return send(t, http.MethodGet, url+"/api/chat/t1/stream", "", "")
+	}
+	return send(t, http.MethodPost, url, body, "0")
+}
+
+// post posts body as JSON to url, bounded, and returns the status and
+// the whole response.
+func post(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	return send(t, http.MethodPost, url, body, "")
+}
+
+func send(t *testing.T, method, url, body, lastEventID string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if lastEventID != "" {
+		req.Header.Set("Last-Event-ID", lastEventID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
 // TestAnAnswerForAChildLeavesTheParentsQuestion: the run asks a person
 // "q1" while its delegate's child asks one under the same call id; the
 // client's answer to call_d/q1 answers the child's question, and the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/wire/internal/track"
 )
 
 // thread is one live thread: its runner, the log its streams read, and
@@ -238,7 +239,8 @@ func (h *Handler) unclaim(t *thread) {
 
 // history returns the thread's events as one stream, and the log
 // position after them: the committed events before what the log holds,
-// from the store, then the log, deltas included.
+// from the store, then what delegates still ask people that neither
+// holds, then the log, deltas included.
 func (t *thread) history(ctx context.Context) ([]contract.RunEvent, int, error) {
 	logged, end := t.log.snapshot()
 	stored, err := t.r.EventsSince(ctx, 0)
@@ -250,19 +252,50 @@ func (t *thread) history(ctx context.Context) ([]contract.RunEvent, int, error) 
 	// are numbered with. A delegate's events before it (a thread opened
 	// while a delegate runs) are numbered by the delegate's session and
 	// say nothing of where the log begins.
-	i := slices.IndexFunc(logged, func(ev contract.RunEvent) bool { return len(ev.Subflow) == 0 })
-	if i < 0 {
-		return append(slices.Clip(stored), logged...), end, nil
+	out := slices.Clip(stored)
+	if i := slices.IndexFunc(logged, func(ev contract.RunEvent) bool { return len(ev.Subflow) == 0 }); i >= 0 {
+		cut := logged[i].Seq
+		if logged[i].Delta > 0 {
+			cut++
+		}
+		out = nil
+		for _, ev := range stored {
+			if ev.Seq < cut {
+				out = append(out, ev)
+			}
+		}
 	}
-	cut := logged[i].Seq
-	if logged[i].Delta > 0 {
-		cut++
+	asks, err := t.subflowAsks(ctx, logged)
+	if err != nil {
+		return nil, 0, err
+	}
+	out = append(out, asks...)
+	return append(out, logged...), end, nil
+}
+
+// subflowAsks returns the questions and approval requests delegated runs
+// wait on that logged lacks: the thread's store holds only its own
+// session's events, so after a restart they are nowhere else.
+func (t *thread) subflowAsks(ctx context.Context, logged []contract.RunEvent) ([]contract.RunEvent, error) {
+	sa, ok := t.r.(SubflowAsker)
+	if !ok {
+		return nil, nil
+	}
+	asks, err := sa.SubflowAsks(ctx)
+	if err != nil || len(asks) == 0 {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, ev := range logged {
+		if len(ev.Subflow) > 0 && (ev.Kind == contract.EvQuestionAsked || ev.Kind == contract.EvApprovalRequested) {
+			seen[string(ev.Kind)+" "+track.SubflowCallID(ev)] = true
+		}
 	}
 	var out []contract.RunEvent
-	for _, ev := range stored {
-		if ev.Seq < cut {
+	for _, ev := range asks {
+		if !seen[string(ev.Kind)+" "+track.SubflowCallID(ev)] {
 			out = append(out, ev)
 		}
 	}
-	return append(out, logged...), end, nil
+	return out, nil
 }

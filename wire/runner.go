@@ -43,3 +43,12 @@ type SteerRunner interface {
 func (a agentRunner) Steer(input []contract.Turn) error {
 	return a.Agent.Steer(conductor.Input{Turns: input})
 }
+
+// SubflowAsker is a Runner that tells what its delegated runs, at every
+// depth, still wait on people for (see conductor.Agent.SubflowAsks).
+// AgentRunner's runners are; a thread whose runner is not shows a
+// delegated run's question only to streams that were open when it was
+// asked, or were reopened since without a restart.
+type SubflowAsker interface {
+	SubflowAsks(ctx context.Context) ([]contract.RunEvent, error)
+}
