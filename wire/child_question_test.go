@@ -189,6 +189,11 @@ func TestAChildsQuestionIsShownAfterARestart(t *testing.T) {
 			if code, b := post(t, srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/q1") {
 				t.Fatalf("first stream: %d, want the child's question call_d/q1:\n%s", code, b)
 			}
+			// Before the restart the thread's log holds the question: it
+			// is shown once.
+			if code, b := rejoin(t, proto, srv.URL, first); code != http.StatusOK || strings.Count(b, `"kind":"question_asked"`) != 1 {
+				t.Fatalf("a new client's stream before the restart: %d, want the child's question once:\n%s", code, b)
+			}
 			srv.Close()
 			srv.Config.Handler.(*Handler).Close()
 
