@@ -28,10 +28,12 @@ func (b *Backend) Ref(ctx context.Context, kind store.RefKind, session string) (
 	if h, ok := b.cachedRef(kind, session); ok {
 		return h, nil
 	}
-	epoch, held := b.epoch(session)
+	epoch, gen, held := b.readGen(session)
 	h, err := b.readRef(ctx, kind, session)
 	if err == nil && held {
-		b.remember(kind, session, epoch, h)
+		// Only if no commit or forget of this owner came in between:
+		// the value read may be older than the one that commit cached.
+		b.rememberRead(kind, session, epoch, gen, h)
 	}
 	return h, err
 }

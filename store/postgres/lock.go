@@ -53,6 +53,30 @@ func (b *Backend) remember(kind store.RefKind, session string, epoch int64, h st
 	defer b.mu.Unlock()
 	if o, ok := b.held[session]; ok && o.epoch == epoch {
 		o.refs[kind] = h
+		o.gen++
+	}
+}
+
+// readGen returns the epoch and generation of a session owned here, for
+// a read of its refs to be remembered with rememberRead.
+func (b *Backend) readGen(session string) (epoch int64, gen uint64, held bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o, ok := b.held[session]
+	if !ok {
+		return 0, 0, false
+	}
+	return o.epoch, o.gen, true
+}
+
+// rememberRead records a ref read from the server, unless this owner
+// moved or forgot a ref since the read began (gen changed): the read may
+// then predate that move.
+func (b *Backend) rememberRead(kind store.RefKind, session string, epoch int64, gen uint64, h store.Hash) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if o, ok := b.held[session]; ok && o.epoch == epoch && o.gen == gen {
+		o.refs[kind] = h
 	}
 }
 
@@ -63,6 +87,7 @@ func (b *Backend) forget(kind store.RefKind, session string, epoch int64) {
 	defer b.mu.Unlock()
 	if o, ok := b.held[session]; ok && o.epoch == epoch {
 		delete(o.refs, kind)
+		o.gen++
 	}
 }
 

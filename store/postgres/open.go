@@ -49,6 +49,7 @@ type Backend struct {
 type ownership struct {
 	epoch int64
 	refs  map[store.RefKind]store.Hash
+	gen   uint64 // bumped by every move or forget of refs
 }
 
 // OpenBackend connects and migrates, as Open does, and returns the
