@@ -161,7 +161,7 @@ func (f *fileBackend) Ref(ctx context.Context, kind RefKind, session string) (Ha
 	return f.lockedRef(l, kind)
 }
 
-func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, old, new Hash, objs []Object) error {
+func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, old, new Hash, objs []Object) (err error) {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("store: commit %q: %w", session, err)
 	}
@@ -174,11 +174,20 @@ func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, 
 	if l.held == 0 {
 		// No driver of this process holds the session: hold its lock for
 		// this commit, so no other process writes the log meanwhile.
-		c, err := f.lockFile(l)
-		if err != nil {
-			return err
+		c, lerr := f.lockFile(l)
+		if lerr != nil {
+			return lerr
 		}
-		defer c.Close()
+		defer func() {
+			// The handle goes with the lock, as unlock lets it go: a
+			// process appending to many sessions it does not hold keeps
+			// no file of theirs open. A failed close leaves the commit
+			// unacknowledged, as a crash right after its sync would.
+			if cerr := l.closeFile(); cerr != nil && err == nil {
+				err = ioErr("close "+l.name, cerr)
+			}
+			_ = c.Close()
+		}()
 	}
 	if err := f.refresh(l, true); err != nil {
 		return err
