@@ -152,7 +152,18 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 	run.children[e.Session] = c
 	desc := contract.ToolDescriptor{Name: e.Call.Name, Idempotent: true, Timeout: delegateTimeout}
 	tool, err := dispatch.NewTool(desc, func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
-		return a.runChild(ctx, e, c), nil
+		if a.deps.Hooks.Len() == 0 {
+			return a.runChild(ctx, e, c), nil
+		}
+		// The tool hooks guard a delegate call as any other: a before
+		// hook that blocks it (or fails) keeps the child from beginning,
+		// and after hooks see the child's answer. The task was fixed by
+		// the rules, so a rewrite of it is not taken.
+		if _, reason, _ := a.runBeforeTool(ctx, e.Call); reason != "" {
+			return contract.ToolOutcome{Content: "error: blocked: " + reason, IsError: true}, nil
+		}
+		out, _ := a.runAfterTool(ctx, e.Call, a.runChild(ctx, e, c))
+		return out, nil
 	})
 	if err != nil {
 		c.decide()

@@ -55,11 +55,12 @@ type AfterModelHook func(ctx context.Context, sig contract.Signal) error
 
 // BeforeToolHook may rewrite a call's arguments, or block the call; a
 // blocked call's result is an error naming the reason, and the run goes
-// on.
+// on. A delegate call (delegate_NAME) is a tool call too: blocked, its
+// child never begins; its task is the rules' and is not rewritten.
 type BeforeToolHook func(ctx context.Context, call *contract.ToolCall) (Verdict, error)
 
-// AfterToolHook may rewrite a call's outcome; the rewritten one is
-// recorded.
+// AfterToolHook may rewrite a call's outcome, a delegate call's answer
+// among them; the rewritten one is recorded.
 type AfterToolHook func(ctx context.Context, call contract.ToolCall, out *contract.ToolOutcome) error
 
 // CompactionHook sees each summary that replaced older history.
