@@ -13,6 +13,9 @@ import (
 // errDynamic: a command name is only known when the line runs.
 var errDynamic = errors.New("a command name is computed when the line runs")
 
+// errArithmCmd: which commands ((...)) runs depends on the sh.
+var errArithmCmd = errors.New("((...)) is a command in a subshell for some sh, arithmetic for others")
+
 // wrappers run the command named by their first plain argument; their
 // keys include that command's.
 var wrappers = map[string]bool{
@@ -20,15 +23,31 @@ var wrappers = map[string]bool{
 	"time": true, "timeout": true, "command": true, "exec": true, "builtin": true, "stdbuf": true,
 }
 
-// valueFlags are the wrappers' options that take the next word as their
-// value, so that word is not the wrapped command.
-var valueFlags = map[string][]string{
-	"sudo":    {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"},
-	"doas":    {"-u", "-C"},
-	"xargs":   {"-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a"},
-	"timeout": {"-s", "-k", "--signal", "--kill-after"},
-	"nice":    {"-n"},
-	"env":     {"-u", "-C", "-S"},
+// shortValues are the wrappers' one-letter options that take a value:
+// the rest of their word, or the next word when they end it (-u root,
+// -iu root, -uroot), so that word is not the wrapped command.
+var shortValues = map[string]string{
+	"sudo":    "aCcDghpRrTtUu",
+	"doas":    "Cu",
+	"xargs":   "aDdEILnPs",
+	"timeout": "ks",
+	"nice":    "n",
+	"env":     "Cu",
+	"stdbuf":  "eio",
+	"exec":    "a",
+}
+
+// longValues are the wrappers' long options that take the next word as
+// their value when no "=" gives it. A long option not named here may be
+// an abbreviation of one (getopt accepts --un for --unset), so a word
+// after it is read both ways and the keys name both commands.
+var longValues = map[string][]string{
+	"sudo":    {"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "chroot", "login-class", "auth-type"},
+	"xargs":   {"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"},
+	"timeout": {"signal", "kill-after"},
+	"nice":    {"adjustment"},
+	"env":     {"unset", "chdir"},
+	"stdbuf":  {"input", "output", "error"},
 }
 
 // execActions are find's actions that run the command after them.
@@ -84,6 +103,10 @@ func commandNames(line string, depth int) ([]string, error) {
 			names = append(names, n.Variant.Value)
 		case *syntax.LetClause:
 			names = append(names, "let")
+		case *syntax.ArithmCmd:
+			// bash evaluates ((...)), but dash, sh on Debian, runs it
+			// as a command in two nested subshells: ((sh<evil)).
+			err = errArithmCmd
 		case *syntax.Redirect:
 			var path string
 			path, err = writtenPath(n)
@@ -132,26 +155,140 @@ func callNames(args []*syntax.Word, depth int) ([]string, error) {
 			}
 		}
 	case wrappers[base]:
-		skip, duration := false, base == "timeout"
-		for i, w := range args[1:] {
-			s, ok := literal(w)
-			switch {
-			case !ok:
+		more, err := wrappedNames(base, args[1:], depth)
+		return append(names, more...), err
+	case base == "trap":
+		// trap ACTION SIGNAL...: the action runs when a signal comes.
+		rest := args[1:]
+		if len(rest) > 0 {
+			if s, _ := joinParts(rest[0]); s == "--" {
+				rest = rest[1:]
+			}
+		}
+		if len(rest) > 1 {
+			action, ok := joinParts(rest[0])
+			if !ok {
 				return nil, errDynamic
-			case skip:
-				skip = false
-			case slices.Contains(valueFlags[base], s):
-				skip = true
-			case strings.HasPrefix(s, "-"), strings.Contains(s, "="):
-			case duration:
-				duration = false
-			default:
-				more, err := callNames(args[1+i:], depth)
+			}
+			if action != "-" && strings.Trim(action, "0123456789") != "" {
+				more, err := commandNames(action, depth+1)
 				return append(names, more...), err
+			}
+		}
+	case base == "alias":
+		// alias NAME=LINE: sh runs LINE wherever a later command is NAME.
+		for _, w := range args[1:] {
+			s, ok := joinParts(w)
+			if !ok {
+				return nil, errDynamic
+			}
+			if _, line, ok := strings.Cut(s, "="); ok && strings.TrimSpace(line) != "" {
+				more, err := commandNames(line, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				names = append(names, more...)
 			}
 		}
 	}
 	return names, nil
+}
+
+// wrappedNames names the command a wrapper runs, given the wrapper's
+// arguments: the first word that is neither an option, an option's
+// value, an assignment nor timeout's duration. Where an option may or
+// may not take the next word, both readings are named.
+func wrappedNames(base string, args []*syntax.Word, depth int) ([]string, error) {
+	var from func(i int, duration bool) ([]string, error)
+	from = func(i int, duration bool) ([]string, error) {
+		for ; i < len(args); i++ {
+			s, ok := literal(args[i])
+			switch {
+			case !ok:
+				return nil, errDynamic
+			case s == "--":
+				return plain(base, args[i+1:], duration, depth)
+			case strings.HasPrefix(s, "-"):
+				takes, err := optionValue(base, s)
+				switch {
+				case err != nil:
+					return nil, err
+				case takes == valueNext:
+					i++
+				case takes == valueMaybe && i+1 < len(args):
+					asCommand, err := from(i+1, duration)
+					if err != nil {
+						return nil, err
+					}
+					asValue, err := from(i+2, duration)
+					return append(asCommand, asValue...), err
+				}
+			case strings.Contains(s, "="):
+			case duration:
+				duration = false
+			default:
+				return callNames(args[i:], depth)
+			}
+		}
+		return nil, nil
+	}
+	return from(0, base == "timeout")
+}
+
+// plain names the command after a wrapper's "--": every word is an
+// operand, timeout's duration first.
+func plain(base string, args []*syntax.Word, duration bool, depth int) ([]string, error) {
+	for i, w := range args {
+		s, ok := literal(w)
+		switch {
+		case !ok:
+			return nil, errDynamic
+		case strings.Contains(s, "="):
+		case duration:
+			duration = false
+		default:
+			return callNames(args[i:], depth)
+		}
+	}
+	return nil, nil
+}
+
+type optionTakes int
+
+const (
+	valueNone optionTakes = iota
+	valueNext
+	valueMaybe
+)
+
+// optionValue says whether a wrapper's option word takes the next word
+// as its value. env -S (--split-string) runs its value as the command
+// line, which env splits by rules of its own, so it has no keys.
+func optionValue(base, s string) (optionTakes, error) {
+	if long, ok := strings.CutPrefix(s, "--"); ok {
+		name, _, hasValue := strings.Cut(long, "=")
+		switch {
+		case base == "env" && name != "" && strings.HasPrefix("split-string", name):
+			return valueNone, errDynamic
+		case hasValue:
+			return valueNone, nil
+		case slices.Contains(longValues[base], name):
+			return valueNext, nil
+		}
+		return valueMaybe, nil
+	}
+	for j, c := range s[1:] {
+		if base == "env" && c == 'S' {
+			return valueNone, errDynamic
+		}
+		if strings.ContainsRune(shortValues[base], c) {
+			if j == len(s)-2 {
+				return valueNext, nil
+			}
+			return valueNone, nil
+		}
+	}
+	return valueNone, nil
 }
 
 // writtenPath returns the file a redirection writes, or "" when it
