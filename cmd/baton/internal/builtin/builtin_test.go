@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -210,31 +212,55 @@ func TestOpenErrors(t *testing.T) {
 // TestShellTimeoutEndsTheWholeCommand: a command line that started other
 // processes leaves none running once it times out.
 func TestShellTimeoutEndsTheWholeCommand(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no /proc under CI: this test must run there, on Linux")
-		}
-		t.Skip("needs /proc to see the processes (Linux)")
-	}
+	needProc(t)
 	root := t.TempDir()
 	_, tools := open(t, Options{Root: root, AllowShell: true, ShellTimeout: 300 * time.Millisecond})
 	out, err := call(t, tools["shell"], map[string]string{"command": "sleep 30 & echo $! > pid; wait"})
 	if err != nil || !out.IsError || !strings.Contains(out.Content, "timed out") {
 		t.Fatalf("slow command: %v %+v", err, out)
 	}
+	if s, alive := outlives(t, root, 5*time.Second); alive {
+		t.Fatalf("the command's sleep still runs after its timeout: %s", s)
+	}
+}
+
+// needProc skips a test that watches processes through /proc where there
+// is none, and fails it under CI, which runs on Linux.
+func needProc(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no /proc under CI: this test must run there, on Linux")
+		}
+		t.Skip("needs /proc to see the processes (Linux)")
+	}
+}
+
+// outlives reports whether the process whose id the command line wrote
+// to root/pid still runs after within, with its /proc stat line; one
+// that does is killed.
+func outlives(t *testing.T, root string, within time.Duration) (string, bool) {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(root, "pid"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	stat := filepath.Join("/proc", strings.TrimSpace(string(b)), "stat")
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stat := fmt.Sprintf("/proc/%d/stat", pid)
+	for deadline := time.Now().Add(within); ; time.Sleep(20 * time.Millisecond) {
 		s, err := os.ReadFile(stat)
 		// Gone, or a zombie its new parent has yet to reap.
 		if err != nil || strings.Contains(string(s), ") Z ") {
-			return
+			return "", false
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the command's sleep still runs after its timeout: %s", s)
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
+			return string(s), true
 		}
 	}
 }

@@ -72,6 +72,7 @@ func (s *Set) runShell(ctx context.Context, raw json.RawMessage) (contract.ToolO
 	cmd.WaitDelay = s.opts.ShellTimeout / 10
 	killGroup(cmd)
 	err := cmd.Run()
+	endGroup(cmd)
 	text := out.buf.String()
 	if out.dropped > 0 {
 		text += fmt.Sprintf("\n[%d more bytes dropped]", out.dropped)
@@ -79,6 +80,9 @@ func (s *Set) runShell(ctx context.Context, raw json.RawMessage) (contract.ToolO
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return contract.ToolOutcome{Content: text + fmt.Sprintf("\n[timed out after %s]", s.opts.ShellTimeout), IsError: true, Truncated: out.dropped > 0}, nil
+	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState.Success():
+		// sh is done; what it left in the background held the output open.
+		return contract.ToolOutcome{Content: text + "\n[background jobs were stopped when the command ended]", Truncated: out.dropped > 0}, nil
 	case err != nil:
 		return contract.ToolOutcome{Content: text + "\n[" + err.Error() + "]", IsError: true, Truncated: out.dropped > 0}, nil
 	}

@@ -25,3 +25,12 @@ func killGroup(cmd *exec.Cmd) {
 		return err
 	}
 }
+
+// endGroup kills what the command left running once sh itself is done: a
+// background job (server &) would otherwise outlive the call, holding
+// its output open, and baton.
+func endGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
