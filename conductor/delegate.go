@@ -272,7 +272,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 	err = ag.call(ctx, func() error {
 		if stored {
 			var err error
-			run, err = ag.resumeOnLoop(ctx, e.Session, w)
+			run, err = ag.resumeOnLoop(ctx, e.Session, w, nil)
 			return err
 		}
 		if err := ag.lockSession(ctx, e.Session); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/compactor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/store"
 )
 
@@ -295,13 +296,15 @@ func (a *Agent) unlock() {
 // session's snapshot once nothing is in flight, with the error of the run
 // it finished. A run that had ended before (settled, faulted or aborted)
 // is no error of Resume's: its error stays in the snapshot's Err, and the
-// next Submit starts a new run on the session.
-func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnapshot, error) {
+// next Submit starts a new run on the session. tools are the run's own
+// tools, as its Submit gave them (Input.Tools): a run in flight calls
+// them, and runs an interrupted idempotent call of theirs again.
+func (a *Agent) Resume(ctx context.Context, sessionID string, tools ...dispatch.Tool) (contract.RunSnapshot, error) {
 	w := make(chan *outcome, 1)
 	var run *runState
 	err := a.call(ctx, func() error {
 		var err error
-		run, err = a.resumeOnLoop(ctx, sessionID, w)
+		run, err = a.resumeOnLoop(ctx, sessionID, w, tools)
 		return err
 	})
 	if err != nil {
@@ -315,11 +318,11 @@ func (a *Agent) Resume(ctx context.Context, sessionID string) (contract.RunSnaps
 // a run in flight has picked up again, without waiting for it to end: for
 // hosts whose runs wait for people (a question, an approval answered with
 // Agent.Approve), where the answer may come much later, through Answer or
-// Approve, and the run then ends on its own.
-func (a *Agent) Reopen(ctx context.Context, sessionID string) (contract.RunSnapshot, error) {
+// Approve, and the run then ends on its own. tools are as for Resume.
+func (a *Agent) Reopen(ctx context.Context, sessionID string, tools ...dispatch.Tool) (contract.RunSnapshot, error) {
 	w := make(chan *outcome, 1)
 	err := a.call(ctx, func() error {
-		run, err := a.resumeOnLoop(ctx, sessionID, w)
+		run, err := a.resumeOnLoop(ctx, sessionID, w, tools)
 		if run != nil {
 			a.dropHost(run)
 		}
@@ -330,7 +333,7 @@ func (a *Agent) Reopen(ctx context.Context, sessionID string) (contract.RunSnaps
 
 // resumeOnLoop rehydrates the session and, when a run is in flight,
 // restarts it, returning it; w gets the outcome. In turn (enqueue).
-func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outcome) (*runState, error) {
+func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outcome, tools []dispatch.Tool) (*runState, error) {
 	if a.run != nil {
 		return nil, ErrBusy
 	}
@@ -352,9 +355,9 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outc
 		w <- &outcome{snap: a.handedOut()}
 		return nil, nil
 	}
-	box, err := a.deps.Tools.Box.With()
+	box, err := a.deps.Tools.Box.With(tools...)
 	if err != nil {
-		return nil, err
+		return nil, contract.WrapError(contract.KindConfig, err, "resume: tools")
 	}
 	run := a.newRun(snap.RunID, box)
 	run.waiters = append(run.waiters, w)
