@@ -142,7 +142,18 @@ func (h *Handler) idleLocked(t *thread) bool {
 	default:
 		return false
 	}
-	return t.users == 0 && !t.running && t.err == nil && !t.r.Snapshot().Phase.InFlight()
+	if t.users > 0 || t.err != nil {
+		return false
+	}
+	switch phase := t.r.Snapshot().Phase; {
+	case h.opts.ClientAnswers && (phase == contract.PhaseAwaitingHuman || phase == contract.PhaseAwaitingApproval):
+		// The run waits for a client that may never come back: closing
+		// the runner leaves the run waiting in the store, and the
+		// client's answer opens the thread again.
+		return true
+	default:
+		return !t.running && !phase.InFlight()
+	}
 }
 
 // evictLocked closes the thread idle the longest, to make room; it
