@@ -8,9 +8,13 @@ import (
 )
 
 // StatusKind maps an HTTP error status and the API's message to a kind.
-// 529 is Anthropic's "overloaded" and falls with the other 5xx.
+// 529 is Anthropic's "overloaded" and falls with the other 5xx. OpenAI
+// answers 429 insufficient_quota to an account out of credit, which no
+// wait cures: that is the account's failure, not a rate limit.
 func StatusKind(status int, msg string) contract.FailureKind {
 	switch {
+	case status == http.StatusTooManyRequests && strings.Contains(msg, "insufficient_quota"):
+		return contract.FailAuth
 	case status == http.StatusTooManyRequests:
 		return contract.FailRateLimited
 	case status >= 500:
@@ -46,8 +50,9 @@ func FrameKind(typ, msg string) contract.FailureKind {
 
 // overflowPhrases are the ways OpenAI, Anthropic and the servers and
 // proxies that copy them say the prompt does not fit; llama.cpp's server
-// says it "exceeds the available context size".
-var overflowPhrases = []string{"context_length_exceeded", "context length", "context window", "context size", "maximum context", "prompt is too long", "too many tokens"}
+// says it "exceeds the available context size", and Anthropic, when the
+// prompt plus max_tokens does not fit, that they "exceed context limit".
+var overflowPhrases = []string{"context_length_exceeded", "context length", "context window", "context size", "context limit", "maximum context", "prompt is too long", "too many tokens"}
 
 // ContextOverflow reports whether msg says the prompt does not fit.
 func ContextOverflow(msg string) bool {
