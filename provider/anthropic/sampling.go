@@ -1,6 +1,8 @@
 package anthropic
 
 import (
+	"strings"
+
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/batonrt/baton/contract"
@@ -8,8 +10,9 @@ import (
 
 // applySampling puts the request options on the params. The Messages API
 // has no seed, so Sampling.Seed is left out; temperature and top_p, which
-// this SDK version has no fields for, go as extra body fields. A request
-// without tools takes no tool_choice.
+// this SDK version has no fields for, go as extra body fields. Stop
+// sequences of whitespace alone, which the API refuses, are left out. A
+// request without tools takes no tool_choice.
 func applySampling(p *sdk.MessageNewParams, s contract.Sampling) {
 	extra := map[string]any{}
 	if s.Temperature != nil {
@@ -21,8 +24,10 @@ func applySampling(p *sdk.MessageNewParams, s contract.Sampling) {
 	if len(extra) > 0 {
 		p.SetExtraFields(extra)
 	}
-	if len(s.Stop) > 0 {
-		p.StopSequences = s.Stop
+	for _, seq := range s.Stop {
+		if strings.TrimSpace(seq) != "" {
+			p.StopSequences = append(p.StopSequences, seq)
+		}
 	}
 	if len(p.Tools) == 0 {
 		return
