@@ -35,6 +35,15 @@ func Run[E any](ctx context.Context, events Events[E], resp *http.Response, dec 
 		}
 	}
 	if err := events.Err(); err != nil {
+		// A reply whose end the decoder has seen is whole: a connection
+		// that breaks after it (before "[DONE]", say) spoils nothing, as
+		// the driver holds for a stop. A cancelled call stays cancelled.
+		if ctx.Err() == nil {
+			if tail, endErr := dec.End(); endErr == nil {
+				yieldAll(tail, yield)
+				return
+			}
+		}
 		yield(turn.Chunk{}, failures.Classify(ctx, resp, err))
 		return
 	}
