@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
@@ -124,13 +125,25 @@ func assistantMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, boo
 	for _, c := range t.Calls() {
 		a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
 			ID:       c.ID,
-			Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
+			Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: callArguments(c.Arguments)},
 		}})
 	}
 	if a.Content.OfString.Value == "" && len(a.ToolCalls) == 0 {
 		return sdk.ChatCompletionMessageParamUnion{}, false
 	}
 	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}, true
+}
+
+// callArguments sends a call's arguments back as the model wrote them
+// when they are a JSON object. Anything else (text the model broke, or a
+// call the token limit cut) goes as {}: servers such as vLLM parse every
+// call's arguments in the history and refuse the request otherwise, and
+// the call's error result already told the model what was wrong.
+func callArguments(args string) string {
+	if s := strings.TrimSpace(args); strings.HasPrefix(s, "{") && contract.ValidJSON(s) {
+		return args
+	}
+	return "{}"
 }
 
 func toolParams(tools []contract.ToolDescriptor) ([]sdk.ChatCompletionToolUnionParam, error) {
