@@ -117,6 +117,16 @@ func waitsForPeople(p contract.Phase) bool {
 	return p == contract.PhaseAwaitingHuman || p == contract.PhaseAwaitingApproval
 }
 
+// WaitsOnlyForPeople reports whether the agent's run in flight waits on
+// nothing but people: its own questions and approvals, or delegates'
+// children that wait only for theirs. Close leaves such a run waiting in
+// the store, for Resume or Reopen to pick up; a host may let it go.
+func (a *Agent) WaitsOnlyForPeople() bool {
+	waits := false
+	_ = a.call(context.Background(), func() error { waits = a.waitsOnlyForPeople(); return nil })
+	return waits
+}
+
 // waitsOnlyForPeople reports whether the run in flight waits for people
 // and for nothing else: each of its calls is done, waits for a person, or
 // is a delegate call whose child's run waits only for people in turn. In

@@ -361,6 +361,14 @@ func askingChildServer(t *testing.T, proto Protocol) *httptest.Server {
 // replies.
 func askingChildServerOn(t *testing.T, proto Protocol, st store.Store, replies []func(context.Context) ([]turn.Chunk, error)) *httptest.Server {
 	t.Helper()
+	return askingChildServerWith(t, st, replies, HandlerOptions{ClientAnswers: true, Protocol: proto})
+}
+
+// askingChildServerWith serves the tree on st with opts; the agents of a
+// thread opened again go on with the same script, as with one model.
+func askingChildServerWith(t *testing.T, st store.Store, replies []func(context.Context) ([]turn.Chunk, error), opts HandlerOptions) *httptest.Server {
+	t.Helper()
+	model := &script{replies: replies}
 	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
 		box, err := dispatch.NewToolBox(dispatch.AskHuman(""))
 		if err != nil {
@@ -369,12 +377,12 @@ func askingChildServerOn(t *testing.T, proto Protocol, st store.Store, replies [
 		cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
 			{Name: "asker", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "ask_human"}}}},
 		}}
-		a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: &script{replies: replies}}, Tools: conductor.Tools{Box: box}, Env: conductor.Env{Store: st, SessionID: id}})
+		a, err := conductor.CreateAgent(cfg, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: box}, Env: conductor.Env{Store: st, SessionID: id}})
 		if err != nil {
 			return nil, err
 		}
 		return reopenStored(ctx, st, a, id)
-	}, HandlerOptions{ClientAnswers: true, Protocol: proto})
+	}, opts)
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); h.Close() })
 	return srv

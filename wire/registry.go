@@ -156,6 +156,39 @@ func (h *Handler) idleLocked(t *thread) bool {
 	}
 }
 
+// delegatesMayWaitLocked reports whether the thread, with no request,
+// holds a run that may wait only for people in its delegates' children:
+// with ClientAnswers such a run, as one that waits on its own question,
+// is let go when idle (see retireWaiting).
+func (h *Handler) delegatesMayWaitLocked(t *thread) bool {
+	select {
+	case <-t.ready:
+	default:
+		return false
+	}
+	_, ok := t.r.(PeopleWaiter)
+	return ok && h.opts.ClientAnswers && t.users == 0 && t.err == nil && t.r.Snapshot().Phase == contract.PhaseAwaitingTools
+}
+
+// retireWaiting retires the threads of those whose run waits only for
+// people, asked without the handler's lock (the agent answers from its
+// loop), and returns them.
+func (h *Handler) retireWaiting(threads []*thread) []*thread {
+	var out []*thread
+	for _, t := range threads {
+		if !t.r.(PeopleWaiter).WaitsOnlyForPeople() {
+			continue
+		}
+		h.mu.Lock()
+		if h.threads[t.id] == t && h.delegatesMayWaitLocked(t) && time.Since(t.idle) >= h.opts.IdleTimeout {
+			h.retireLocked(t)
+			out = append(out, t)
+		}
+		h.mu.Unlock()
+	}
+	return out
+}
+
 // evictLocked closes the thread idle the longest, to make room; it
 // reports whether there was one.
 func (h *Handler) evictLocked() bool {
@@ -207,15 +240,20 @@ func (h *Handler) reap() {
 		case <-h.quit:
 			return
 		case now := <-tick.C:
-			var idle []*thread
+			var idle, waiting []*thread
 			h.mu.Lock()
 			for _, t := range h.threads {
-				if h.idleLocked(t) && now.Sub(t.idle) >= h.opts.IdleTimeout {
+				switch {
+				case now.Sub(t.idle) < h.opts.IdleTimeout:
+				case h.idleLocked(t):
 					h.retireLocked(t)
 					idle = append(idle, t)
+				case h.delegatesMayWaitLocked(t):
+					waiting = append(waiting, t)
 				}
 			}
 			h.mu.Unlock()
+			idle = append(idle, h.retireWaiting(waiting)...)
 			for _, t := range idle {
 				if err := h.closeThread(t); err != nil {
 					h.opts.Logger.Warn("wire: close idle thread", "thread", t.id, "err", err)

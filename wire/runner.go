@@ -52,3 +52,12 @@ func (a agentRunner) Steer(input []contract.Turn) error {
 type SubflowAsker interface {
 	SubflowAsks(ctx context.Context) ([]contract.RunEvent, error)
 }
+
+// PeopleWaiter is a Runner that tells whether its run in flight waits on
+// nothing but people, its delegates' included (see
+// conductor.Agent.WaitsOnlyForPeople). With ClientAnswers, a thread whose
+// run waits on a delegate's question is then let go when idle, as one
+// waiting on its own is. AgentRunner's runners are.
+type PeopleWaiter interface {
+	WaitsOnlyForPeople() bool
+}

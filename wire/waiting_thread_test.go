@@ -77,3 +77,29 @@ func TestAnAbandonedQuestionLetsItsThreadGo(t *testing.T) {
 		t.Fatalf("the answer after the thread was released: %d %q", resp.StatusCode, body)
 	}
 }
+
+// TestAnAbandonedChildQuestionLetsItsThreadGo: a thread whose run waits
+// only on a delegate's question, its client gone, is let go when idle as
+// one waiting on its own question is, and the answer that comes later
+// opens it again and reaches the child.
+func TestAnAbandonedChildQuestionLetsItsThreadGo(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			srv := askingChildServerWith(t, store.NewMemory(), askingChildScript(), HandlerOptions{ClientAnswers: true, Protocol: proto, IdleTimeout: 50 * time.Millisecond})
+			h := srv.Config.Handler.(*Handler)
+			first, answer := childAnswerBodies(proto)
+			if code, b := post(t, srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/q1") {
+				t.Fatalf("first stream: %d, want the child's question call_d/q1:\n%s", code, b)
+			}
+			waitFor(t, func() bool {
+				h.mu.Lock()
+				defer h.mu.Unlock()
+				_, live := h.threads["t1"]
+				return !live
+			})
+			if code, b := post(t, srv.URL, answer); code != http.StatusOK || !strings.Contains(b, "The city is Bergen.") {
+				t.Fatalf("the answer after the thread was let go: %d, want the child's answer streamed:\n%s", code, b)
+			}
+		})
+	}
+}
