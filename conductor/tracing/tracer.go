@@ -92,6 +92,7 @@ func (t *Tracer) Observe(ev contract.RunEvent) {
 	if r == nil {
 		return
 	}
+	prev := r.last
 	r.last = at
 	switch ev.Kind {
 	case contract.EvTurnStarted:
@@ -107,7 +108,7 @@ func (t *Tracer) Observe(ev contract.RunEvent) {
 	case contract.EvToolResult:
 		t.toolSettled(r, ev, at)
 	case contract.EvCompaction:
-		t.compacted(r, ev, at)
+		t.compacted(r, prev, ev, at)
 	case contract.EvRunSettled, contract.EvRunFaulted:
 		t.runEnded(key, r, ev, at)
 	}
@@ -240,8 +241,7 @@ func (t *Tracer) toolSettled(r *runSpans, ev contract.RunEvent, at time.Time) {
 
 // compacted spans the compaction from the event before it, when the run
 // went into compacting, to the summary's arrival.
-func (t *Tracer) compacted(r *runSpans, ev contract.RunEvent, at time.Time) {
-	start := r.last
+func (t *Tracer) compacted(r *runSpans, start time.Time, ev contract.RunEvent, at time.Time) {
 	if start.After(at) || start.IsZero() {
 		start = at
 	}
