@@ -24,8 +24,11 @@ type Source struct {
 
 	mu    sync.Mutex
 	tools []dispatch.Tool
-	stale bool  // the server said its tool list changed
-	dead  error // why the connection ended, once it has
+	stale bool // the server said its tool list changed
+	// changes counts the server's tool-list change notices, so that a
+	// listing answered after a notice does not clear stale.
+	changes uint64
+	dead    error // why the connection ended, once it has
 }
 
 // Connect starts or reaches the server and completes the MCP handshake.
@@ -89,6 +92,7 @@ func (s *Source) watch() {
 func (s *Source) markStale() {
 	s.mu.Lock()
 	s.stale = true
+	s.changes++
 	s.mu.Unlock()
 }
 
@@ -99,7 +103,7 @@ func (s *Source) markStale() {
 // returned with the error, and its calls give error results.
 func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
 	s.mu.Lock()
-	stale, last, dead := s.stale, s.tools, s.dead
+	stale, last, dead, changes := s.stale, s.tools, s.dead, s.changes
 	s.mu.Unlock()
 	if dead != nil {
 		return last, dead
@@ -123,7 +127,10 @@ func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
 		tools = append(tools, bt)
 	}
 	s.mu.Lock()
-	s.tools, s.stale = tools, false
+	s.tools = tools
+	// A change announced while this listing was on its way may not be in
+	// it: the next call lists again.
+	s.stale = s.changes != changes
 	s.mu.Unlock()
 	return tools, nil
 }
