@@ -187,6 +187,7 @@ func (a *Agent) detachTree() {
 // its workers (approvers, answerers) are stopped and its waiters told the
 // agent closed; the store keeps the run in flight. In turn (enqueue).
 func (a *Agent) detachRun() {
+	a.publish(&contract.RunEvent{Kind: contract.EvRunDetached, Seq: a.state.Seq, SessionID: a.state.SessionID, RunID: a.state.RunID, At: a.now()})
 	for _, w := range a.dropRun().waiters {
 		w <- &outcome{snap: a.handedOut(), err: ErrClosed}
 	}

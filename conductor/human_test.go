@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -231,6 +232,15 @@ func TestQuestionSurvivesRestart(t *testing.T) {
 func closeWhileAsked(t *testing.T, a *conductor.Agent, phase contract.Phase) {
 	t.Helper()
 	asked, stop := questions(a)
+	var mu sync.Mutex
+	var detached [][]string
+	a.Subscribe(func(ev contract.RunEvent) {
+		if ev.Kind == contract.EvRunDetached {
+			mu.Lock()
+			detached = append(detached, ev.Subflow)
+			mu.Unlock()
+		}
+	})
 	done := submitAsync(a, "plan a trip")
 	nextQuestion(t, ctxT(t), asked)
 	stop()
@@ -239,6 +249,13 @@ func closeWhileAsked(t *testing.T, a *conductor.Agent, phase contract.Phase) {
 	}
 	if res := <-done; !errors.Is(res.err, conductor.ErrClosed) || res.snap.Phase != phase {
 		t.Fatalf("submit ended %s with %v, want ErrClosed in %s while the question waits", res.snap.Phase, res.err, phase)
+	}
+	// Close delivered what was published: the runs let go, children
+	// first, the root last.
+	mu.Lock()
+	defer mu.Unlock()
+	if len(detached) == 0 || len(detached[len(detached)-1]) != 0 {
+		t.Errorf("run_detached events of %v, want the root's last", detached)
 	}
 }
 

@@ -30,6 +30,11 @@ const (
 	EvTurnCompleted EventKind = "turn_completed"
 	EvRunSettled    EventKind = "run_settled"
 	EvRunFaulted    EventKind = "run_faulted"
+	// EvRunDetached says the agent closed while its run waited only for
+	// people: the run has not ended, it stays in flight in the store for
+	// Resume or Reopen, but nothing more of it comes from this agent.
+	// Like EvWaiting it is not committed.
+	EvRunDetached EventKind = "run_detached"
 	// EvSubflowStarted, EvSubflowCompleted and EvSubflowFailed mark a
 	// delegate call's child run; Call is the delegate call and Text the
 	// child's session. The child's own events follow with Subflow ending

@@ -76,7 +76,7 @@ func isDelta(k contract.EventKind) bool {
 // something it must answer: events a subscriber is never left without.
 func ends(k contract.EventKind) bool {
 	switch k {
-	case contract.EvTurnCompleted, contract.EvRunSettled, contract.EvRunFaulted, contract.EvApprovalRequested:
+	case contract.EvTurnCompleted, contract.EvRunSettled, contract.EvRunFaulted, contract.EvRunDetached, contract.EvApprovalRequested:
 		return true
 	}
 	return false

@@ -111,6 +111,8 @@ func (t *Tracer) Observe(ev contract.RunEvent) {
 		t.compacted(r, prev, ev, at)
 	case contract.EvRunSettled, contract.EvRunFaulted:
 		t.runEnded(key, r, ev, at)
+	case contract.EvRunDetached:
+		t.runDetached(key, r, ev, at)
 	}
 }
 
@@ -317,6 +319,18 @@ func (t *Tracer) runEnded(key string, r *runSpans, ev contract.RunEvent, at time
 	if !r.delegal {
 		t.closeRun(key, r, at)
 	}
+}
+
+// runDetached ends the spans of a run its agent let go while it waited
+// for people, marked so: nothing more of it reaches this tracer, and a
+// process that picks it up again traces the rest. A delegate's child is
+// ended with its root, which its agent lets go last.
+func (t *Tracer) runDetached(key string, r *runSpans, ev contract.RunEvent, at time.Time) {
+	if len(ev.Subflow) > 0 {
+		return
+	}
+	r.span.SetAttributes(attribute.Bool("baton.run.detached", true))
+	t.closeRun(key, r, at)
 }
 
 // closeRun ends the run's span and any it left open, its children's
