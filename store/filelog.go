@@ -18,8 +18,10 @@ type sessionLog struct {
 	id, name, lockName string
 
 	mu     sync.Mutex
-	loaded bool  // the log was read (or found missing) at least once
-	end    int64 // end of the last whole frame read or written
+	loaded bool              // the log was read (or found missing) at least once
+	end    int64             // end of the last whole frame read or written
+	last   int64             // where that frame starts
+	head   [frameHeader]byte // its header, with its payload's checksum
 	refs   map[RefKind]Hash
 	bad    error     // damage found inside the log: it is refused
 	f      vfs.File  // append handle, kept open between commits
@@ -42,8 +44,9 @@ func (f *fileBackend) log(session string) *sessionLog {
 }
 
 // refresh reads the frames written since the last read, by this process
-// or another. With cut, which only a lock holder may ask for, a torn tail
-// (or the frame of a commit that failed) is cut off.
+// or another; a log rewound under what was read is read again from the
+// start. With cut, which only a lock holder may ask for, a torn tail (or
+// the frame of a commit that failed) is cut off.
 func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
 	if l.bad != nil {
 		return l.bad
@@ -70,8 +73,14 @@ func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
 	if err != nil {
 		return ioErr("stat "+l.name, err)
 	}
-	if size < l.end {
-		return f.damaged(l, fmt.Sprintf("log shrank from %d to %d bytes", l.end, size))
+	if l.end > 0 {
+		rewound, err := f.rewound(l, size)
+		if err != nil {
+			return err
+		}
+		if rewound {
+			f.forget(l)
+		}
 	}
 	l.loaded = true
 	if size == l.end {
@@ -97,6 +106,44 @@ func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
 		off += int(fr.size)
 	}
 	return nil
+}
+
+// rewound reports whether the last frame read is no longer in the log. A
+// process not holding the lock reads a commit's frame as soon as it is
+// whole, before its sync is done; if the sync fails, the writer cuts the
+// frame off and goes on appending from where it started. Refs and offsets
+// read past that point would be stale, and the next frame would be looked
+// for in the middle of another. A frame written again the same at the
+// same place is the same commit, and nothing needs reading again.
+func (f *fileBackend) rewound(l *sessionLog, size int64) (bool, error) {
+	if size < l.end {
+		return true, nil
+	}
+	var h [frameHeader]byte
+	if _, err := f.fs.ReadAt(l.name, h[:], l.last); err != nil {
+		if errors.Is(err, io.EOF) {
+			// Cut since its size was taken.
+			return true, nil
+		}
+		return false, ioErr("read "+l.name, err)
+	}
+	return h != l.head, nil
+}
+
+// forget drops what was read of l's log, to read it again from the start.
+// Its objects leave the index too: apply keeps the first place it saw an
+// object at, and a commit tried again writes its objects at new offsets,
+// over bytes the old entries still point to.
+func (f *fileBackend) forget(l *sessionLog) {
+	clear(l.refs)
+	l.end = 0
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for h, loc := range f.index {
+		if loc.log == l {
+			delete(f.index, h)
+		}
+	}
 }
 
 func (f *fileBackend) damaged(l *sessionLog, why string) error {
@@ -129,6 +176,7 @@ func (f *fileBackend) apply(l *sessionLog, fr frame) {
 	if fr.kind != "" {
 		l.refs[fr.kind] = fr.new
 	}
+	l.last, l.head = l.end, fr.head
 	l.end += fr.size
 	f.mu.Lock()
 	defer f.mu.Unlock()

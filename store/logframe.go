@@ -51,7 +51,8 @@ type frame struct {
 	kind     RefKind
 	old, new Hash
 	objs     []frameObject
-	size     int64 // whole frame, header to trailer
+	size     int64             // whole frame, header to trailer
+	head     [frameHeader]byte // as read, to tell the frame from one written over it
 }
 
 type frameObject struct {
@@ -119,6 +120,7 @@ func readFrame(b []byte, base int64) (frame, frameState, error) {
 		return frame{}, frameBad, fmt.Errorf("frame at offset %d: %w", base, err)
 	}
 	f.size = int64(end + frameTrailer)
+	copy(f.head[:], b)
 	return f, frameWhole, nil
 }
 
