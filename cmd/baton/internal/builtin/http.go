@@ -47,7 +47,7 @@ func (s *Set) fetch(ctx context.Context, raw json.RawMessage) (contract.ToolOutc
 	if err != nil {
 		return contract.ToolOutcome{}, fmt.Errorf("http_get: %w", err)
 	}
-	resp, err := s.opts.HTTPClient.Do(req)
+	resp, err := sameHost(s.opts.HTTPClient, u.Host).Do(req)
 	if err != nil {
 		return contract.ToolOutcome{}, fmt.Errorf("http_get: %w", err)
 	}
@@ -60,11 +60,38 @@ func (s *Set) fetch(ctx context.Context, raw json.RawMessage) (contract.ToolOutc
 	if truncated {
 		body = body[:s.opts.MaxHTTP]
 	}
-	text := fmt.Sprintf("HTTP %s\ncontent-type: %s\n\n%s", resp.Status, resp.Header.Get("Content-Type"), body)
+	head := fmt.Sprintf("HTTP %s\ncontent-type: %s\n", resp.Status, resp.Header.Get("Content-Type"))
+	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		// A redirect to another host is not followed: the call was
+		// approved for this host only; the model may ask for the other.
+		head += "location: " + loc + "\n"
+	}
+	text := fmt.Sprintf("%s\n%s", head, body)
 	if truncated {
 		text += fmt.Sprintf("\n[truncated at %d bytes]", s.opts.MaxHTTP)
 	}
 	return contract.ToolOutcome{Content: text, IsError: resp.StatusCode >= 400, Truncated: truncated}, nil
+}
+
+// sameHost is c following redirects only within host, the host the
+// call was approved for (httpKeys); a redirect elsewhere is returned as
+// the response instead.
+func sameHost(c *http.Client, host string) *http.Client {
+	cc := *c
+	next := c.CheckRedirect
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !strings.EqualFold(req.URL.Host, host) {
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &cc
 }
 
 // decodeStrict parses a hand-schema tool's arguments, refusing unknown
