@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/batonrt/baton/dispatch"
 )
@@ -85,11 +87,18 @@ func (s *Set) readFile() (dispatch.Tool, error) {
 		if err != nil {
 			return "", err
 		}
-		f, err := s.root.Open(p)
+		// Non-blocking, so that opening a FIFO does not wait for a
+		// writer; only regular files are read.
+		f, err := s.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			return "", rootErr("read", a.Path, err)
 		}
 		defer f.Close()
+		if fi, err := f.Stat(); err != nil {
+			return "", rootErr("read", a.Path, err)
+		} else if !fi.Mode().IsRegular() {
+			return "", fmt.Errorf("read %q: not a regular file (%s)", a.Path, fi.Mode().Type())
+		}
 		b, err := io.ReadAll(io.LimitReader(f, s.opts.MaxRead+1))
 		if err != nil {
 			return "", rootErr("read", a.Path, err)
