@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/internal/redact"
 )
 
 // ndjsonWriter writes baton's own events, one canonical JSON object
@@ -16,6 +17,7 @@ type ndjsonWriter struct {
 }
 
 func (n *ndjsonWriter) writeEvent(ev contract.RunEvent) error {
+	ev = redacted(ev)
 	b, err := contract.EncodeEvent(ev)
 	if err != nil {
 		return fmt.Errorf("wire: encode event %d: %w", ev.Seq, err)
@@ -28,4 +30,21 @@ func (n *ndjsonWriter) writeEvent(ev contract.RunEvent) error {
 		f.Flush()
 	}
 	return nil
+}
+
+// redacted is ev with the upstream URLs and keys a model failure's text
+// may hold taken out, as the AG-UI and AI SDK projectors take them out.
+func redacted(ev contract.RunEvent) contract.RunEvent {
+	switch ev.Kind {
+	case contract.EvRunFaulted, contract.EvModelRetry:
+	default:
+		return ev
+	}
+	ev.Text = redact.Error(ev.Text)
+	if ev.Err != nil {
+		e := *ev.Err
+		e.Message = redact.Error(e.Message)
+		ev.Err = &e
+	}
+	return ev
 }
