@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -17,10 +18,18 @@ import (
 // accept, and answers CORS preflights; it reports whether the request
 // goes on.
 func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
+	if h.opts.Token == "" && r.Host != "" && !isLoopback(hostOnly(r.Host)) {
+		// Without a token only loopback is trusted: a request naming
+		// another host is a page whose name an attacker points at
+		// 127.0.0.1 (DNS rebinding), and a same-origin GET carries no
+		// Origin to refuse it by.
+		refuse(w, http.StatusMisdirectedRequest, "wire: host %q is not served without a token", r.Host)
+		return false
+	}
 	origin := r.Header.Get("Origin")
 	if origin != "" && !h.sameOrigin(origin, r) {
 		if !h.allowedOrigin(origin) {
-			httpError(w, http.StatusForbidden, "wire: origin %q is not allowed", origin)
+			refuse(w, http.StatusForbidden, "wire: origin %q is not allowed", origin)
 			return false
 		}
 		w.Header().Set("Access-Control-Allow-Origin", origin)
@@ -41,7 +50,7 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if h.opts.Token != "" && !h.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="baton"`)
-		httpError(w, http.StatusUnauthorized, "wire: a bearer token is required")
+		refuse(w, http.StatusUnauthorized, "wire: a bearer token is required")
 		return false
 	}
 	if r.Method == http.MethodPost {
@@ -49,11 +58,21 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
 		if err != nil || mt != "application/json" {
 			// A page may POST text/plain cross-site without asking;
 			// JSON needs a preflight, which the origin check answers.
-			httpError(w, http.StatusUnsupportedMediaType, "wire: Content-Type must be application/json")
+			refuse(w, http.StatusUnsupportedMediaType, "wire: Content-Type must be application/json")
 			return false
 		}
 	}
 	return true
+}
+
+// refuse answers a request refused before its body is read and closes
+// its connection: the server would otherwise wait, with no deadline, to
+// drain a body the client may never send (net/http reads the rest of an
+// unread body after the handler returns, whatever Connection says).
+func refuse(w http.ResponseWriter, code int, format string, args ...any) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	w.Header().Set("Connection", "close")
+	httpError(w, code, format, args...)
 }
 
 func (h *Handler) authorized(r *http.Request) bool {
@@ -75,6 +94,14 @@ func (h *Handler) sameOrigin(origin string, r *http.Request) bool {
 		return false
 	}
 	return h.opts.Token != "" || isLoopback(u.Hostname())
+}
+
+// hostOnly is a Host header's name or address without its port.
+func hostOnly(hostport string) string {
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		return host
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
 }
 
 func isLoopback(host string) bool {

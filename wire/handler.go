@@ -196,7 +196,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	proto, err := h.requestProtocol(r)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
+		refuse(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	switch {
@@ -215,7 +215,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.post(w, r)
 	default:
 		w.Header().Set("Allow", "GET, POST, OPTIONS")
-		httpError(w, http.StatusMethodNotAllowed, "wire: method %s not allowed", r.Method)
+		refuse(w, http.StatusMethodNotAllowed, "wire: method %s not allowed", r.Method)
 	}
 }
 
