@@ -57,6 +57,8 @@ type Agent struct {
 
 	mu   sync.Mutex
 	snap contract.RunSnapshot
+	// shownFailed is failed, for Failed.
+	shownFailed error
 	// shown holds a.snap's pending calls (see show).
 	shown []contract.PendingCall
 
@@ -230,6 +232,17 @@ func (a *Agent) now() contract.Timestamp { return contract.TimestampOf(a.deps.En
 // each tool as the box describes it. These are the rules its sessions
 // replay under (cadence.New).
 func (a *Agent) Config() contract.AgentConfig { return a.cfg }
+
+// Failed returns the store failure that ended the agent's last run and
+// makes it refuse further work (store.ErrLockLost when another process
+// took its session over), until Resume or Reopen; nil when there is
+// none. A host that keeps agents open lets such an agent go, and opens
+// the session again, rather than hand it more work.
+func (a *Agent) Failed() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.shownFailed
+}
 
 // SessionID names the agent's current session.
 func (a *Agent) SessionID() string { return a.Snapshot().SessionID }

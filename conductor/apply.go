@@ -95,6 +95,9 @@ func (a *Agent) refusal(err error) error {
 // refuses further work until it is resumed.
 func (a *Agent) storeFailed(err error) {
 	a.failed = contract.WrapError(contract.KindStore, err, "append to session store failed")
+	a.mu.Lock()
+	a.shownFailed = a.failed
+	a.mu.Unlock()
 	a.log.Error("conductor: store failed", "err", err)
 	if a.run == nil {
 		return

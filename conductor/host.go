@@ -349,6 +349,9 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outc
 		return nil, contract.WrapError(contract.KindStore, err, "resume "+sessionID)
 	}
 	a.failed = nil
+	a.mu.Lock()
+	a.shownFailed = nil
+	a.mu.Unlock()
 	a.state = snap
 	a.show()
 	if !snap.Phase.InFlight() {

@@ -51,6 +51,20 @@ func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) 
 		return nil, http.StatusServiceUnavailable, errors.New("wire: handler closed")
 	}
 	t, ok := h.threads[id]
+	if ok && h.failedLocked(t) {
+		// Its runner refuses all work: the thread opens again, here or,
+		// when another process took the session over, is handed there.
+		failed := t
+		h.retireLocked(failed)
+		h.closing.Add(1)
+		go func() {
+			defer h.closing.Done()
+			if err := h.closeThread(failed); err != nil {
+				h.opts.Logger.Warn("wire: close failed thread", "thread", failed.id, "err", err)
+			}
+		}()
+		ok = false
+	}
 	if !ok {
 		if len(h.threads) >= h.opts.MaxThreads && !h.evictLocked() {
 			h.mu.Unlock()
@@ -144,6 +158,9 @@ func (h *Handler) idleLocked(t *thread) bool {
 	}
 	if t.users > 0 || t.err != nil {
 		return false
+	}
+	if h.failedLocked(t) {
+		return true
 	}
 	switch phase := t.r.Snapshot().Phase; {
 	case h.opts.ClientAnswers && (phase == contract.PhaseAwaitingHuman || phase == contract.PhaseAwaitingApproval):
@@ -347,4 +364,40 @@ func (t *thread) subflowAsks(ctx context.Context, logged []contract.RunEvent) ([
 		}
 	}
 	return out, nil
+}
+
+// letGo retires t, the caller being its only user, when several handlers
+// share the store (Owner is set) and t holds nothing: no run. Such a
+// thread was opened before its session was stored, so its runner holds
+// no session lock; kept, it would answer the thread's requests here
+// while another handler drives the thread. It reports whether it let t
+// go; the next request for the thread opens it again, and is handed to
+// its driver.
+func (h *Handler) letGo(t *thread) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.opts.Owner == nil || h.closed || h.threads[t.id] != t || t.users != 1 || t.running || t.r.Snapshot().Phase.InFlight() {
+		return false
+	}
+	h.retireLocked(t)
+	h.closing.Add(1)
+	go func() {
+		defer h.closing.Done()
+		if err := h.closeThread(t); err != nil {
+			h.opts.Logger.Warn("wire: close thread", "thread", t.id, "err", err)
+		}
+	}()
+	return true
+}
+
+// failedLocked reports whether t opened and its runner refuses all
+// further work (FailedRunner).
+func (h *Handler) failedLocked(t *thread) bool {
+	select {
+	case <-t.ready:
+	default:
+		return false
+	}
+	fr, ok := t.r.(FailedRunner)
+	return t.err == nil && ok && fr.Failed() != nil
 }

@@ -2,10 +2,12 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/internal/redact"
+	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/wire/agui"
 	"github.com/batonrt/baton/wire/aisdk"
 )
@@ -14,6 +16,12 @@ import (
 // thread, not to the request: a client that leaves stops its stream,
 // while the run goes on so that the client can resume.
 func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, threadID, clientRunID string, turns []contract.Turn, ids []string) {
+	h.runOnce(w, r, proto, threadID, clientRunID, turns, ids, true)
+}
+
+// runOnce is run; again says whether a thread that turns out to be
+// driven elsewhere (see letGo) may be let go and the request handed on.
+func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol, threadID, clientRunID string, turns []contract.Turn, ids []string, again bool) {
 	t, ok := h.useThread(w, r, threadID)
 	if !ok {
 		return
@@ -42,10 +50,12 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 		// The run ended between the first claim and the steer: the
 		// message starts the next run.
 	}
+	header := w.Header().Clone()
 	s := newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	// Read before the run starts: everything newer is this run's.
 	s.pos = t.log.end()
+	start := s.pos
 	s.last, s.started = t.r.Snapshot().Seq, true
 	done := make(chan struct{})
 	var runErr error
@@ -55,11 +65,21 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, th
 		defer h.unclaim(t)
 		_, runErr = t.r.Submit(context.WithoutCancel(ctx), turns)
 	}()
-	w.WriteHeader(http.StatusOK)
 	err := s.follow(ctx, done)
 	if err == nil && s.runID == "" {
 		// The run never started: say why in the protocol's terms.
 		<-done
+		if again && errors.Is(runErr, store.ErrLocked) && s.pos == start && h.letGo(t) {
+			// The thread opened here holding no lock (its session was not
+			// stored yet) and another process drives it now: nothing was
+			// written, so the request goes to that process.
+			clear(w.Header())
+			for k, v := range header {
+				w.Header()[k] = v
+			}
+			h.runOnce(w, r, proto, threadID, clientRunID, turns, ids, false)
+			return
+		}
 		err = s.failedToStart(clientRunID, runErr)
 	}
 	if err == nil && !t.r.Snapshot().Phase.InFlight() {

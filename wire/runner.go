@@ -29,6 +29,16 @@ func (a agentRunner) Submit(ctx context.Context, input []contract.Turn) (contrac
 	return a.Agent.Submit(ctx, conductor.Input{Turns: input})
 }
 
+// FailedRunner is a Runner that says when it refuses all further work
+// (its store refused a write: another process took its session over, or
+// the store failed) until it is opened again: the handler then lets its
+// thread go and opens it again from the store, or hands its requests to
+// the process that drives it now. AgentRunner's runners are.
+type FailedRunner interface {
+	Runner
+	Failed() error
+}
+
 // SteerRunner is a Runner whose run in flight takes a client's message
 // as steering, as Agent.Submit does; a thread whose runner is not one
 // refuses a message while its run is in flight. AgentRunner's runners

@@ -140,6 +140,8 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
 		return
 	case len(events) == 0:
+		// Not kept open here: another handler may store and drive it.
+		h.letGo(t)
 		httpError(w, http.StatusNotFound, "%v: %q has no events", ErrUnknownThread, threadID)
 		return
 	}

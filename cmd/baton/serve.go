@@ -264,7 +264,13 @@ var (
 	_ wire.SteerRunner     = toolRunner{}
 	_ wire.HumanRunner     = toolRunner{}
 	_ wire.SubflowAnswerer = toolRunner{}
+	_ wire.FailedRunner    = toolRunner{}
 )
+
+// Failed says when the agent refuses all work, its session taken over by
+// another process or its store failing (wire.FailedRunner): the handler
+// then opens the thread again.
+func (r toolRunner) Failed() error { return r.agent.Failed() }
 
 // Answer and Approve take the page's answers (wire.HumanRunner).
 func (r toolRunner) Answer(ctx context.Context, callID, answer string) error {
