@@ -37,7 +37,7 @@
 // the copies a call by value makes sit on the stack of whichever
 // goroutine applies the step, for as long as it runs. AdvanceIn also
 // works in a Scratch the host hands it, for a host that performs a
-// step's effects before its next step: the 2 KiB a step needs is then
+// step's effects before its next step: the 6.5 KiB a step may need is then
 // used again rather than allocated (the effects point into it; the
 // events they publish do not).
 package cadence

@@ -24,6 +24,6 @@
 // parent's Abort stops it, and its approvals and questions are answered
 // through the parent.
 //
-// It imports contract, compactor, cadence, ledger, store, dispatch and
-// turn; never provider (hosts choose one) nor wire.
+// It imports contract, compactor, cadence, ledger, store, dispatch, turn
+// and internal/redact; never provider (hosts choose one) nor wire.
 package conductor

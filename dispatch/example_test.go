@@ -138,16 +138,21 @@ func ExampleNewToolBox() {
 }
 
 func ExampleScheduler_Close() {
-	s := dispatch.NewScheduler(dispatch.Options{DefaultTimeout: time.Millisecond, Grace: time.Millisecond})
-	stuck := make(chan struct{})
+	s := dispatch.NewScheduler(dispatch.Options{Grace: time.Millisecond})
+	started, stuck := make(chan struct{}), make(chan struct{})
 	deaf := dispatch.MustFunc("deaf", "Ignores its context.", func(context.Context, struct{}) (string, error) {
+		close(started)
 		<-stuck
 		return "", nil
 	})
+	// The call is cancelled once the tool runs, which it ignores.
+	call, cancelCall := context.WithCancel(context.Background())
 	done := make(chan dispatch.Outcome)
-	_ = s.Dispatch(context.Background(), dispatch.Job{Call: contract.ToolCall{ID: "c1"}, Tool: deaf, Done: func(o dispatch.Outcome) { done <- o }})
+	_ = s.Dispatch(call, dispatch.Job{Call: contract.ToolCall{ID: "c1"}, Tool: deaf, Done: func(o dispatch.Outcome) { done <- o }})
+	<-started
+	cancelCall()
 	o := <-done
-	fmt.Println(o.TimedOut, o.Outcome.Content, s.Stragglers())
+	fmt.Println(o.Outcome.Content, s.Stragglers())
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
@@ -155,7 +160,7 @@ func ExampleScheduler_Close() {
 	close(stuck)
 	fmt.Println(s.Close(context.Background()), s.Stragglers())
 	// Output:
-	// true tool "deaf" timed out after 1ms 1
+	// tool "deaf" cancelled: context canceled 1
 	// dispatch: tools ignored cancellation: deaf (call c1): context deadline exceeded
 	// <nil> 0
 }

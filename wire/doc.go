@@ -8,5 +8,6 @@
 // the threads they drive (HandlerOptions.Owner), so a client may talk to
 // any of them.
 //
-// wire imports contract, ledger, store and conductor of baton's packages.
+// wire imports contract, store, conductor and internal/redact of baton's
+// packages.
 package wire

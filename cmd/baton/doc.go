@@ -6,7 +6,8 @@
 // export and import them as JSONL, and serve an agent over AG-UI.
 //
 // Every subcommand has its own flag set and --help. Exit codes: 0 ok, 1 a
-// runtime failure, 2 a usage error; errors go to stderr prefixed "baton: ".
+// runtime failure, 2 a usage error, 130 a run stopped with Ctrl-C; errors
+// go to stderr prefixed "baton: ".
 // The store is --store DIR or --store postgres://..., or $BATON_HOME/store,
 // or ~/.baton/store.
 //

@@ -1,3 +1,3 @@
-// Basic runs an agent with one typed tool on a scripted model and streams
-// the answer as it arrives.
+// Basic runs an agent with one typed tool on a scripted model, prints
+// each tool call and result as they happen, then the answer.
 package main

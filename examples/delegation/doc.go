@@ -3,6 +3,6 @@
 // prompt and tools. The children run in parallel as calls of the parent;
 // their events reach the parent's subscribers under the delegate call's
 // id, and their records form chains the parent's session links, so the
-// session is one DAG. The example prints the children's work as it
-// comes, the answer, the DAG, and then replays the whole DAG.
+// session is one DAG. The example prints what each child did, the
+// answer, the DAG, and then replays the whole DAG.
 package main

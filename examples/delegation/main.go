@@ -101,6 +101,11 @@ func run(ctx context.Context, st store.Store) (string, string, map[string][]stri
 	if err != nil {
 		return "", "", nil, err
 	}
+	// Subscribers run on their own goroutines: wait until they have
+	// seen every event of the run.
+	if err := agent.Flush(ctx); err != nil {
+		return "", "", nil, err
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	return "brief", finalText(snap), work, nil

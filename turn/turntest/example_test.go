@@ -11,7 +11,7 @@ import (
 //	turntest.Run(t, func(t *testing.T, c turntest.Case) (turn.Provider, bool) {
 //		srv := httptest.NewServer(replay(t, "testdata/"+string(c)+".sse"))
 //		t.Cleanup(srv.Close)
-//		return openai.New(openai.Options{BaseURL: srv.URL}), true
+//		return openai.New(endpoint.BaseURL(srv.URL)), true
 //	})
 //
 // and each case sends the request below.

@@ -16,6 +16,6 @@
 // in the run's one message list as if the parent had said them. The
 // child's own work goes as CUSTOM baton.subflow events carrying the path.
 //
-// agui imports contract of baton's packages, and wire's internal track and
-// redact.
+// agui imports contract and internal/redact of baton's packages, and
+// wire's internal track.
 package agui

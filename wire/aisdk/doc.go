@@ -21,6 +21,6 @@
 // parts, since the stream holds one assistant message and the child's
 // would read as the parent's.
 //
-// aisdk imports contract of baton's packages, and wire's internal track
-// and redact.
+// aisdk imports contract and internal/redact of baton's packages, and
+// wire's internal track.
 package aisdk

@@ -6,5 +6,5 @@
 // messages, so the two cannot disagree on where a turn starts or ends,
 // and when a turn completes each can send what its deltas did not carry.
 //
-// track imports contract of baton's packages, and wire's internal redact.
+// track imports contract and internal/redact of baton's packages.
 package track
