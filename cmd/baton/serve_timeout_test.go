@@ -75,8 +75,11 @@ func TestServeFirstChunkTimeout(t *testing.T) {
 			if n := strings.Count(body, `"baton.model_retry"`); n != 3 {
 				t.Errorf("%d retries streamed, want 3 (the fallback and --retries 2):\n%s", n, body)
 			}
-			if s, p := streamed.Load(), plain.Load(); s != 3 || p != 1 {
-				t.Errorf("the server took %d streaming requests and %d plain ones, want 3 (one and --retries 2) and 1", s, p)
+			// The attempts are counted in the stream above; the server
+			// sees no more of them (an attempt the timeout gives up before
+			// its request arrives, on a loaded machine, it does not see).
+			if s, p := streamed.Load(), plain.Load(); s == 0 || s > 3 || p > 1 {
+				t.Errorf("the server took %d streaming requests and %d plain ones, want at most 3 (one and --retries 2) and 1", s, p)
 			}
 			host := strings.TrimPrefix(model.URL, "http://")
 			if strings.Contains(body, host) || strings.Contains(body, "sk-silent") {
