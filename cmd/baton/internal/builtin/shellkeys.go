@@ -13,6 +13,13 @@ import (
 // errDynamic: a command name is only known when the line runs.
 var errDynamic = errors.New("a command name is computed when the line runs")
 
+// errTooAmbiguous: the line's wrapper options can be read too many ways
+// to name every command it may run.
+var errTooAmbiguous = errors.New("too many ways to read the line's options")
+
+// maxKeyWork bounds the words read while keying one line.
+const maxKeyWork = 10000
+
 // errArithmCmd: which commands ((...)) runs depends on the sh.
 var errArithmCmd = errors.New("((...)) is a command in a subshell for some sh, arithmetic for others")
 
@@ -35,6 +42,7 @@ var shortValues = map[string]string{
 	"env":     "Cu",
 	"stdbuf":  "eio",
 	"exec":    "a",
+	"time":    "fo",
 }
 
 // longValues are the wrappers' long options that take the next word as
@@ -48,6 +56,7 @@ var longValues = map[string][]string{
 	"nice":    {"adjustment"},
 	"env":     {"unset", "chdir"},
 	"stdbuf":  {"input", "output", "error"},
+	"time":    {"format", "output"},
 }
 
 // execActions are find's actions that run the command after them.
@@ -71,7 +80,7 @@ func shellKeys(raw json.RawMessage) ([]string, error) {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("shell: %w", err)
 	}
-	keys, err := commandNames(a.Command, 0)
+	keys, err := commandNames(a.Command, 0, new(int))
 	if err != nil {
 		return nil, fmt.Errorf("shell: %w", err)
 	}
@@ -81,7 +90,7 @@ func shellKeys(raw json.RawMessage) ([]string, error) {
 
 // commandNames parses a line and names the commands it runs; depth
 // bounds nested sh -c strings.
-func commandNames(line string, depth int) ([]string, error) {
+func commandNames(line string, depth int, work *int) ([]string, error) {
 	if depth > 4 {
 		return nil, errors.New("sh -c nested too deep")
 	}
@@ -97,7 +106,7 @@ func commandNames(line string, depth int) ([]string, error) {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			var found []string
-			found, err = callNames(n.Args, depth)
+			found, err = callNames(n.Args, depth, work)
 			names = append(names, found...)
 		case *syntax.DeclClause:
 			names = append(names, n.Variant.Value)
@@ -126,9 +135,12 @@ func commandNames(line string, depth int) ([]string, error) {
 }
 
 // callNames names the command of one simple command, and what it wraps.
-func callNames(args []*syntax.Word, depth int) ([]string, error) {
+func callNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
 	if len(args) == 0 {
 		return nil, nil // assignments only
+	}
+	if *work++; *work > maxKeyWork {
+		return nil, errTooAmbiguous
 	}
 	name, ok := literal(args[0])
 	if !ok {
@@ -142,12 +154,12 @@ func callNames(args []*syntax.Word, depth int) ([]string, error) {
 		if err != nil || inner == "" {
 			return names, err
 		}
-		more, err := commandNames(inner, depth+1)
+		more, err := commandNames(inner, depth+1, work)
 		return append(names, more...), err
 	case base == "find":
 		for i, w := range args[1:] {
 			if s, _ := literal(w); execActions[s] {
-				more, err := callNames(args[2+i:], depth)
+				more, err := callNames(args[2+i:], depth, work)
 				names = append(names, more...)
 				if err != nil {
 					return nil, err
@@ -155,7 +167,7 @@ func callNames(args []*syntax.Word, depth int) ([]string, error) {
 			}
 		}
 	case wrappers[base]:
-		more, err := wrappedNames(base, args[1:], depth)
+		more, err := wrappedNames(base, args[1:], depth, work)
 		return append(names, more...), err
 	case base == "trap":
 		// trap ACTION SIGNAL...: the action runs when a signal comes.
@@ -171,7 +183,7 @@ func callNames(args []*syntax.Word, depth int) ([]string, error) {
 				return nil, errDynamic
 			}
 			if action != "-" && strings.Trim(action, "0123456789") != "" {
-				more, err := commandNames(action, depth+1)
+				more, err := commandNames(action, depth+1, work)
 				return append(names, more...), err
 			}
 		}
@@ -183,7 +195,7 @@ func callNames(args []*syntax.Word, depth int) ([]string, error) {
 				return nil, errDynamic
 			}
 			if _, line, ok := strings.Cut(s, "="); ok && strings.TrimSpace(line) != "" {
-				more, err := commandNames(line, depth+1)
+				more, err := commandNames(line, depth+1, work)
 				if err != nil {
 					return nil, err
 				}
@@ -198,16 +210,21 @@ func callNames(args []*syntax.Word, depth int) ([]string, error) {
 // arguments: the first word that is neither an option, an option's
 // value, an assignment nor timeout's duration. Where an option may or
 // may not take the next word, both readings are named.
-func wrappedNames(base string, args []*syntax.Word, depth int) ([]string, error) {
+func wrappedNames(base string, args []*syntax.Word, depth int, work *int) ([]string, error) {
 	var from func(i int, duration bool) ([]string, error)
 	from = func(i int, duration bool) ([]string, error) {
 		for ; i < len(args); i++ {
+			// Each option read both ways doubles the readings: a line
+			// with many is approved as itself rather than keyed for ever.
+			if *work++; *work > maxKeyWork {
+				return nil, errTooAmbiguous
+			}
 			s, ok := literal(args[i])
 			switch {
 			case !ok:
 				return nil, errDynamic
 			case s == "--":
-				return plain(base, args[i+1:], duration, depth)
+				return plain(base, args[i+1:], duration, depth, work)
 			case strings.HasPrefix(s, "-"):
 				takes, err := optionValue(base, s)
 				switch {
@@ -227,7 +244,7 @@ func wrappedNames(base string, args []*syntax.Word, depth int) ([]string, error)
 			case duration:
 				duration = false
 			default:
-				return callNames(args[i:], depth)
+				return callNames(args[i:], depth, work)
 			}
 		}
 		return nil, nil
@@ -237,7 +254,7 @@ func wrappedNames(base string, args []*syntax.Word, depth int) ([]string, error)
 
 // plain names the command after a wrapper's "--": every word is an
 // operand, timeout's duration first.
-func plain(base string, args []*syntax.Word, duration bool, depth int) ([]string, error) {
+func plain(base string, args []*syntax.Word, duration bool, depth int, work *int) ([]string, error) {
 	for i, w := range args {
 		s, ok := literal(w)
 		switch {
@@ -247,7 +264,7 @@ func plain(base string, args []*syntax.Word, duration bool, depth int) ([]string
 		case duration:
 			duration = false
 		default:
-			return callNames(args[i:], depth)
+			return callNames(args[i:], depth, work)
 		}
 	}
 	return nil, nil
