@@ -124,11 +124,36 @@ func (s *Set) writeFile() (dispatch.Tool, error) {
 				return "", rootErr("mkdir", dir, err)
 			}
 		}
-		if err := s.root.WriteFile(p, []byte(a.Content), 0o644); err != nil {
+		if err := s.writeRegular(p, []byte(a.Content)); err != nil {
 			return "", rootErr("write", a.Path, err)
 		}
 		return fmt.Sprintf("wrote %d bytes to %s", len(a.Content), p), nil
 	}, dispatch.Idempotent())
+}
+
+// writeRegular writes b to the file p, as os.Root.WriteFile does, but
+// only to a regular file: opened non-blocking, a FIFO without a reader
+// is refused at once rather than waited on.
+func (s *Set) writeRegular(p string, b []byte) error {
+	f, err := s.root.OpenFile(p, os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return err
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+	case !fi.Mode().IsRegular():
+		err = fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	default:
+		err = f.Truncate(0)
+		if err == nil {
+			_, err = f.Write(b)
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (s *Set) listFiles() (dispatch.Tool, error) {
@@ -137,7 +162,8 @@ func (s *Set) listFiles() (dispatch.Tool, error) {
 		if err != nil {
 			return "", err
 		}
-		f, err := s.root.Open(p)
+		// Non-blocking, as read_file: a FIFO waits for a writer.
+		f, err := s.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			return "", rootErr("list", a.Path, err)
 		}
