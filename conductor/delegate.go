@@ -158,7 +158,11 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		// The tool hooks guard a delegate call as any other: a before
 		// hook that blocks it (or fails) keeps the child from beginning,
 		// and after hooks see the child's answer. The task was fixed by
-		// the rules, so a rewrite of it is not taken.
+		// the rules, so a rewrite of it is not taken. Until the hooks
+		// pass the child has not begun: said at once, so that the loop,
+		// which may ask (Close), never waits on a hook, which may wait
+		// on the run's end.
+		c.decide()
 		if _, reason, _ := a.runBeforeTool(ctx, e.Call); reason != "" {
 			return contract.ToolOutcome{Content: "error: blocked: " + reason, IsError: true}, nil
 		}
