@@ -99,6 +99,10 @@ type fileBackend struct {
 	mu    sync.Mutex
 	logs  map[string]*sessionLog
 	index map[Hash]objLoc
+	// forgot is set when a rewound log's objects left the index (see
+	// forget): some may be in other logs, read before, which a lookup
+	// that misses then reads again.
+	forgot bool
 }
 
 // objLoc says where an object's bytes are: in a log at an offset.

@@ -142,8 +142,63 @@ func (f *fileBackend) forget(l *sessionLog) {
 	for h, loc := range f.index {
 		if loc.log == l {
 			delete(f.index, h)
+			f.forgot = true
 		}
 	}
+}
+
+// reindex reads again the frames already read of every log, and indexes
+// the objects the index lacks: after forget, an object first seen in the
+// rewound log may be in another log too, whose frames were read while
+// the index named the first place only.
+func (f *fileBackend) reindex() error {
+	f.mu.Lock()
+	if !f.forgot {
+		f.mu.Unlock()
+		return nil
+	}
+	f.forgot = false
+	logs := make([]*sessionLog, 0, len(f.logs))
+	for _, l := range f.logs {
+		logs = append(logs, l)
+	}
+	f.mu.Unlock()
+	for _, l := range logs {
+		l.mu.Lock()
+		err := f.reindexLog(l)
+		l.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reindexLog indexes the objects of l's frames read so far that the
+// index lacks; l.mu is held.
+func (f *fileBackend) reindexLog(l *sessionLog) error {
+	if l.bad != nil || l.end == 0 {
+		return nil
+	}
+	buf := make([]byte, l.end)
+	if n, err := f.fs.ReadAt(l.name, buf, 0); err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
+		return ioErr("read "+l.name, err)
+	}
+	for off := 0; off < len(buf); {
+		fr, state, _ := readFrame(buf[off:], int64(off))
+		if state != frameWhole {
+			return nil
+		}
+		f.mu.Lock()
+		for _, o := range fr.objs {
+			if _, ok := f.index[o.hash]; !ok {
+				f.index[o.hash] = objLoc{log: l, off: o.off, n: o.n}
+			}
+		}
+		f.mu.Unlock()
+		off += int(fr.size)
+	}
+	return nil
 }
 
 func (f *fileBackend) damaged(l *sessionLog, why string) error {
@@ -354,6 +409,12 @@ func (f *fileBackend) Get(ctx context.Context, h Hash) ([]byte, error) {
 	// Not seen yet: another session's log, one written since, or a loose
 	// object of format 1.
 	if err := f.refreshAll(); err != nil {
+		return nil, err
+	}
+	if b, ok, err := f.readIndexed(h); ok || err != nil {
+		return b, err
+	}
+	if err := f.reindex(); err != nil {
 		return nil, err
 	}
 	if b, ok, err := f.readIndexed(h); ok || err != nil {
