@@ -105,7 +105,8 @@ func hostOnly(hostport string) string {
 }
 
 func isLoopback(host string) bool {
-	if host == "localhost" {
+	// Names are case-insensitive, and may end in the root's dot.
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)
