@@ -308,6 +308,12 @@ func (h *Handler) unclaim(t *thread) {
 // from the store, then what delegates still ask people that neither
 // holds, then the log, deltas included.
 func (t *thread) history(ctx context.Context) ([]contract.RunEvent, int, error) {
+	// The delegates are asked before the log is read: a question asked
+	// in between is then in the log, once, rather than also after end.
+	open, err := t.openSubflowAsks(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
 	logged, end := t.log.snapshot()
 	stored, err := t.r.EventsSince(ctx, 0)
 	if err != nil {
@@ -331,25 +337,16 @@ func (t *thread) history(ctx context.Context) ([]contract.RunEvent, int, error) 
 			}
 		}
 	}
-	asks, err := t.subflowAsks(ctx, logged)
-	if err != nil {
-		return nil, 0, err
-	}
-	out = append(out, asks...)
+	out = append(out, subflowAsks(open, logged)...)
 	return append(out, logged...), end, nil
 }
 
 // subflowAsks returns the questions and approval requests delegated runs
 // wait on that logged lacks: the thread's store holds only its own
 // session's events, so after a restart they are nowhere else.
-func (t *thread) subflowAsks(ctx context.Context, logged []contract.RunEvent) ([]contract.RunEvent, error) {
-	sa, ok := t.r.(SubflowAsker)
-	if !ok {
-		return nil, nil
-	}
-	asks, err := sa.SubflowAsks(ctx)
-	if err != nil || len(asks) == 0 {
-		return nil, err
+func subflowAsks(asks, logged []contract.RunEvent) []contract.RunEvent {
+	if len(asks) == 0 {
+		return nil
 	}
 	seen := map[string]bool{}
 	for _, ev := range logged {
@@ -363,7 +360,17 @@ func (t *thread) subflowAsks(ctx context.Context, logged []contract.RunEvent) ([
 			out = append(out, ev)
 		}
 	}
-	return out, nil
+	return out
+}
+
+// openSubflowAsks is what the thread's delegated runs still wait on
+// people for (SubflowAsker), none when its runner cannot tell.
+func (t *thread) openSubflowAsks(ctx context.Context) ([]contract.RunEvent, error) {
+	sa, ok := t.r.(SubflowAsker)
+	if !ok {
+		return nil, nil
+	}
+	return sa.SubflowAsks(ctx)
 }
 
 // letGo retires t, the caller being its only user, when several handlers

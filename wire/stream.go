@@ -42,6 +42,9 @@ type streamer struct {
 	// answered are the calls this request answered: the client has their
 	// results already.
 	answered map[string]bool
+	// asked are the delegates' questions and approval requests the
+	// stream showed or its client had (see ask).
+	asked map[string]bool
 }
 
 func newStreamer(w http.ResponseWriter, req *http.Request, t *thread, proto Protocol) *streamer {
@@ -94,10 +97,34 @@ func (s *streamer) done() error {
 	return s.sse.WriteEvent("", "", []byte("[DONE]"))
 }
 
+// isSubflowAsk reports whether ev is a delegated run's question or
+// approval request.
+func isSubflowAsk(ev contract.RunEvent) bool {
+	return len(ev.Subflow) > 0 && ev.Call != nil && (ev.Kind == contract.EvQuestionAsked || ev.Kind == contract.EvApprovalRequested)
+}
+
+// ask marks a delegated run's question or approval request as shown, and
+// reports whether it was already: the history a stream starts from may
+// hold one its log, filled by its own subscriber, brings again after.
+func (s *streamer) ask(ev contract.RunEvent) (shown bool) {
+	key := string(ev.Kind) + " " + track.SubflowCallID(ev)
+	if s.asked[key] {
+		delete(s.asked, key)
+		return true
+	}
+	if s.asked == nil {
+		s.asked = map[string]bool{}
+	}
+	s.asked[key] = true
+	return false
+}
+
 // emit writes one baton event unless the stream already has it.
 func (s *streamer) emit(ev contract.RunEvent) error {
 	switch {
 	case ev.Kind == contract.EvSignalRejected:
+		return nil
+	case isSubflowAsk(ev) && s.ask(ev):
 		return nil
 	case len(ev.Subflow) > 0:
 		// A delegated run's events are numbered in their own run: they
@@ -207,6 +234,9 @@ func (s *streamer) writeAGUI(events []agui.Event) error {
 func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int, steered bool) error {
 	for _, ev := range had {
 		s.silent(ev)
+		if isSubflowAsk(ev) {
+			s.ask(ev)
+		}
 	}
 	s.runID, _ = s.inRun()
 	var err error
