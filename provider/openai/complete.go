@@ -46,8 +46,12 @@ func completionChunks(c *sdk.ChatCompletion) []turn.Chunk {
 	}
 	for i, tc := range choice.Message.ToolCalls {
 		d.order++
+		id := tc.ID
+		if id == "" {
+			id = d.missingID(i)
+		}
 		out = append(out,
-			turn.Chunk{Kind: turn.ChunkToolCallStart, Index: i, CallID: tc.ID, Name: tc.Function.Name},
+			turn.Chunk{Kind: turn.ChunkToolCallStart, Index: i, CallID: id, Name: tc.Function.Name},
 			turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: i, Text: tc.Function.Arguments},
 			turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: i})
 	}

@@ -2,7 +2,8 @@ package openai
 
 import (
 	"encoding/json"
-	"fmt"
+	"math/rand/v2"
+	"strconv"
 
 	sdk "github.com/openai/openai-go/v3"
 
@@ -25,6 +26,19 @@ type decoder struct {
 	reason  string
 	refused bool
 	usage   *contract.Usage
+	// prefix is the random part of the ids given to calls that came
+	// without one (see missingID).
+	prefix string
+}
+
+// missingID is the id of the reply's call i that came without one: a
+// random part made once a reply, so that no other call of the session
+// has it, this reply's other attempts included, and the call's number.
+func (d *decoder) missingID(i int) string {
+	if d.prefix == "" {
+		d.prefix = strconv.FormatUint(rand.Uint64()&(1<<48-1), 36)
+	}
+	return "call_" + d.prefix + "_" + strconv.Itoa(i+1)
 }
 
 func (d *decoder) Decode(c sdk.ChatCompletionChunk) []turn.Chunk {
@@ -78,8 +92,10 @@ func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDel
 			id := tc.ID
 			if id == "" {
 				// Some compatible servers omit ids; the driver still
-				// needs one to pair the result with the call.
-				id = fmt.Sprintf("call_%d", i+1)
+				// needs one to pair the result with the call, and clients
+				// one that no other call of the session has, this reply's
+				// other attempts included.
+				id = d.missingID(i)
 			}
 			out = append(out, turn.Chunk{Kind: turn.ChunkToolCallStart, Index: i, CallID: id, Name: tc.Function.Name})
 		}
