@@ -250,7 +250,7 @@ func (c *attemptCtx) yield(ch Chunk, err error) bool {
 		return false
 	case err != nil:
 		c.streamErr = err
-	case c.Err() != nil:
+	case c.Err() != nil && !c.closing(ch):
 	default:
 		c.watchdog.fed()
 		if c.malformed = c.assembler().add(ch); c.malformed == nil {
@@ -259,6 +259,14 @@ func (c *attemptCtx) yield(ch Chunk, err error) bool {
 	}
 	c.ended = true
 	return false
+}
+
+// closing reports whether ch closes a reply (its usage or its stop,
+// which decoders hold back until their stream ends) that comes after the
+// watchdog cut a stream gone quiet: the reply's end had arrived, and
+// the silence after it spoils nothing.
+func (c *attemptCtx) closing(ch Chunk) bool {
+	return (ch.Kind == ChunkUsage || ch.Kind == ChunkStop) && isQuiet(context.Cause(c.Context))
 }
 
 func (c *attemptCtx) Deadline() (time.Time, bool) {

@@ -22,6 +22,11 @@ func isQuiet(err error) bool {
 	return errors.As(err, &q)
 }
 
+// WentQuiet reports whether ctx, an attempt's, was cancelled because its
+// stream went quiet, rather than by the caller: a reply whose end had
+// arrived by then is whole (see relay.Run).
+func WentQuiet(ctx context.Context) bool { return isQuiet(context.Cause(ctx)) }
+
 // watchdog cancels an attempt when the first chunk or the next one takes
 // too long, or the call's total deadline comes. Feeding it is one atomic
 // add, so the per-chunk path reads no clock and touches no timer: a timer

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
@@ -14,7 +15,21 @@ import (
 // the reply is whole; a connection that breaks after it must not throw
 // the reply away.
 func TestConnectionCutAfterMessageStopKeepsReply(t *testing.T) {
-	s := transcripttest.Serve(t, []byte("### HTTP 200\nContent-Type: text/event-stream\nX-Replay: cut\n\n"+
+	keptAfterMessageStop(t, "cut", turn.Options{MaxRetries: turn.NoRetries})
+}
+
+// TestSilenceAfterMessageStopKeepsReply: message_stop arrived and the
+// server then said nothing, holding the connection open, until the idle
+// timeout: the reply is kept.
+func TestSilenceAfterMessageStopKeepsReply(t *testing.T) {
+	keptAfterMessageStop(t, "hold", turn.Options{MaxRetries: turn.NoRetries, NoFallback: true, IdleTimeout: 100 * time.Millisecond})
+}
+
+// keptAfterMessageStop serves a whole reply with the transcript replay
+// mode, and checks the driver kept it.
+func keptAfterMessageStop(t *testing.T, mode string, o turn.Options) {
+	t.Helper()
+	s := transcripttest.Serve(t, []byte("### HTTP 200\nContent-Type: text/event-stream\nX-Replay: "+mode+"\n\n"+
 		"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n"+
 		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"+
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi.\"}}\n\n"+
@@ -22,7 +37,7 @@ func TestConnectionCutAfterMessageStopKeepsReply(t *testing.T) {
 		"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":2}}\n\n"+
 		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"))
 	p := New(endpoint.BaseURL(s.URL), endpoint.HTTPClient(s.Client()))
-	got := turn.NewDriver(p, turn.Options{MaxRetries: turn.NoRetries}).Run(context.Background(), basicRequest(), nil)
+	got := turn.NewDriver(p, o).Run(context.Background(), basicRequest(), nil)
 	r, ok := got.(contract.ModelReplied)
 	if !ok {
 		t.Fatalf("got %#v after %d requests, want the reply that was complete before the cut", got, s.Served())

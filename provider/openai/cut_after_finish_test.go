@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
@@ -28,5 +29,37 @@ func TestConnectionCutAfterFinishKeepsReply(t *testing.T) {
 	}
 	if r.Reply.Text() != "Hi." || r.Stop != contract.StopEndTurn || r.Usage.InputTokens != 3 || r.Usage.OutputTokens != 2 {
 		t.Errorf("got %q, stop %q, usage %+v; want \"Hi.\", end_turn, 3 in and 2 out", r.Reply.Text(), r.Stop, r.Usage)
+	}
+}
+
+// TestSilenceAfterFinishKeepsReply: the server sent the whole reply, its
+// finish_reason and its usage, and then said nothing more, holding the
+// connection open, until the idle timeout gave the attempt up. The reply
+// was whole: it is kept, not asked for again.
+func TestSilenceAfterFinishKeepsReply(t *testing.T) {
+	s := transcripttest.Serve(t, []byte("### HTTP 200\nContent-Type: text/event-stream\nX-Replay: hold\n\n"+
+		`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi."},"finish_reason":null}]}`+"\n\n"+
+		`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n"+
+		`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`+"\n\n"))
+	p := New(endpoint.BaseURL(s.URL), endpoint.HTTPClient(s.Client()))
+	got := turn.NewDriver(p, turn.Options{MaxRetries: turn.NoRetries, NoFallback: true, IdleTimeout: 100 * time.Millisecond}).Run(context.Background(), basicRequest(), nil)
+	r, ok := got.(contract.ModelReplied)
+	if !ok {
+		t.Fatalf("got %#v after %d requests, want the reply that was whole before the silence", got, s.Served())
+	}
+	if r.Reply.Text() != "Hi." || r.Stop != contract.StopEndTurn || r.Usage.InputTokens != 3 || r.Usage.OutputTokens != 2 {
+		t.Errorf("got %q, stop %q, usage %+v; want \"Hi.\", end_turn, 3 in and 2 out", r.Reply.Text(), r.Stop, r.Usage)
+	}
+}
+
+// TestSilenceBeforeFinishFails: a server that goes quiet before the
+// reply's end still fails the attempt as quiet.
+func TestSilenceBeforeFinishFails(t *testing.T) {
+	s := transcripttest.Serve(t, []byte("### HTTP 200\nContent-Type: text/event-stream\nX-Replay: hold\n\n"+
+		`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi."},"finish_reason":null}]}`+"\n\n"))
+	p := New(endpoint.BaseURL(s.URL), endpoint.HTTPClient(s.Client()))
+	got := turn.NewDriver(p, turn.Options{MaxRetries: turn.NoRetries, NoFallback: true, IdleTimeout: 100 * time.Millisecond}).Run(context.Background(), basicRequest(), nil)
+	if f, ok := got.(contract.ModelFailed); !ok || f.Failure != contract.FailTimeout {
+		t.Fatalf("got %#v, want a timeout", got)
 	}
 }

@@ -36,9 +36,11 @@ func Run[E any](ctx context.Context, events Events[E], resp *http.Response, dec 
 	}
 	if err := events.Err(); err != nil {
 		// A reply whose end the decoder has seen is whole: a connection
-		// that breaks after it (before "[DONE]", say) spoils nothing, as
-		// the driver holds for a stop. A cancelled call stays cancelled.
-		if ctx.Err() == nil {
+		// that breaks after it (before "[DONE]", say), or a server that
+		// then says nothing until the idle timeout, spoils nothing, as
+		// the driver holds for a stop. A call its caller cancelled stays
+		// cancelled.
+		if ctx.Err() == nil || turn.WentQuiet(ctx) {
 			if tail, endErr := dec.End(); endErr == nil {
 				yieldAll(tail, yield)
 				return
