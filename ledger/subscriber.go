@@ -46,8 +46,8 @@ func newSubscriber(limit int) *subscriber {
 // newest queued delta of the same part is merged into it, and deltas and
 // the events that end a turn or a run are queued past the limit. Only the
 // other events are dropped, and counted for the lag notice. So a stalled
-// subscriber holds at most the limit plus one item per streamed part and
-// per turn, however long the text.
+// subscriber holds at most the limit plus one item per streamed part, per
+// attempt and per turn, however long the text.
 func (s *subscriber) push(ev *contract.RunEvent) {
 	s.mu.Lock()
 	s.pushed++
@@ -72,11 +72,13 @@ func isDelta(k contract.EventKind) bool {
 	return k == contract.EvTextDelta || k == contract.EvThinkingDelta || k == contract.EvToolCallDelta
 }
 
-// ends reports whether k ends a turn or a run, or asks the host for
-// something it must answer: events a subscriber is never left without.
+// ends reports whether k ends a turn, a run or a model call's attempt
+// (a retry notice, which tells the subscriber to drop the attempt's
+// deltas before the next attempt's), or asks the host for something it
+// must answer: events a subscriber is never left without.
 func ends(k contract.EventKind) bool {
 	switch k {
-	case contract.EvTurnCompleted, contract.EvRunSettled, contract.EvRunFaulted, contract.EvRunDetached, contract.EvApprovalRequested:
+	case contract.EvTurnCompleted, contract.EvRunSettled, contract.EvRunFaulted, contract.EvRunDetached, contract.EvApprovalRequested, contract.EvModelRetry:
 		return true
 	}
 	return false
