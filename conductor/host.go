@@ -231,12 +231,27 @@ func (a *Agent) Approve(callID string, d Decision) error {
 // Abort stops the run in flight: at once, after the model's reply, or
 // after the running tools finish. With no run in flight it does nothing.
 func (a *Agent) Abort(mode contract.AbortMode) error {
-	return a.call(context.Background(), func() error {
+	children := false
+	err := a.call(context.Background(), func() error {
 		if a.run == nil {
 			return nil
 		}
-		return a.abortNow(mode, "aborted by host")
+		if err := a.abortNow(mode, "aborted by host"); err != nil {
+			return err
+		}
+		// AbortNow ends the run and cancels its delegate calls; a run that
+		// waits for its running calls waits for its children, which must
+		// hear the abort too, or a child waiting for a person (or calling
+		// its model turn after turn) keeps the run in flight.
+		children = mode == contract.AbortAfterTools && a.run != nil && len(a.run.children) > 0
+		return nil
 	})
+	if err == nil && children {
+		for _, k := range a.runningChildren() {
+			_ = k.agent.Abort(mode)
+		}
+	}
+	return err
 }
 
 func (a *Agent) abortRun(run *runState, mode contract.AbortMode, reason string) error {
