@@ -30,7 +30,9 @@ func stepAwaitingModel(t *transition) string {
 // is only when history changed since the last compaction attempt: an
 // attempt on the same history would cut what could not be shrunk before,
 // and each overflow would cost a model call and a summary until the turn
-// cap ended the run as max_turns, hiding the cause.
+// cap ended the run as max_turns, hiding the cause. From revision 4 an
+// overflow on the run's last allowed call faults it too: no model call
+// could read the summary.
 func (t *transition) onModelFailed(sig contract.ModelFailed) {
 	t.s.RunUsage.ModelCalls++
 	t.s.SessionUsage.ModelCalls++
@@ -38,7 +40,7 @@ func (t *transition) onModelFailed(sig contract.ModelFailed) {
 	if sig.Message != "" {
 		msg += ": " + sig.Message
 	}
-	if sig.Failure == contract.FailContextOverflow && !t.rules.cfg.Compaction.Disabled && t.s.Abort == "" {
+	if sig.Failure == contract.FailContextOverflow && !t.rules.cfg.Compaction.Disabled && t.s.Abort == "" && !t.atCap() {
 		if t.s.Revision >= contract.RevisionSteeringFirst && t.s.CompactedAt > 0 && t.s.History.Len() <= t.s.CompactedAt {
 			t.fault(contract.KindModel, msg+"; compaction cannot shrink the history")
 			return

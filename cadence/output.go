@@ -8,14 +8,15 @@ import (
 
 // retryOutput handles a final reply the host found not matching the
 // output schema: it goes back to the model with the reason while retries
-// last, then the run faults with kind output. It reports whether it
+// last, then the run faults with kind output (from revision 4 also at the
+// turn cap, where no retry can follow). It reports whether it
 // handled the reply; an abort waiting for its moment wins.
 func (t *transition) retryOutput(sig contract.ModelReplied) bool {
 	out := t.rules.cfg.Output
 	if out == nil || sig.OutputError == "" || t.s.Abort != "" {
 		return false
 	}
-	if t.outputRetries() >= out.Retries() {
+	if t.outputRetries() >= out.Retries() || t.atCap() {
 		t.fault(contract.KindOutput, "final answer does not match the output schema "+quote(out.Name)+": "+sig.OutputError)
 		return true
 	}

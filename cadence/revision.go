@@ -21,6 +21,13 @@ func (t *transition) steeringFirst() bool {
 	return t.s.Revision >= contract.RevisionSteeringFirst && t.hasQueued(contract.InputSteer)
 }
 
+// atCap says the run made its last allowed model call, so no work that
+// only serves a next one is started (revision 4 on): the run ends with
+// the cause at hand rather than with max_turns at the next boundary.
+func (t *transition) atCap() bool {
+	return t.s.Revision >= contract.RevisionCauseAtCap && t.s.Turns >= t.rules.cfg.MaxTurns
+}
+
 // upgrade moves the run in flight to a newer revision when a resume asks
 // for one; a run never goes back to an older one.
 func (t *transition) upgrade(sig contract.Resumed) {

@@ -23,9 +23,10 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 //	config key=value...       model, tools=a,b/approval/sequential/idempotent/human,
 //	                          max_turns, warn, critical, window, keep, ratio, compaction=off,
 //	                          revision, failed_runs, max_messages, max_chars,
-//	                          temperature, top_p, seed, stop=a,b, parallel=false, tool_choice
+//	                          temperature, top_p, seed, stop=a,b, parallel=false, tool_choice,
+//	                          output=RETRIES (an output schema "answer")
 //	submit RUN "text" [tools=...] [retrieval_failed "why"] [instruction NAME "text"]...
-//	reply [text "..."] [call ID TOOL ARGS]... [keys N=k1,k2]... [usage=IN/OUT]
+//	reply [text "..."] [call ID TOOL ARGS]... [keys N=k1,k2]... [usage=IN/OUT] [bad "output error"]
 //	fail KIND ["message"]
 //	started ID | settled ID "out" [error] | approve ID once|session | deny ID ["reason"]
 //	answer ID "text"
@@ -120,6 +121,8 @@ func (s *script) configure(args []string) string {
 			cfg.Sampling.ToolChoice = contract.ToolChoice(v)
 		case "concurrency":
 			cfg.ToolConcurrency = n
+		case "output":
+			cfg.Output = &contract.OutputSchema{Name: "answer", Schema: []byte(`{"type":"object"}`), MaxRetries: n}
 		default:
 			s.t.Fatalf("config: unknown key %q", k)
 		}
@@ -285,6 +288,9 @@ func parseReply(words []string, at contract.Timestamp) (contract.Signal, error) 
 				return nil, fmt.Errorf("reply: keys %q: %v", words[i+1], err)
 			}
 			r.Keys = append(r.Keys, contract.CallKeys{Call: idx, Keys: strings.Split(list, ",")})
+			i++
+		case w == "bad" && i+1 < len(words):
+			r.OutputError = words[i+1]
 			i++
 		case w == "role" && i+1 < len(words):
 			r.Reply.Role = contract.Role(words[i+1])

@@ -20,7 +20,14 @@ package contract
 // failure; a resume that moves a run of revision 0 or 1 onto it puts the
 // calls handed out but never started back in the queue, so the rules
 // schedule them.
-const CurrentRevision = RevisionSteeringFirst
+//
+// Revision 4 adds: at the turn cap, work that only serves a next model
+// call is not started (RevisionCauseAtCap): a context overflow on the
+// run's last call faults the run with the overflow rather than asking
+// for a summary and then faulting as max_turns, and a final answer that
+// does not match the output schema faults the run with kind output
+// rather than being sent back for a retry the cap forbids.
+const CurrentRevision = RevisionCauseAtCap
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -44,6 +51,13 @@ const RevisionReducerSchedules = 2
 // the queue, so they start as ToolConcurrency and sequential tools allow
 // rather than all at once.
 const RevisionSteeringFirst = 3
+
+// RevisionCauseAtCap is the first revision under which a run that made
+// its last allowed model call ends with that call's own failure: an
+// overflow (kind model) or an answer that does not match the output
+// schema (kind output), rather than compacting or appending a retry note
+// for a model call that cannot come, and then faulting as max_turns.
+const RevisionCauseAtCap = 4
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every
