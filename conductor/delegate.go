@@ -161,7 +161,18 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		// the rules, so a rewrite of it is not taken. Until the hooks
 		// pass the child has not begun: said at once, so that the loop,
 		// which may ask (Close), never waits on a hook, which may wait
-		// on the run's end.
+		// on the run's end. A child whose session is stored began, so
+		// the hooks passed its call then: it is picked up again (Resume,
+		// Reopen) unscreened, and Close and answers wait for it, as for
+		// any child about to begin.
+		switch _, err := a.store.Head(ctx, e.Session); {
+		case err == nil:
+			out, _ := a.runAfterTool(ctx, e.Call, a.runChild(ctx, e, c))
+			return out, nil
+		case !errors.Is(err, store.ErrNotFound):
+			c.decide()
+			return contract.ToolOutcome{Content: "error: delegate " + e.Delegate + ": " + err.Error(), IsError: true}, nil
+		}
 		c.decide()
 		if _, reason, _ := a.runBeforeTool(ctx, e.Call); reason != "" {
 			return contract.ToolOutcome{Content: "error: blocked: " + reason, IsError: true}, nil
