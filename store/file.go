@@ -103,6 +103,8 @@ type fileBackend struct {
 	// forget): some may be in other logs, read before, which a lookup
 	// that misses then reads again.
 	forgot bool
+	// reindexMu is held by reindex, and taken with no log's mutex held.
+	reindexMu sync.Mutex
 }
 
 // objLoc says where an object's bytes are: in a log at an offset.

@@ -152,6 +152,11 @@ func (f *fileBackend) forget(l *sessionLog) {
 // rewound log may be in another log too, whose frames were read while
 // the index named the first place only.
 func (f *fileBackend) reindex() error {
+	// One at a time: a lookup that misses while another reindexes waits
+	// for it, rather than finding forgot cleared and the index not yet
+	// whole.
+	f.reindexMu.Lock()
+	defer f.reindexMu.Unlock()
 	f.mu.Lock()
 	if !f.forgot {
 		f.mu.Unlock()
@@ -168,6 +173,9 @@ func (f *fileBackend) reindex() error {
 		err := f.reindexLog(l)
 		l.mu.Unlock()
 		if err != nil {
+			f.mu.Lock()
+			f.forgot = true // tried again by the next lookup that misses
+			f.mu.Unlock()
 			return err
 		}
 	}
