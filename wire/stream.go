@@ -106,10 +106,11 @@ func isSubflowAsk(ev contract.RunEvent) bool {
 // ask marks a delegated run's question or approval request as shown, and
 // reports whether it was already: the history a stream starts from may
 // hold one its log, filled by its own subscriber, brings again after.
+// The mark lasts until the call's result (settled): call ids are unique
+// within a turn only, so a later turn may ask again under the same id.
 func (s *streamer) ask(ev contract.RunEvent) (shown bool) {
 	key := string(ev.Kind) + " " + track.SubflowCallID(ev)
 	if s.asked[key] {
-		delete(s.asked, key)
 		return true
 	}
 	if s.asked == nil {
@@ -117,6 +118,17 @@ func (s *streamer) ask(ev contract.RunEvent) (shown bool) {
 	}
 	s.asked[key] = true
 	return false
+}
+
+// settled forgets the marks of a delegated run's call that has its
+// result: whatever asks under its id after is a new call's.
+func (s *streamer) settled(ev contract.RunEvent) {
+	if len(s.asked) == 0 || len(ev.Subflow) == 0 || ev.Call == nil || ev.Kind != contract.EvToolResult {
+		return
+	}
+	id := track.SubflowCallID(ev)
+	delete(s.asked, string(contract.EvQuestionAsked)+" "+id)
+	delete(s.asked, string(contract.EvApprovalRequested)+" "+id)
 }
 
 // emit writes one baton event unless the stream already has it.
@@ -129,6 +141,7 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	case len(ev.Subflow) > 0:
 		// A delegated run's events are numbered in their own run: they
 		// neither advance the stream's position nor are deduplicated by it.
+		s.settled(ev)
 	case ev.Kind == contract.EvLag:
 	case ev.Delta > 0:
 		// Streamed after the newest committed event, numbered with it.
@@ -237,6 +250,7 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		if isSubflowAsk(ev) {
 			s.ask(ev)
 		}
+		s.settled(ev)
 	}
 	s.runID, _ = s.inRun()
 	var err error
