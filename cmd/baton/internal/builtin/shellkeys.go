@@ -20,6 +20,11 @@ var errTooAmbiguous = errors.New("too many ways to read the line's options")
 // maxKeyWork bounds the words read while keying one line.
 const maxKeyWork = 10000
 
+// keyWorkBytes are the bytes of a line parsed that count as one word of
+// maxKeyWork: a sh -c string is parsed again for every reading of the
+// options before it.
+const keyWorkBytes = 1024
+
 // errArithmCmd: which commands ((...)) runs depends on the sh.
 var errArithmCmd = errors.New("((...)) is a command in a subshell for some sh, arithmetic for others")
 
@@ -93,6 +98,9 @@ func shellKeys(raw json.RawMessage) ([]string, error) {
 func commandNames(line string, depth int, work *int) ([]string, error) {
 	if depth > 4 {
 		return nil, errors.New("sh -c nested too deep")
+	}
+	if *work += len(line) / keyWorkBytes; *work > maxKeyWork {
+		return nil, errTooAmbiguous
 	}
 	file, err := syntax.NewParser().Parse(strings.NewReader(line), "")
 	if err != nil {
