@@ -229,6 +229,13 @@ func autoApprover(yes bool) conductor.Approver {
 	}
 }
 
+// autoAnswerer answers the model's questions when nobody is at a
+// terminal, as a run resumed from a script does with a question its
+// stopped process left open; without it the run would wait forever.
+func autoAnswerer(ctx context.Context, call contract.ToolCall, q contract.Question) (string, error) {
+	return "(no answer: stdin is not a terminal, so nobody can answer)", nil
+}
+
 // readLines sends stdin's lines until it ends or done closes.
 func readLines(done <-chan struct{}, r io.Reader) <-chan string {
 	out := make(chan string)

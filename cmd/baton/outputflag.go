@@ -36,6 +36,17 @@ func (f *outputFlag) Set(path string) error {
 	if len(name) > 64 {
 		name = name[:64]
 	}
-	f.schema = &contract.OutputSchema{Name: name, Schema: b}
+	schema := &contract.OutputSchema{Name: name, Schema: b}
+	// A schema the agent would refuse is a bad command line, as a file
+	// that is not JSON is, found before any session is started.
+	cfg := contract.AgentConfig{Output: schema}
+	if re, ok := contract.AsRunError(cfg.Validate()); ok {
+		for _, fe := range re.Fields {
+			if strings.HasPrefix(fe.Field, "Output.") {
+				return fmt.Errorf("%s: %s %s", path, strings.TrimPrefix(fe.Field, "Output."), fe.Reason)
+			}
+		}
+	}
+	f.schema = schema
 	return nil
 }

@@ -100,7 +100,16 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		spec.tools = append(spec.tools, dispatch.AskHuman(""))
 	}
 	if len(*servers) > 0 {
-		mcpTools, closeMCP, err := openMCP(ctx, *servers, a.stderr)
+		// Starting a server may take long or hang until the connect
+		// timeout; Ctrl-C stops it, as it stops a run.
+		mctx, stopped := a.stopOnInterrupt(ctx)
+		mcpTools, closeMCP, err := openMCP(mctx, *servers, a.stderr)
+		if stopped() {
+			if err == nil {
+				closeMCP()
+			}
+			return &exitError{code: exitStopped}
+		}
 		if err != nil {
 			return err
 		}
@@ -111,7 +120,9 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		}
 	}
 	snap, err := a.drive(ctx, spec)
-	if !fs.json {
+	// A run refused before it started (a config the agent rejects)
+	// stored no session, so none is named.
+	if _, herr := st.Head(ctx, spec.sessionID); !fs.json && herr == nil {
 		fmt.Fprintf(a.stderr, "session %s  (baton log%s %s)\n", spec.sessionID, fs.storeArg(), spec.sessionID)
 	}
 	return runExit(snap, err, spec, fs.json)

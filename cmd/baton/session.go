@@ -62,6 +62,7 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	}
 	var con *console
 	deps.People.Approver = autoApprover(spec.yes)
+	deps.People.Answerer = autoAnswerer
 	if a.interactive {
 		con = &console{prompts: a.stderr, lines: readLines(done, a.stdin), ended: make(chan struct{})}
 		deps.People.Answerer = con.answer
@@ -176,6 +177,34 @@ func (a *app) watchInterrupts(agent *conductor.Agent) (stop func()) {
 		}
 	}()
 	return func() { close(quit); <-finished }
+}
+
+// stopOnInterrupt returns a context Ctrl-C cancels, for the work before
+// a run starts, which no abort reaches; stopped ends the watch and
+// reports whether Ctrl-C came.
+func (a *app) stopOnInterrupt(ctx context.Context) (context.Context, func() (stopped bool)) {
+	ctx, cancel := context.WithCancel(ctx)
+	if a.interrupts == nil {
+		return ctx, func() bool { cancel(); return false }
+	}
+	quit := make(chan struct{})
+	got := make(chan bool, 1)
+	go func() {
+		select {
+		case <-a.interrupts:
+			fmt.Fprintln(a.stderr, "\nbaton: stopping")
+			cancel()
+			got <- true
+		case <-quit:
+			got <- false
+		}
+	}()
+	return ctx, func() bool {
+		close(quit)
+		stopped := <-got
+		cancel()
+		return stopped
+	}
 }
 
 // toolsRunning reports whether a run has tools under way that an abort

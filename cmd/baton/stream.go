@@ -269,7 +269,13 @@ func (p *printer) call(c *contract.ToolCall) {
 	p.calls[p.flow+"/"+c.ID] = len(p.calls) + 1
 	p.line("→ %s %s", p.callRef(c), oneLine(c.Arguments, 80))
 	if ch, ok := p.shown[c.ID]; ok {
-		close(ch)
+		// A later turn, or a delegate, may reuse an id whose line was
+		// shown already: its channel is closed.
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
 	} else {
 		ch := make(chan struct{})
 		close(ch)
