@@ -2,33 +2,49 @@ package builtin
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestShellKeysOfManyAmbiguousOptionsAreQuick: every long option a
+// TestShellKeysOfManyAmbiguousOptionsAreBounded: every long option a
 // wrapper does not list (--x) is read both ways, as taking the next word
 // and not. Each such option doubled the work: a line of 60 of them (a
 // model's, or a prompt injection's) never got its keys, so the call's
 // approval, and its run, hung for ever.
-func TestShellKeysOfManyAmbiguousOptionsAreQuick(t *testing.T) {
+func TestShellKeysOfManyAmbiguousOptionsAreBounded(t *testing.T) {
 	for _, line := range []string{
 		"env" + strings.Repeat(" --x", 60) + " ls",
 		strings.Repeat("env --x ", 40) + "ls",
 	} {
 		args, _ := json.Marshal(shellArgs{Command: line})
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			_, _ = shellKeys(args)
-		}()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("keys of %.40q... not found within 10s", line)
+		if _, err := keysWithin(t, args); !errors.Is(err, errTooAmbiguous) {
+			t.Errorf("keys of %.40q...: %v, want it approved as itself (%v)", line, err, errTooAmbiguous)
 		}
+	}
+}
+
+// keysWithin returns shellKeys(args), failing the test if they take
+// minutes: the line's keys would never come, and the run would hang.
+func keysWithin(t *testing.T, args json.RawMessage) ([]string, error) {
+	t.Helper()
+	type result struct {
+		keys []string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		keys, err := shellKeys(args)
+		done <- result{keys, err}
+	}()
+	select {
+	case r := <-done:
+		return r.keys, r.err
+	case <-time.After(2 * time.Minute):
+		t.Fatal("keys not found within 2 minutes")
+		return nil, nil
 	}
 }
 
