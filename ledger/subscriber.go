@@ -78,7 +78,7 @@ func isDelta(k contract.EventKind) bool {
 // must answer: events a subscriber is never left without.
 func ends(k contract.EventKind) bool {
 	switch k {
-	case contract.EvTurnCompleted, contract.EvRunSettled, contract.EvRunFaulted, contract.EvRunDetached, contract.EvApprovalRequested, contract.EvModelRetry:
+	case contract.EvTurnCompleted, contract.EvRunSettled, contract.EvRunFaulted, contract.EvRunDetached, contract.EvApprovalRequested, contract.EvQuestionAsked, contract.EvModelRetry:
 		return true
 	}
 	return false
