@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/provider/scripted"
 	"github.com/batonrt/baton/turn"
 	"github.com/batonrt/baton/turn/turntest"
@@ -51,6 +52,9 @@ func TestConformanceInGo(t *testing.T) {
 		},
 		turntest.CaseMalformedArguments: func() turn.Provider {
 			return scripted.New(scripted.Reply{Calls: []scripted.Call{{ID: "call_1", Name: "get_weather", Arguments: `{"city": "Paris"`}}})
+		},
+		turntest.CaseMaxTokensMidCall: func() turn.Provider {
+			return scripted.New(scripted.Reply{Calls: []scripted.Call{{ID: "call_1", Name: "get_weather", Arguments: `{"city": "Par`}}, Stop: contract.StopMaxTokens})
 		},
 		turntest.CaseNeverEnds: func() turn.Provider {
 			return scripted.New(scripted.Reply{Text: "Hello", Fail: &scripted.Failure{After: 1, Hang: true}})

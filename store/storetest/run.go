@@ -44,6 +44,7 @@ var rules = []rule{
 	{"StepsInSequence", "a record's step must follow the head's; a wrong step is ErrInvalid and changes nothing", stepsInSequence},
 	{"BadInput", "bad input is ErrInvalid, never a panic", badInput},
 	{"SessionsSorted", "Sessions lists every session once, sorted", sessionsSorted},
+	{"SessionIDsExact", "session ids are compared byte for byte: ids that differ only in case or Unicode normalization are different sessions, or a host opening one resumes, and then appends to, the other's conversation", sessionIDsExact},
 	{"WalkNewestFirst", "Walk yields the chain from the given node back to the root, each naming its parent", walkNewestFirst},
 	{"Fork", "a fork is a new session whose head is any node; it shares the prefix and diverges without touching the original", fork},
 	{"Lock", "a held session lock refuses a second holder with ErrLocked until released", lock},
@@ -218,6 +219,53 @@ func sessionsSorted(ctx context.Context, st store.Store) error {
 		return err
 	}
 	return diff("sessions", []string{"Mid.dle/odd id", "alpha", "beta", "zeta", "ünï"}, got)
+}
+
+// sessionIDsExact stores sessions whose ids differ only in letter case
+// or Unicode normalization (as a case-insensitive collation or file
+// system, or one that normalizes names, would merge) and checks each is
+// a session of its own in every read and write.
+func sessionIDsExact(ctx context.Context, st store.Store) error {
+	for _, pair := range [][2]string{{"Alice", "alice"}, {"caf\u00e9", "cafe\u0301"}} {
+		first, second := pair[0], pair[1]
+		if _, err := st.Append(ctx, first, Script(first, 3)...); err != nil {
+			return fmt.Errorf("st.Append %q: %w", first, err)
+		}
+		if h, err := st.Head(ctx, second); !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("st.Head(%q) after appending only to %q = %s, %v; want ErrNotFound", second, first, h, err)
+		}
+		if _, err := st.Records(ctx, second); !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("st.Records(%q) after appending only to %q: got %v, want ErrNotFound", second, first, err)
+		}
+		if _, err := st.Append(ctx, second, Script(second, 2)...); err != nil {
+			return fmt.Errorf("st.Append of a new session %q beside %q: %w", second, first, err)
+		}
+		for id, n := range map[string]int{first: 3, second: 2} {
+			recs, err := st.Records(ctx, id)
+			if err != nil {
+				return fmt.Errorf("st.Records(%q): %w", id, err)
+			}
+			if err := diff(fmt.Sprintf("records of %q", id), Script(id, n), recs); err != nil {
+				return err
+			}
+		}
+		head, err := st.Head(ctx, first)
+		if err != nil {
+			return err
+		}
+		snap := contract.RunSnapshot{SessionID: first, Phase: contract.PhaseSettled, Steps: 3}
+		if err := st.SaveCheckpoint(ctx, first, head, snap); err != nil {
+			return fmt.Errorf("st.SaveCheckpoint(%q): %w", first, err)
+		}
+		if cp, err := st.Checkpoint(ctx, second); !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("st.Checkpoint(%q) with a checkpoint saved only for %q = %v, %v; want ErrNotFound", second, first, cp.At, err)
+		}
+	}
+	ids, err := st.Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	return diff("sessions", []string{"Alice", "alice", "cafe\u0301", "caf\u00e9"}, ids)
 }
 
 func walkNewestFirst(ctx context.Context, st store.Store) error {

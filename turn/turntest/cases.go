@@ -20,13 +20,14 @@ const (
 	CaseServerErrorThenOK  Case = "server_error_then_ok"
 	CaseCutMidToolCall     Case = "cut_mid_tool_call"
 	CaseMalformedArguments Case = "malformed_arguments"
+	CaseMaxTokensMidCall   Case = "max_tokens_mid_tool_call"
 	CaseNeverEnds          Case = "never_ends"
 )
 
 // Cases lists every case in the order Run drives them.
 var Cases = []Case{
 	CaseText, CaseTools, CaseParallelTools, CaseThinking, CaseUsage, CaseErrorFrame,
-	CaseRateLimited, CaseServerErrorThenOK, CaseCutMidToolCall, CaseMalformedArguments, CaseNeverEnds,
+	CaseRateLimited, CaseServerErrorThenOK, CaseCutMidToolCall, CaseMalformedArguments, CaseMaxTokensMidCall, CaseNeverEnds,
 }
 
 // WeatherTool is the one tool every request offers.

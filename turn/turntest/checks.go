@@ -75,6 +75,19 @@ var checks = map[Case]func(*testing.T, outcome){
 		r := replied(t, o)
 		wantCalls(t, r, []wantCall{{"call_1", "get_weather", `{"city":"Paris"}`}})
 	},
+	CaseMaxTokensMidCall: func(t *testing.T, o outcome) {
+		r := replied(t, o)
+		if r.Stop != contract.StopMaxTokens {
+			t.Errorf("turntest: stop %q, want %q: a reply the token limit cut must say so, or the driver closes the cut arguments and runs the call with them (a path or a command half written)", r.Stop, contract.StopMaxTokens)
+		}
+		got := r.Reply.Calls()
+		if len(got) != 1 || got[0].ID != "call_1" || got[0].Name != "get_weather" {
+			t.Fatalf("turntest: calls %s, want the one cut call call_1 get_weather", describe(got))
+		}
+		if args := got[0].Arguments; args != `{"city": "Par` {
+			t.Errorf("turntest: the cut call's arguments are %s, want them as they came, {\"city\": \"Par: a call the token limit cut must not reach its tool as if whole", args)
+		}
+	},
 	CaseNeverEnds: func(t *testing.T, o outcome) {
 		if f := failed(t, o); f.Failure != contract.FailTimeout {
 			t.Errorf("turntest: failure %q (%s), want %q", f.Failure, f.Message, contract.FailTimeout)

@@ -27,6 +27,11 @@
 //	                      no partial output in any reply
 //	malformed_arguments   one call call_1 get_weather with arguments {"city": "Paris"
 //	                      (no closing brace): repaired to {"city":"Paris"}
+//	max_tokens_mid_tool_call  the reply reaches the output token limit inside call_1
+//	                      get_weather's arguments, {"city": "Par, and the API says so
+//	                      (finish_reason "length", stop_reason "max_tokens"):
+//	                      ModelReplied with stop max_tokens and the arguments kept
+//	                      as cut, never closed into a call that would run
 //	never_ends            one text chunk, then nothing until ctx is done: with
 //	                      IdleTimeout 200ms and no retries, ModelFailed timeout
 //

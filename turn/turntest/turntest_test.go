@@ -85,6 +85,7 @@ var referencePlays = map[turntest.Case][]attempt{
 	turntest.CaseServerErrorThenOK:  {{err: &turn.ProviderError{Failure: contract.FailServer, Status: 500}}, hello},
 	turntest.CaseCutMidToolCall:     {{chunks: call(0, "call_1", `{"city":`)[:2]}},
 	turntest.CaseMalformedArguments: {{chunks: cat(call(0, "call_1", `{"city": "Paris"`), []turn.Chunk{stop(contract.StopToolUse)})}},
+	turntest.CaseMaxTokensMidCall:   {{chunks: cat(call(0, "call_1", `{"city": "Par`), []turn.Chunk{stop(contract.StopMaxTokens)})}},
 	turntest.CaseNeverEnds:          {{chunks: []turn.Chunk{text("Hello")}, hang: true}},
 }
 
