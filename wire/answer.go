@@ -31,10 +31,12 @@ type clientAnswer struct {
 
 // answer applies a client's answers to the calls the thread's run waits
 // on, then streams the run on: from where it waited to its end, or to the
-// next wait. The answered calls' results are the client's own, so AG-UI
-// does not send them back. Answers for calls already answered (the AI SDK
-// sends every output of the message again) are skipped; a request that
-// answers nothing the run waits on is refused with 409.
+// next wait. An answered question's result is the client's own answer,
+// so AG-UI does not send it back; an approved or denied call's result is
+// what the call then did, which the client has yet to see. Answers for
+// calls already answered (the AI SDK sends every output of the message
+// again) are skipped; a request that answers nothing the run waits on is
+// refused with 409.
 func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol, threadID string, answers []clientAnswer) {
 	t, ok := h.useThread(w, r, threadID)
 	if !ok {
@@ -52,7 +54,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
 		return
 	}
-	applied, status, err := applyAnswers(ctx, hr, answers, childQuestions(events))
+	applied, status, err := applyAnswers(ctx, hr, answers, childAsks(events))
 	if err != nil {
 		httpError(w, status, "%v", err)
 		return
@@ -67,8 +69,10 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 }
 
 // applyAnswers answers each call that waits: a question with the text, an
-// approval with the decision the text holds.
-func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, asked map[string]bool) (map[string]bool, int, error) {
+// approval with the decision the text holds. The map it returns holds
+// every call it answered, true for a question (whose result is the
+// answer) and false for an approval (whose result is still to come).
+func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, asked map[string]contract.EventKind) (map[string]bool, int, error) {
 	snap := hr.Snapshot()
 	if !snap.Phase.InFlight() {
 		return nil, http.StatusConflict, fmt.Errorf("wire: thread %q has no run waiting for an answer", snap.SessionID)
@@ -91,16 +95,28 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 			if !ok {
 				continue
 			}
-			// A delegated run's question, answered in the run at its path.
-			err = answerSubflow(ctx, hr, path, id, a.text)
-			if !asked[a.callID] && (errors.Is(err, conductor.ErrRejected) || errors.Is(err, conductor.ErrNoRun)) {
+			kind, waits := asked[a.callID]
+			if kind == contract.EvApprovalRequested {
+				// A delegated run's approval request, decided in the run
+				// at its path.
+				var d conductor.Decision
+				if d, err = decision(a.text); err != nil {
+					return nil, http.StatusBadRequest, err
+				}
+				state = contract.CallAwaitingApproval
+				err = approveSubflow(hr, path, id, d)
+			} else {
+				// A delegated run's question, answered in the run at its path.
+				err = answerSubflow(ctx, hr, path, id, a.text)
+			}
+			if !waits && (errors.Is(err, conductor.ErrRejected) || errors.Is(err, conductor.ErrNoRun)) {
 				continue // no child waits on it (or no more)
 			}
 		}
 		if err != nil {
 			return nil, http.StatusConflict, fmt.Errorf("wire: answer %q: %w", a.callID, err)
 		}
-		applied[a.callID] = true
+		applied[a.callID] = state != contract.CallAwaitingApproval
 	}
 	if len(applied) == 0 {
 		return nil, http.StatusConflict, fmt.Errorf("wire: no call of thread %q waits for these answers", snap.SessionID)
@@ -108,19 +124,19 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 	return applied, http.StatusOK, nil
 }
 
-// childQuestions are the questions delegated runs asked in events and
-// that wait for an answer, by the id a client answers them under
-// (track.SubflowCallID).
-func childQuestions(events []contract.RunEvent) map[string]bool {
-	asked := map[string]bool{}
+// childAsks are the questions and approval requests delegated runs made
+// in events and that wait for an answer, by the id a client answers them
+// under (track.SubflowCallID), with the kind of event that asked.
+func childAsks(events []contract.RunEvent) map[string]contract.EventKind {
+	asked := map[string]contract.EventKind{}
 	for _, ev := range events {
 		if len(ev.Subflow) == 0 || ev.Call == nil {
 			continue
 		}
 		switch ev.Kind {
-		case contract.EvQuestionAsked:
-			asked[track.SubflowCallID(ev)] = true
-		case contract.EvQuestionAnswered:
+		case contract.EvQuestionAsked, contract.EvApprovalRequested:
+			asked[track.SubflowCallID(ev)] = ev.Kind
+		case contract.EvQuestionAnswered, contract.EvApprovalResolved:
 			delete(asked, track.SubflowCallID(ev))
 		}
 	}
@@ -134,6 +150,21 @@ func childQuestions(events []contract.RunEvent) map[string]bool {
 // Answer, where a call id two runs share may take it in the wrong one.
 type SubflowAnswerer interface {
 	AnswerSubflow(ctx context.Context, path []string, callID, answer string) error
+}
+
+// SubflowApprover is a HumanRunner that decides an approval request of the
+// delegated run at a subflow path (see conductor.Agent.ApproveSubflow).
+// AgentRunner's runners are; a runner that is not has the decision
+// offered to the whole tree by Approve.
+type SubflowApprover interface {
+	ApproveSubflow(path []string, callID string, d conductor.Decision) error
+}
+
+func approveSubflow(hr HumanRunner, path []string, callID string, d conductor.Decision) error {
+	if sa, ok := hr.(SubflowApprover); ok {
+		return sa.ApproveSubflow(path, callID, d)
+	}
+	return hr.Approve(callID, d)
 }
 
 func answerSubflow(ctx context.Context, hr HumanRunner, path []string, callID, text string) error {

@@ -39,8 +39,9 @@ type streamer struct {
 	// park ends the stream where its run waits for the client (see
 	// HandlerOptions.ClientAnswers).
 	park bool
-	// answered are the calls this request answered: the client has their
-	// results already.
+	// answered are the calls this request answered, true for those whose
+	// results the client has already (questions: the result is its
+	// answer), false for approvals.
 	answered map[string]bool
 	// asked are the delegates' questions and approval requests the
 	// stream showed or its client had (see ask).
@@ -174,9 +175,12 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	default:
 		err = s.writeAGUI(s.proj.Project(ev))
 	}
-	if err == nil && s.park && !s.ended && len(ev.Subflow) > 0 && ev.Kind == contract.EvQuestionAsked {
-		// A delegated run's question waits for the client as the run's
-		// own would.
+	if err == nil && s.park && !s.ended && isSubflowAsk(ev) {
+		// A delegated run's question or approval request waits for the
+		// client as the run's own would.
+		if ev.Kind == contract.EvApprovalRequested {
+			return s.pause(contract.PhaseAwaitingApproval)
+		}
 		return s.pause(contract.PhaseAwaitingHuman)
 	}
 	if err != nil || ev.Delta > 0 || len(ev.Subflow) > 0 || s.ended {

@@ -55,7 +55,8 @@ func callID(c *contract.ToolCall) string {
 // Seq counts the child's run, not the stream a client resumes. A child's
 // question is also a tool call of the stream's message, named by
 // track.SubflowCallID, so that a client answers it with a tool message as
-// it answers the run's own; its answer is that call's result.
+// it answers the run's own; its answer is that call's result. A child's
+// approval request is such a call too, answered with a decision.
 func (p *Projector) child(ev contract.RunEvent) []Event {
 	var out []Event
 	switch {
@@ -63,7 +64,7 @@ func (p *Projector) child(ev contract.RunEvent) []Event {
 		return nil
 	case ev.Kind == contract.EvSubflowStarted, ev.Kind == contract.EvSubflowCompleted, ev.Kind == contract.EvSubflowFailed:
 		out = []Event{p.step(ev)}
-	case ev.Kind == contract.EvQuestionAsked && ev.Call != nil:
+	case (ev.Kind == contract.EvQuestionAsked || ev.Kind == contract.EvApprovalRequested) && ev.Call != nil:
 		id := track.SubflowCallID(ev)
 		out = append(out, Event{Type: ToolCallStart, ToolCallID: id, ToolCallName: ev.Call.Name, ParentMessageID: p.messageID()})
 		if ev.Call.Arguments != "" {

@@ -56,6 +56,12 @@ func child(ev contract.RunEvent) []Chunk {
 		// part of the last step has an output, and the delegate call's
 		// part, before it, has none until the child ends.
 		return []Chunk{{Type: StartStep}, callInput(call), data}
+	case ev.Kind == contract.EvApprovalRequested && ev.Call != nil:
+		// As a question, in a step of its own; the approval id is the
+		// part's call id, as for the run's own calls.
+		call := *ev.Call
+		call.ID = track.SubflowCallID(ev)
+		return []Chunk{{Type: StartStep}, callInput(call), {Type: ToolApprovalRequest, ApprovalID: call.ID, ToolCallID: call.ID}, data}
 	case ev.Kind == contract.EvQuestionAnswered && ev.Call != nil:
 		answer := ev.Text
 		return []Chunk{{Type: ToolOutputAvail, ToolCallID: track.SubflowCallID(ev), Output: &answer}, data}
