@@ -29,7 +29,7 @@ type Completer interface {
 // the fallback answered into a, which is then rebuilt for it.
 func (d *Driver) fallback(outer context.Context, deadline time.Time, total func() context.Context, req *contract.ModelRequest, err error, a *assembler, publish func(*contract.RunEvent)) (bool, error) {
 	c, ok := d.p.(Completer)
-	if !ok || d.o.NoFallback || a.chunks > 0 {
+	if !ok || d.o.NoFallback || a.chunks > 0 || passed(deadline) {
 		return false, err
 	}
 	pe := d.classify(outer, deadline, err)
@@ -43,18 +43,23 @@ func (d *Driver) fallback(outer context.Context, deadline time.Time, total func(
 		publish(&contract.RunEvent{Kind: contract.EvModelRetry, Text: pe.Error() + "; trying once without streaming", At: d.o.Now()})
 	}
 	ctx := total()
-	if pe.Failure == contract.FailTimeout {
-		// The server did not start answering in time: the plain call's
-		// whole reply is its first chunk and gets as long, or the
-		// first-chunk timeout would not bound a silent server at all.
+	// The server did not start answering in time: the plain call's whole
+	// reply is its first chunk and gets as long (or, with that timeout
+	// off, as long as a stall), or the timeout would not bound a silent
+	// server at all. A negative timeout is off, not already expired.
+	limit := d.o.FirstChunkTimeout
+	if limit < 0 {
+		limit = d.o.IdleTimeout
+	}
+	if pe.Failure == contract.FailTimeout && limit >= 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d.o.FirstChunkTimeout)
+		ctx, cancel = context.WithTimeout(ctx, limit)
 		defer cancel()
 	}
 	chunks, cerr := c.Complete(ctx, *req)
 	if cerr != nil {
 		if ctx.Err() != nil && outer.Err() == nil && !passed(deadline) {
-			return true, &ProviderError{Failure: contract.FailTimeout, Message: fmt.Sprintf("no reply within %s without streaming either", d.o.FirstChunkTimeout)}
+			return true, &ProviderError{Failure: contract.FailTimeout, Message: fmt.Sprintf("no reply within %s without streaming either", limit)}
 		}
 		return true, cerr
 	}

@@ -162,6 +162,12 @@ func unescape(raw *strings.Builder, rest string) int {
 		raw.WriteByte('\f')
 	case 'u':
 		var r string
+		// A surrogate pair is one character in two escapes: read apart,
+		// each would be U+FFFD.
+		if len(rest) >= 11 && rest[5] == '\\' && rest[6] == 'u' && json.Unmarshal([]byte(`"\u`+rest[1:5]+`\u`+rest[7:11]+`"`), &r) == nil && utf8.RuneCountInString(r) == 1 && r != "\uFFFD" {
+			raw.WriteString(r)
+			return 11
+		}
 		if len(rest) >= 5 && json.Unmarshal([]byte(`"\u`+rest[1:5]+`"`), &r) == nil {
 			raw.WriteString(r)
 			return 5

@@ -15,6 +15,9 @@ const SummarySystem = "You condense conversations. Summarise the conversation yo
 // ErrEmptySummary says the model replied to a summary request without text.
 var ErrEmptySummary = errors.New("turn: summary is empty")
 
+// ErrCutSummary says the token limit cut the model's summary short.
+var ErrCutSummary = errors.New("turn: summary was cut by the token limit")
+
 // Summarize asks the provider to condense turns, rendered by the caller
 // into prompt, and returns the summary text. It runs through a Driver, so
 // opts' timeouts and retries apply; a final failure is returned as a
@@ -31,6 +34,9 @@ func Summarize(ctx context.Context, p Provider, model string, prompt string, opt
 	}
 	switch sig := NewDriver(p, opts).Run(ctx, req, nil).(type) {
 	case contract.ModelReplied:
+		if sig.Stop == contract.StopMaxTokens {
+			return "", ErrCutSummary
+		}
 		text := strings.TrimSpace(sig.Reply.Text())
 		if text == "" {
 			return "", ErrEmptySummary

@@ -26,10 +26,12 @@ func lookup(name string, known []string) (string, bool) {
 			return k, true
 		}
 	}
+	// Only a name that matches one tool in any case is that tool.
+	match, n := "", 0
 	for _, k := range known {
 		if strings.EqualFold(k, name) {
-			return k, true
+			match, n = k, n+1
 		}
 	}
-	return "", false
+	return match, n == 1
 }

@@ -64,7 +64,9 @@ func parseTextCall(text string, known []string) (contract.ToolCall, bool) {
 	}
 	var tc textCall
 	dec := json.NewDecoder(strings.NewReader(s))
-	if dec.Decode(&tc) != nil || dec.More() {
+	// Nothing but space may follow: dec.More would let a text go on
+	// after a '}' or ']'.
+	if dec.Decode(&tc) != nil || strings.TrimSpace(s[dec.InputOffset():]) != "" {
 		return contract.ToolCall{}, false
 	}
 	if tc.Function != nil {
