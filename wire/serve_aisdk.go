@@ -9,6 +9,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/aisdk"
+	"github.com/batonrt/baton/wire/internal/track"
 )
 
 // postChat starts a run from an AI SDK chat request.
@@ -108,8 +109,17 @@ func (s *streamer) resumeRest(ctx context.Context, rest []contract.RunEvent, end
 			return err
 		}
 	}
-	for _, ev := range rest {
-		if err := s.emit(ev); err != nil {
+	for i, ev := range rest {
+		// A delegated run's question or approval request that rest
+		// answers after is shown, but the stream does not stop there: the
+		// run no longer waits on it.
+		park := s.park
+		if isSubflowAsk(ev) && answeredIn(rest[i+1:], ev) {
+			s.park = false
+		}
+		err := s.emit(ev)
+		s.park = park
+		if err != nil || s.ended {
 			return err
 		}
 	}
@@ -136,4 +146,22 @@ func chatIDFromPath(u *url.URL) (string, error) {
 		return "", fmt.Errorf("wire: bad chat id %q in %q", seg, u.Path)
 	}
 	return id, nil
+}
+
+// answeredIn reports whether events hold the answer, decision or result
+// of the delegated run's call that ask asked about.
+func answeredIn(events []contract.RunEvent, ask contract.RunEvent) bool {
+	id := track.SubflowCallID(ask)
+	for _, ev := range events {
+		if len(ev.Subflow) == 0 || ev.Call == nil {
+			continue
+		}
+		switch ev.Kind {
+		case contract.EvQuestionAnswered, contract.EvApprovalResolved, contract.EvToolResult:
+			if track.SubflowCallID(ev) == id {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -257,6 +258,10 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		s.settled(ev)
 	}
 	s.runID, _ = s.inRun()
+	var waiting []contract.RunEvent
+	if !steered {
+		waiting = s.stillWaiting(ctx, waitingAsks(had, s.answered))
+	}
 	var err error
 	switch {
 	case s.nd != nil:
@@ -269,6 +274,13 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 	default:
 		err = s.writeAGUI(s.proj.Resume())
 	}
+	if err == nil && s.park && len(waiting) > 0 {
+		// Delegated runs still wait on asks this request did not answer:
+		// a stream stops at the first it shows, so the client may never
+		// have been shown the others, and nothing else comes until they
+		// are answered.
+		err = s.reshow(waiting)
+	}
 	if err == nil {
 		s.pos = end
 		err = s.follow(ctx, nil)
@@ -277,6 +289,69 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		err = s.done()
 	}
 	return err
+}
+
+// reshow shows the delegated runs' questions and approval requests asks,
+// though the stream already went through them, and stops the stream
+// there.
+func (s *streamer) reshow(asks []contract.RunEvent) error {
+	park := s.park
+	defer func() { s.park = park }()
+	s.park = false
+	phase := contract.PhaseAwaitingHuman
+	for _, ev := range asks {
+		delete(s.asked, string(ev.Kind)+" "+track.SubflowCallID(ev))
+		if err := s.emit(ev); err != nil {
+			return err
+		}
+		if ev.Kind == contract.EvApprovalRequested {
+			phase = contract.PhaseAwaitingApproval
+		}
+	}
+	return s.pause(phase)
+}
+
+// stillWaiting keeps of asks those the thread's delegated runs still
+// wait on, when its runner tells (a lagging log may lack the event that
+// answered one).
+func (s *streamer) stillWaiting(ctx context.Context, asks []contract.RunEvent) []contract.RunEvent {
+	if len(asks) == 0 {
+		return nil
+	}
+	open, err := s.t.openSubflowAsks(ctx)
+	if _, ok := s.t.r.(SubflowAsker); !ok || err != nil {
+		return asks
+	}
+	waits := map[string]bool{}
+	for _, ev := range open {
+		waits[string(ev.Kind)+" "+track.SubflowCallID(ev)] = true
+	}
+	return slices.DeleteFunc(asks, func(ev contract.RunEvent) bool {
+		return !waits[string(ev.Kind)+" "+track.SubflowCallID(ev)]
+	})
+}
+
+// waitingAsks are the delegated runs' questions and approval requests in
+// events that nothing after them answers, decides or ends, less those
+// answered (by the id a client answers them under).
+func waitingAsks(events []contract.RunEvent, answered map[string]bool) []contract.RunEvent {
+	var out []contract.RunEvent
+	for _, ev := range events {
+		if len(ev.Subflow) == 0 || ev.Call == nil {
+			continue
+		}
+		id := track.SubflowCallID(ev)
+		switch ev.Kind {
+		case contract.EvQuestionAsked, contract.EvApprovalRequested:
+			out = append(slices.DeleteFunc(out, func(a contract.RunEvent) bool { return track.SubflowCallID(a) == id }), ev)
+		case contract.EvQuestionAnswered, contract.EvApprovalResolved, contract.EvToolResult:
+			out = slices.DeleteFunc(out, func(a contract.RunEvent) bool { return track.SubflowCallID(a) == id })
+		}
+	}
+	return slices.DeleteFunc(out, func(a contract.RunEvent) bool {
+		_, ok := answered[track.SubflowCallID(a)]
+		return ok
+	})
 }
 
 // fill writes the committed events the stream missed, from the store.
