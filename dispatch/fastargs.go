@@ -1,6 +1,8 @@
 package dispatch
 
 import (
+	"encoding"
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -38,7 +40,7 @@ func flatArgsFor(t reflect.Type, schema *jsonschema.Schema) *flatArgs {
 	f := &flatArgs{fields: make(map[string]flatField, t.NumField())}
 	for i := range t.NumField() {
 		sf := t.Field(i)
-		if !sf.IsExported() || sf.Anonymous || !scalar(sf.Type.Kind()) || strings.Contains(sf.Tag.Get("json"), ",string") {
+		if !sf.IsExported() || sf.Anonymous || !scalar(sf.Type.Kind()) || strings.Contains(sf.Tag.Get("json"), ",string") || unmarshals(sf.Type) {
 			return nil
 		}
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
@@ -49,7 +51,7 @@ func flatArgsFor(t reflect.Type, schema *jsonschema.Schema) *flatArgs {
 		if _, dup := f.fields[name]; dup || p == nil || name == "-" {
 			return nil
 		}
-		if p.Type == "" || len(p.Types) > 0 || p.Enum != nil || p.Const != nil || p.Pattern != "" || p.Format != "" ||
+		if p.Type != jsonType(sf.Type.Kind()) || len(p.Types) > 0 || p.Enum != nil || p.Const != nil || p.Pattern != "" || p.Format != "" ||
 			!typeBound(p.Minimum, sf.Type, false) || !typeBound(p.Maximum, sf.Type, true) || p.ExclusiveMinimum != nil || p.ExclusiveMaximum != nil ||
 			p.MinLength != nil || p.MaxLength != nil || p.MultipleOf != nil {
 			return nil
@@ -91,6 +93,26 @@ func typeBound(bound *float64, t reflect.Type, upper bool) bool {
 		return !upper && *bound == 0
 	}
 	return false
+}
+
+// unmarshals reports whether encoding/json decodes into t by a method of
+// its own (UnmarshalJSON or UnmarshalText), which the scan would skip.
+func unmarshals(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return pt.Implements(reflect.TypeFor[json.Unmarshaler]()) || pt.Implements(reflect.TypeFor[encoding.TextUnmarshaler]())
+}
+
+// jsonType is the schema type the scan decodes a field of kind k from.
+func jsonType(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	}
+	return "integer"
 }
 
 func scalar(k reflect.Kind) bool {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -34,7 +36,15 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 	if fn == nil {
 		return nil, fmt.Errorf("%w %q: nil function", ErrInvalidTool, name)
 	}
-	schema, err := jsonschema.For[In](nil)
+	if err := schemaDescribes(reflect.TypeFor[In](), map[reflect.Type]bool{}); err != nil {
+		return nil, fmt.Errorf("%w %q: input type: %w", ErrInvalidTool, name, err)
+	}
+	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		// Any JSON value, as encoding/json decodes it, not []byte; the
+		// types listed, as an empty schema would become null only for a
+		// pointer.
+		reflect.TypeFor[json.RawMessage](): {Types: []string{"null", "boolean", "object", "array", "number", "string"}},
+	}})
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: input schema: %w", ErrInvalidTool, name, err)
 	}
@@ -98,4 +108,42 @@ func (t *funcTool[In, Out]) callText(ctx context.Context, args string) (contract
 		return contract.ToolOutcome{}, fmt.Errorf("dispatch: tool %q: encode result: %w", t.d.Name, err)
 	}
 	return contract.ToolOutcome{Content: string(b)}, nil
+}
+
+// schemaDescribes reports the json features of t that the schema
+// jsonschema-go derives does not describe, so that the schema the model is
+// sent would refuse what encoding/json takes or take what it drops: an
+// embedded struct with a json name (one field to encoding/json, its
+// fields flattened into the parent by the schema), and the ",string"
+// option on a scalar (a quoted value to encoding/json, a bare one to the
+// schema).
+func schemaDescribes(t reflect.Type, seen map[reflect.Type]bool) error {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return nil
+	}
+	seen[t] = true
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" && opts == "" {
+			continue
+		}
+		ft := sf.Type
+		if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if sf.Anonymous && name != "" && ft.Kind() == reflect.Struct {
+			return fmt.Errorf("field %s.%s: an embedded struct with a json name is not described by the derived schema", t, sf.Name)
+		}
+		if (sf.IsExported() || sf.Anonymous) && slices.Contains(strings.Split(opts, ","), "string") && scalar(ft.Kind()) {
+			return fmt.Errorf("field %s.%s: the json \",string\" option is not described by the derived schema", t, sf.Name)
+		}
+		if err := schemaDescribes(sf.Type, seen); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -184,6 +184,11 @@ func (j *job) invoke(ctx context.Context) (res contract.ToolOutcome, err error, 
 		if err := j.Start(ctx); err != nil {
 			return res, fmt.Errorf("tool %q was not started: %w", j.name, err), false
 		}
+		// Cancelled or timed out while Start ran: answered already, so
+		// the tool must not run.
+		if err := j.cctx.cause(); err != nil {
+			return res, err, false
+		}
 	}
 	if tc, ok := j.Tool.(textCaller); ok {
 		res, err = tc.callText(ctx, j.Call.Arguments)

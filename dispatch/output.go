@@ -18,8 +18,14 @@ func capOutput(o contract.ToolOutcome, limit int) contract.ToolOutcome {
 	total := len(o.Content)
 	marker := fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", limit, total)
 	keep := max(limit-len(marker), 0)
-	for keep > 0 && !utf8.RuneStart(o.Content[keep]) {
-		keep--
+	// Back up to the start of a rune the cut splits; a byte that is not
+	// part of a valid rune is one of its own, so at most UTFMax-1 bytes.
+	start := keep
+	for start > 0 && keep-start < utf8.UTFMax-1 && !utf8.RuneStart(o.Content[start]) {
+		start--
+	}
+	if _, size := utf8.DecodeRuneInString(o.Content[start:]); start+size > keep {
+		keep = start
 	}
 	marker = fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", keep, total)
 	var b strings.Builder
