@@ -135,6 +135,10 @@ func schemaDescribes(t reflect.Type, seen map[reflect.Type]bool) error {
 		if ft.Name() == "" && ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
+		if !sf.IsExported() && !(sf.Anonymous && ft.Kind() == reflect.Struct) {
+			// Neither encoding/json nor the schema looks at it.
+			continue
+		}
 		if sf.Anonymous && name != "" && ft.Kind() == reflect.Struct {
 			return fmt.Errorf("field %s.%s: an embedded struct with a json name is not described by the derived schema", t, sf.Name)
 		}
