@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"testing"
 )
 
@@ -21,10 +22,15 @@ type pagedArgs struct {
 // TestUnexportedFieldsAreNotChecked: schemaDescribes walks every
 // field, unexported ones too, and refuses a tool for a ",string" option
 // in a type that only an unexported field holds, though neither
-// encoding/json nor the derived schema looks at it. Before 02319f4 the
-// tool was made and worked.
+// encoding/json nor the derived schema looks at it; such a tool was made,
+// and worked, before the check came.
 func TestUnexportedFieldsAreNotChecked(t *testing.T) {
-	tool, err := Func("search", "Searches.", func(_ context.Context, in pagedArgs) (string, error) { return in.Query, nil })
+	tool, err := Func("search", "Searches.", func(_ context.Context, in pagedArgs) (string, error) {
+		if in.last != nil {
+			return "", errors.New("unexported state set from the arguments")
+		}
+		return in.Query, nil
+	})
 	if err != nil {
 		t.Fatalf("Func refused a type whose only ,string option is behind an unexported field: %v", err)
 	}
