@@ -195,7 +195,8 @@ func parallelDelegatingCleaner() []func(context.Context) ([]turn.Chunk, error) {
 // first request; once the client decided it, the run still waits on the
 // second, which the client must be shown and the stream must stop at.
 // The answer's stream took the second request for one the client had,
-// never showed it, and never ended.
+// never showed it, and never ended; then it showed it at once, before
+// the first call's result, which no stream showed.
 func TestParallelDelegatedApprovalsAreAllShown(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
@@ -223,6 +224,11 @@ func TestParallelDelegatedApprovalsAreAllShown(t *testing.T) {
 			body, err := io.ReadAll(resp.Body)
 			if err != nil || !strings.Contains(string(body), "call_d/d2") {
 				t.Fatalf("after deciding d1 the stream (%v) never showed call_d/d2, on which the run waits:\n%s", err, body)
+			}
+			// d1's result comes after the answer: the stream that stops
+			// at d2 shows it first, or no stream ever does.
+			if r, d2 := strings.Index(string(body), "supprimé « build »"), strings.LastIndex(string(body), "call_d/d2"); r < 0 || r > d2 {
+				t.Errorf("the answer's stream does not show d1's result before it stops at d2:\n%s", body)
 			}
 			if code, b := post(t, s.srv.URL, strings.ReplaceAll(answer, "call_d/d1", "call_d/d2")); code != http.StatusOK || !strings.Contains(b, "Done.") {
 				t.Errorf("after deciding d2: %d, want the run to go on to its end:\n%s", code, b)

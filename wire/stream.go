@@ -44,6 +44,12 @@ type streamer struct {
 	// results the client has already (questions: the result is its
 	// answer), false for approvals.
 	answered map[string]bool
+	// after are delegated questions and approval requests an answer's
+	// stream shows once the delegated calls it answered have their
+	// results (results), or the run waits on nothing but people
+	// (see showAfter).
+	after   []contract.RunEvent
+	results map[string]bool
 	// asked are the delegates' questions and approval requests the
 	// stream showed or its client had (see ask).
 	asked map[string]bool
@@ -144,6 +150,9 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 		// A delegated run's events are numbered in their own run: they
 		// neither advance the stream's position nor are deduplicated by it.
 		s.settled(ev)
+		if ev.Kind == contract.EvToolResult && ev.Call != nil {
+			delete(s.results, track.SubflowCallID(ev))
+		}
 	case ev.Kind == contract.EvLag:
 	case ev.Delta > 0:
 		// Streamed after the newest committed event, numbered with it.
@@ -278,8 +287,14 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		// Delegated runs still wait on asks this request did not answer:
 		// a stream stops at the first it shows, so the client may never
 		// have been shown the others, and nothing else comes until they
-		// are answered.
-		err = s.reshow(waiting)
+		// are answered. They are shown once what this request answered
+		// has come (see showAfter).
+		s.after, s.results = waiting, map[string]bool{}
+		for id := range s.answered {
+			if strings.Contains(id, "/") {
+				s.results[id] = true
+			}
+		}
 	}
 	if err == nil {
 		s.pos = end
@@ -289,6 +304,39 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		err = s.done()
 	}
 	return err
+}
+
+// showAfter shows the asks an answer's stream keeps for after (see
+// carryOn) and stops the stream there, once the delegated calls the
+// request answered have their results in the stream, or once the run
+// waits on nothing but people (a call approved may wait behind one still
+// asked), when the runner can tell: the events published until then are
+// shown first. It reports whether it did.
+func (s *streamer) showAfter(ctx context.Context) (bool, error) {
+	if len(s.results) > 0 {
+		pw, ok := s.t.r.(PeopleWaiter)
+		if !ok || !pw.WaitsOnlyForPeople() {
+			return false, nil
+		}
+		if f, ok := s.t.r.(interface{ Flush(context.Context) error }); ok {
+			if err := f.Flush(ctx); err != nil {
+				return false, err
+			}
+		}
+		events, next, _, _, _ := s.t.log.read(s.pos)
+		for _, ev := range events {
+			if err := s.emit(ev); err != nil || s.ended {
+				return true, err
+			}
+		}
+		s.pos = next
+	}
+	after := s.stillWaiting(ctx, s.after)
+	s.after = nil
+	if len(after) == 0 {
+		return false, nil
+	}
+	return true, s.reshow(after)
 }
 
 // reshow shows the delegated runs' questions and approval requests asks,
@@ -392,6 +440,11 @@ func (s *streamer) follow(ctx context.Context, done <-chan struct{}) error {
 			}
 		}
 		s.pos = next
+		if s.after != nil {
+			if shown, err := s.showAfter(ctx); shown || err != nil {
+				return err
+			}
+		}
 		if closed {
 			// The thread closed; its store still has the run's end.
 			err := s.fill(ctx)
