@@ -109,7 +109,7 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 				// A delegated run's question, answered in the run at its path.
 				err = answerSubflow(ctx, hr, path, id, a.text)
 			}
-			if !waits && (errors.Is(err, conductor.ErrRejected) || errors.Is(err, conductor.ErrNoRun)) {
+			if !waits && (errors.Is(err, conductor.ErrRejected) || errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed)) {
 				continue // no child waits on it (or no more)
 			}
 		}

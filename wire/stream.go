@@ -313,9 +313,13 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 // asked), when the runner can tell: the events published until then are
 // shown first. It reports whether it did.
 func (s *streamer) showAfter(ctx context.Context) (bool, error) {
-	if len(s.results) > 0 {
-		pw, ok := s.t.r.(PeopleWaiter)
-		if !ok || !pw.WaitsOnlyForPeople() {
+	// A runner that tells is asked even once the answered calls have
+	// their results: what they led to (a delegate's reply, its call's
+	// result) comes after them, and a stream that stopped first would
+	// leave it to none.
+	pw, tells := s.t.r.(PeopleWaiter)
+	if tells || len(s.results) > 0 {
+		if !tells || !pw.WaitsOnlyForPeople() {
 			return false, nil
 		}
 		if f, ok := s.t.r.(interface{ Flush(context.Context) error }); ok {
