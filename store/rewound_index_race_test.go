@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/store/vfs"
 )
 
@@ -43,48 +42,8 @@ func TestRewoundLogObjectsFoundByConcurrentGets(t *testing.T) {
 func rewoundConcurrentGets(t *testing.T) {
 	ctx := context.Background()
 	mem := vfs.NewMem()
-	hooked := &syncHookFS{FS: mem}
 	rfs := &readHookFS{FS: mem}
-	writer := must(store.OpenFSBackend(hooked))
-	reader := must(store.OpenFSBackend(rfs))
-	other := must(store.OpenFSBackend(mem))
-	defer writer.Close()
-	defer reader.Close()
-	defer other.Close()
-	obj := func(b string) store.Object {
-		return store.Object{Hash: store.Hash{b[0], b[len(b)-1]}, Bytes: []byte(b)}
-	}
-	a, shared, b, m := obj("a1"), obj("shared"), obj("b2"), obj("m1")
-
-	lock := must(writer.Lock(ctx, "s"))
-	defer lock.Close()
-	if err := writer.Commit(ctx, store.RefHeads, "s", store.Hash{}, a.Hash, []store.Object{a}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := reader.Ref(ctx, store.RefHeads, "s"); err != nil {
-		t.Fatal(err)
-	}
-	during := func() {
-		if _, err := reader.Ref(ctx, store.RefHeads, "s"); err != nil {
-			t.Error(err)
-		}
-		if err := other.Commit(ctx, store.RefHeads, "m", store.Hash{}, m.Hash, []store.Object{m, shared}); err != nil {
-			t.Error(err)
-		}
-		if _, err := reader.Ref(ctx, store.RefHeads, "m"); err != nil {
-			t.Error(err)
-		}
-	}
-	hooked.hook.Store(&during)
-	if err := writer.Commit(ctx, store.RefHeads, "s", a.Hash, shared.Hash, []store.Object{shared}); err == nil {
-		t.Fatal("the commit whose sync fails went through")
-	}
-	if err := writer.Commit(ctx, store.RefHeads, "s", a.Hash, b.Hash, []store.Object{b}); err != nil {
-		t.Fatal(err)
-	}
-	if h := must(reader.Ref(ctx, store.RefHeads, "s")); h != b.Hash {
-		t.Fatalf("reader's head of s is %v, want the commit after the failed one", h)
-	}
+	reader, shared := rewoundWithSharedObject(t, mem, rfs)
 
 	// The first Get's reindex stops on its first log until the second
 	// Get has begun, and on the next until the second has answered (or

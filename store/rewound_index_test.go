@@ -17,22 +17,36 @@ import (
 // index kept only its first place, which is gone, and the other log is
 // not read again, so the reader answered ErrNotFound for it.
 func TestRewoundLogKeepsObjectsOtherLogsHold(t *testing.T) {
+	reader, shared := rewoundWithSharedObject(t, vfs.NewMem(), nil)
+	got, err := reader.Get(context.Background(), shared.Hash)
+	if err != nil || !bytes.Equal(got, shared.Bytes) {
+		t.Fatalf("reader's Get of an object session m holds: %q, %v", got, err)
+	}
+}
+
+// rewoundWithSharedObject leaves a reader of mem (through readerFS when
+// not nil) that found session s's log rewound under it: its last frame
+// read was a commit of shared whose sync failed, and another process has
+// since committed shared to session m, which the reader read too. It
+// returns the reader and shared; the backends close when t ends.
+func rewoundWithSharedObject(t *testing.T, mem vfs.FS, readerFS vfs.FS) (store.Backend, store.Object) {
+	t.Helper()
 	ctx := context.Background()
-	mem := vfs.NewMem()
+	if readerFS == nil {
+		readerFS = mem
+	}
 	hooked := &syncHookFS{FS: mem}
 	writer := must(store.OpenFSBackend(hooked))
-	reader := must(store.OpenFSBackend(mem))
+	reader := must(store.OpenFSBackend(readerFS))
 	other := must(store.OpenFSBackend(mem))
-	defer writer.Close()
-	defer reader.Close()
-	defer other.Close()
+	t.Cleanup(func() { writer.Close(); reader.Close(); other.Close() })
 	obj := func(b string) store.Object {
 		return store.Object{Hash: store.Hash{b[0], b[len(b)-1]}, Bytes: []byte(b)}
 	}
 	a, shared, b, m := obj("a1"), obj("shared"), obj("b2"), obj("m1")
 
 	lock := must(writer.Lock(ctx, "s"))
-	defer lock.Close()
+	t.Cleanup(func() { lock.Close() })
 	if err := writer.Commit(ctx, store.RefHeads, "s", store.Hash{}, a.Hash, []store.Object{a}); err != nil {
 		t.Fatal(err)
 	}
@@ -63,8 +77,5 @@ func TestRewoundLogKeepsObjectsOtherLogsHold(t *testing.T) {
 	if h := must(reader.Ref(ctx, store.RefHeads, "s")); h != b.Hash {
 		t.Fatalf("reader's head of s is %v, want the commit after the failed one", h)
 	}
-	got, err := reader.Get(ctx, shared.Hash)
-	if err != nil || !bytes.Equal(got, shared.Bytes) {
-		t.Fatalf("reader's Get of an object session m holds: %q, %v", got, err)
-	}
+	return reader, shared
 }
