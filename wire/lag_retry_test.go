@@ -134,75 +134,83 @@ func TestRetryWhileLaggingIsNotGluedOrDoubled(t *testing.T) {
 		resp := postTo(t, srv.URL, runBody("lag-agui", "hi"))
 		defer resp.Body.Close()
 		frames := readSSE(t, resp.Body)
-		texts := map[string]string{}
-		var order []string // text messages, in order
-		afterRetry := 0    // index in order of the first message after the last retry notice
-		retried := false
+		var text retriedText
 		for _, f := range frames {
 			switch f.Event.Type {
 			case agui.TextMessageStart:
-				order = append(order, f.Event.MessageID)
+				text.start(f.Event.MessageID)
 			case agui.TextMessageContent:
-				texts[f.Event.MessageID] += f.Event.Delta
+				text.add(f.Event.MessageID, f.Event.Delta)
 			case agui.Custom:
 				if f.Event.Name == agui.CustomModelRetry {
-					retried, afterRetry = true, len(order)
+					text.retry()
 				}
-			}
-		}
-		var all []string
-		var kept strings.Builder
-		for i, id := range order {
-			all = append(all, texts[id])
-			if i >= afterRetry {
-				kept.WriteString(texts[id])
 			}
 		}
 		mu.Lock()
 		committed := agents["lag-agui"].Snapshot().FinalText()
 		mu.Unlock()
-		if !retried {
-			t.Errorf("no %s notice reached the client; its messages: %q", agui.CustomModelRetry, all)
-		}
-		if diff := cmp.Diff(committed, kept.String()); diff != "" {
-			t.Errorf("client's text of the retried call vs committed reply %q (-committed +client), messages %q:\n%s", committed, all, diff)
-		}
+		text.check(t, committed, agui.CustomModelRetry)
 	})
 	t.Run("ai-sdk", func(t *testing.T) {
 		srv, agents, mu := newLagEnv(t)
 		resp := postTo(t, srv.URL+"/api/chat?protocol=ai-sdk", chatBody("lag-ui", "hi"))
 		defer resp.Body.Close()
 		_, chunks := readUI(t, resp.Body)
-		texts := map[string]string{}
-		var order []string
-		afterRetry := 0
-		retried := false
+		var text retriedText
 		for _, c := range chunks {
 			switch c.Type {
 			case aisdk.TextStart:
-				order = append(order, c.ID)
+				text.start(c.ID)
 			case aisdk.TextDelta:
-				texts[c.ID] += c.Delta
+				text.add(c.ID, c.Delta)
 			case aisdk.DataModelRetry:
-				retried, afterRetry = true, len(order)
-			}
-		}
-		var all []string
-		var kept strings.Builder
-		for i, id := range order {
-			all = append(all, texts[id])
-			if i >= afterRetry {
-				kept.WriteString(texts[id])
+				text.retry()
 			}
 		}
 		mu.Lock()
 		committed := agents["lag-ui"].Snapshot().FinalText()
 		mu.Unlock()
-		if !retried {
-			t.Errorf("no %s notice reached the client; its text parts: %q", aisdk.DataModelRetry, all)
-		}
-		if diff := cmp.Diff(committed, kept.String()); diff != "" {
-			t.Errorf("client's text of the retried call vs committed reply %q (-committed +client), parts %q:\n%s", committed, all, diff)
-		}
+		text.check(t, committed, aisdk.DataModelRetry)
 	})
+}
+
+// retriedText is what a client assembles of a model call's text parts,
+// in order, and where the last retry notice came among them.
+type retriedText struct {
+	order      []string
+	texts      map[string]string
+	afterRetry int
+	retried    bool
+}
+
+func (r *retriedText) start(id string) { r.order = append(r.order, id) }
+
+func (r *retriedText) add(id, delta string) {
+	if r.texts == nil {
+		r.texts = map[string]string{}
+	}
+	r.texts[id] += delta
+}
+
+func (r *retriedText) retry() { r.retried, r.afterRetry = true, len(r.order) }
+
+// check fails t unless a retry notice (named notice) came, and the text
+// of the parts after it is the committed reply.
+func (r *retriedText) check(t *testing.T, committed, notice string) {
+	t.Helper()
+	var all []string
+	var kept strings.Builder
+	for i, id := range r.order {
+		all = append(all, r.texts[id])
+		if i >= r.afterRetry {
+			kept.WriteString(r.texts[id])
+		}
+	}
+	if !r.retried {
+		t.Errorf("no %s notice reached the client; its text parts: %q", notice, all)
+	}
+	if diff := cmp.Diff(committed, kept.String()); diff != "" {
+		t.Errorf("client's text of the retried call vs committed reply %q (-committed +client), parts %q:\n%s", committed, all, diff)
+	}
 }
