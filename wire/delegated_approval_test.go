@@ -50,17 +50,14 @@ func TestDelegatedApprovalAfterARestart(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
 			dir := t.TempDir()
-			cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
-				{Name: "cleaner", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "delete_file"}}}},
-			}}
 			first, answer := delegatedApprovalBodies(proto, true)
-			s := startFlowServer(t, dir, proto, cfg, &script{replies: delegatingCleaner()}, nil, deleteTool())
+			s := cleanerServer(t, dir, proto, delegatingCleaner())
 			if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
 				t.Fatalf("first stream: %d, want the delegate's approval request call_d/d1:\n%s", code, b)
 			}
 			s.stop()
 
-			s = startFlowServer(t, dir, proto, cfg, &script{replies: delegatingCleaner()[2:]}, nil, deleteTool())
+			s = cleanerServer(t, dir, proto, delegatingCleaner()[2:])
 			var code int
 			var b string
 			if proto == ProtocolAISDK {
@@ -101,11 +98,8 @@ func twiceDelegatingCleaner() []func(context.Context) ([]turn.Chunk, error) {
 func TestReplayDoesNotStopAtAnAnsweredDelegatedApproval(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
-			cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
-				{Name: "cleaner", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "delete_file"}}}},
-			}}
 			first, answer := delegatedApprovalBodies(proto, true)
-			s := startFlowServer(t, t.TempDir(), proto, cfg, &script{replies: twiceDelegatingCleaner()}, nil, deleteTool())
+			s := cleanerServer(t, t.TempDir(), proto, twiceDelegatingCleaner())
 			if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
 				t.Fatalf("first stream: %d, want the delegate's approval request call_d/d1:\n%s", code, b)
 			}
@@ -157,11 +151,8 @@ func TestReplayDoesNotStopAtAnAnsweredDelegatedApproval(t *testing.T) {
 // decision along, which must be skipped.
 func TestAISDKResendsAnsweredDelegatedApprovals(t *testing.T) {
 	for _, approved := range []bool{true, false} {
-		cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
-			{Name: "cleaner", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "delete_file"}}}},
-		}}
 		first, answer := delegatedApprovalBodies(ProtocolAISDK, approved)
-		s := startFlowServer(t, t.TempDir(), ProtocolAISDK, cfg, &script{replies: twiceDelegatingCleaner()}, nil, deleteTool())
+		s := cleanerServer(t, t.TempDir(), ProtocolAISDK, twiceDelegatingCleaner())
 		if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
 			t.Fatalf("first stream: %d:\n%s", code, b)
 		}
@@ -200,11 +191,8 @@ func parallelDelegatingCleaner() []func(context.Context) ([]turn.Chunk, error) {
 func TestParallelDelegatedApprovalsAreAllShown(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
-			cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
-				{Name: "cleaner", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "delete_file"}}}},
-			}}
 			first, answer := delegatedApprovalBodies(proto, true)
-			s := startFlowServer(t, t.TempDir(), proto, cfg, &script{replies: parallelDelegatingCleaner()}, nil, deleteTool())
+			s := cleanerServer(t, t.TempDir(), proto, parallelDelegatingCleaner())
 			code, b := post(t, s.srv.URL, first)
 			if code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
 				t.Fatalf("first stream: %d, want call_d/d1:\n%s", code, b)

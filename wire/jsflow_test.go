@@ -316,12 +316,19 @@ func delegatingCleaner() []func(context.Context) ([]turn.Chunk, error) {
 	}
 }
 
-func delegatingCleanerServer(t *testing.T, proto Protocol) *flowServer {
+// cleanerServer serves, on a file store in dir, an agent that delegates
+// to "cleaner", whose delete_file calls need approval, on replies.
+func cleanerServer(t *testing.T, dir string, proto Protocol, replies []func(context.Context) ([]turn.Chunk, error)) *flowServer {
 	t.Helper()
 	cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
 		{Name: "cleaner", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "delete_file"}}}},
 	}}
-	s := startFlowServer(t, t.TempDir(), proto, cfg, &script{replies: delegatingCleaner()}, nil, deleteTool())
+	return startFlowServer(t, dir, proto, cfg, &script{replies: replies}, nil, deleteTool())
+}
+
+func delegatingCleanerServer(t *testing.T, proto Protocol) *flowServer {
+	t.Helper()
+	s := cleanerServer(t, t.TempDir(), proto, delegatingCleaner())
 	// A stream that never ends is cut, so that the client says so.
 	timer := time.AfterFunc(10*time.Second, s.srv.CloseClientConnections)
 	t.Cleanup(func() { timer.Stop() })
