@@ -27,13 +27,9 @@ type parkedModel struct {
 }
 
 func (m *parkedModel) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	history := req.History
 	return func(yield func(turn.Chunk, error) bool) {
-		replied := 0
-		for _, t := range req.History.All() {
-			if t.Role == contract.RoleAssistant {
-				replied++
-			}
-		}
+		replied := repliesIn(history)
 		if replied == m.at {
 			m.arrived.Done()
 			select {
@@ -82,9 +78,9 @@ func parkRuns(tb testing.TB, n int) (release func()) {
 	gate := make(chan struct{})
 	var arrived, done sync.WaitGroup
 	arrived.Add(n)
+	model := &parkedModel{newWorkloadModel(w), 5, &arrived, gate}
 	for range n {
 		done.Go(func() {
-			model := &parkedModel{newWorkloadModel(w), 5, &arrived, gate}
 			if err := runOnce(&cfg, box, model, w.turns); err != nil {
 				if errors.Is(err, errNotCreated) {
 					arrived.Done()

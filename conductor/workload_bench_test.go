@@ -28,13 +28,16 @@ var workloads = []workload{{"S1", 10, 1}, {"S2", 50, 4}, {"S3", 400, 1}}
 // it walks the history it is handed to find which turn it is at, then
 // answers in one chunk per call (its whole arguments) or with "done".
 // Ids and arguments are made once, so the model allocates as little as a
-// real stream decoder would.
+// real stream decoder would; a short run's model keeps no state of its
+// own, so one model serves every run at once, as a model served over
+// the network holds nothing in the caller's process.
 type workloadModel struct {
 	w    workload
 	ids  [][]string
 	args [][]string
-	// stamps[i] is when model call i began answering in the current run:
-	// S3's first and last 100 turns are timed from them.
+	// stamps[i] is when model call i began answering in the current run,
+	// in a long run only (nil in a short one): S3's first and last 100
+	// turns are timed from them.
 	stamps []time.Time
 	first  time.Duration
 	last   time.Duration
@@ -53,8 +56,9 @@ type walkTimes struct {
 }
 
 func newWorkloadModel(w workload) *workloadModel {
-	m := &workloadModel{w: w, ids: make([][]string, w.turns), args: make([][]string, w.turns), stamps: make([]time.Time, w.turns)}
+	m := &workloadModel{w: w, ids: make([][]string, w.turns), args: make([][]string, w.turns)}
 	if m.long() {
+		m.stamps = make([]time.Time, w.turns)
 		m.walks = &walkTimes{began: make([]time.Time, w.turns)}
 	}
 	for i := range w.turns {
@@ -83,8 +87,8 @@ func (m *workloadModel) walkStarted() time.Time {
 // ending with the stop reason; walk is when the walk that counted them
 // started.
 func (m *workloadModel) answer(replied int, walk time.Time, yield func(turn.Chunk, error) bool) {
-	m.stamps[replied] = time.Now()
-	if m.walks != nil {
+	if m.long() {
+		m.stamps[replied] = time.Now()
 		m.walks.began[replied] = walk
 	}
 	if replied >= m.w.turns-1 {
@@ -115,16 +119,24 @@ func (m *workloadModel) answer(replied int, walk time.Time, yield func(turn.Chun
 }
 
 func (m *workloadModel) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	history := req.History
 	return func(yield func(turn.Chunk, error) bool) {
 		walk := m.walkStarted()
-		replied := 0
-		for _, t := range req.History.All() {
-			if t.Role == contract.RoleAssistant {
-				replied++
-			}
-		}
+		replied := repliesIn(history)
 		m.answer(replied, walk, yield)
 	}
+}
+
+// repliesIn is the model's walk of the history it is handed: it counts
+// the assistant turns to find which turn it is at.
+func repliesIn(history contract.History) int {
+	replied := 0
+	for _, t := range history.All() {
+		if t.Role == contract.RoleAssistant {
+			replied++
+		}
+	}
+	return replied
 }
 
 // reportPerTurn reports time and allocations per model turn over all b.N
@@ -253,13 +265,15 @@ func BenchmarkWorkloadBare(b *testing.B) {
 }
 
 // slowModel answers like workloadModel after waiting, as a real model
-// would, so that every run is in flight at once.
+// would, so that every run is in flight at once. Its stream keeps only
+// the history of the request, which is all it reads.
 type slowModel struct {
 	*workloadModel
 	wait time.Duration
 }
 
 func (m slowModel) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	history := req.History
 	return func(yield func(turn.Chunk, error) bool) {
 		select {
 		case <-time.After(m.wait):
@@ -267,13 +281,7 @@ func (m slowModel) Stream(ctx context.Context, req contract.ModelRequest) iter.S
 			yield(turn.Chunk{}, ctx.Err())
 			return
 		}
-		replied := 0
-		for _, t := range req.History.All() {
-			if t.Role == contract.RoleAssistant {
-				replied++
-			}
-		}
-		m.answer(replied, time.Time{}, yield)
+		m.answer(repliesIn(history), time.Time{}, yield)
 	}
 }
 
@@ -287,6 +295,7 @@ func BenchmarkConcurrentRuns(b *testing.B) {
 	w := workload{"S1", 10, 1}
 	box := toolBox(b, echoTool(b))
 	cfg := contract.AgentConfig{Model: "workload", MaxTurns: w.turns}
+	model := slowModel{newWorkloadModel(w), 20 * time.Millisecond}
 	var growth, wall float64
 	for b.Loop() {
 		runtime.GC()
@@ -316,7 +325,7 @@ func BenchmarkConcurrentRuns(b *testing.B) {
 		errs := make(chan error, runs)
 		for range runs {
 			go func() {
-				errs <- runOnce(&cfg, box, slowModel{newWorkloadModel(w), 20 * time.Millisecond}, w.turns)
+				errs <- runOnce(&cfg, box, model, w.turns)
 			}()
 		}
 		for range runs {
