@@ -34,8 +34,17 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrateKey)); err != nil {
 		return ioErr("migrate", err)
 	}
-	if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS baton_schema (version int NOT NULL)`); err != nil {
+	// Created only when missing: CREATE TABLE IF NOT EXISTS asks for the
+	// right to create tables even when the table is there, which a role
+	// that may only read and write them lacks.
+	var exists bool
+	if err := tx.QueryRow(ctx, `SELECT to_regclass(format('%I.baton_schema', current_schema())) IS NOT NULL`).Scan(&exists); err != nil {
 		return ioErr("migrate", err)
+	}
+	if !exists {
+		if _, err := tx.Exec(ctx, `CREATE TABLE baton_schema (version int NOT NULL)`); err != nil {
+			return ioErr("migrate", err)
+		}
 	}
 	var v int
 	err = tx.QueryRow(ctx, `SELECT version FROM baton_schema`).Scan(&v)
