@@ -25,6 +25,9 @@ func (b *Backend) Get(ctx context.Context, h store.Hash) ([]byte, error) {
 }
 
 func (b *Backend) Ref(ctx context.Context, kind store.RefKind, session string) (store.Hash, error) {
+	if unstorable(session) != nil {
+		return store.Hash{}, store.RefNotFound(kind, session)
+	}
 	if h, ok := b.cachedRef(kind, session); ok {
 		return h, nil
 	}
@@ -95,6 +98,9 @@ const (
 )
 
 func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string, old, new store.Hash, objs []store.Object) error {
+	if err := unstorable(session); err != nil {
+		return err
+	}
 	hashes := make([][]byte, len(objs))
 	bytes := make([][]byte, len(objs))
 	for i, o := range objs {

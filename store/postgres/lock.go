@@ -147,6 +147,9 @@ func (b *Backend) tryLock(ctx context.Context, key int64) (*pgx.Conn, bool, erro
 // commits; the same statement records the address this backend
 // advertises (see Advertise).
 func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
+	if err := unstorable(session); err != nil {
+		return nil, err
+	}
 	b.ownerMu.Lock()
 	defer b.ownerMu.Unlock()
 	if _, held := b.epoch(session); held {

@@ -31,6 +31,9 @@ func (b *Backend) advertised() string {
 // no one holds it, or its holder advertised nothing: whoever asks may
 // take the session itself.
 func (b *Backend) Owner(ctx context.Context, session string) (string, error) {
+	if unstorable(session) != nil {
+		return "", fmt.Errorf("store: owner of %q: %w", session, store.ErrNotFound)
+	}
 	// A bigint advisory lock shows in pg_locks as its high and low
 	// 32 bits, in classid and objid, with objsubid 1.
 	key := uint64(b.lockKey(session))
