@@ -13,8 +13,8 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// closeTimeout bounds how long Close and a lock release wait for the
-// server.
+// closeTimeout bounds how long a statement on the owner connection, Close
+// and a lock release wait for the server.
 const closeTimeout = 5 * time.Second
 
 // lockKey names a session's advisory lock, per schema, so stores in two
@@ -131,8 +131,14 @@ func (b *Backend) tryLock(ctx context.Context, key int64) (*pgx.Conn, bool, erro
 		if err != nil {
 			return nil, false, err
 		}
+		// Not cut short by the caller: pgx closes a connection whose
+		// statement it gives up on, and this one holds every lock of this
+		// backend. Lock lets go of a lock got after ctx ended: its next
+		// statement fails.
+		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
 		var got bool
-		err = conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got)
+		err = conn.QueryRow(qctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got)
+		cancel()
 		if err == nil {
 			return conn, got, nil
 		}
