@@ -101,11 +101,11 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 	if err := unstorable(session); err != nil {
 		return err
 	}
-	hashes := make([][]byte, len(objs))
-	bytes := make([][]byte, len(objs))
-	for i, o := range objs {
-		hashes[i], bytes[i] = o.Hash[:], o.Bytes
+	objs, err := b.storeAhead(ctx, objs)
+	if err != nil {
+		return err
 	}
+	hashes, bytes := columns(objs)
 	q, oldArg := moveRef, any(old[:])
 	if old.IsZero() {
 		q, oldArg = createRef, nil
@@ -117,7 +117,6 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 	}
 	args := []any{string(kind), session, oldArg, new[:], epochArg, hashes, bytes}
 	var moved bool
-	var err error
 	if held {
 		moved, err = runCommit(ctx, b.pool, q, args)
 	} else {
@@ -143,11 +142,7 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 // Repair replaces the stored bytes of objects that no longer hash to
 // their names with verified ones (store.Repairer), in one statement.
 func (b *Backend) Repair(ctx context.Context, objs []store.Object) error {
-	hashes := make([][]byte, len(objs))
-	bytes := make([][]byte, len(objs))
-	for i, o := range objs {
-		hashes[i], bytes[i] = o.Hash[:], o.Bytes
-	}
+	hashes, bytes := columns(objs)
 	_, err := b.pool.Exec(ctx, `UPDATE baton_objects SET bytes = t.o FROM unnest($1::bytea[], $2::bytea[]) AS t(h, o) WHERE hash = t.h`, hashes, bytes)
 	if err != nil {
 		return ioErr("repair objects", err)

@@ -1,0 +1,48 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/batonrt/baton/store"
+)
+
+// maxStatementObjects bounds the object bytes one statement carries: pgx
+// refuses a message over 1 GiB, and a statement that size would take as
+// much of the server's memory.
+const maxStatementObjects = 64 << 20
+
+// storeAhead stores, before a commit's statement, the objects that would
+// take that statement past maxStatementObjects, a batch per statement,
+// and returns those left for it. Objects nothing names yet are harmless:
+// if the commit then fails, they are the leftovers of a failed step.
+func (b *Backend) storeAhead(ctx context.Context, objs []store.Object) ([]store.Object, error) {
+	size := 0
+	for _, o := range objs {
+		size += len(o.Bytes)
+	}
+	for size > maxStatementObjects {
+		n, batch := 0, 0
+		for n < len(objs)-1 && (n == 0 || batch+len(objs[n].Bytes) <= maxStatementObjects) {
+			batch += len(objs[n].Bytes)
+			n++
+		}
+		hashes, bytes := columns(objs[:n])
+		if _, err := b.pool.Exec(ctx, `INSERT INTO baton_objects (hash, bytes) SELECT h, o FROM unnest($1::bytea[], $2::bytea[]) AS t(h, o)
+			ON CONFLICT (hash) DO NOTHING`, hashes, bytes); err != nil {
+			return nil, ioErr("store objects", err)
+		}
+		objs, size = objs[n:], size-batch
+	}
+	return objs, nil
+}
+
+// columns splits objects into the hash and bytes arrays a statement
+// takes.
+func columns(objs []store.Object) (hashes, bytes [][]byte) {
+	hashes = make([][]byte, len(objs))
+	bytes = make([][]byte, len(objs))
+	for i, o := range objs {
+		hashes[i], bytes[i] = o.Hash[:], o.Bytes
+	}
+	return hashes, bytes
+}
