@@ -42,14 +42,21 @@ func writeTranscript(w io.Writer, rules *cadence.Rules, sessionID string, record
 func (t *transcript) step(sig contract.Signal, next contract.RunSnapshot) {
 	t.signal(sig)
 	added, grew := next.History.After(t.snap.History)
+	excluded := 0
 	if _, ok := sig.(contract.Compacted); ok && grew {
 		fmt.Fprintln(t.w, "·· compaction skipped: the summary would not shrink the history")
 	}
 	if !grew {
-		t.replaced(sig, next)
-		added = nil
+		added, excluded = t.rewritten(sig, next)
 	}
 	for _, turn := range added {
+		if turn.Excluded {
+			excluded++
+		}
+		if turn.Mark == contract.MarkRunFailed {
+			fmt.Fprintf(t.w, "·· the failed run's %d turns are left out of later model calls\n", excluded)
+			continue
+		}
 		t.turn(turn)
 	}
 	t.ended(next)
@@ -79,19 +86,36 @@ func (t *transcript) signal(sig contract.Signal) {
 	}
 }
 
-// replaced reports a step that rewrote history rather than adding to it:
-// compaction, or its fallback.
-func (t *transcript) replaced(sig contract.Signal, next contract.RunSnapshot) {
-	before, after := t.snap.History.Len(), next.History.Len()
+// rewritten reports a step that rewrote history rather than only adding
+// to it (a summary, its fallback, or a failed run left out) and returns
+// the turns the same step added after the rewrite, which the model reads
+// or which answer its calls: steering that waited for the summary, a
+// reminder, the results of calls a fault cut short. It also returns how
+// many of the turns it kept the step newly left out.
+func (t *transcript) rewritten(sig contract.Signal, next contract.RunSnapshot) ([]contract.Turn, int) {
+	before, after := t.snap.History.Turns(), next.History.Turns()
+	// before[from:] lines up with after[to:]: a summary and its archive
+	// marker replace the first Cut turns; the other rewrites keep them all.
+	from, to := 0, 0
 	if s, ok := sig.(contract.Compacted); ok {
 		fmt.Fprintf(t.w, "·· compacted %d turns into a summary: %s\n", s.Cut, oneLine(s.Summary, 200))
-		return
+		from, to = s.Cut, 2
 	}
-	if next.Excluded > t.snap.Excluded {
-		fmt.Fprintf(t.w, "·· the failed run's %d turns are left out of later model calls\n", next.Excluded-t.snap.Excluded)
-		return
+	kept := len(before) - from
+	if from > len(before) || to+kept > len(after) {
+		fmt.Fprintf(t.w, "·· history rewritten: %d turns, was %d\n", len(after), len(before))
+		return nil, 0
 	}
-	fmt.Fprintf(t.w, "·· history rewritten: %d turns, was %d\n", after, before)
+	if _, ok := sig.(contract.CompactionFailed); ok {
+		fmt.Fprintln(t.w, "·· dropped old tool outputs instead")
+	}
+	excluded := 0
+	for i, turn := range after[to : to+kept] {
+		if turn.Excluded && !before[from+i].Excluded {
+			excluded++
+		}
+	}
+	return after[to+kept:], excluded
 }
 
 func (t *transcript) ended(next contract.RunSnapshot) {
