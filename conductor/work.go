@@ -408,6 +408,10 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 			}
 			sig = contract.CompactionFailed{Reason: reason, At: a.now()}
 		} else {
+			// The store keeps valid UTF-8 only, and the rules count the
+			// summary's tokens from its text: the run must go on with
+			// the text replay will read.
+			summary = validText(summary)
 			observe(a, "on_compaction", func(h CompactionHook) error { h(ctx, summary); return nil })
 			sig = contract.Compacted{Summary: summary, Cut: cut, At: a.now()}
 		}
