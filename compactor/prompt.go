@@ -33,10 +33,11 @@ Drop pleasantries, repetition and output that led nowhere. Earlier summaries in 
 // SummaryPrompt is the instruction the conductor sends to the model to
 // summarise turns: what to keep, then the turns as a plain transcript.
 // Thinking, redacted or not, is left out (it is the model's scratch work),
-// archive markers too (they only point at stored turns), tool outputs and
-// call arguments are clipped to MaxPromptOutput bytes and text blocks to
-// MaxPromptText bytes, each on a character boundary with a note of how
-// much was cut.
+// archive markers too (they only point at stored turns), tool outputs,
+// call arguments and image addresses are clipped to MaxPromptOutput bytes
+// and text blocks to MaxPromptText bytes, each on a character boundary
+// with a note of how much was cut; an image sent inline is named by its
+// size only.
 func SummaryPrompt(turns []contract.Turn) string {
 	var b strings.Builder
 	b.WriteString(summaryInstruction)
@@ -73,8 +74,18 @@ func writeBlock(b *strings.Builder, role contract.Role, blk contract.Block) {
 		}
 		fmt.Fprintf(b, "[%s %s]\n%s\n\n", blk.Result.Name, label, clip(blk.Result.Content, MaxPromptOutput))
 	case blk.Kind == contract.BlockImage && blk.Image != nil:
-		fmt.Fprintf(b, "[%s image %s]\n\n", role, blk.Image.URI)
+		fmt.Fprintf(b, "[%s image%s]\n\n", role, imageRef(blk.Image.URI))
 	}
+}
+
+// imageRef names an image for the transcript. An image sent inline as a
+// data URI is only said to be there: its base64 text means nothing to a
+// summariser and would make the request as large as the image.
+func imageRef(uri string) string {
+	if strings.HasPrefix(uri, "data:") {
+		return fmt.Sprintf(": inline data, %d bytes", len(uri))
+	}
+	return " " + clip(uri, MaxPromptOutput)
 }
 
 // clip cuts s to max bytes on a rune boundary and says how much it cut.

@@ -69,7 +69,7 @@ func TestSummaryPromptClipsOnRuneBoundary(t *testing.T) {
 	}
 }
 
-func TestSummaryPromptClipsArgumentsAndText(t *testing.T) {
+func TestSummaryPromptClipsLongBlocks(t *testing.T) {
 	args := `{"content":"` + strings.Repeat("é", compactor.MaxPromptOutput) + `"}`
 	text := strings.Repeat("ü", compactor.MaxPromptText)
 	tests := []struct {
@@ -82,6 +82,11 @@ func TestSummaryPromptClipsArgumentsAndText(t *testing.T) {
 			name: "call arguments",
 			turn: contract.Turn{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.CallBlock(contract.ToolCall{ID: "c1", Name: "write_file", Arguments: args})}},
 			kept: "[assistant called write_file]\n" + `{"content":"` + strings.Repeat("é", (compactor.MaxPromptOutput-12)/2) + "\n[... 2014 more bytes]\n\n",
+		},
+		{
+			name: "inline image",
+			turn: contract.Turn{Role: contract.RoleUser, Blocks: []contract.Block{{Kind: contract.BlockImage, Image: &contract.ImageRef{URI: "data:image/png;base64," + strings.Repeat("iVBO", 50000)}}}},
+			kept: "[user image: inline data, 200022 bytes]\n\n",
 		},
 		{
 			name: "text",
