@@ -59,6 +59,9 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 		p.Thinking = sdk.ThinkingConfigParamOfEnabled(budget)
 		p.MaxTokens += budget
 	}
+	if bad := thinkingConflicts(req.Thinking, req.Sampling, len(tools) > 0); len(bad) > 0 {
+		return sdk.MessageNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
+	}
 	applySampling(&p, req.Sampling)
 	return p, nil
 }

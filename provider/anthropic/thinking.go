@@ -1,0 +1,44 @@
+package anthropic
+
+import (
+	"fmt"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// MinThinkingTopP is the smallest top_p the Messages API takes with
+// extended thinking.
+const MinThinkingTopP = 0.95
+
+// thinkingConflicts names the options the Messages API answers with 400
+// when extended thinking is on: a temperature other than 1, a top_p below
+// MinThinkingTopP, and a tool choice that forces a tool call. forcing
+// says whether a forcing tool choice would be sent (it is not without
+// tools).
+func thinkingConflicts(thinking contract.ThinkingLevel, s contract.Sampling, forcing bool) []contract.FieldError {
+	if thinking == contract.ThinkingOff {
+		return nil
+	}
+	var bad []contract.FieldError
+	add := func(field, rule, got string) {
+		reason := fmt.Sprintf("%s with extended thinking (Thinking %q), got %s", rule, thinking, got)
+		bad = append(bad, contract.FieldError{Field: field, Reason: reason})
+	}
+	if t := s.Temperature; t != nil && *t != 1 {
+		add("Sampling.Temperature", "must be 1 or unset", fmt.Sprint(*t))
+	}
+	if p := s.TopP; p != nil && *p < MinThinkingTopP {
+		add("Sampling.TopP", fmt.Sprintf("must be in [%g, 1] or unset", MinThinkingTopP), fmt.Sprint(*p))
+	}
+	_, named := s.ToolChoice.Tool()
+	if forcing && (named || s.ToolChoice == contract.ToolChoiceRequired) {
+		add("Sampling.ToolChoice", "must be auto, none or unset: the API cannot force a tool call", fmt.Sprintf("%q", s.ToolChoice))
+	}
+	return bad
+}
+
+// CheckConfig names the parts of cfg the Messages API refuses, so an agent
+// is refused when it is created rather than on its first model call.
+func (p *Provider) CheckConfig(cfg contract.AgentConfig) []contract.FieldError {
+	return thinkingConflicts(cfg.Thinking, cfg.Sampling, true)
+}

@@ -1,0 +1,88 @@
+package anthropic
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn/transcripttest"
+)
+
+// TestThinkingRefusesOptionsTheAPIRefuses: with extended thinking the
+// Messages API answers 400 to a temperature other than 1, a top_p below
+// 0.95 and a tool_choice that forces a tool call. Such a request must
+// fail before it is sent, naming the option, and the options the API
+// does take with thinking must still go out.
+func TestThinkingRefusesOptionsTheAPIRefuses(t *testing.T) {
+	one, cold, nucleus, wide := 1.0, 0.2, 0.9, 0.95
+	tests := []struct {
+		name     string
+		sampling contract.Sampling
+		noTools  bool
+		refused  string // the field the error names; empty when sent
+		want     map[string]any
+	}{
+		{name: "temperature 0.2", sampling: contract.Sampling{Temperature: &cold}, refused: "Sampling.Temperature"},
+		{name: "top_p 0.9", sampling: contract.Sampling{TopP: &nucleus}, refused: "Sampling.TopP"},
+		{name: "required tool", sampling: contract.Sampling{ToolChoice: contract.ToolChoiceRequired}, refused: "Sampling.ToolChoice"},
+		{name: "named tool", sampling: contract.Sampling{ToolChoice: "get_weather"}, refused: "Sampling.ToolChoice"},
+		{name: "temperature 1 and top_p 0.95", sampling: contract.Sampling{Temperature: &one, TopP: &wide}, want: map[string]any{"temperature": 1.0, "top_p": 0.95}},
+		{name: "auto", sampling: contract.Sampling{ToolChoice: contract.ToolChoiceAuto}, want: map[string]any{"tool_choice": map[string]any{"type": "auto"}}},
+		{name: "none", sampling: contract.Sampling{ToolChoice: contract.ToolChoiceNone}, want: map[string]any{"tool_choice": map[string]any{"type": "none"}}},
+		{name: "required but no tools sent", sampling: contract.Sampling{ToolChoice: contract.ToolChoiceRequired}, noTools: true, want: map[string]any{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := basicRequest()
+			req.Thinking = contract.ThinkingLow
+			req.Sampling = tt.sampling
+			if tt.noTools {
+				req.Tools = nil
+			}
+			if tt.refused == "" {
+				if diff := cmp.Diff(tt.want, sentOptions(t, req)); diff != "" {
+					t.Errorf("mismatch (-want +got):\n%s", diff)
+				}
+				return
+			}
+			srv, p := suite.Serve(t, "text")
+			_, err := transcripttest.Collect(context.Background(), p, req)
+			if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), tt.refused) {
+				t.Errorf("got %v, want %v naming %s", err, ErrBadRequest, tt.refused)
+			}
+			if srv.Served() != 0 {
+				t.Errorf("a request the API refuses was sent")
+			}
+		})
+	}
+}
+
+// TestCheckConfig: the same conflicts, found in an agent's config before
+// any run, name the config's fields.
+func TestCheckConfig(t *testing.T) {
+	cold := 0.2
+	tests := []struct {
+		name string
+		cfg  contract.AgentConfig
+		want []string
+	}{
+		{"no thinking", contract.AgentConfig{Sampling: contract.Sampling{Temperature: &cold, ToolChoice: contract.ToolChoiceRequired}}, nil},
+		{"thinking alone", contract.AgentConfig{Thinking: contract.ThinkingHigh}, nil},
+		{"thinking, cold and forced", contract.AgentConfig{Thinking: contract.ThinkingHigh, Sampling: contract.Sampling{Temperature: &cold, ToolChoice: "get_weather"}}, []string{"Sampling.Temperature", "Sampling.ToolChoice"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range New().CheckConfig(tt.cfg) {
+				got = append(got, f.Field)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
