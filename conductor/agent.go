@@ -154,6 +154,7 @@ func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) 
 	cfg.Delegates, delegateBad = resolveDelegates(cfg.Delegates, source, "Delegates")
 	bad = append(bad, delegateBad...)
 	bad = append(bad, delegateErrors(cfg, deps)...)
+	bad = append(bad, providerErrors(cfg, deps.Model.Provider, deps.Model.Delegates, "")...)
 	if dir := deps.Env.WorkDir; dir != "" {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			bad = append(bad, contract.FieldError{Field: "Deps.Env.WorkDir", Reason: fmt.Sprintf("%q is not an existing folder", dir)})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/turn"
 )
 
 // resolveDelegates fills in the tools of every delegate, at every depth,
@@ -48,6 +49,27 @@ func delegateErrors(cfg contract.AgentConfig, deps Deps) []contract.FieldError {
 		case p == nil:
 			bad = append(bad, contract.FieldError{Field: "Deps.Model.Delegates[" + name + "]", Reason: "is nil"})
 		}
+	}
+	return bad
+}
+
+// providerErrors asks each provider that checks configs about the config
+// it will answer: the agent's own, and each delegate's, whose provider is
+// the one Deps.Model.Delegates gives it or else its parent's.
+func providerErrors(cfg contract.AgentConfig, p turn.Provider, own map[string]turn.Provider, field string) []contract.FieldError {
+	var bad []contract.FieldError
+	if c, ok := p.(turn.ConfigChecker); ok {
+		for _, f := range c.CheckConfig(cfg) {
+			f.Field = field + f.Field
+			bad = append(bad, f)
+		}
+	}
+	for i, d := range cfg.Delegates {
+		dp := p
+		if q, ok := own[d.Name]; ok && q != nil {
+			dp = q
+		}
+		bad = append(bad, providerErrors(d.Config, dp, own, fmt.Sprintf("%sDelegates[%d].Config.", field, i))...)
 	}
 	return bad
 }

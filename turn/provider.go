@@ -15,6 +15,15 @@ type Provider interface {
 	Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[Chunk, error]
 }
 
+// ConfigChecker is a Provider whose API refuses some agent configs
+// outright (a sampling option that cannot go with thinking, say).
+// CheckConfig names those fields, as AgentConfig.Validate would, so an
+// agent is refused when it is created rather than at its first model call.
+type ConfigChecker interface {
+	Provider
+	CheckConfig(cfg contract.AgentConfig) []contract.FieldError
+}
+
 // ChunkKind names a piece of a streamed reply.
 type ChunkKind string
 
