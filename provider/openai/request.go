@@ -149,12 +149,9 @@ func callArguments(args string) string {
 func toolParams(tools []contract.ToolDescriptor) ([]sdk.ChatCompletionToolUnionParam, error) {
 	var out []sdk.ChatCompletionToolUnionParam
 	for _, t := range tools {
-		params := shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
-		if len(t.InputSchema) > 0 {
-			params = shared.FunctionParameters{}
-			if err := json.Unmarshal(t.InputSchema, &params); err != nil {
-				return nil, fmt.Errorf("%w: tool %q input schema is not a JSON object: %w", ErrBadRequest, t.Name, err)
-			}
+		params, err := parameters(t.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("%w: tool %q input schema: %w", ErrBadRequest, t.Name, err)
 		}
 		fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: params}
 		if t.Description != "" {
@@ -163,4 +160,31 @@ func toolParams(tools []contract.ToolDescriptor) ([]sdk.ChatCompletionToolUnionP
 		out = append(out, sdk.ChatCompletionFunctionTool(fn))
 	}
 	return out, nil
+}
+
+// parameters is the tool's input schema as function parameters. The API
+// refuses parameters that are not of type object, and tools written by
+// hand or served over MCP often leave the type out, so it is filled in.
+func parameters(raw json.RawMessage) (shared.FunctionParameters, error) {
+	params := shared.FunctionParameters{}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &params); err != nil {
+			return nil, fmt.Errorf("is not a JSON object: %w", err)
+		}
+		if params == nil {
+			// null: the function takes no arguments, as no schema says.
+			params = shared.FunctionParameters{}
+		}
+	}
+	typ, ok := params["type"]
+	switch {
+	case !ok:
+		params["type"] = "object"
+	case typ != "object":
+		return nil, fmt.Errorf("type is %v, want object", typ)
+	}
+	if _, ok := params["properties"]; !ok {
+		params["properties"] = map[string]any{}
+	}
+	return params, nil
 }
