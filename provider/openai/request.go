@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
 )
 
 // ErrBadRequest is wrapped by every error about a request that cannot be
@@ -125,7 +126,7 @@ func assistantMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, boo
 	for _, c := range t.Calls() {
 		a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
 			ID:       c.ID,
-			Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: callArguments(c.Arguments)},
+			Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: turn.WireToolName(c.Name), Arguments: callArguments(c.Arguments)},
 		}})
 	}
 	if a.Content.OfString.Value == "" && len(a.ToolCalls) == 0 {
