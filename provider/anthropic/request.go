@@ -9,6 +9,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
 )
 
 // ErrBadRequest is wrapped by every error about a request that cannot be
@@ -118,7 +119,7 @@ func contentBlocks(t contract.Turn) ([]sdk.ContentBlockParamUnion, error) {
 			// turn's thinking, redacted or not, when continuing after tool use.
 			out = append(out, sdk.NewRedactedThinkingBlock(b.Signature))
 		case b.Kind == contract.BlockToolCall && b.Call != nil:
-			out = append(out, sdk.NewToolUseBlock(b.Call.ID, callInput(b.Call.Arguments), b.Call.Name))
+			out = append(out, sdk.NewToolUseBlock(wireCallID(b.Call.ID), callInput(b.Call.Arguments), turn.WireToolName(b.Call.Name)))
 		case b.Kind == contract.BlockToolResult && b.Result != nil:
 			out = append(out, toolResultBlock(*b.Result))
 		case b.Kind == contract.BlockImage && b.Image != nil:
@@ -136,9 +137,29 @@ func contentBlocks(t contract.Turn) ([]sdk.ContentBlockParamUnion, error) {
 // refuses blank text, and a tool that printed nothing is common.
 func toolResultBlock(r contract.ToolResult) sdk.ContentBlockParamUnion {
 	if strings.TrimSpace(r.Content) != "" {
-		return sdk.NewToolResultBlock(r.CallID, r.Content, r.IsError)
+		return sdk.NewToolResultBlock(wireCallID(r.CallID), r.Content, r.IsError)
 	}
-	return sdk.ContentBlockParamUnion{OfToolResult: &sdk.ToolResultBlockParam{ToolUseID: r.CallID, IsError: sdk.Bool(r.IsError)}}
+	return sdk.ContentBlockParamUnion{OfToolResult: &sdk.ToolResultBlockParam{ToolUseID: wireCallID(r.CallID), IsError: sdk.Bool(r.IsError)}}
+}
+
+// wireCallID is a call id as the API accepts it: ids from other servers
+// may hold characters outside [a-zA-Z0-9_-] (Kimi's are
+// "functions.get_weather:0"), which it refuses; such an id goes as call_
+// and its valid characters. A call and its result map to the same id.
+func wireCallID(id string) string {
+	valid := func(r rune) bool { return contract.ValidToolName(string(r)) }
+	if id != "" && strings.IndexFunc(id, func(r rune) bool { return !valid(r) }) < 0 {
+		return id
+	}
+	b := []byte("call_")
+	for _, r := range id {
+		if valid(r) {
+			b = append(b, byte(r))
+		} else {
+			b = append(b, '_')
+		}
+	}
+	return string(b)
 }
 
 // callInput sends the model's arguments back as it wrote them when they
