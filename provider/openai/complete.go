@@ -38,6 +38,9 @@ func completionChunks(c *sdk.ChatCompletion) []turn.Chunk {
 	choice := c.Choices[0]
 	d := &decoder{reason: choice.FinishReason, refused: choice.Message.Refusal != ""}
 	var out []turn.Chunk
+	if r := reasoning(choice.Message.JSON.ExtraFields); r != "" {
+		out = append(out, turn.Chunk{Kind: turn.ChunkThinking, Text: r})
+	}
 	if choice.Message.Content != "" {
 		out = append(out, turn.Chunk{Kind: turn.ChunkText, Text: choice.Message.Content})
 	}

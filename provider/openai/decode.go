@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/respjson"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
@@ -67,7 +68,7 @@ func (d *decoder) Decode(c sdk.ChatCompletionChunk) []turn.Chunk {
 }
 
 func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDelta) []turn.Chunk {
-	if r := reasoning(delta); r != "" {
+	if r := reasoning(delta.JSON.ExtraFields); r != "" {
 		out = append(out, turn.Chunk{Kind: turn.ChunkThinking, Text: r})
 	}
 	if delta.Content != "" {
@@ -107,13 +108,15 @@ func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDel
 }
 
 // reasoning reads the reasoning text that OpenAI-compatible servers
-// (DeepSeek, vLLM, Ollama, OpenRouter) add beside content.
-func reasoning(delta sdk.ChatCompletionChunkChoiceDelta) string {
+// (DeepSeek, vLLM, Ollama, OpenRouter) add beside content, in a stream's
+// delta or a whole completion's message, from its fields the SDK has no
+// type for.
+func reasoning(extra map[string]respjson.Field) string {
 	for _, key := range []string{"reasoning_content", "reasoning"} {
 		// The SDK marks fields it has no type for as invalid, so read
 		// the raw text rather than asking Valid.
 		var s string
-		if json.Unmarshal([]byte(delta.JSON.ExtraFields[key].Raw()), &s) == nil && s != "" {
+		if json.Unmarshal([]byte(extra[key].Raw()), &s) == nil && s != "" {
 			return s
 		}
 	}
