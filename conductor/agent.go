@@ -257,8 +257,10 @@ func (a *Agent) Snapshot() contract.RunSnapshot {
 
 // Subscribe calls fn with every event, in order, on a goroutine of its
 // own. A slow fn never stalls the run: past its buffer it misses events
-// and is then told how many with a lag event. A panicking fn is logged
-// and unsubscribed.
+// of the run's own (never text, a run's end, an ask or a delegate's
+// events) and is then told how many with a lag event, whose Seq is the
+// newest it missed: EventsSince brings them back. A panicking fn is
+// logged and unsubscribed.
 func (a *Agent) Subscribe(fn func(contract.RunEvent)) (unsubscribe func()) {
 	return a.hub.Subscribe(fn)
 }

@@ -46,7 +46,10 @@ const (
 	// it changes nothing, so it carries Seq 0 and is not part of the
 	// ordered stream.
 	EvSignalRejected EventKind = "signal_rejected"
-	// EvLag tells a subscriber how many events it missed.
+	// EvLag tells a subscriber how many events it missed (Missed), where
+	// they were: only the root run's events are ever missed, never a
+	// delegated run's, and Seq is the newest of them, so the committed
+	// ones are those above the subscriber's last Seq up to this one.
 	EvLag EventKind = "lag"
 )
 

@@ -55,8 +55,9 @@ func NewHub(opts Options) *Hub {
 
 // Publish queues ev for every subscriber. A subscriber whose queue is full
 // gets a delta merged into the one before it, and an event ending a turn
-// or a run queued anyway; it misses any other event, and learns the count
-// from an EvLag event delivered before the next event it receives.
+// or a run, or any event of a delegated run (ev.Subflow set), queued
+// anyway; it misses any other event, and learns the count, and the Seq of
+// the newest missed, from an EvLag event delivered where they were.
 // Publishing to a closed hub does nothing. ev is copied; it is passed by
 // pointer because a publisher streaming a model's reply has this call
 // under every delta, deep in its stack.

@@ -72,7 +72,7 @@ func TestHubSlowSubscriberGetsLagBeforeNextEvent(t *testing.T) {
 	s.push(new(ev(6)))
 	second := s.take()
 	got := append(first, second...)
-	want := []contract.RunEvent{ev(1), ev(2), ev(3), {SessionID: "s", RunID: "r", Kind: contract.EvLag, Missed: 2}, ev(6)}
+	want := []contract.RunEvent{ev(1), ev(2), ev(3), {Seq: 5, SessionID: "s", RunID: "r", Kind: contract.EvLag, Missed: 2}, ev(6)}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

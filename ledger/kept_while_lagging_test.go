@@ -67,3 +67,15 @@ func keptWhileLagging(t *testing.T, ev *contract.RunEvent) {
 		}
 	}
 }
+
+// A lagging subscriber gets every event of a delegated run, which no
+// repair from the store brings back: the store gives a session's own
+// events only.
+func TestLaggingSubscriberKeepsDelegatedEvents(t *testing.T) {
+	for _, kept := range []*contract.RunEvent{
+		{Seq: 2, Kind: contract.EvToolCall, Subflow: []string{"call_d"}, Call: &contract.ToolCall{ID: "e1"}},
+		{Seq: 3, Kind: contract.EvToolResult, Subflow: []string{"call_d", "call_e"}, Call: &contract.ToolCall{ID: "e1"}},
+	} {
+		t.Run(string(kept.Kind), func(t *testing.T) { keptWhileLagging(t, kept) })
+	}
+}

@@ -111,7 +111,7 @@ func TestMergeKeepsPartsAndOrderApart(t *testing.T) {
 		d(3, contract.EvTextDelta, 0, "c"),
 		d(4, contract.EvToolCallDelta, 0, "{"),
 		d(6, contract.EvToolCallDelta, 1, "[]"),
-		{SessionID: "s", RunID: "r", Kind: contract.EvLag, Missed: 1},
+		{Seq: 5, SessionID: "s", RunID: "r", Kind: contract.EvLag, Missed: 1},
 		d(7, contract.EvToolCallDelta, 1, "x"),
 	}
 	if diff := cmp.Diff(want, s.take()); diff != "" {

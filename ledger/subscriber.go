@@ -17,7 +17,7 @@ type subscriber struct {
 	spare   []item
 	out     []contract.RunEvent // owned by the one consumer
 	limit   int
-	missed  int
+	missed  lag
 	closing bool // deliver what is queued, then end
 	stopped bool // end now
 	wake    chan struct{}
@@ -29,13 +29,27 @@ type subscriber struct {
 	flushed                chan struct{}
 }
 
-// item is a queued event and how many events were dropped just before it.
-// Deltas merged into it collect in text, so that merging many stays
-// linear.
+// item is a queued event and the events dropped just before it. Deltas
+// merged into it collect in text, so that merging many stays linear.
 type item struct {
 	ev     contract.RunEvent
-	missed int
+	missed lag
 	text   *strings.Builder
+}
+
+// lag counts dropped events and names the newest of them, whose Seq
+// bounds what a repair from the store brings.
+type lag struct {
+	n            int
+	seq          uint64
+	session, run string
+	at           contract.Timestamp
+}
+
+// add counts ev as dropped.
+func (l *lag) add(ev *contract.RunEvent) {
+	l.n++
+	l.seq, l.session, l.run, l.at = ev.Seq, ev.SessionID, ev.RunID, ev.At
 }
 
 func newSubscriber(limit int) *subscriber {
@@ -43,11 +57,13 @@ func newSubscriber(limit int) *subscriber {
 }
 
 // push queues ev. A full queue loses no text: a delta continuing the
-// newest queued delta of the same part is merged into it, and deltas and
-// the events that end a turn or a run are queued past the limit. Only the
-// other events are dropped, and counted for the lag notice. So a stalled
-// subscriber holds at most the limit plus one item per streamed part, per
-// attempt and per turn, however long the text.
+// newest queued delta of the same part is merged into it, and deltas,
+// the events that end a turn or a run, and a delegated run's events
+// (which no repair from the store brings back) are queued past the
+// limit. Only the root run's other events are dropped, and counted for
+// the lag notice. So a stalled subscriber holds at most the limit plus
+// one item per streamed part, per attempt and per turn, however long the
+// text, plus the committed events of the delegated runs.
 func (s *subscriber) push(ev *contract.RunEvent) {
 	s.mu.Lock()
 	s.pushed++
@@ -55,14 +71,14 @@ func (s *subscriber) push(ev *contract.RunEvent) {
 	case s.stopped || s.closing:
 	case len(s.queue) < s.limit:
 		s.queue = append(s.queue, item{ev: *ev, missed: s.missed})
-		s.missed = 0
-	case s.missed == 0 && continues(&s.queue[len(s.queue)-1].ev, ev):
+		s.missed = lag{}
+	case s.missed.n == 0 && continues(&s.queue[len(s.queue)-1].ev, ev):
 		s.queue[len(s.queue)-1].merge(ev)
-	case isDelta(ev.Kind) || ends(ev.Kind):
+	case isDelta(ev.Kind) || ends(ev.Kind) || len(ev.Subflow) > 0:
 		s.queue = append(s.queue, item{ev: *ev, missed: s.missed})
-		s.missed = 0
+		s.missed = lag{}
 	default:
-		s.missed++
+		s.missed.add(ev)
 	}
 	s.mu.Unlock()
 	s.signal()
@@ -171,7 +187,7 @@ func (s *subscriber) wait(done <-chan struct{}) ([]contract.RunEvent, bool) {
 			s.mu.Unlock()
 			return nil, false
 		}
-		if len(s.queue) > 0 || s.closing || s.missed > 0 {
+		if len(s.queue) > 0 || s.closing || s.missed.n > 0 {
 			batch := s.take()
 			open := !s.closing
 			s.mu.Unlock()
@@ -194,24 +210,20 @@ func (s *subscriber) take() []contract.RunEvent {
 	clear(s.out)
 	out := s.out[:0]
 	for _, it := range q {
-		if it.missed > 0 {
-			out = append(out, lagEvent(it.ev, it.missed))
+		if it.missed.n > 0 {
+			out = append(out, it.missed.event())
 		}
 		if it.text != nil {
 			it.ev.Text = it.text.String()
 		}
 		out = append(out, it.ev)
 	}
-	if s.missed > 0 {
+	if s.missed.n > 0 {
 		// Events are dropped only while the queue is full, so every drop
 		// came after everything queued: the notice goes last, at once,
 		// rather than waiting for an event that may never come.
-		last := contract.RunEvent{}
-		if len(q) > 0 {
-			last = out[len(out)-1]
-		}
-		out = append(out, lagEvent(last, s.missed))
-		s.missed = 0
+		out = append(out, s.missed.event())
+		s.missed = lag{}
 	}
 	clear(q)
 	s.spare = q
@@ -219,15 +231,10 @@ func (s *subscriber) take() []contract.RunEvent {
 	return out
 }
 
-// lagEvent reports missed events; it is not part of the committed stream,
-// so it carries Seq 0 like a rejected signal.
-func lagEvent(next contract.RunEvent, missed int) contract.RunEvent {
-	return contract.RunEvent{
-		SessionID: next.SessionID,
-		RunID:     next.RunID,
-		Subflow:   next.Subflow,
-		At:        next.At,
-		Kind:      contract.EvLag,
-		Missed:    missed,
-	}
+// event is the lag notice: how many events were missed, and the session,
+// run, Seq and time of the newest. Only the root run's events are
+// dropped, so it has no subflow path, and the committed events it counts
+// are those its subscriber lacks up to its Seq, which the store has.
+func (l lag) event() contract.RunEvent {
+	return contract.RunEvent{Seq: l.seq, SessionID: l.session, RunID: l.run, At: l.at, Kind: contract.EvLag, Missed: l.n}
 }
