@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -33,13 +34,20 @@ func newEventLog(r Runner) *eventLog {
 }
 
 // add is the thread's subscriber. A lag notice (the subscription lost
-// events other than text) is repaired from the store; what the repair
-// already brought is skipped when it arrives late.
+// some of the run's own events, never text nor a delegate's) is repaired
+// from the store where it stands, with the events it counts: those up to
+// its Seq. Later ones are not taken yet: a delegate's events still queued
+// behind the notice came before them.
 func (l *eventLog) add(ev contract.RunEvent) {
 	switch {
 	case ev.Kind == contract.EvSignalRejected:
 	case ev.Kind == contract.EvLag:
-		l.repair()
+		upTo := ev.Seq
+		if upTo == 0 {
+			// A notice that names no event (a Runner of another hub).
+			upTo = math.MaxUint64
+		}
+		l.repair(upTo)
 	default:
 		l.mu.Lock()
 		l.appendLocked(ev)
@@ -47,7 +55,7 @@ func (l *eventLog) add(ev contract.RunEvent) {
 	}
 }
 
-func (l *eventLog) repair() {
+func (l *eventLog) repair(upTo uint64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	l.mu.Lock()
@@ -60,6 +68,9 @@ func (l *eventLog) repair() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, ev := range events {
+		if ev.Seq > upTo {
+			break
+		}
 		l.appendLocked(ev)
 	}
 }

@@ -12,7 +12,11 @@ import (
 type Runner interface {
 	// Submit drives input to the end of a run.
 	Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error)
-	// Subscribe taps the live events.
+	// Subscribe taps the live events. A subscriber that falls behind may
+	// miss the run's own events, never a delegate's, and is told with an
+	// EvLag event where they were, whose Seq is the newest it missed
+	// (ledger's hub does this); a notice with Seq 0 has all the store has
+	// after the stream's last event fetched.
 	Subscribe(fn func(contract.RunEvent)) (unsubscribe func())
 	// EventsSince returns committed events after seq, from the store.
 	EventsSince(ctx context.Context, seq uint64) ([]contract.RunEvent, error)
