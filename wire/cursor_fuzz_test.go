@@ -28,6 +28,10 @@ func FuzzCursor(f *testing.F) {
 	f.Add("1.99")
 	f.Add("18446744073709551615.4294967295")
 	f.Add("-1")
+	f.Add("3+2")
+	f.Add("3.1:0,4,-+1")
+	f.Add("3+0")
+	f.Add("3+")
 	f.Fuzz(func(t *testing.T, id string) {
 		c, err := parseCursor(id)
 		if err != nil {

@@ -41,22 +41,29 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 
 // cursor is a parsed Last-Event-ID: "seq" names a committed event,
 // "seq.delta" a streamed one, and "seq.delta:mark" a streamed one and
-// what the client has of its model call (track.Mark).
+// what the client has of its model call (track.Mark). Any of them
+// followed by "+n" names the n-th delegated runs' event after it (see
+// agui.Projector).
 type cursor struct {
 	seq   uint64
 	delta uint32
 	mark  *track.Mark
+	sub   int
 }
 
 func parseCursor(s string) (cursor, error) {
-	bad := errors.New("wire: Last-Event-ID must be \"seq\", \"seq.delta\" or \"seq.delta:mark\"")
+	bad := errors.New("wire: Last-Event-ID must be \"seq\", \"seq.delta\" or \"seq.delta:mark\", each maybe followed by \"+n\"")
 	if len(s) > 200 {
+		return cursor{}, bad
+	}
+	s, sub, hasSub := strings.Cut(s, "+")
+	n, err := strconv.ParseUint(sub, 10, 31)
+	if hasSub && (err != nil || n == 0) {
 		return cursor{}, bad
 	}
 	id, mark, hasMark := strings.Cut(s, ":")
 	seq, delta, hasDelta := strings.Cut(id, ".")
-	var c cursor
-	var err error
+	c := cursor{sub: int(n)}
 	if c.seq, err = strconv.ParseUint(seq, 10, 64); err == nil && hasDelta {
 		var d uint64
 		d, err = strconv.ParseUint(delta, 10, 32)
@@ -84,6 +91,20 @@ func (c cursor) had(events []contract.RunEvent) int {
 
 // find is had, and whether the stream holds the event c names.
 func (c cursor) find(events []contract.RunEvent) (int, bool) {
+	n, exact := c.findOwn(events)
+	if !exact {
+		return n, false
+	}
+	// The delegated runs' events the client has follow the run's own
+	// event it names, before any other of the run's own.
+	for k := c.sub; k > 0 && n < len(events) && len(events[n].Subflow) > 0; k-- {
+		n++
+	}
+	return n, true
+}
+
+// findOwn is find for the event of the stream's own run that c names.
+func (c cursor) findOwn(events []contract.RunEvent) (int, bool) {
 	if c.delta > 0 {
 		for i, ev := range events {
 			if len(ev.Subflow) == 0 && ev.Seq == c.seq && ev.Delta == c.delta {

@@ -145,6 +145,11 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	case ev.Kind == contract.EvSignalRejected:
 		return nil
 	case isSubflowAsk(ev) && s.ask(ev):
+		if s.nd == nil && s.ui == nil {
+			// Counted, though not shown again, as a resumed stream
+			// counts it when it finds where its client stands.
+			s.proj.Project(ev)
+		}
 		return nil
 	case len(ev.Subflow) > 0:
 		// A delegated run's events are numbered in their own run: they

@@ -14,7 +14,9 @@
 // step, STEP_STARTED to STEP_FINISHED, named by its path and delegate:
 // every AG-UI client renders steps, while a child's messages would land
 // in the run's one message list as if the parent had said them. The
-// child's own work goes as CUSTOM baton.subflow events carrying the path.
+// child's own work goes as CUSTOM baton.subflow events carrying the path,
+// each with an SSE id of its own, so a client cut inside a delegated run
+// resumes after the child's event it last got.
 //
 // agui imports contract and internal/redact of baton's packages, and
 // wire's internal track.

@@ -63,9 +63,11 @@ type Event struct {
 	StepName string  `json:"stepName,omitempty"`
 
 	// ID is the event's SSE id: the Seq of the baton event it came from
-	// ("7"), or Seq and Delta for a streaming delta ("7.3"). It is set
-	// only on the last event projected from one baton event, so a
-	// client's Last-Event-ID always names a baton event it got in full.
+	// ("7"), or Seq and Delta for a streaming delta ("7.3"); for a
+	// delegated run's event, the id of the run's own event before it and
+	// how many delegated events came since ("7+2"). It is set only on
+	// the last event projected from one baton event, so a client's
+	// Last-Event-ID always names a baton event it got in full.
 	ID string `json:"-"`
 }
 

@@ -3,6 +3,7 @@ package agui
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/internal/track"
@@ -22,6 +23,14 @@ type Projector struct {
 	// at is where the stream's client stands: the SSE id of the newest
 	// frame projected, or the one it reconnected with (Reconnected).
 	at string
+	// anchor is the id of the newest event of the stream's own run
+	// projected, frames or not, and sub counts the delegated runs'
+	// events projected since: a delegated run's frame is "anchor+sub",
+	// so that a client cut inside a delegated run resumes right after
+	// the child's event it has, not again from the run's own event
+	// before it.
+	anchor string
+	sub    int
 }
 
 // NewProjector returns a projector for a stream of the session threadID
@@ -80,7 +89,14 @@ func (p *Projector) reopen() []Event {
 // from the store may have projected them under other ids (its deltas are
 // cut from the stored reply), and the client's own id is what brings it
 // back to the same place.
-func (p *Projector) Reconnected(last string) { p.at = last }
+func (p *Projector) Reconnected(last string) {
+	p.at, p.anchor, p.sub = last, last, 0
+	if anchor, sub, ok := strings.Cut(last, "+"); ok {
+		if n, err := strconv.Atoi(sub); err == nil {
+			p.anchor, p.sub = anchor, n
+		}
+	}
+}
 
 // startReasoning, startText and startCall open the parts of the model
 // call in flight, live and again on a new run that continues them.
@@ -132,7 +148,7 @@ func (p *Projector) Project(ev contract.RunEvent) []Event {
 		return nil
 	}
 	if len(ev.Subflow) > 0 {
-		return p.child(ev)
+		return p.childWithID(ev)
 	}
 	p.t.Saw(ev)
 	var out []Event
@@ -145,6 +161,10 @@ func (p *Projector) Project(ev contract.RunEvent) []Event {
 		p.t.Committed(ev)
 		out = p.committed(ev)
 	}
+	id := p.eventID(ev)
+	if id != "" {
+		p.anchor, p.sub = id, 0
+	}
 	if len(out) == 0 {
 		return nil
 	}
@@ -152,7 +172,20 @@ func (p *Projector) Project(ev contract.RunEvent) []Event {
 	for i := range out {
 		out[i].Timestamp = ts
 	}
-	if id := p.eventID(ev); id != "" {
+	if id != "" {
+		out[len(out)-1].ID, p.at = id, id
+	}
+	return out
+}
+
+// childWithID projects a delegated run's event, its last frame under
+// the id "anchor+sub" (see Projector.anchor), once the stream has an
+// event of its own run to count from.
+func (p *Projector) childWithID(ev contract.RunEvent) []Event {
+	out := p.child(ev)
+	p.sub++
+	if len(out) > 0 && p.anchor != "" {
+		id := p.anchor + "+" + strconv.Itoa(p.sub)
 		out[len(out)-1].ID, p.at = id, id
 	}
 	return out
