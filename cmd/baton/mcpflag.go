@@ -47,8 +47,9 @@ func addMCPFlags(fs *flagSet) *[]mcp.Server {
 const mcpConnectTimeout = 30 * time.Second
 
 // openMCP connects every server and lists its tools. A server that dies
-// or fails a call is logged to stderr; the servers' own stderr is
-// discarded. The returned close ends every connection.
+// or fails a call is logged to stderr, with the end of the server's own
+// stderr, which is otherwise not shown. The returned close ends every
+// connection.
 func openMCP(ctx context.Context, servers []mcp.Server, stderr io.Writer) ([]dispatch.Tool, func(), error) {
 	log := slog.New(slog.NewTextHandler(lockedWriter{mu: new(sync.Mutex), w: stderr}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var sources []*mcp.Source

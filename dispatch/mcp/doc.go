@@ -8,7 +8,8 @@
 // cancellation, which reaches the server as a cancel notification. A
 // server's tool-list change is picked up by the next call to Tools, which
 // a host makes before each run. A server that dies or hangs gives error
-// results and a log line, never a stuck run. Content a tool outcome
+// results and a log line, never a stuck run; a command that exits is
+// reported with its exit status and the end of its standard error. Content a tool outcome
 // cannot hold as text (images, audio, binary resources) becomes a note
 // naming its type and size.
 //

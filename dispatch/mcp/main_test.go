@@ -18,7 +18,13 @@ import (
 	"github.com/batonrt/baton/dispatch/mcp"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(stdioServerEnv) != "" {
+		serveStdio()
+		return
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // serverBin returns the path of an npm-installed server's entry point.
 // The servers are pinned in testdata/servers/package-lock.json; without

@@ -31,7 +31,8 @@ type Server struct {
 	Env []string
 	// Dir is the command's working folder; empty is the host's.
 	Dir string
-	// Stderr receives the command's standard error; nil discards it.
+	// Stderr receives the command's standard error; nil discards it. Its
+	// end is kept either way, to say why a server that exits failed.
 	Stderr io.Writer
 	// URL is the endpoint of a server spoken to over streamable HTTP.
 	URL string

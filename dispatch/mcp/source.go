@@ -2,13 +2,14 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os/exec"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/batonrt/baton/dispatch"
@@ -21,6 +22,7 @@ type Source struct {
 	log     *slog.Logger
 	session *sdk.ClientSession
 	exited  chan struct{}
+	cmd     *commandTransport // nil for a server over HTTP
 
 	mu    sync.Mutex
 	tools []dispatch.Tool
@@ -49,6 +51,13 @@ func Connect(ctx context.Context, srv Server) (*Source, error) {
 	})
 	session, err := client.Connect(ctx, s.transport(), nil)
 	if err != nil {
+		if s.cmd != nil {
+			// The SDK does not stop the command on every failure.
+			s.cmd.stop()
+			if why := s.cmd.ended(); why != "" {
+				return nil, fmt.Errorf("mcp: connect %q: %w (the server ended: %s)", srv.Name, err, why)
+			}
+		}
 		return nil, fmt.Errorf("mcp: connect %q: %w", srv.Name, err)
 	}
 	s.session = session
@@ -58,9 +67,8 @@ func Connect(ctx context.Context, srv Server) (*Source, error) {
 
 func (s *Source) transport() sdk.Transport {
 	if s.srv.URL == "" {
-		cmd := exec.Command(s.srv.Command[0], s.srv.Command[1:]...)
-		cmd.Env, cmd.Dir, cmd.Stderr = s.srv.Env, s.srv.Dir, s.srv.Stderr
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		s.cmd = newCommandTransport(s.srv)
+		return s.cmd
 	}
 	c := s.srv.HTTPClient
 	if c == nil {
@@ -77,15 +85,20 @@ func (s *Source) transport() sdk.Transport {
 // watch logs the end of a connection the host did not close.
 func (s *Source) watch() {
 	defer close(s.exited)
-	err := s.session.Wait()
+	why := fmt.Sprint(s.session.Wait())
+	if s.cmd != nil {
+		if ended := s.cmd.ended(); ended != "" {
+			why = ended
+		}
+	}
 	s.mu.Lock()
 	closing := s.dead != nil
 	if !closing {
-		s.dead = fmt.Errorf("mcp: server %q is gone (%v)", s.srv.Name, err)
+		s.dead = fmt.Errorf("mcp: server %q is gone (%s)", s.srv.Name, why)
 	}
 	s.mu.Unlock()
 	if !closing {
-		s.log.Error("mcp: server connection ended; its tools give error results", "server", s.srv.Name, "err", err)
+		s.log.Error("mcp: server connection ended; its tools give error results", "server", s.srv.Name, "err", why)
 	}
 }
 
@@ -156,6 +169,29 @@ func (s *Source) gone() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.dead
+}
+
+// connectionEndWait bounds how long a failed call waits to learn whether
+// the connection ended under it.
+const connectionEndWait = 3 * time.Second
+
+// ended reports why the connection ended when a call's failure (not an
+// error the server answered) is the connection ending, so that the call
+// says the server is gone and why rather than "EOF"; else nil.
+func (s *Source) ended(callErr error) error {
+	var answered *jsonrpc.Error
+	if s.cmd == nil || errors.As(callErr, &answered) {
+		// Over HTTP a failed request need not end the session.
+		return nil
+	}
+	timer := time.NewTimer(connectionEndWait)
+	defer timer.Stop()
+	select {
+	case <-s.exited:
+		return s.gone()
+	case <-timer.C:
+		return nil
+	}
 }
 
 // headerTransport adds fixed headers to every request.

@@ -79,9 +79,13 @@ func (t *tool) Call(ctx context.Context, args json.RawMessage) (contract.ToolOut
 	}
 	res, err := t.src.session.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
 	if err != nil {
-		if ctx.Err() == nil {
-			t.src.log.Error("mcp: tool call failed", "server", t.src.srv.Name, "tool", t.remote, "err", err)
+		if ctx.Err() != nil {
+			return contract.ToolOutcome{}, fmt.Errorf("mcp: %s on server %q: %w", t.remote, t.src.srv.Name, err)
 		}
+		if dead := t.src.ended(err); dead != nil {
+			return contract.ToolOutcome{}, dead
+		}
+		t.src.log.Error("mcp: tool call failed", "server", t.src.srv.Name, "tool", t.remote, "err", err)
 		return contract.ToolOutcome{}, fmt.Errorf("mcp: %s on server %q: %w", t.remote, t.src.srv.Name, err)
 	}
 	return outcome(res), nil

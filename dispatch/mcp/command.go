@@ -1,0 +1,172 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stderrTail is how much of a command's standard error is kept to say
+// why it failed.
+const stderrTail = 2048
+
+// commandTransport starts a server's command and speaks to it over its
+// stdin and stdout, as the SDK's CommandTransport does, but it keeps the
+// command's exit status and the end of its standard error, so that a
+// server that fails at start or dies mid-call can be reported with its
+// own last words rather than as an EOF.
+type commandTransport struct {
+	cmd       *exec.Cmd
+	terminate time.Duration // between closing stdin, SIGTERM and SIGKILL
+	tail      tailBuffer
+
+	exited  chan struct{} // closed once the command has been waited for
+	waitErr error         // the command's end; read after exited
+
+	stopOnce sync.Once
+	stdin    *os.File
+	stdout   *os.File
+	stopErr  error
+
+	mu      sync.Mutex
+	stopped bool // stop signalled the command: its end says nothing
+}
+
+func newCommandTransport(srv Server) *commandTransport {
+	cmd := exec.Command(srv.Command[0], srv.Command[1:]...)
+	cmd.Env, cmd.Dir = srv.Env, srv.Dir
+	t := &commandTransport{cmd: cmd, terminate: 2 * time.Second, exited: make(chan struct{})}
+	cmd.Stderr = &t.tail
+	if srv.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(srv.Stderr, &t.tail)
+	}
+	// A descendant that keeps the standard error open must not keep Wait
+	// from returning once the command itself has ended.
+	cmd.WaitDelay = time.Second
+	return t
+}
+
+// Connect starts the command. Its pipes are plain files, so the command
+// can be waited for as soon as it ends without losing what it wrote.
+func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("mcp: stdin pipe: %w", err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("mcp: stdout pipe: %w", err)
+	}
+	t.cmd.Stdin, t.cmd.Stdout = inR, outW
+	err = t.cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, err
+	}
+	t.stdin, t.stdout = inW, outR
+	go func() {
+		t.waitErr = t.cmd.Wait()
+		close(t.exited)
+	}()
+	return (&sdk.IOTransport{Reader: io.NopCloser(outR), Writer: stopper{t}}).Connect(ctx)
+}
+
+// stopper is the connection's writing end: closing it stops the command.
+type stopper struct{ t *commandTransport }
+
+func (s stopper) Write(p []byte) (int, error) { return s.t.stdin.Write(p) }
+func (s stopper) Close() error                { return s.t.stop() }
+
+// stop ends the command as the MCP specification asks: close its stdin,
+// then SIGTERM if it lingers, then SIGKILL. It is safe to call more than
+// once and before Connect.
+func (t *commandTransport) stop() error {
+	t.stopOnce.Do(func() {
+		if t.stdin == nil {
+			return
+		}
+		t.stdin.Close()
+		if !t.waitFor() {
+			t.mu.Lock()
+			t.stopped = true
+			t.mu.Unlock()
+			if err := t.cmd.Process.Signal(syscall.SIGTERM); err != nil || !t.waitFor() {
+				t.cmd.Process.Kill()
+				<-t.exited
+			}
+		}
+		t.stdout.Close()
+		t.stopErr = t.waitErr
+	})
+	return t.stopErr
+}
+
+func (t *commandTransport) waitFor() bool {
+	timer := time.NewTimer(t.terminate)
+	defer timer.Stop()
+	select {
+	case <-t.exited:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+// ended says how the command ended on its own, with the end of its
+// standard error, or "" while it runs or when stop had to signal it.
+func (t *commandTransport) ended() string {
+	select {
+	case <-t.exited:
+	default:
+		return ""
+	}
+	t.mu.Lock()
+	stopped := t.stopped
+	t.mu.Unlock()
+	if stopped {
+		return ""
+	}
+	why := "exited"
+	if t.waitErr != nil {
+		why = t.waitErr.Error()
+	}
+	if s := strings.TrimSpace(t.tail.String()); s != "" {
+		why += "; its stderr ends: " + s
+	}
+	return why
+}
+
+// tailBuffer keeps the last stderrTail bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - stderrTail; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}

@@ -1,0 +1,41 @@
+package mcp_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stdioServerEnv names the variable that makes the test binary an MCP
+// server over stdio instead of running tests, so that tests can start a
+// Go SDK server as a command without building one.
+const stdioServerEnv = "BATON_MCP_TEST_STDIO_SERVER"
+
+// stdioServer returns the command that starts the test binary as an MCP
+// server over stdio.
+func stdioServer(t *testing.T) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"env", stdioServerEnv + "=1", exe, "-test.run=^$"}
+}
+
+// serveStdio runs the test server until its stdin closes. Its tools:
+// crash says a last word on stderr and exits mid-call.
+func serveStdio() {
+	server := sdk.NewServer(&sdk.Implementation{Name: "stdio-test"}, nil)
+	sdk.AddTool(server, &sdk.Tool{Name: "crash"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
+		fmt.Fprintln(os.Stderr, "out of cheese")
+		os.Exit(2)
+		return nil, struct{}{}, nil
+	})
+	if err := server.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
