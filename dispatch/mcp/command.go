@@ -14,6 +14,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// maxFrame bounds one message read from a command. The SDK's default of
+// 16 MiB is less than a big file or image read can give, and a message
+// over the bound ends the whole connection, not only its call; what a
+// call returns is cut to the scheduler's output cap afterwards.
+const maxFrame = 256 << 20
+
 // stderrTail is how much of a command's standard error is kept to say
 // why it failed.
 const stderrTail = 2048
@@ -81,7 +87,7 @@ func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) 
 		t.waitErr = t.cmd.Wait()
 		close(t.exited)
 	}()
-	return (&sdk.IOTransport{Reader: io.NopCloser(outR), Writer: stopper{t}}).Connect(ctx)
+	return (&sdk.IOTransport{Reader: io.NopCloser(outR), Writer: stopper{t}, MaxLineLength: maxFrame}).Connect(ctx)
 }
 
 // stopper is the connection's writing end: closing it stops the command.

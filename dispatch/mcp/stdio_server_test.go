@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,9 +27,11 @@ func stdioServer(t *testing.T) []string {
 }
 
 // serveStdio runs the test server until its stdin closes. Its tools:
-// crash says a last word on stderr and exits mid-call.
+// crash says a last word on stderr and exits mid-call; big answers with
+// n bytes of text.
 func serveStdio() {
 	server := sdk.NewServer(&sdk.Implementation{Name: "stdio-test"}, nil)
+	addBig(server)
 	sdk.AddTool(server, &sdk.Tool{Name: "crash"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 		fmt.Fprintln(os.Stderr, "out of cheese")
 		os.Exit(2)
@@ -38,4 +41,14 @@ func serveStdio() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// addBig adds the tool big, which answers with n bytes of text.
+func addBig(server *sdk.Server) {
+	type in struct {
+		N int `json:"n"`
+	}
+	sdk.AddTool(server, &sdk.Tool{Name: "big"}, func(_ context.Context, _ *sdk.CallToolRequest, a in) (*sdk.CallToolResult, struct{}, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.Repeat("x", a.N)}}}, struct{}{}, nil
+	})
 }
