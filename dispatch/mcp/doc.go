@@ -2,7 +2,8 @@
 // tools, through the official SDK (github.com/modelcontextprotocol/go-sdk).
 // Connect starts a server as a command over stdio or reaches one at a
 // streamable HTTP URL (with headers); its Source lists the server's tools
-// as dispatch.Tools (names sanitized and optionally prefixed, descriptions
+// as dispatch.Tools (names sanitized and optionally prefixed, names that
+// come out alike told apart by a hash of the server's name, descriptions
 // and input schemas kept), so their calls run under the same scheduler as
 // every other tool: concurrency limit, timeout, output cap, approvals, and
 // cancellation, which reaches the server as a cancel notification. A

@@ -126,7 +126,7 @@ func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.srv.ListTimeout)
 	defer cancel()
-	var tools []dispatch.Tool
+	var listed []*tool
 	for t, err := range s.session.Tools(ctx, nil) {
 		if err != nil {
 			s.log.Error("mcp: listing tools failed", "server", s.srv.Name, "err", err)
@@ -137,7 +137,12 @@ func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
 			s.log.Warn("mcp: tool left out", "server", s.srv.Name, "tool", t.Name, "err", err)
 			continue
 		}
-		tools = append(tools, bt)
+		listed = append(listed, bt)
+	}
+	uniqueNames(listed, s.srv.Prefix)
+	var tools []dispatch.Tool
+	for _, t := range listed {
+		tools = append(tools, t)
 	}
 	s.mu.Lock()
 	s.tools = tools

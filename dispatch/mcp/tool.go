@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -9,7 +11,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/dispatch"
 )
 
 // maxName is the longest tool name providers accept.
@@ -22,7 +23,7 @@ type tool struct {
 	d      contract.ToolDescriptor
 }
 
-func (s *Source) tool(t *sdk.Tool) (dispatch.Tool, error) {
+func (s *Source) tool(t *sdk.Tool) (*tool, error) {
 	d := contract.ToolDescriptor{
 		Name:          localName(s.srv.Prefix, t.Name),
 		Description:   t.Description,
@@ -89,4 +90,29 @@ func (t *tool) Call(ctx context.Context, args json.RawMessage) (contract.ToolOut
 		return contract.ToolOutcome{}, fmt.Errorf("mcp: %s on server %q: %w", t.remote, t.src.srv.Name, err)
 	}
 	return outcome(res), nil
+}
+
+// uniqueNames gives the tools whose local names came out alike distinct
+// names. A tool whose name needed no change keeps it; the others get a
+// suffix made from a hash of their own server's name, so that a tool's
+// name does not depend on the order of the listing and is the same each
+// time the server starts, which replaying a recorded session needs.
+func uniqueNames(tools []*tool, prefix string) {
+	byName := map[string][]*tool{}
+	for _, t := range tools {
+		byName[t.d.Name] = append(byName[t.d.Name], t)
+	}
+	for name, same := range byName {
+		if len(same) < 2 {
+			continue
+		}
+		for _, t := range same {
+			if prefix+t.remote == name {
+				continue
+			}
+			sum := sha256.Sum256([]byte(t.remote))
+			suffix := "_" + hex.EncodeToString(sum[:4])
+			t.d.Name = name[:min(len(name), maxName-len(suffix))] + suffix
+		}
+	}
 }
