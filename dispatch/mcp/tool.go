@@ -34,9 +34,9 @@ func (s *Source) tool(t *sdk.Tool) (*tool, error) {
 		d.Description = t.Title
 	}
 	if t.InputSchema != nil {
-		schema, err := json.Marshal(t.InputSchema)
+		schema, err := inputSchema(t.InputSchema)
 		if err != nil {
-			return nil, fmt.Errorf("input schema: %w", err)
+			return nil, err
 		}
 		d.InputSchema = schema
 	}
