@@ -51,6 +51,7 @@ type runSpans struct {
 	tools   map[string]trace.Span // by call id
 	last    time.Time             // the newest event's time
 	delegal bool                  // opened by the parent's subflow_started
+	runID   string                // set by the first event of the run
 	// children are the keys of the child runs of delegate calls, by call
 	// id, until the call is answered.
 	children map[string]string
@@ -80,6 +81,9 @@ func (t *Tracer) Observe(ev contract.RunEvent) {
 	defer t.mu.Unlock()
 	at := time.Unix(0, int64(ev.At))
 	key := runKey(ev.SessionID, ev.Subflow)
+	if t.runs[key] == nil && inRun(ev) {
+		t.runResumed(key, ev, at)
+	}
 	switch ev.Kind {
 	case contract.EvRunStarted:
 		t.runStarted(key, ev, at)
@@ -91,6 +95,10 @@ func (t *Tracer) Observe(ev contract.RunEvent) {
 	r := t.runs[key]
 	if r == nil {
 		return
+	}
+	if r.runID == "" && ev.RunID != "" {
+		r.runID = ev.RunID
+		r.span.SetAttributes(attribute.String("baton.run.id", ev.RunID))
 	}
 	prev := r.last
 	r.last = at
@@ -105,6 +113,12 @@ func (t *Tracer) Observe(ev contract.RunEvent) {
 		t.chatCompleted(r, ev, at)
 	case contract.EvToolCall:
 		t.toolCalled(r, ev, at)
+	case contract.EvToolStarted:
+		// A call made before the run was let go and resumed here has no
+		// span yet.
+		if ev.Call != nil && r.tools[ev.Call.ID] == nil {
+			t.toolCalled(r, ev, at)
+		}
 	case contract.EvToolResult:
 		t.toolSettled(r, ev, at)
 	case contract.EvCompaction:
@@ -153,6 +167,7 @@ func (t *Tracer) runStarted(key string, ev contract.RunEvent, at time.Time) {
 	} else {
 		r.span.SetAttributes(attribute.String("baton.run.id", ev.RunID))
 	}
+	r.runID = ev.RunID
 	if t.opts.Content && ev.Text != "" {
 		r.span.SetAttributes(semconv.GenAIInputMessagesKey.String(messagesJSON("user", ev.Text)))
 	}
@@ -298,6 +313,7 @@ func (t *Tracer) subflowEnded(ev contract.RunEvent, at time.Time) {
 	if r == nil {
 		return
 	}
+	r.span.SetName("invoke_agent " + ev.Call.Name)
 	if ev.Kind == contract.EvSubflowFailed {
 		r.span.SetAttributes(semconv.ErrorTypeKey.String("delegation_failed"))
 		r.span.SetStatus(codes.Error, firstLine(ev.Text))

@@ -1,0 +1,81 @@
+package tracing
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// inRun reports whether ev is published by a run in flight before it
+// ends: an event the tracer may see first for a run picked up again by
+// Resume or Reopen, which publishes no run_started. Events that end a
+// run, a model call or a tool call are left out: they also come late
+// from a delegate's child whose span its parent already ended, and must
+// not open it again.
+func inRun(ev contract.RunEvent) bool {
+	if ev.RunID == "" {
+		return false
+	}
+	switch ev.Kind {
+	case contract.EvTurnStarted, contract.EvModelRetry,
+		contract.EvToolCall, contract.EvToolStarted,
+		contract.EvApprovalRequested, contract.EvApprovalResolved,
+		contract.EvQuestionAsked, contract.EvQuestionAnswered,
+		contract.EvSteeringApplied, contract.EvFollowUpApplied,
+		contract.EvLoopWarning, contract.EvCompaction, contract.EvSubflowStarted:
+		return true
+	}
+	return false
+}
+
+// runResumed opens the span of a run first seen in flight: one this
+// process picked up again after another let it go. A resumed delegate's
+// child publishes before its parent, so the parent's span is opened
+// first, its run id set by its own first event; the child's span is under
+// it and ended by it.
+func (t *Tracer) runResumed(key string, ev contract.RunEvent, at time.Time) *runSpans {
+	ctx, name := context.Background(), "invoke_agent "+t.opts.AgentName
+	attrs := append(t.agentAttrs(ev), attribute.Bool("baton.run.resumed", true))
+	var parent *runSpans
+	var call string
+	if n := len(ev.Subflow); n > 0 {
+		// A child's session is its parent's followed by "/" and the step
+		// that started it (see cadence); one cut to fit is not followed.
+		cut := strings.LastIndexByte(ev.SessionID, '/')
+		if cut < 0 {
+			return nil
+		}
+		up := contract.RunEvent{SessionID: ev.SessionID[:cut], Subflow: ev.Subflow[:n-1]}
+		upKey := runKey(up.SessionID, up.Subflow)
+		if parent = t.runs[upKey]; parent == nil {
+			if parent = t.runResumed(upKey, up, at); parent == nil {
+				return nil
+			}
+		}
+		call = ev.Subflow[n-1]
+		ctx = parent.ctx
+		if span, ok := parent.tools[call]; ok {
+			ctx = trace.ContextWithSpan(ctx, span)
+		}
+		// The delegate's name is in its call, made before the run was let
+		// go; subflowEnded names the span once the call is seen.
+		name = "invoke_agent delegate"
+		attrs = append(attrs, semconv.GenAIToolCallID(call))
+	}
+	ctx, span := t.tracer.Start(ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	r := &runSpans{ctx: ctx, span: span, runID: ev.RunID, tools: map[string]trace.Span{}, delegal: parent != nil}
+	t.runs[key] = r
+	if parent != nil {
+		if parent.children == nil {
+			parent.children = map[string]string{}
+		}
+		parent.children[call] = key
+	}
+	return r
+}
