@@ -39,9 +39,8 @@ func inRun(ev contract.RunEvent) bool {
 // child publishes before its parent, so the parent's span is opened
 // first, its run id set by its own first event; the child's span is under
 // it and ended by it.
-func (t *Tracer) runResumed(key string, ev contract.RunEvent, at time.Time) *runSpans {
-	ctx, name := context.Background(), "invoke_agent "+t.opts.AgentName
-	attrs := append(t.agentAttrs(ev), attribute.Bool("baton.run.resumed", true))
+func (t *Tracer) runResumed(key string, ev contract.RunEvent, cfg *contract.AgentConfig, at time.Time) *runSpans {
+	ctx, name, model := context.Background(), "invoke_agent "+t.opts.AgentName, t.rootModel(cfg)
 	var parent *runSpans
 	var call string
 	if n := len(ev.Subflow); n > 0 {
@@ -54,7 +53,7 @@ func (t *Tracer) runResumed(key string, ev contract.RunEvent, at time.Time) *run
 		up := contract.RunEvent{SessionID: ev.SessionID[:cut], Subflow: ev.Subflow[:n-1]}
 		upKey := runKey(up.SessionID, up.Subflow)
 		if parent = t.runs[upKey]; parent == nil {
-			if parent = t.runResumed(upKey, up, at); parent == nil {
+			if parent = t.runResumed(upKey, up, cfg, at); parent == nil {
 				return nil
 			}
 		}
@@ -63,13 +62,17 @@ func (t *Tracer) runResumed(key string, ev contract.RunEvent, at time.Time) *run
 		if span, ok := parent.tools[call]; ok {
 			ctx = trace.ContextWithSpan(ctx, span)
 		}
-		// The delegate's name is in its call, made before the run was let
-		// go; subflowEnded names the span once the call is seen.
-		name = "invoke_agent delegate"
+		// The delegate's name, and so its model, is in its call, made
+		// before the run was let go; subflowEnded names the span once the
+		// call is seen.
+		name, model, cfg = "invoke_agent delegate", "", nil
+	}
+	attrs := append(t.agentAttrs(ev, model), attribute.Bool("baton.run.resumed", true))
+	if parent != nil {
 		attrs = append(attrs, semconv.GenAIToolCallID(call))
 	}
 	ctx, span := t.tracer.Start(ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	r := &runSpans{ctx: ctx, span: span, runID: ev.RunID, tools: map[string]trace.Span{}, delegal: parent != nil}
+	r := &runSpans{ctx: ctx, span: span, runID: ev.RunID, model: model, cfg: cfg, tools: map[string]trace.Span{}, delegal: parent != nil}
 	t.runs[key] = r
 	if parent != nil {
 		if parent.children == nil {

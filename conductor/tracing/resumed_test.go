@@ -102,7 +102,7 @@ func TestResumedRunIsTraced(t *testing.T) {
 		[]scripted.Reply{{Text: "done"}})
 	want := []string{
 		"- > invoke_agent baton",
-		"invoke_agent baton > chat",
+		"invoke_agent baton > chat m",
 		"invoke_agent baton > execute_tool guarded",
 	}
 	if diff := cmp.Diff(want, tree(spans)); diff != "" {
@@ -127,7 +127,7 @@ func TestResumedDelegateIsTraced(t *testing.T) {
 		[]scripted.Reply{{Text: "helped"}, {Text: "done"}})
 	want := []string{
 		"- > invoke_agent baton",
-		"invoke_agent baton > chat",
+		"invoke_agent baton > chat m",
 		"invoke_agent baton > invoke_agent delegate_helper",
 		"invoke_agent delegate_helper > chat",
 		"invoke_agent delegate_helper > execute_tool guarded",

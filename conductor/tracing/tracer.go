@@ -25,7 +25,9 @@ type Options struct {
 	AgentName string
 	// Provider is gen_ai.provider.name, such as "openai" or "anthropic".
 	Provider string
-	// Model is gen_ai.request.model.
+	// Model is gen_ai.request.model of the runs the agent starts; default
+	// the attached agent's AgentConfig.Model. A delegate's runs name the
+	// model of their own config.
 	Model string
 	// Content records message content: the run's input, each reply, tool
 	// arguments and results. It may hold personal or secret data, so it is
@@ -52,6 +54,10 @@ type runSpans struct {
 	last    time.Time             // the newest event's time
 	delegal bool                  // opened by the parent's subflow_started
 	runID   string                // set by the first event of the run
+	model   string                // gen_ai.request.model; empty if unknown
+	// cfg is the run's config, where its delegates' models are found;
+	// nil when the tracer was not attached to the agent.
+	cfg *contract.AgentConfig
 	// children are the keys of the child runs of delegate calls, by call
 	// id, until the call is answered.
 	children map[string]string
@@ -71,22 +77,29 @@ func New(tp trace.TracerProvider, opts Options) *Tracer {
 // Attach makes spans of agent's events until the returned function is
 // called.
 func (t *Tracer) Attach(agent *conductor.Agent) (detach func()) {
-	return agent.Subscribe(t.Observe)
+	cfg := agent.Config()
+	return agent.Subscribe(func(ev contract.RunEvent) { t.observe(ev, &cfg) })
 }
 
 // Observe makes spans of one event. Events must come in order, as a
 // subscriber receives them.
 func (t *Tracer) Observe(ev contract.RunEvent) {
+	t.observe(ev, nil)
+}
+
+// observe makes spans of one event of an agent whose config is cfg, or
+// unknown if nil.
+func (t *Tracer) observe(ev contract.RunEvent, cfg *contract.AgentConfig) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	at := time.Unix(0, int64(ev.At))
 	key := runKey(ev.SessionID, ev.Subflow)
 	if t.runs[key] == nil && inRun(ev) {
-		t.runResumed(key, ev, at)
+		t.runResumed(key, ev, cfg, at)
 	}
 	switch ev.Kind {
 	case contract.EvRunStarted:
-		t.runStarted(key, ev, at)
+		t.runStarted(key, ev, cfg, at)
 	case contract.EvSubflowStarted:
 		t.subflowStarted(key, ev, at)
 	case contract.EvSubflowCompleted, contract.EvSubflowFailed:
@@ -141,7 +154,30 @@ func childKey(ev contract.RunEvent) string {
 	return runKey(ev.Text, append(append([]string(nil), ev.Subflow...), ev.Call.ID))
 }
 
-func (t *Tracer) agentAttrs(ev contract.RunEvent) []attribute.KeyValue {
+// rootModel is the model of the runs an agent with cfg starts.
+func (t *Tracer) rootModel(cfg *contract.AgentConfig) string {
+	if t.opts.Model == "" && cfg != nil {
+		return cfg.Model
+	}
+	return t.opts.Model
+}
+
+// delegate returns the config and model of the child run of a delegate
+// call named call in the run r: its own, when r's config is known.
+func delegate(r *runSpans, call string) (*contract.AgentConfig, string) {
+	if r.cfg != nil {
+		if d, ok := r.cfg.DelegateNamed(strings.TrimPrefix(call, contract.DelegatePrefix)); ok {
+			child := r.cfg.ChildConfig(d)
+			if child.Model == "" {
+				child.Model = r.model
+			}
+			return &child, child.Model
+		}
+	}
+	return nil, r.model
+}
+
+func (t *Tracer) agentAttrs(ev contract.RunEvent, model string) []attribute.KeyValue {
 	attrs := []attribute.KeyValue{
 		semconv.GenAIOperationNameInvokeAgent,
 		semconv.GenAIAgentName(t.opts.AgentName),
@@ -151,18 +187,19 @@ func (t *Tracer) agentAttrs(ev contract.RunEvent) []attribute.KeyValue {
 	if t.opts.Provider != "" {
 		attrs = append(attrs, semconv.GenAIProviderNameKey.String(t.opts.Provider))
 	}
-	if t.opts.Model != "" {
-		attrs = append(attrs, semconv.GenAIRequestModel(t.opts.Model))
+	if model != "" {
+		attrs = append(attrs, semconv.GenAIRequestModel(model))
 	}
 	return attrs
 }
 
-func (t *Tracer) runStarted(key string, ev contract.RunEvent, at time.Time) {
+func (t *Tracer) runStarted(key string, ev contract.RunEvent, cfg *contract.AgentConfig, at time.Time) {
 	r := t.runs[key]
 	if r == nil {
+		model := t.rootModel(cfg)
 		ctx, span := t.tracer.Start(context.Background(), "invoke_agent "+t.opts.AgentName,
-			trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(t.agentAttrs(ev)...))
-		r = &runSpans{ctx: ctx, span: span, tools: map[string]trace.Span{}}
+			trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(t.agentAttrs(ev, model)...))
+		r = &runSpans{ctx: ctx, span: span, model: model, cfg: cfg, tools: map[string]trace.Span{}}
 		t.runs[key] = r
 	} else {
 		r.span.SetAttributes(attribute.String("baton.run.id", ev.RunID))
@@ -176,15 +213,15 @@ func (t *Tracer) runStarted(key string, ev contract.RunEvent, at time.Time) {
 func (t *Tracer) chatStarted(r *runSpans, ev contract.RunEvent, at time.Time) {
 	endSpan(r.chat, at)
 	name := "chat"
-	if t.opts.Model != "" {
-		name += " " + t.opts.Model
+	if r.model != "" {
+		name += " " + r.model
 	}
 	attrs := []attribute.KeyValue{semconv.GenAIOperationNameChat, attribute.Int("baton.round", ev.Round)}
 	if t.opts.Provider != "" {
 		attrs = append(attrs, semconv.GenAIProviderNameKey.String(t.opts.Provider))
 	}
-	if t.opts.Model != "" {
-		attrs = append(attrs, semconv.GenAIRequestModel(t.opts.Model))
+	if r.model != "" {
+		attrs = append(attrs, semconv.GenAIRequestModel(r.model))
 	}
 	_, r.chat = t.tracer.Start(r.ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 }
@@ -278,10 +315,11 @@ func (t *Tracer) subflowStarted(parentKey string, ev contract.RunEvent, at time.
 	if span, ok := p.tools[ev.Call.ID]; ok {
 		ctx = trace.ContextWithSpan(ctx, span)
 	}
-	attrs := append(t.agentAttrs(ev), semconv.GenAIToolCallID(ev.Call.ID), attribute.String("baton.delegate", ev.Call.Name))
+	cfg, model := delegate(p, ev.Call.Name)
+	attrs := append(t.agentAttrs(ev, model), semconv.GenAIToolCallID(ev.Call.ID), attribute.String("baton.delegate", ev.Call.Name))
 	ctx, span := t.tracer.Start(ctx, "invoke_agent "+ev.Call.Name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	key := childKey(ev)
-	t.runs[key] = &runSpans{ctx: ctx, span: span, tools: map[string]trace.Span{}, delegal: true}
+	t.runs[key] = &runSpans{ctx: ctx, span: span, model: model, cfg: cfg, tools: map[string]trace.Span{}, delegal: true}
 	if p.children == nil {
 		p.children = map[string]string{}
 	}

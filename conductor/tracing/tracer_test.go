@@ -186,7 +186,7 @@ func TestContentOptIn(t *testing.T) {
 	}
 	var outputs []string
 	for _, s := range spans {
-		if s.Name == "chat" {
+		if s.Name == "chat m" {
 			outputs = append(outputs, attrs(s)["gen_ai.output.messages"])
 		}
 	}
@@ -207,7 +207,7 @@ func TestFaultedRun(t *testing.T) {
 	if root.Status.Code != codes.Error || attrs(root)["error.type"] != "model" || len(root.Events) == 0 || root.Events[0].Name != "exception" {
 		t.Errorf("run span status %v, attributes %v, events %v", root.Status, attrs(root), root.Events)
 	}
-	chat := find(t, spans, "chat")
+	chat := find(t, spans, "chat m")
 	if chat.Status.Code != codes.Error || attrs(chat)["error.type"] != "model" {
 		t.Errorf("chat span status %v, attributes %v", chat.Status, attrs(chat))
 	}
@@ -231,7 +231,7 @@ func TestDelegationAndCompaction(t *testing.T) {
 	for _, want := range []string{
 		"invoke_agent baton > execute_tool delegate_helper",
 		"execute_tool delegate_helper > invoke_agent delegate_helper",
-		"invoke_agent delegate_helper > chat",
+		"invoke_agent delegate_helper > chat m",
 		"invoke_agent baton > compaction",
 	} {
 		if !slices.Contains(got, want) {
@@ -295,9 +295,9 @@ func TestAbortedDelegationEndsTheChildSpan(t *testing.T) {
 	want := []string{
 		"- > invoke_agent baton",
 		"execute_tool delegate_helper > invoke_agent delegate_helper",
-		"invoke_agent baton > chat",
+		"invoke_agent baton > chat m",
 		"invoke_agent baton > execute_tool delegate_helper",
-		"invoke_agent delegate_helper > chat",
+		"invoke_agent delegate_helper > chat m",
 	}
 	if diff := cmp.Diff(want, tree(exp.GetSpans())); diff != "" {
 		t.Fatalf("ended spans mismatch (-want +got):\n%s", diff)
