@@ -7,8 +7,9 @@
 // delegate call, and a compaction span, parented as the run nests them,
 // with errors recorded on the span that failed. Message content (input,
 // output, tool arguments and results) is left out unless Options.Content
-// opts in. A run picked up again by Resume or Reopen publishes no
-// run_started: its first event opens its span, marked baton.run.resumed.
+// opts in; error texts lose the URLs and credentials they quote. A run
+// picked up again by Resume or Reopen publishes no run_started: its first
+// event opens its span, marked baton.run.resumed.
 //
 // It is built on the OTel API only: the host brings the SDK and exporter
 // as a trace.TracerProvider. Spans take their times from the events, so

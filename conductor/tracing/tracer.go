@@ -2,6 +2,7 @@ package tracing
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/internal/redact"
 )
 
 // ScopeName is the instrumentation scope of baton's spans.
@@ -120,7 +122,7 @@ func (t *Tracer) observe(ev contract.RunEvent, cfg *contract.AgentConfig) {
 		t.chatStarted(r, ev, at)
 	case contract.EvModelRetry:
 		if r.chat != nil {
-			r.chat.AddEvent("model_retry", trace.WithTimestamp(at), trace.WithAttributes(attribute.String("baton.retry.reason", ev.Text)))
+			r.chat.AddEvent("model_retry", trace.WithTimestamp(at), trace.WithAttributes(attribute.String("baton.retry.reason", redact.Error(ev.Text))))
 		}
 	case contract.EvTurnCompleted:
 		t.chatCompleted(r, ev, at)
@@ -288,7 +290,7 @@ func (t *Tracer) toolSettled(r *runSpans, ev contract.RunEvent, at time.Time) {
 	}
 	if ev.Result.IsError {
 		span.SetAttributes(semconv.ErrorTypeKey.String("tool_error"))
-		span.SetStatus(codes.Error, firstLine(ev.Result.Content))
+		span.SetStatus(codes.Error, errorText(ev.Result.Content))
 	}
 	span.End(trace.WithTimestamp(at))
 }
@@ -337,7 +339,7 @@ func (t *Tracer) childAnswered(r *runSpans, ev contract.RunEvent, at time.Time) 
 	delete(r.children, ev.Result.CallID)
 	if c := t.runs[key]; c != nil {
 		c.span.SetAttributes(semconv.ErrorTypeKey.String("delegation_failed"))
-		c.span.SetStatus(codes.Error, firstLine(ev.Result.Content))
+		c.span.SetStatus(codes.Error, errorText(ev.Result.Content))
 		t.closeRun(key, c, at)
 	}
 }
@@ -354,7 +356,7 @@ func (t *Tracer) subflowEnded(ev contract.RunEvent, at time.Time) {
 	r.span.SetName("invoke_agent " + ev.Call.Name)
 	if ev.Kind == contract.EvSubflowFailed {
 		r.span.SetAttributes(semconv.ErrorTypeKey.String("delegation_failed"))
-		r.span.SetStatus(codes.Error, firstLine(ev.Text))
+		r.span.SetStatus(codes.Error, errorText(ev.Text))
 	}
 	t.closeRun(key, r, at)
 }
@@ -363,11 +365,13 @@ func (t *Tracer) runEnded(key string, r *runSpans, ev contract.RunEvent, at time
 	if ev.Kind == contract.EvRunFaulted && ev.Err != nil {
 		kind := string(ev.Err.Kind)
 		r.span.SetAttributes(semconv.ErrorTypeKey.String(kind))
-		r.span.RecordError(ev.Err, trace.WithTimestamp(at))
-		r.span.SetStatus(codes.Error, ev.Err.Error())
+		msg := redact.Error(ev.Err.Error())
+		r.span.AddEvent(semconv.ExceptionEventName, trace.WithTimestamp(at), trace.WithAttributes(
+			semconv.ExceptionType(fmt.Sprintf("%T", ev.Err)), semconv.ExceptionMessage(msg)))
+		r.span.SetStatus(codes.Error, msg)
 		if r.chat != nil && ev.Err.Kind == contract.KindModel {
 			r.chat.SetAttributes(semconv.ErrorTypeKey.String(kind))
-			r.chat.SetStatus(codes.Error, ev.Err.Error())
+			r.chat.SetStatus(codes.Error, msg)
 		}
 	}
 	if !r.delegal {
@@ -409,7 +413,10 @@ func endSpan(s trace.Span, at time.Time) {
 	}
 }
 
-func firstLine(s string) string {
+// errorText is the first line of an error's text, without the URLs and
+// credentials it may quote: spans leave the process for a collector, as
+// the wire's errors leave it for clients.
+func errorText(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
-	return line
+	return redact.Error(line)
 }
