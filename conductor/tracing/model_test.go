@@ -34,20 +34,20 @@ func TestRequestModelPerRun(t *testing.T) {
 			spans := run(t, cfg, model, tc.opts)
 			want := []string{
 				"- > invoke_agent baton",
-				"execute_tool delegate_researcher > invoke_agent delegate_researcher",
+				"execute_tool delegate_researcher > invoke_agent researcher",
 				"invoke_agent baton > chat gpt-4o",
 				"invoke_agent baton > chat gpt-4o",
 				"invoke_agent baton > execute_tool delegate_researcher",
-				"invoke_agent delegate_researcher > chat gpt-4o-mini",
+				"invoke_agent researcher > chat gpt-4o-mini",
 			}
 			if diff := cmp.Diff(want, tree(spans)); diff != "" {
 				t.Fatalf("span tree mismatch (-want +got):\n%s", diff)
 			}
 			for name, model := range map[string]string{
-				"invoke_agent baton":               "gpt-4o",
-				"chat gpt-4o":                      "gpt-4o",
-				"invoke_agent delegate_researcher": "gpt-4o-mini",
-				"chat gpt-4o-mini":                 "gpt-4o-mini",
+				"invoke_agent baton":      "gpt-4o",
+				"chat gpt-4o":             "gpt-4o",
+				"invoke_agent researcher": "gpt-4o-mini",
+				"chat gpt-4o-mini":        "gpt-4o-mini",
 			} {
 				if got := attrs(find(t, spans, name))["gen_ai.request.model"]; got != model {
 					t.Errorf("%s: gen_ai.request.model %q, want %q", name, got, model)

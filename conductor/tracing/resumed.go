@@ -67,7 +67,11 @@ func (t *Tracer) runResumed(key string, ev contract.RunEvent, cfg *contract.Agen
 		// call is seen.
 		name, model, cfg = "invoke_agent delegate", "", nil
 	}
-	attrs := append(t.agentAttrs(ev, model), attribute.Bool("baton.run.resumed", true))
+	agent := t.opts.AgentName
+	if parent != nil {
+		agent = ""
+	}
+	attrs := append(t.agentAttrs(agent, ev.SessionID, ev.RunID, model), attribute.Bool("baton.run.resumed", true))
 	if parent != nil {
 		attrs = append(attrs, semconv.GenAIToolCallID(call))
 	}

@@ -128,9 +128,9 @@ func TestResumedDelegateIsTraced(t *testing.T) {
 	want := []string{
 		"- > invoke_agent baton",
 		"invoke_agent baton > chat m",
-		"invoke_agent baton > invoke_agent delegate_helper",
-		"invoke_agent delegate_helper > chat",
-		"invoke_agent delegate_helper > execute_tool guarded",
+		"invoke_agent baton > invoke_agent helper",
+		"invoke_agent helper > chat",
+		"invoke_agent helper > execute_tool guarded",
 	}
 	if diff := cmp.Diff(want, tree(spans)); diff != "" {
 		t.Fatalf("spans of the resumed run mismatch (-want +got):\n%s", diff)
@@ -138,7 +138,7 @@ func TestResumedDelegateIsTraced(t *testing.T) {
 	if root := attrs(find(t, spans, "invoke_agent baton")); root["baton.run.id"] != "run_1" {
 		t.Errorf("resumed parent's attributes %v", root)
 	}
-	if child := attrs(find(t, spans, "invoke_agent delegate_helper")); child["gen_ai.tool.call.id"] != "d1" || child["baton.run.resumed"] != "true" {
+	if child := attrs(find(t, spans, "invoke_agent helper")); child["gen_ai.tool.call.id"] != "d1" || child["gen_ai.agent.name"] != "helper" || child["baton.run.resumed"] != "true" {
 		t.Errorf("resumed child's attributes %v", child)
 	}
 }

@@ -156,6 +156,11 @@ func childKey(ev contract.RunEvent) string {
 	return runKey(ev.Text, append(append([]string(nil), ev.Subflow...), ev.Call.ID))
 }
 
+// delegateName is the name of the delegate a delegate call calls.
+func delegateName(call string) string {
+	return strings.TrimPrefix(call, contract.DelegatePrefix)
+}
+
 // rootModel is the model of the runs an agent with cfg starts.
 func (t *Tracer) rootModel(cfg *contract.AgentConfig) string {
 	if t.opts.Model == "" && cfg != nil {
@@ -168,7 +173,7 @@ func (t *Tracer) rootModel(cfg *contract.AgentConfig) string {
 // call named call in the run r: its own, when r's config is known.
 func delegate(r *runSpans, call string) (*contract.AgentConfig, string) {
 	if r.cfg != nil {
-		if d, ok := r.cfg.DelegateNamed(strings.TrimPrefix(call, contract.DelegatePrefix)); ok {
+		if d, ok := r.cfg.DelegateNamed(delegateName(call)); ok {
 			child := r.cfg.ChildConfig(d)
 			if child.Model == "" {
 				child.Model = r.model
@@ -179,12 +184,15 @@ func delegate(r *runSpans, call string) (*contract.AgentConfig, string) {
 	return nil, r.model
 }
 
-func (t *Tracer) agentAttrs(ev contract.RunEvent, model string) []attribute.KeyValue {
-	attrs := []attribute.KeyValue{
-		semconv.GenAIOperationNameInvokeAgent,
-		semconv.GenAIAgentName(t.opts.AgentName),
-		semconv.GenAIConversationID(ev.SessionID),
-		attribute.String("baton.run.id", ev.RunID),
+// agentAttrs describe a run of the agent named name (left out when
+// unknown) in session, its run id set when known.
+func (t *Tracer) agentAttrs(name, session, runID, model string) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent, semconv.GenAIConversationID(session)}
+	if name != "" {
+		attrs = append(attrs, semconv.GenAIAgentName(name))
+	}
+	if runID != "" {
+		attrs = append(attrs, attribute.String("baton.run.id", runID))
 	}
 	if t.opts.Provider != "" {
 		attrs = append(attrs, semconv.GenAIProviderNameKey.String(t.opts.Provider))
@@ -200,7 +208,7 @@ func (t *Tracer) runStarted(key string, ev contract.RunEvent, cfg *contract.Agen
 	if r == nil {
 		model := t.rootModel(cfg)
 		ctx, span := t.tracer.Start(context.Background(), "invoke_agent "+t.opts.AgentName,
-			trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(t.agentAttrs(ev, model)...))
+			trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(t.agentAttrs(t.opts.AgentName, ev.SessionID, ev.RunID, model)...))
 		r = &runSpans{ctx: ctx, span: span, model: model, cfg: cfg, tools: map[string]trace.Span{}}
 		t.runs[key] = r
 	} else {
@@ -318,8 +326,11 @@ func (t *Tracer) subflowStarted(parentKey string, ev contract.RunEvent, at time.
 		ctx = trace.ContextWithSpan(ctx, span)
 	}
 	cfg, model := delegate(p, ev.Call.Name)
-	attrs := append(t.agentAttrs(ev, model), semconv.GenAIToolCallID(ev.Call.ID), attribute.String("baton.delegate", ev.Call.Name))
-	ctx, span := t.tracer.Start(ctx, "invoke_agent "+ev.Call.Name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	// The child is the delegate's run, in the child's own session; its
+	// run id comes with its run_started.
+	name := delegateName(ev.Call.Name)
+	attrs := append(t.agentAttrs(name, ev.Text, "", model), semconv.GenAIToolCallID(ev.Call.ID), attribute.String("baton.delegate", ev.Call.Name))
+	ctx, span := t.tracer.Start(ctx, "invoke_agent "+name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	key := childKey(ev)
 	t.runs[key] = &runSpans{ctx: ctx, span: span, model: model, cfg: cfg, tools: map[string]trace.Span{}, delegal: true}
 	if p.children == nil {
@@ -353,7 +364,10 @@ func (t *Tracer) subflowEnded(ev contract.RunEvent, at time.Time) {
 	if r == nil {
 		return
 	}
-	r.span.SetName("invoke_agent " + ev.Call.Name)
+	// A child resumed here learns its delegate's name only now.
+	name := delegateName(ev.Call.Name)
+	r.span.SetName("invoke_agent " + name)
+	r.span.SetAttributes(semconv.GenAIAgentName(name), attribute.String("baton.delegate", ev.Call.Name))
 	if ev.Kind == contract.EvSubflowFailed {
 		r.span.SetAttributes(semconv.ErrorTypeKey.String("delegation_failed"))
 		r.span.SetStatus(codes.Error, errorText(ev.Text))
