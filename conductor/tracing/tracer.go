@@ -383,7 +383,9 @@ func (t *Tracer) runEnded(key string, r *runSpans, ev contract.RunEvent, at time
 		r.span.AddEvent(semconv.ExceptionEventName, trace.WithTimestamp(at), trace.WithAttributes(
 			semconv.ExceptionType(fmt.Sprintf("%T", ev.Err)), semconv.ExceptionMessage(msg)))
 		r.span.SetStatus(codes.Error, msg)
-		if r.chat != nil && ev.Err.Kind == contract.KindModel {
+		// A model call still open failed, or was cut short by the run's
+		// end; either way it got no reply.
+		if r.chat != nil {
 			r.chat.SetAttributes(semconv.ErrorTypeKey.String(kind))
 			r.chat.SetStatus(codes.Error, msg)
 		}
