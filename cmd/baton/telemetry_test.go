@@ -30,7 +30,7 @@ func TestRunExportsTraces(t *testing.T) {
 	t.Setenv(contentEnv, "true")
 	script := writeScript(t, `{"replies": [
 	  {"tool_calls": [{"id": "c1", "name": "list_files", "arguments": {}}]},
-	  {"text": "Nothing much."}
+	  {"text": "Nothing much.", "usage": {"input_tokens": 12, "output_tokens": 3}}
 	]}`)
 	code, _, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", t.TempDir(), "what", "is", "here")
 	if code != 0 {

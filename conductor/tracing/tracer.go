@@ -240,12 +240,13 @@ func (t *Tracer) chatCompleted(r *runSpans, ev contract.RunEvent, at time.Time) 
 	if r.chat == nil {
 		return
 	}
-	if ev.Usage != nil {
-		r.chat.SetAttributes(
-			semconv.GenAIUsageInputTokens(int(ev.Usage.InputTokens)),
-			semconv.GenAIUsageOutputTokens(int(ev.Usage.OutputTokens)),
-			semconv.GenAIUsageCacheReadInputTokens(int(ev.Usage.CachedTokens)),
-		)
+	// A reply without token counts is of unknown cost, not free: the
+	// counts are left out rather than set to zero.
+	if u := ev.Usage; u != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
+		r.chat.SetAttributes(semconv.GenAIUsageInputTokens(int(u.InputTokens)), semconv.GenAIUsageOutputTokens(int(u.OutputTokens)))
+		if u.CachedTokens > 0 {
+			r.chat.SetAttributes(semconv.GenAIUsageCacheReadInputTokens(int(u.CachedTokens)))
+		}
 	}
 	if ev.Turn != nil {
 		r.chat.SetAttributes(semconv.GenAIResponseFinishReasons(finishReason(*ev.Turn)))

@@ -1,0 +1,23 @@
+package tracing_test
+
+import (
+	"testing"
+
+	"github.com/batonrt/baton/conductor/tracing"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/provider/scripted"
+)
+
+// TestUnreportedUsageIsLeftOut: a provider that reports no usage (many
+// local servers, a stream without its usage chunk) made a call of unknown
+// cost, not a free one: the chat span carries no token counts rather than
+// zeros a cost dashboard would add up.
+func TestUnreportedUsageIsLeftOut(t *testing.T) {
+	spans := run(t, contract.AgentConfig{Model: "m"}, scripted.New(scripted.Reply{Text: "done"}), tracing.Options{})
+	chat := attrs(find(t, spans, "chat m"))
+	for _, key := range []string{"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.usage.cache_read.input_tokens"} {
+		if v, ok := chat[key]; ok {
+			t.Errorf("%s = %s for a call that reported no usage", key, v)
+		}
+	}
+}
