@@ -48,5 +48,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// Submit returns once the run is committed; Flush waits until the
+	// subscriber has printed the answer's last words too.
+	if err := agent.Flush(ctx); err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("\n(%s: %d model calls, %d tokens in, %d out)\n", snap.Phase, snap.RunUsage.ModelCalls, snap.RunUsage.InputTokens, snap.RunUsage.OutputTokens)
 }
