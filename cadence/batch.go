@@ -254,7 +254,7 @@ func (t *transition) batchResults() ([]contract.Block, int) {
 		if p.Tokens > 0 {
 			tokens += p.Tokens
 		} else {
-			tokens += compactor.BlockEstimate(t.rules.cfg.Model, b)
+			tokens += t.estimator().Block(b)
 		}
 		blocks = append(blocks, b)
 	}

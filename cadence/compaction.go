@@ -47,8 +47,7 @@ func (t *transition) onCompacted(sig contract.Compacted) string {
 	if !ok || sig.Cut != cut {
 		return fmt.Sprintf("compacted: cut %d does not match the requested cut %d", sig.Cut, cut)
 	}
-	model := t.rules.cfg.Model
-	condensed := compactor.Condense(model, turns, cut, sig.Summary)
+	condensed := t.estimator().Condense(turns, cut, sig.Summary)
 	if compactor.Shrinks(turns, condensed) {
 		t.s.History = contract.HistoryOf(condensed...)
 		t.afterCondense(cut, len(condensed)-(len(turns)-cut))
@@ -65,7 +64,7 @@ func (t *transition) onCompacted(sig contract.Compacted) string {
 func (t *transition) onCompactionFailed(sig contract.CompactionFailed) {
 	turns, cut, ok := t.pendingCut()
 	if ok {
-		dropped := compactor.DropToolOutputs(t.rules.cfg.Model, turns, cut)
+		dropped := t.estimator().DropToolOutputs(turns, cut)
 		if compactor.Shrinks(turns, dropped) {
 			t.s.History = contract.HistoryOf(dropped...)
 		}

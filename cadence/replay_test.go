@@ -126,7 +126,7 @@ func ExampleRules_Step() {
 	// Output:
 	// submitted -> awaiting_model: publish run_started#1; publish turn_started#2; invoke_model turn=1 history=1 tokens=7 tools=1
 	// model_replied -> awaiting_tools: publish turn_completed#3; publish tool_call#4; publish tool_started#5; run_tool c1 echo
-	// tool_settled -> awaiting_model: publish tool_result#6; publish turn_started#7; invoke_model turn=2 history=3 tokens=22 tools=1
+	// tool_settled -> awaiting_model: publish tool_result#6; publish turn_started#7; invoke_model turn=2 history=3 tokens=23 tools=1
 	// model_replied -> settled: publish turn_completed#8; publish run_settled#9
 }
 

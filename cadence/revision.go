@@ -1,6 +1,9 @@
 package cadence
 
-import "github.com/batonrt/baton/contract"
+import (
+	"github.com/batonrt/baton/compactor"
+	"github.com/batonrt/baton/contract"
+)
 
 // A run records the revision it started under in its snapshot and keeps
 // it, so its records replay under the rules that made them, whether the
@@ -26,6 +29,13 @@ func (t *transition) steeringFirst() bool {
 // the cause at hand rather than with max_turns at the next boundary.
 func (t *transition) atCap() bool {
 	return t.s.Revision >= contract.RevisionCauseAtCap && t.s.Turns >= t.rules.cfg.MaxTurns
+}
+
+// estimator counts the turns the rules make as the run's revision does
+// (the bounded fallback from revision 5 on), so a recorded session
+// replays with the counts it recorded.
+func (t *transition) estimator() compactor.Estimator {
+	return compactor.EstimatorFor(t.rules.cfg.Model, t.s.Revision)
 }
 
 // upgrade moves the run in flight to a newer revision when a resume asks

@@ -1,7 +1,6 @@
 package cadence
 
 import (
-	"github.com/batonrt/baton/compactor"
 	"github.com/batonrt/baton/contract"
 )
 
@@ -98,7 +97,7 @@ func (t *transition) appendInput(turn contract.Turn) {
 // recorded before estimates were carried) has it counted here.
 func (t *transition) appendCounted(turn contract.Turn, tokens int) {
 	if tokens <= 0 {
-		tokens = compactor.Estimate(t.rules.cfg.Model, turn)
+		tokens = t.estimator().Turn(turn)
 	}
 	turn.Tokens = tokens
 	t.s.History = t.s.History.Append(turn)

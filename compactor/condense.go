@@ -55,6 +55,11 @@ func ArchiveOf(t contract.Turn) (Archive, bool) {
 // carry their Estimate. A cut below 1 replaces nothing and returns a copy of
 // turns; a cut past the end replaces them all.
 func Condense(model string, turns []contract.Turn, cut int, summary string) []contract.Turn {
+	return EstimatorFor(model, contract.CurrentRevision).Condense(turns, cut, summary)
+}
+
+// Condense is the package's Condense with the new turns counted by e.
+func (e Estimator) Condense(turns []contract.Turn, cut int, summary string) []contract.Turn {
 	cut = min(cut, len(turns))
 	if cut < 1 {
 		return append([]contract.Turn(nil), turns...)
@@ -62,8 +67,8 @@ func Condense(model string, turns []contract.Turn, cut int, summary string) []co
 	arch := Archive{First: TurnHash(turns[0]), Last: TurnHash(turns[cut-1]), Count: cut}
 	sum := contract.Turn{Role: contract.RoleUser, Mark: contract.MarkSummary, Blocks: []contract.Block{contract.TextBlock(summary)}}
 	mark := contract.Turn{Role: contract.RoleUser, Mark: contract.MarkArchive, Blocks: []contract.Block{contract.TextBlock(arch.String())}}
-	sum.Tokens = Estimate(model, sum)
-	mark.Tokens = Estimate(model, mark)
+	sum.Tokens = e.Turn(sum)
+	mark.Tokens = e.Turn(mark)
 	out := make([]contract.Turn, 0, 2+len(turns)-cut)
 	out = append(out, sum, mark)
 	return append(out, turns[cut:]...)

@@ -14,10 +14,27 @@
 // use cl100k_base as an approximation (Anthropic publishes no tokenizer, and
 // cl100k_base lands within a few percent on English prose and code).
 //
-// Any other model gets the character fallback: a text counts
-// ceil(len(bytes)/BytesPerToken) tokens, BytesPerToken being 4, the usual
-// figure for English text under BPE tokenizers. Counting bytes rather than
-// runes makes non-Latin scripts cost more, which errs on the safe side.
+// Any other model gets the character fallback, meant to err on the safe
+// side whatever its tokenizer: each run of ASCII counts a token for every
+// ASCIIBytesPerToken (3) bytes, rounded up, and every byte outside ASCII
+// counts a token. Measured against cl100k_base and o200k_base on prose in
+// Latin, Greek, Cyrillic, Arabic, Hebrew, Armenian, Georgian, Devanagari,
+// Tamil, Thai, Chinese, Japanese and Korean, on emoji, code and JSON (the
+// table of TestFallbackEstimateBoundsKnownTokenizers), it counts no fewer
+// tokens than either; on whole Go, JSON and Markdown files it lands
+// within a percent of the larger count or above. It counts about 1.3 times as
+// many on English prose, and 2 to 3 times as many on Chinese or Russian,
+// since a tokenizer that hardly knows a script may need a token a byte.
+// Dense ASCII (hex, base64, digits, runs of punctuation) can take a token
+// every byte or two and is still undercounted: no cheap ratio bounds it.
+//
+// Runs recorded under a rules revision before
+// contract.RevisionBoundedEstimates count as those rules did, a token
+// for every BytesPerToken (4) bytes, which undercounts most scripts other
+// than Latin (Chinese, Greek and Arabic about by half, emoji by two
+// thirds) and code or JSON by up to a quarter. EstimatorFor picks the
+// fallback by revision; Estimate, BlockEstimate, ResultEstimate,
+// Condense and DropToolOutputs follow contract.CurrentRevision.
 //
 // On top of the text, every turn costs PerTurnOverhead tokens and every
 // block PerBlockOverhead, for the role and framing tokens chat formats add.

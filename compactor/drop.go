@@ -12,11 +12,17 @@ const DroppedOutput = "[output dropped to save context]"
 // Call ids, names, error flags and the order of turns are unchanged, so
 // pairing holds. The input is not modified.
 func DropToolOutputs(model string, turns []contract.Turn, cut int) []contract.Turn {
+	return EstimatorFor(model, contract.CurrentRevision).DropToolOutputs(turns, cut)
+}
+
+// DropToolOutputs is the package's DropToolOutputs with the changed turns
+// counted by e.
+func (e Estimator) DropToolOutputs(turns []contract.Turn, cut int) []contract.Turn {
 	out := append([]contract.Turn(nil), turns...)
 	cut = min(max(cut, 0), len(out))
 	for i := range out[:cut] {
 		if t, changed := dropResults(out[i]); changed {
-			t.Tokens = Estimate(model, t)
+			t.Tokens = e.Turn(t)
 			out[i] = t
 		}
 	}

@@ -12,8 +12,12 @@ import (
 
 // Figures the estimate adds to the text it counts; the package doc says why.
 const (
-	// BytesPerToken is the character fallback's divisor for unknown models.
+	// BytesPerToken is the divisor of the character fallback for unknown
+	// models under rules revisions before contract.RevisionBoundedEstimates.
 	BytesPerToken = 4
+	// ASCIIBytesPerToken is the ASCII divisor of the character fallback
+	// from contract.RevisionBoundedEstimates on.
+	ASCIIBytesPerToken = 3
 	// PerTurnOverhead is added once per turn for role and framing tokens.
 	PerTurnOverhead = 4
 	// PerBlockOverhead is added once per block.
@@ -28,16 +32,12 @@ const (
 	RedactedThinkingTokens = 64
 )
 
-// Estimate returns the token estimate of one turn for the model. Known
-// model families are counted with their tiktoken encoding, others with the
-// character fallback described in the package doc.
+// Estimate returns the token estimate of one turn for the model under
+// the current rules revision. Known model families are counted with their
+// tiktoken encoding, others with the character fallback described in the
+// package doc.
 func Estimate(model string, t contract.Turn) int {
-	count := counterFor(model)
-	n := PerTurnOverhead
-	for _, b := range t.Blocks {
-		n += PerBlockOverhead + blockTokens(count, b)
-	}
-	return n
+	return EstimatorFor(model, contract.CurrentRevision).Turn(t)
 }
 
 // BlockEstimate returns one block's share of a turn's estimate: a turn's
@@ -45,14 +45,49 @@ func Estimate(model string, t contract.Turn) int {
 // blocks, so a worker can count a tool result on its own and the turn
 // that gathers the results adds the counts up.
 func BlockEstimate(model string, b contract.Block) int {
-	return PerBlockOverhead + blockTokens(counterFor(model), b)
+	return EstimatorFor(model, contract.CurrentRevision).Block(b)
 }
 
 // ResultEstimate is the BlockEstimate of a tool result block holding
 // content, counted without making the block: a worker counts every
 // result it brings.
 func ResultEstimate(model, content string) int {
-	return PerBlockOverhead + counterFor(model)(content)
+	return EstimatorFor(model, contract.CurrentRevision).Result(content)
+}
+
+// Estimator counts tokens for one model as one rules revision does. A
+// recorded run replays under its own revision, so the counts its rules
+// made while it ran come out the same forever, whatever fallback a later
+// revision uses.
+type Estimator struct {
+	count func(string) int
+}
+
+// EstimatorFor returns the estimator of model under rules revision
+// revision: from contract.RevisionBoundedEstimates on, a model with no
+// known tokenizer gets the bounded character fallback, before it the
+// bytes/4 one.
+func EstimatorFor(model string, revision int) Estimator {
+	return Estimator{count: counterFor(counterKey{model: model, bytesOnly: revision < contract.RevisionBoundedEstimates})}
+}
+
+// Turn returns the token estimate of one turn.
+func (e Estimator) Turn(t contract.Turn) int {
+	n := PerTurnOverhead
+	for _, b := range t.Blocks {
+		n += PerBlockOverhead + blockTokens(e.count, b)
+	}
+	return n
+}
+
+// Block returns one block's share of a turn's estimate.
+func (e Estimator) Block(b contract.Block) int {
+	return PerBlockOverhead + blockTokens(e.count, b)
+}
+
+// Result returns the Block estimate of a tool result holding content.
+func (e Estimator) Result(content string) int {
+	return PerBlockOverhead + e.count(content)
 }
 
 func blockTokens(count func(string) int, b contract.Block) int {
@@ -79,28 +114,54 @@ func blockTokens(count func(string) int, b contract.Block) int {
 	}
 }
 
-// charTokens is the character fallback: about BytesPerToken bytes a token,
+// byteTokens is the character fallback of revisions before
+// contract.RevisionBoundedEstimates: about BytesPerToken bytes a token,
 // rounded up.
-func charTokens(s string) int {
+func byteTokens(s string) int {
 	return (len(s) + BytesPerToken - 1) / BytesPerToken
+}
+
+// boundedTokens is the character fallback from revision
+// contract.RevisionBoundedEstimates on: each run of ASCII counts a token
+// for every ASCIIBytesPerToken bytes, rounded up, and every other byte a
+// token of its own, since a byte-level tokenizer may need one for each
+// byte of a script its vocabulary hardly covers.
+func boundedTokens(s string) int {
+	n, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < utf8.RuneSelf {
+			run++
+			continue
+		}
+		n += (run+ASCIIBytesPerToken-1)/ASCIIBytesPerToken + 1
+		run = 0
+	}
+	return n + (run+ASCIIBytesPerToken-1)/ASCIIBytesPerToken
+}
+
+// counterKey names a counter: the model and whether its fallback is the
+// bytes/4 one of earlier revisions.
+type counterKey struct {
+	model     string
+	bytesOnly bool
 }
 
 // counterFor returns the text counter for the model's encoding, made
 // once for each of the first maxCounters models asked about: every turn
 // and tool result is counted, and working out the encoding from the
 // model's name each time showed in profiles.
-func counterFor(model string) func(string) int {
-	if c, ok := counters.Load(model); ok {
+func counterFor(k counterKey) func(string) int {
+	if c, ok := counters.Load(k); ok {
 		return c.(func(string) int)
 	}
-	c := newCounter(model)
+	c := newCounter(k)
 	if counted.Add(1) <= maxCounters {
-		counters.Store(model, c)
+		counters.Store(k, c)
 	}
 	return c
 }
 
-// counters holds the counters made, by model.
+// counters holds the counters made, by key.
 var (
 	counters sync.Map
 	counted  atomic.Int64
@@ -110,14 +171,18 @@ var (
 // talks to a few, and model names come from configuration.
 const maxCounters = 64
 
-func newCounter(model string) func(string) int {
-	enc, ok := encodingFor(model)
+func newCounter(k counterKey) func(string) int {
+	fallback := boundedTokens
+	if k.bytesOnly {
+		fallback = byteTokens
+	}
+	enc, ok := encodingFor(k.model)
 	if !ok {
-		return charTokens
+		return fallback
 	}
 	c := codecFor(enc)
 	if c == nil {
-		return charTokens
+		return fallback
 	}
 	exact := func(s string) int {
 		if s == "" {
@@ -125,11 +190,11 @@ func newCounter(model string) func(string) int {
 		}
 		n, err := c.Count(s)
 		if err != nil {
-			return charTokens(s)
+			return fallback(s)
 		}
 		return n
 	}
-	return func(s string) int { return sampled(exact, s) }
+	return func(s string) int { return sampled(exact, fallback, s) }
 }
 
 // Tokenizing costs about a microsecond a byte, and a step estimates every
@@ -143,7 +208,7 @@ const (
 // sampled counts s exactly when it is at most ExactLimit bytes; otherwise
 // it counts the first and the last sampleSize bytes exactly and scales the
 // middle by the bytes-per-token ratio measured on them.
-func sampled(exact func(string) int, s string) int {
+func sampled(exact, fallback func(string) int, s string) int {
 	if len(s) <= ExactLimit {
 		return exact(s)
 	}
@@ -153,7 +218,7 @@ func sampled(exact func(string) int, s string) int {
 	counted := exact(head) + exact(tail)
 	sample := len(head) + len(tail)
 	if counted == 0 || sample == 0 {
-		return charTokens(s)
+		return fallback(s)
 	}
 	return counted + (len(middle)*counted+sample-1)/sample
 }

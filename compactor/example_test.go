@@ -21,10 +21,10 @@ func exampleHistory() []contract.Turn {
 func ExampleEstimate() {
 	turn := contract.UserText("tiktoken is great!")
 	fmt.Println(compactor.Estimate("gpt-4", turn))        // cl100k_base: 6 tokens of text
-	fmt.Println(compactor.Estimate("my-local-llm", turn)) // fallback: 18 bytes / 4, rounded up
+	fmt.Println(compactor.Estimate("my-local-llm", turn)) // fallback: 18 ASCII bytes / 3
 	// Output:
 	// 12
-	// 11
+	// 12
 }
 
 func ExampleShouldCompact() {

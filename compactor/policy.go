@@ -28,7 +28,9 @@ func ShouldCompact(tokens int, p contract.CompactionPolicy) bool {
 // Shrinks reports whether the condensed history really is smaller, by
 // token total, than the original. The reducer compacts only when it does,
 // so compaction can never loop. A turn whose Tokens is unset counts its
-// character-fallback estimate, so an unestimated turn is never free.
+// bytes/4 character-fallback estimate, so an unestimated turn is never
+// free; only a history recorded before turns kept their counts, under the
+// rules of that fallback, holds such turns.
 func Shrinks(before, after []contract.Turn) bool {
 	return total(after) < total(before)
 }
@@ -40,7 +42,10 @@ func total(turns []contract.Turn) int {
 			n += t.Tokens
 			continue
 		}
-		n += Estimate("", t)
+		n += unestimated.Turn(t)
 	}
 	return n
 }
+
+// unestimated counts turns that carry no count.
+var unestimated = EstimatorFor("", 0)

@@ -196,7 +196,7 @@ func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) 
 	a.sched = dispatch.NewScheduler(dispatch.Options{Limit: -1, DefaultTimeout: cfg.ToolTimeout,
 		OutputCap: deps.Tools.OutputCap, Grace: deps.Tools.Grace, Logger: deps.Env.Logger})
 	opts := deps.Model.driverOptions(a.now, deps.Env.Logger)
-	opts.Estimate = replyEstimate(cfg.Model)
+	opts.Estimate = replyEstimate(estimator(cfg))
 	a.driver = turn.NewDriver(deps.Model.Provider, opts)
 	a.state = cadence.InitialSnapshot(deps.Env.SessionID)
 	a.snap = a.state

@@ -5,10 +5,16 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// replyEstimate counts a model reply's tokens for model. The turn driver
-// applies it on the worker that received the reply, and the count rides
-// in the signal, so neither the agent's loop nor a later replay or resume
+// estimator counts tokens for the config's model as its rules revision
+// does, so a count carried in a signal is the one the rules would make.
+func estimator(cfg contract.AgentConfig) compactor.Estimator {
+	return compactor.EstimatorFor(cfg.Model, cfg.Revision)
+}
+
+// replyEstimate counts a model reply's tokens. The turn driver applies it
+// on the worker that received the reply, and the count rides in the
+// signal, so neither the agent's loop nor a later replay or resume
 // tokenizes the reply.
-func replyEstimate(model string) func(contract.Turn) int {
-	return func(t contract.Turn) int { return compactor.Estimate(model, t) }
+func replyEstimate(e compactor.Estimator) func(contract.Turn) int {
+	return e.Turn
 }

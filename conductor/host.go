@@ -42,7 +42,7 @@ func (a *Agent) refused(err error) *outcome {
 
 // submit starts a run with in, or steers the run in flight with it.
 func (a *Agent) submit(ctx context.Context, in Input) (run *runState, w chan *outcome, steering bool, err error) {
-	input := in.turns(a.cfg.Model)
+	input := in.turns(estimator(a.cfg))
 	if len(input) == 0 {
 		return nil, nil, false, contract.NewError(contract.KindConfig, "submit: empty input")
 	}
@@ -140,8 +140,8 @@ func steerInput(retrieved, input []contract.Turn) []contract.Turn {
 // turns with content and no tool calls or results (those would break the
 // pairing of calls and results), as user context whatever role the
 // retriever left on them. Text is made valid UTF-8, and each turn carries
-// its token estimate for model.
-func contextTurns(log *slog.Logger, model string, retrieved []contract.Turn) []contract.Turn {
+// its token estimate.
+func contextTurns(log *slog.Logger, est compactor.Estimator, retrieved []contract.Turn) []contract.Turn {
 	var out []contract.Turn
 	for _, turn := range validTurns(retrieved) {
 		usable := len(turn.Blocks) > 0
@@ -153,7 +153,7 @@ func contextTurns(log *slog.Logger, model string, retrieved []contract.Turn) []c
 			continue
 		}
 		turn.Role = contract.RoleUser
-		turn.Tokens = compactor.Estimate(model, turn)
+		turn.Tokens = est.Turn(turn)
 		out = append(out, turn)
 	}
 	return out
@@ -209,13 +209,13 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starte
 // root run only: a delegate's child run is not steered, and a delegate
 // call already running goes on (one not started is skipped).
 func (a *Agent) Steer(in Input) error {
-	return a.hostSignal(func() contract.Signal { return contract.Steered{Input: in.turns(a.cfg.Model), At: a.now()} })
+	return a.hostSignal(func() contract.Signal { return contract.Steered{Input: in.turns(estimator(a.cfg)), At: a.now()} })
 }
 
 // FollowUp queues input that continues the run in flight when it would
 // otherwise settle.
 func (a *Agent) FollowUp(in Input) error {
-	return a.hostSignal(func() contract.Signal { return contract.FollowUpQueued{Input: in.turns(a.cfg.Model), At: a.now()} })
+	return a.hostSignal(func() contract.Signal { return contract.FollowUpQueued{Input: in.turns(estimator(a.cfg)), At: a.now()} })
 }
 
 // Approve answers a pending approval request: the run's own, or else one

@@ -20,11 +20,11 @@ type Input struct {
 // Text returns an Input holding one user message.
 func Text(s string) Input { return Input{Text: s} }
 
-// turns returns the input as turns, each carrying its token estimate
-// for model: counted here, on the host's goroutine, the signal carries
+// turns returns the input as turns, each carrying its token estimate:
+// counted here, on the host's goroutine, the signal carries
 // it and neither the agent's loop nor a replay or resume tokenizes input.
 // A count the host set is not trusted.
-func (in Input) turns(model string) []contract.Turn {
+func (in Input) turns(est compactor.Estimator) []contract.Turn {
 	turns := validTurns(in.Turns)
 	out := make([]contract.Turn, len(turns), len(turns)+1)
 	copy(out, turns)
@@ -32,7 +32,7 @@ func (in Input) turns(model string) []contract.Turn {
 		out = append(out, contract.UserText(validText(in.Text)))
 	}
 	for i := range out {
-		out[i].Tokens = compactor.Estimate(model, out[i])
+		out[i].Tokens = est.Turn(out[i])
 	}
 	return out
 }

@@ -27,7 +27,11 @@ package contract
 // for a summary and then faulting as max_turns, and a final answer that
 // does not match the output schema faults the run with kind output
 // rather than being sent back for a retry the cap forbids.
-const CurrentRevision = RevisionCauseAtCap
+//
+// Revision 5 adds: a model with no known tokenizer is counted by a
+// character fallback that errs on the safe side in every script
+// (RevisionBoundedEstimates).
+const CurrentRevision = RevisionBoundedEstimates
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -58,6 +62,17 @@ const RevisionSteeringFirst = 3
 // schema (kind output), rather than compacting or appending a retry note
 // for a model call that cannot come, and then faulting as max_turns.
 const RevisionCauseAtCap = 4
+
+// RevisionBoundedEstimates is the first revision whose token estimates,
+// for a model with no known tokenizer, count a token for every three
+// bytes of each ASCII run and a token for every other byte, rather than
+// a token for every four bytes: bytes/4 counted Chinese, Greek, Arabic
+// or emoji at half or a third of what a tokenizer makes of them, and
+// code and JSON short too, so history outgrew the context window before
+// compaction started. The counts the rules make themselves (reminders,
+// notes, summaries, results of calls that never ran) follow the run's
+// revision, so older sessions replay with the counts they recorded.
+const RevisionBoundedEstimates = 5
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every
