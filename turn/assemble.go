@@ -212,12 +212,13 @@ func (a *assembler) reply() (contract.Turn, contract.StopReason) {
 	own := make([]contract.ToolCall, len(a.args))
 	calls := 0
 	for i, b := range a.blocks {
-		s := a.text[i].String()
+		s := validText(a.text[i].String())
 		switch b.Kind {
 		case contract.BlockToolCall:
 			call := &own[calls]
 			calls++
 			*call = *b.Call
+			call.ID, call.Name = validText(call.ID), validText(call.Name)
 			call.Arguments = s
 			// The call the token limit cut keeps its arguments as they
 			// came: closing them would run it with the cut text (a path
@@ -232,7 +233,7 @@ func (a *assembler) reply() (contract.Turn, contract.StopReason) {
 			if s == "" && b.Signature == "" {
 				continue
 			}
-			b.Text = s
+			b.Text, b.Signature = s, validText(b.Signature)
 		}
 		blocks = append(blocks, b)
 	}
