@@ -18,6 +18,14 @@ import (
 // accept, and answers CORS preflights; it reports whether the request
 // goes on.
 func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodPost && r.Body != http.NoBody {
+		// Only a POST's body is read. net/http waits, with no deadline,
+		// for any other's before it writes the answer, so a client that
+		// declares one and never sends it would hold the connection, and
+		// the thread it names, for ever.
+		refuse(w, http.StatusBadRequest, "wire: a %s request carries no body", r.Method)
+		return false
+	}
 	if h.opts.Token == "" && r.Host != "" && !isLoopback(hostOnly(r.Host)) {
 		// Without a token only loopback is trusted: a request naming
 		// another host is a page whose name an attacker points at
