@@ -16,9 +16,11 @@ const assetPrefix = "/_page/"
 
 // Wants reports whether a request is for the page rather than for the
 // protocol handler: a plain GET of / (no thread, no cursor, no protocol)
-// or a GET of one of its assets.
+// or a GET of one of its assets. A GET that says it carries a body is
+// left to the protocol handler, which refuses it: net/http would wait
+// for that body, with no deadline, before writing the page.
 func Wants(r *http.Request) bool {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead || r.Body != http.NoBody {
 		return false
 	}
 	if strings.HasPrefix(r.URL.Path, assetPrefix) {
