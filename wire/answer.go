@@ -59,7 +59,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 		httpError(w, status, "%v", err)
 		return
 	}
-	s := newStreamer(w, r, t, proto)
+	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	s.answered = applied
 	w.WriteHeader(http.StatusOK)

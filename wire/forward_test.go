@@ -38,10 +38,19 @@ type pairNode struct {
 	srv *httptest.Server
 	// forwarded counts requests that reached this node from the other.
 	forwarded atomic.Int64
+	// serving counts the requests this node is answering.
+	serving atomic.Int64
 }
 
 func newPair(t testing.TB, newAgent func(st store.Store, id string) (*conductor.Agent, error)) *pair {
+	return newPairWith(t, HandlerOptions{}, newAgent)
+}
+
+// newPairWith is newPair with opts for both handlers, ClientAnswers and
+// Owner set.
+func newPairWith(t testing.TB, opts HandlerOptions, newAgent func(st store.Store, id string) (*conductor.Agent, error)) *pair {
 	p := &pair{t: t, st: store.NewMemory(), owner: map[string]*url.URL{}}
+	opts.ClientAnswers, opts.Owner = true, p.ownerOf
 	for i := range p.nodes {
 		n := &pairNode{}
 		n.srv = httptest.NewUnstartedServer(nil)
@@ -61,8 +70,10 @@ func newPair(t testing.TB, newAgent func(st store.Store, id string) (*conductor.
 			p.owner[id] = base
 			p.mu.Unlock()
 			return humanRunner{AgentRunner(a), a}, nil
-		}, HandlerOptions{ClientAnswers: true, Owner: p.ownerOf})
+		}, opts)
 		n.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n.serving.Add(1)
+			defer n.serving.Add(-1)
 			if r.Header.Get(forwardedHeader) != "" {
 				n.forwarded.Add(1)
 			}

@@ -39,6 +39,10 @@ type HandlerOptions struct {
 	MaxBody int64
 	// BodyTimeout bounds reading a request body; zero means 10s.
 	BodyTimeout time.Duration
+	// WriteTimeout bounds each write of a stream, relayed ones included:
+	// a client that stops reading is cut off rather than holding its
+	// connection and the stream's goroutines for ever. Zero means 30s.
+	WriteTimeout time.Duration
 	// MaxThreadID bounds a thread id in bytes; zero means 80.
 	MaxThreadID int
 	// MaxThreads caps the live threads; a request for a new thread when
@@ -89,6 +93,9 @@ func (o HandlerOptions) withDefaults() HandlerOptions {
 	}
 	if o.BodyTimeout <= 0 {
 		o.BodyTimeout = 10 * time.Second
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = defaultWriteTimeout
 	}
 	if o.MaxThreadID <= 0 {
 		o.MaxThreadID = 80

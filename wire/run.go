@@ -51,7 +51,7 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		// message starts the next run.
 	}
 	header := w.Header().Clone()
-	s := newStreamer(w, r, t, proto)
+	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	// Read before the run starts: everything newer is this run's.
 	s.pos = t.log.end()
@@ -118,7 +118,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	if err != nil || sr.Steer(turns) != nil {
 		return false
 	}
-	s := newStreamer(w, r, t, proto)
+	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)
 	if err := s.carryOn(ctx, events, end, true); err != nil && ctx.Err() == nil {

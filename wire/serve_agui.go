@@ -166,7 +166,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 		httpError(w, http.StatusNotFound, "%v: %q has no events", ErrUnknownThread, threadID)
 		return
 	}
-	s := newStreamer(w, r, t, ProtocolAGUI)
+	s := h.newStreamer(w, r, t, ProtocolAGUI)
 	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)
 	// Replaying what the client has silently gives the projector the

@@ -83,7 +83,7 @@ func (h *Handler) replayRun(w http.ResponseWriter, r *http.Request, t *thread, p
 			start = i
 		}
 	}
-	s := newStreamer(w, r, t, proto)
+	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)
 	// The earlier runs, projected silently, leave the projector's

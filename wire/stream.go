@@ -15,9 +15,8 @@ import (
 	"github.com/batonrt/baton/wire/internal/track"
 )
 
-// writeTimeout bounds each write to a client: one that stops reading
-// frees its stream rather than holding it for ever.
-const writeTimeout = 30 * time.Second
+// defaultWriteTimeout is HandlerOptions.WriteTimeout's default.
+const defaultWriteTimeout = 30 * time.Second
 
 // streamer writes one response from its thread's event log: it projects,
 // encodes and deduplicates (a resumed stream sees some events both from
@@ -53,10 +52,19 @@ type streamer struct {
 	// asked are the delegates' questions and approval requests the
 	// stream showed or its client had (see ask).
 	asked map[string]bool
+	// writeTimeout bounds each write (HandlerOptions.WriteTimeout).
+	writeTimeout time.Duration
+}
+
+// newStreamer is newStreamer with the handler's write timeout.
+func (h *Handler) newStreamer(w http.ResponseWriter, req *http.Request, t *thread, proto Protocol) *streamer {
+	s := newStreamer(w, req, t, proto)
+	s.writeTimeout = h.opts.WriteTimeout
+	return s
 }
 
 func newStreamer(w http.ResponseWriter, req *http.Request, t *thread, proto Protocol) *streamer {
-	s := &streamer{t: t, rc: http.NewResponseController(w), proj: agui.NewProjector(t.id)}
+	s := &streamer{t: t, rc: http.NewResponseController(w), writeTimeout: defaultWriteTimeout, proj: agui.NewProjector(t.id)}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
@@ -176,7 +184,7 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 			s.ended = true
 		}
 	}
-	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_ = s.rc.SetWriteDeadline(time.Now().Add(s.writeTimeout))
 	var err error
 	switch {
 	case s.nd != nil:
