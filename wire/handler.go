@@ -46,7 +46,7 @@ type HandlerOptions struct {
 	// MaxThreadID bounds a thread id in bytes; zero means 80.
 	MaxThreadID int
 	// MaxThreads caps the live threads; a request for a new thread when
-	// all are busy gets 503. Zero means 1000.
+	// all are busy gets 503, with a Retry-After. Zero means 1000.
 	MaxThreads int
 	// IdleTimeout is how long a thread with no request and no run stays
 	// open; zero means 5 minutes.

@@ -108,9 +108,22 @@ func (h *Handler) useThread(w http.ResponseWriter, r *http.Request, id string) (
 	}
 	t, answered, code, err := h.reach(w, r, id)
 	if err != nil {
-		httpError(w, code, "%v", err)
+		threadError(w, code, err)
 	}
 	return t, err == nil && !answered
+}
+
+// retryAfter is the Retry-After of a 503: a busy thread frees up when a
+// run ends, a closing handler's work moves to another process or comes
+// back with a restart.
+const retryAfter = "5"
+
+// threadError answers a request whose thread could not be had.
+func threadError(w http.ResponseWriter, code int, err error) {
+	if code == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", retryAfter)
+	}
+	httpError(w, code, "%v", err)
 }
 
 // open makes the thread's runner, once the thread's previous runner (prev,

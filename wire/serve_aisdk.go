@@ -51,12 +51,14 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 	if answered {
 		return
 	}
-	if code == http.StatusMisdirectedRequest {
-		httpError(w, code, "%v", err)
-		return
-	}
-	if err != nil {
+	switch {
+	case code == http.StatusNotFound:
+		// An unknown thread has no run to resume.
 		w.WriteHeader(http.StatusNoContent)
+		return
+	case err != nil:
+		// Not 204: the client would take it for a thread with no run.
+		threadError(w, code, err)
 		return
 	}
 	defer h.release(t)
