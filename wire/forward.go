@@ -118,7 +118,8 @@ func (h *Handler) forward(w http.ResponseWriter, r *http.Request, base *url.URL)
 		// standard logger.
 		ErrorLog: slog.NewLogLogger(h.opts.Logger.Handler(), slog.LevelWarn),
 	}
-	p.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: h.opts.WriteTimeout}, r)
+	// Relayed writes are bounded as a stream served here is.
+	p.ServeHTTP(newDeadlineWriter(w, h.opts.WriteTimeout), r)
 	switch {
 	case failed == nil:
 		return true, nil
@@ -137,26 +138,3 @@ func isDialError(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
 }
-
-// deadlineWriter bounds each write and flush of a relayed answer by the
-// handler's write timeout, as a stream served here is: a client that
-// stops reading would otherwise block the relay for ever, long after the
-// owner has cut off its side.
-type deadlineWriter struct {
-	http.ResponseWriter
-	rc      *http.ResponseController
-	timeout time.Duration
-}
-
-func (d *deadlineWriter) Write(p []byte) (int, error) {
-	_ = d.rc.SetWriteDeadline(time.Now().Add(d.timeout))
-	return d.ResponseWriter.Write(p)
-}
-
-func (d *deadlineWriter) FlushError() error {
-	_ = d.rc.SetWriteDeadline(time.Now().Add(d.timeout))
-	return d.rc.Flush()
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (d *deadlineWriter) Unwrap() http.ResponseWriter { return d.ResponseWriter }

@@ -23,8 +23,9 @@ const defaultWriteTimeout = 30 * time.Second
 // the store and from the log). It writes exactly one of: AG-UI over SSE,
 // the AI SDK's UI message stream over SSE, or baton's NDJSON events.
 type streamer struct {
-	t    *thread
-	rc   *http.ResponseController
+	t *thread
+	// out is the response, each write bounded by a deadline.
+	out  *deadlineWriter
 	proj *agui.Projector
 	ui   *aisdk.Projector
 	sse  *sse.Writer
@@ -52,34 +53,33 @@ type streamer struct {
 	// asked are the delegates' questions and approval requests the
 	// stream showed or its client had (see ask).
 	asked map[string]bool
-	// writeTimeout bounds each write (HandlerOptions.WriteTimeout).
-	writeTimeout time.Duration
 }
 
 // newStreamer is newStreamer with the handler's write timeout.
 func (h *Handler) newStreamer(w http.ResponseWriter, req *http.Request, t *thread, proto Protocol) *streamer {
 	s := newStreamer(w, req, t, proto)
-	s.writeTimeout = h.opts.WriteTimeout
+	s.out.timeout = h.opts.WriteTimeout
 	return s
 }
 
 func newStreamer(w http.ResponseWriter, req *http.Request, t *thread, proto Protocol) *streamer {
-	s := &streamer{t: t, rc: http.NewResponseController(w), writeTimeout: defaultWriteTimeout, proj: agui.NewProjector(t.id)}
+	out := newDeadlineWriter(w, defaultWriteTimeout)
+	s := &streamer{t: t, out: out, proj: agui.NewProjector(t.id)}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	switch {
 	case strings.Contains(req.Header.Get("Accept"), "application/x-ndjson"):
 		h.Set("Content-Type", "application/x-ndjson")
-		s.nd = &ndjsonWriter{w: w}
+		s.nd = &ndjsonWriter{w: out}
 	case proto == ProtocolAISDK:
 		h.Set("Content-Type", "text/event-stream")
 		h.Set(aisdk.StreamHeader, aisdk.StreamVersion)
 		s.ui = aisdk.NewProjector(t.id)
-		s.sse = sse.New(w)
+		s.sse = sse.New(out)
 	default:
 		h.Set("Content-Type", "text/event-stream")
-		s.sse = sse.New(w)
+		s.sse = sse.New(out)
 	}
 	return s
 }
@@ -184,7 +184,6 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 			s.ended = true
 		}
 	}
-	_ = s.rc.SetWriteDeadline(time.Now().Add(s.writeTimeout))
 	var err error
 	switch {
 	case s.nd != nil:
