@@ -84,8 +84,10 @@ func refuse(w http.ResponseWriter, code int, format string, args ...any) {
 }
 
 func (h *Handler) authorized(r *http.Request) bool {
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(h.opts.Token)) == 1
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	// The scheme is case-insensitive; the token is compared in constant
+	// time.
+	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(got), []byte(h.opts.Token)) == 1
 }
 
 func (h *Handler) allowedOrigin(origin string) bool {
