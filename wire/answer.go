@@ -81,15 +81,18 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 	for _, a := range answers {
 		state := callState(snap, a.callID)
 		var err error
+		// The run's own call is answered in the run only: should another
+		// client's answer land first, this one is refused rather than
+		// offered to a delegate's child whose call shares the id.
 		switch state {
 		case contract.CallAwaitingHuman:
-			err = hr.Answer(ctx, a.callID, a.text)
+			err = answerSubflow(ctx, hr, nil, a.callID, a.text)
 		case contract.CallAwaitingApproval:
 			var d conductor.Decision
 			if d, err = decision(a.text); err != nil {
 				return nil, http.StatusBadRequest, err
 			}
-			err = hr.Approve(a.callID, d)
+			err = approveSubflow(hr, nil, a.callID, d)
 		default:
 			path, id, ok := subflowCall(a.callID)
 			if !ok {
