@@ -79,7 +79,10 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 	}
 	applied := map[string]bool{}
 	for _, a := range answers {
-		state := callState(snap, a.callID)
+		// Read again for each answer: an earlier one may have decided this
+		// call too (approving for the session allows every call waiting
+		// with the same keys), which leaves it like an answered call.
+		state := callState(hr.Snapshot(), a.callID)
 		var err error
 		// The run's own call is answered in the run only: should another
 		// client's answer land first, this one is refused rather than
