@@ -36,6 +36,11 @@ type console struct {
 	asking  sync.Mutex // one prompt at a time
 	mu      sync.Mutex
 	waiting chan string
+	// withdrawn accepts the answers of a prompt withdrawn while shown
+	// (its call was decided some other way: an "always" on a call before
+	// it, the API): the next line, when it is one, was typed at the
+	// prompt and is not steering.
+	withdrawn func(string) bool
 }
 
 // errStdinEnded is a prompt's error once stdin has ended.
@@ -55,8 +60,8 @@ func (c *console) route(ctx context.Context) {
 				return
 			}
 			c.mu.Lock()
-			w := c.waiting
-			c.waiting = nil
+			w, late := c.waiting, c.withdrawn
+			c.waiting, c.withdrawn = nil, nil
 			c.mu.Unlock()
 			switch {
 			case w != nil:
@@ -64,6 +69,8 @@ func (c *console) route(ctx context.Context) {
 					c.show("", line)
 				}
 				w <- line
+			case late != nil && late(line):
+				c.note(line + " (not sent: the prompt it answers was withdrawn, its call decided already)")
 			case strings.TrimSpace(line) != "":
 				if c.show != nil {
 					c.show("› ", line)
@@ -72,6 +79,15 @@ func (c *console) route(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// note shows a line about a typed line, where typed lines show.
+func (c *console) note(text string) {
+	if c.show != nil {
+		c.show("", text)
+		return
+	}
+	fmt.Fprintln(c.prompts, text)
 }
 
 // approve asks on the terminal whether a call may run; "always" allows
@@ -129,6 +145,11 @@ func (c *console) answer(ctx context.Context, call contract.ToolCall, q contract
 func (c *console) ask(ctx context.Context, call contract.ToolCall, text, retry string, ok func(string) bool) (string, error) {
 	c.asking.Lock()
 	defer c.asking.Unlock()
+	// A call decided some other way while its prompt queued behind
+	// another is not asked about at all.
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	for again := false; ; again = true {
 		answer := make(chan string, 1)
 		c.mu.Lock()
@@ -144,11 +165,11 @@ func (c *console) ask(ctx context.Context, call contract.ToolCall, text, retry s
 		select {
 		case <-ctx.Done():
 			answered()
-			c.unregister(answer)
+			c.unregister(answer, ok)
 			return "", ctx.Err()
 		case <-c.ended:
 			answered()
-			c.unregister(answer)
+			c.unregister(answer, nil)
 			return "", errStdinEnded
 		case line := <-answer:
 			answered()
@@ -160,11 +181,12 @@ func (c *console) ask(ctx context.Context, call contract.ToolCall, text, retry s
 }
 
 // unregister drops a prompt's answer channel, or route would hand the
-// next typed line, a steer, to a prompt that nobody waits on any more.
-func (c *console) unregister(answer chan string) {
+// next typed line, a steer, to a prompt that nobody waits on any more;
+// a line that answers it (accepts) is not taken for a steer either.
+func (c *console) unregister(answer chan string, accepts func(string) bool) {
 	c.mu.Lock()
 	if c.waiting == answer {
-		c.waiting = nil
+		c.waiting, c.withdrawn = nil, accepts
 	}
 	c.mu.Unlock()
 }
