@@ -219,10 +219,16 @@ func (a *Agent) FollowUp(in Input) error {
 }
 
 // Approve answers a pending approval request: the run's own, or else one
-// of a delegate's child run (see ApproveSubflow to name which).
+// of a delegate's child run (see ApproveSubflow to name which). A
+// decision on a call of the run's own that was decided already is
+// refused, not offered to a child whose call shares its id.
 func (a *Agent) Approve(callID string, d Decision) error {
-	err := a.hostSignal(func() contract.Signal { return resolution(callID, d, a.now()) })
-	if errors.Is(err, ErrRejected) && a.approveInChildren(callID, d) {
+	own := false
+	err := a.hostSignal(func() contract.Signal {
+		own = a.ownAsk(callID, func(t contract.ToolDescriptor) bool { return t.NeedsApproval })
+		return resolution(callID, d, a.now())
+	})
+	if errors.Is(err, ErrRejected) && !own && a.approveInChildren(callID, d) {
 		return nil
 	}
 	return err

@@ -20,10 +20,12 @@ type Answerer func(ctx context.Context, call contract.ToolCall, q contract.Quest
 // for Answer (or the Answerer) across restarts, since it is part of the
 // recorded snapshot. Answering an unknown or already answered call is
 // refused with ErrRejected. A question a delegate's child run asked is
-// answered here too.
+// answered here too, unless the run's own call of the id asked one
+// (answered already, the answer is refused rather than given to a child
+// whose call shares the id).
 func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
-	err := a.answerOwn(ctx, callID, answer)
-	if errors.Is(err, ErrRejected) {
+	own, err := a.answerCall(ctx, callID, answer)
+	if errors.Is(err, ErrRejected) && !own {
 		for _, k := range a.runningChildren() {
 			if k.agent.Answer(ctx, callID, answer) == nil {
 				return nil
@@ -34,15 +36,36 @@ func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
 }
 
 func (a *Agent) answerOwn(ctx context.Context, callID, answer string) error {
-	return a.call(ctx, func() error {
+	_, err := a.answerCall(ctx, callID, answer)
+	return err
+}
+
+// answerCall answers the run's own question and reports whether the run
+// has a call of the id that asks a person.
+func (a *Agent) answerCall(ctx context.Context, callID, answer string) (own bool, err error) {
+	err = a.call(ctx, func() error {
 		if a.failed != nil {
 			return a.failed
 		}
 		if a.run == nil {
 			return ErrNoRun
 		}
+		own = a.ownAsk(callID, func(t contract.ToolDescriptor) bool { return t.AsksHuman })
 		return a.apply(contract.HumanAnswered{CallID: callID, Answer: validText(answer), At: a.now()})
 	})
+	return own, err
+}
+
+// ownAsk reports whether the run's batch holds a call of the id to a
+// tool that asks a person as asks says, whatever its state. In turn
+// (enqueue).
+func (a *Agent) ownAsk(callID string, asks func(contract.ToolDescriptor) bool) bool {
+	for _, p := range a.state.Pending {
+		if p.Call.ID == callID && asks(p.Tool) {
+			return true
+		}
+	}
+	return false
 }
 
 // askHuman asks the Answerer, when there is one; otherwise the question
