@@ -151,9 +151,10 @@ func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) 
 		source = box
 	}
 	var delegateBad []contract.FieldError
-	cfg.Delegates, delegateBad = resolveDelegates(cfg.Delegates, source, "Delegates")
+	declared := cfg.Delegates
+	cfg.Delegates, delegateBad = resolveDelegates(cfg, source, "Delegates")
 	bad = append(bad, delegateBad...)
-	bad = append(bad, delegateErrors(cfg, deps)...)
+	bad = append(bad, delegateErrors(declared, deps)...)
 	bad = append(bad, providerErrors(cfg, deps.Model.Provider, deps.Model.Delegates, "")...)
 	if dir := deps.Env.WorkDir; dir != "" {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {

@@ -8,20 +8,25 @@ import (
 	"github.com/batonrt/baton/turn"
 )
 
-// resolveDelegates fills in the tools of every delegate, at every depth,
-// from the box, as offeredTools does for the agent's own; a delegate that
-// names no tools has none.
-func resolveDelegates(ds []contract.Delegate, box *dispatch.ToolBox, field string) ([]contract.Delegate, []contract.FieldError) {
-	if len(ds) == 0 {
-		return ds, nil
+// resolveDelegates returns cfg's delegates with the tools of every
+// delegate, at every depth, filled in from the box, as offeredTools does
+// for the agent's own; a delegate that names no tools has none. Where
+// delegates are no longer offered (the depth cap, as ChildConfig
+// carries it down) they are cut: they never run, and a config whose
+// delegates form a cycle (one Go value referring to itself) must come
+// out finite, to be walked and recorded.
+func resolveDelegates(cfg contract.AgentConfig, box *dispatch.ToolBox, field string) ([]contract.Delegate, []contract.FieldError) {
+	if cfg.Depth < 0 || cfg.DelegationDepthLimit() > contract.MaxDelegationDepthLimit || !cfg.OffersDelegates() {
+		// Validate refuses a depth or a cap out of range.
+		return nil, nil
 	}
 	var bad []contract.FieldError
-	out := make([]contract.Delegate, len(ds))
-	for i, d := range ds {
+	out := make([]contract.Delegate, len(cfg.Delegates))
+	for i, d := range cfg.Delegates {
 		f := fmt.Sprintf("%s[%d].Config", field, i)
 		var toolsBad, nested []contract.FieldError
 		d.Config.Tools, toolsBad = offeredTools(d.Config.Tools, box, f+".Tools", false)
-		d.Config.Delegates, nested = resolveDelegates(d.Config.Delegates, box, f+".Delegates")
+		d.Config.Delegates, nested = resolveDelegates(cfg.ChildConfig(d), box, f+".Delegates")
 		bad = append(append(bad, toolsBad...), nested...)
 		out[i] = d
 	}
@@ -30,18 +35,31 @@ func resolveDelegates(ds []contract.Delegate, box *dispatch.ToolBox, field strin
 
 // delegateNames collects the names of the delegates at every depth.
 func delegateNames(ds []contract.Delegate, into map[string]bool) {
+	declaredNames(ds, into, map[*contract.Delegate]bool{})
+}
+
+// declaredNames is delegateNames for a list as the host declared it,
+// before resolveDelegates cut it at the depth cap: each list is walked
+// once, so a list that holds itself (a cycle of delegates) ends.
+func declaredNames(ds []contract.Delegate, into map[string]bool, seen map[*contract.Delegate]bool) {
+	if len(ds) == 0 || seen[&ds[0]] {
+		return
+	}
+	seen[&ds[0]] = true
 	for _, d := range ds {
 		into[d.Name] = true
-		delegateNames(d.Config.Delegates, into)
+		declaredNames(d.Config.Delegates, into, seen)
 	}
 }
 
 // delegateErrors checks what CreateAgent is given for delegation beyond
-// the config's own rules.
-func delegateErrors(cfg contract.AgentConfig, deps Deps) []contract.FieldError {
+// the config's own rules; declared is the config's delegates as given.
+// A provider may be given for a delegate declared only below the depth
+// cap, which never runs.
+func delegateErrors(declared []contract.Delegate, deps Deps) []contract.FieldError {
 	var bad []contract.FieldError
 	names := map[string]bool{}
-	delegateNames(cfg.Delegates, names)
+	delegateNames(declared, names)
 	for name, p := range deps.Model.Delegates {
 		switch {
 		case !names[name]:
