@@ -196,7 +196,9 @@ func (d *Driver) attempt(outer context.Context, req *contract.ModelRequest, ctx 
 	// The stream is called with the context's own yield rather than
 	// ranged over, so the loop's state lives in the context already
 	// allocated instead of in variables of its own on the heap.
-	d.p.Stream(ctx, *req)(ctx.yield)
+	if err := d.stream(ctx, req); err != nil {
+		return err
+	}
 	if ctx.malformed != nil {
 		return &ProviderError{Failure: contract.FailStream, Message: "malformed stream", Err: ctx.malformed}
 	}

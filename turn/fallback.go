@@ -56,7 +56,7 @@ func (d *Driver) fallback(outer context.Context, deadline time.Time, total func(
 		ctx, cancel = context.WithTimeout(ctx, limit)
 		defer cancel()
 	}
-	chunks, cerr := c.Complete(ctx, *req)
+	chunks, cerr := d.complete(ctx, c, req)
 	if cerr != nil {
 		if ctx.Err() != nil && outer.Err() == nil && !passed(deadline) {
 			return true, &ProviderError{Failure: contract.FailTimeout, Message: fmt.Sprintf("no reply within %s without streaming either", limit)}
