@@ -11,5 +11,8 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(askChildEnv); dir != "" {
 		os.Exit(askChild(dir))
 	}
+	if dir := os.Getenv(killTreeChildEnv); dir != "" {
+		os.Exit(killTreeChild(dir))
+	}
 	goleak.VerifyTestMain(m)
 }
