@@ -96,7 +96,8 @@ func (t *transition) startDelegate(i int) {
 
 // childSession names the session of the delegate call at index i of the
 // batch dispatched by step: unique within the parent, short whatever the
-// depth. A parent id too long to extend is cut from the front.
+// depth. A parent id too long to extend is cut from the front. The
+// store's export finds children by this rule (store.delegatedFrom).
 func childSession(parent string, step uint64, i int) string {
 	suffix := "/" + strconv.FormatUint(step, 10) + "." + strconv.Itoa(i)
 	if over := len(parent) + len(suffix) - maxSessionID; over > 0 {

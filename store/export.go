@@ -35,11 +35,14 @@ type exportLine struct {
 }
 
 func (d *db) Export(ctx context.Context, w io.Writer, sessionIDs ...string) error {
+	var err error
 	if len(sessionIDs) == 0 {
-		var err error
-		if sessionIDs, err = d.Sessions(ctx); err != nil {
-			return fmt.Errorf("store: export: %w", err)
-		}
+		sessionIDs, err = d.Sessions(ctx)
+	} else {
+		sessionIDs, err = d.namedWithDelegated(ctx, sessionIDs)
+	}
+	if err != nil {
+		return fmt.Errorf("store: export: %w", err)
 	}
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)

@@ -48,7 +48,8 @@ type Store interface {
 	// Verify re-hashes every node reachable from a ref and checks parents,
 	// links, steps and refs; it returns every problem found, joined.
 	Verify(ctx context.Context) error
-	// Export writes the sessions (all when none are named) as JSONL.
+	// Export writes the sessions (all when none are named) as JSONL; a
+	// session named brings the sessions of its delegate calls along.
 	Export(ctx context.Context, w io.Writer, sessionIDs ...string) error
 	// Import reads what Export wrote, verifying every node, and returns
 	// the sessions it created or found identical.
