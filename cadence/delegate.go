@@ -2,15 +2,10 @@ package cadence
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
-
-// maxSessionID is the store's limit on a session id (store.MaxSessionID),
-// which child session ids must respect.
-const maxSessionID = 80
 
 // offeredTools is the agent's tools followed by its delegates' tools, when
 // its depth still allows delegation.
@@ -95,18 +90,10 @@ func (t *transition) startDelegate(i int) {
 }
 
 // childSession names the session of the delegate call at index i of the
-// batch dispatched by step: unique within the parent, short whatever the
-// depth. A parent id too long to extend is cut from the front. The
-// store's export finds children by this rule (store.delegatedFrom).
+// batch dispatched by step (contract.ChildSession, by which the store's
+// export finds a parent's children too).
 func childSession(parent string, step uint64, i int) string {
-	suffix := "/" + strconv.FormatUint(step, 10) + "." + strconv.Itoa(i)
-	if over := len(parent) + len(suffix) - maxSessionID; over > 0 {
-		parent = parent[over:]
-		for len(parent) > 0 && parent[0]&0xC0 == 0x80 {
-			parent = parent[1:]
-		}
-	}
-	return parent + suffix
+	return contract.ChildSession(parent, step, i)
 }
 
 // childStep is the part of a child session's id its parent's rules

@@ -2,7 +2,8 @@ package store
 
 import (
 	"context"
-	"strings"
+
+	"github.com/batonrt/baton/contract"
 )
 
 // withDelegated returns ids, each followed by the sessions of its
@@ -21,7 +22,7 @@ func withDelegated(ids, all []string) []string {
 		seen[id] = true
 		out = append(out, id)
 		for _, s := range all {
-			if delegatedFrom(id, s) {
+			if contract.IsChildSession(id, s) {
 				add(s)
 			}
 		}
@@ -30,40 +31,6 @@ func withDelegated(ids, all []string) []string {
 		add(id)
 	}
 	return out
-}
-
-// delegatedFrom reports whether id names the session of a delegate call
-// of parent, as the run rules name it (cadence's childSession): parent's
-// id and "/STEP.INDEX", cut from the front to MaxSessionID bytes, on a
-// rune boundary.
-func delegatedFrom(parent, id string) bool {
-	i := strings.LastIndexByte(id, '/')
-	if i < 0 || !stepIndex(id[i+1:]) {
-		return false
-	}
-	suffix := id[i:]
-	if over := len(parent) + len(suffix) - MaxSessionID; over > 0 {
-		parent = parent[over:]
-		for len(parent) > 0 && parent[0]&0xC0 == 0x80 {
-			parent = parent[1:]
-		}
-	}
-	return id[:i] == parent
-}
-
-// stepIndex reports whether s is "STEP.INDEX", two decimal numbers.
-func stepIndex(s string) bool {
-	step, index, ok := strings.Cut(s, ".")
-	return ok && digits(step) && digits(index)
-}
-
-func digits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // namedWithDelegated is the sessions Export writes for the ids named.

@@ -5,11 +5,13 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/batonrt/baton/contract"
 )
 
 // MaxSessionID is the longest session id in bytes; escaped, it still fits
 // a file name.
-const MaxSessionID = 80
+const MaxSessionID = contract.MaxSessionID
 
 func checkSession(id string) error {
 	switch {

@@ -1,0 +1,60 @@
+package contract_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/batonrt/baton/contract"
+	"pgregory.net/rapid"
+)
+
+func TestChildSession(t *testing.T) {
+	long := strings.Repeat("é", contract.MaxSessionID/2) // two bytes a rune
+	cases := []struct {
+		parent string
+		step   uint64
+		index  int
+		want   string
+	}{
+		{"s", 2, 0, "s/2.0"},
+		{"s/2.0", 5, 1, "s/2.0/5.1"},
+		// Cut from the front to fit, never inside a rune.
+		{long, 12, 3, strings.Repeat("é", (contract.MaxSessionID-6)/2) + "/12.3"},
+		{"x" + long, 12, 3, strings.Repeat("é", (contract.MaxSessionID-6)/2) + "/12.3"},
+	}
+	for _, c := range cases {
+		got := contract.ChildSession(c.parent, c.step, c.index)
+		if got != c.want {
+			t.Errorf("ChildSession(%q, %d, %d) = %q, want %q", c.parent, c.step, c.index, got, c.want)
+		}
+		if !contract.IsChildSession(c.parent, got) {
+			t.Errorf("IsChildSession(%q, %q) = false for the name ChildSession made", c.parent, got)
+		}
+	}
+}
+
+func TestIsChildSessionRefusesOtherNames(t *testing.T) {
+	for _, id := range []string{"s", "s/2", "s/2.", "s/.0", "s/02.0", "s/2.0x", "s/-1.0", "s/2.-1", "t/2.0", "ss/2.0", "s/2.0/x"} {
+		if contract.IsChildSession("s", id) {
+			t.Errorf("IsChildSession(%q, %q) = true: no delegate call of s has that session", "s", id)
+		}
+	}
+}
+
+// Every name ChildSession makes is valid UTF-8 within MaxSessionID and is
+// recognised as the parent's child.
+func TestChildSessionProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		parent := rapid.StringOfN(rapid.Rune(), 1, contract.MaxSessionID, contract.MaxSessionID).Draw(t, "parent")
+		step := rapid.Uint64().Draw(t, "step")
+		index := rapid.IntRange(0, 1<<20).Draw(t, "index")
+		id := contract.ChildSession(parent, step, index)
+		if len(id) > contract.MaxSessionID || !utf8.ValidString(id) {
+			t.Fatalf("ChildSession(%q, %d, %d) = %q: %d bytes, valid %v", parent, step, index, id, len(id), utf8.ValidString(id))
+		}
+		if !contract.IsChildSession(parent, id) {
+			t.Fatalf("IsChildSession(%q, %q) = false", parent, id)
+		}
+	})
+}
