@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/batonrt/baton/conductor"
@@ -72,62 +73,188 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 // approval with the decision the text holds. The map it returns holds
 // every call it answered, true for a question (whose result is the
 // answer) and false for an approval (whose result is still to come).
+// Every answer is read against the run before any is applied, so a bad
+// decision applies nothing; the decisions on each run's approval
+// requests are then applied together (CallsApprover), so a call the
+// client denied or approved once keeps that decision when an "always"
+// in the same request would allow it too.
 func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, asked map[string]contract.EventKind) (map[string]bool, int, error) {
 	snap := hr.Snapshot()
 	if !snap.Phase.InFlight() {
 		return nil, http.StatusConflict, fmt.Errorf("wire: thread %q has no run waiting for an answer", snap.SessionID)
 	}
+	steps, err := planAnswers(snap, answers, asked)
+	if err != nil {
+		return nil, http.StatusBadRequest, err
+	}
 	applied := map[string]bool{}
-	for _, a := range answers {
-		// Read again for each answer: an earlier one may have decided this
-		// call too (approving for the session allows every call waiting
-		// with the same keys), which leaves it like an answered call.
-		state := callState(hr.Snapshot(), a.callID)
-		var err error
-		// The run's own call is answered in the run only: should another
-		// client's answer land first, this one is refused rather than
-		// offered to a delegate's child whose call shares the id.
-		switch state {
-		case contract.CallAwaitingHuman:
-			err = answerSubflow(ctx, hr, nil, a.callID, a.text)
-		case contract.CallAwaitingApproval:
-			var d conductor.Decision
-			if d, err = decision(a.text); err != nil {
-				return nil, http.StatusBadRequest, err
-			}
-			err = approveSubflow(hr, nil, a.callID, d)
-		default:
-			path, id, ok := subflowCall(a.callID)
-			if !ok {
-				continue
-			}
-			kind, waits := asked[a.callID]
-			if kind == contract.EvApprovalRequested {
-				// A delegated run's approval request, decided in the run
-				// at its path.
-				var d conductor.Decision
-				if d, err = decision(a.text); err != nil {
-					return nil, http.StatusBadRequest, err
-				}
-				state = contract.CallAwaitingApproval
-				err = approveSubflow(hr, path, id, d)
-			} else {
-				// A delegated run's question, answered in the run at its path.
-				err = answerSubflow(ctx, hr, path, id, a.text)
-			}
-			if !waits && (errors.Is(err, conductor.ErrRejected) || errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed)) {
-				continue // no child waits on it (or no more)
-			}
-		}
+	for _, err := range []error{applyDecisions(hr, steps, applied), applyOthers(ctx, hr, steps, applied)} {
 		if err != nil {
-			return nil, http.StatusConflict, fmt.Errorf("wire: answer %q: %w", a.callID, err)
+			return nil, http.StatusConflict, err
 		}
-		applied[a.callID] = state != contract.CallAwaitingApproval
 	}
 	if len(applied) == 0 {
 		return nil, http.StatusConflict, fmt.Errorf("wire: no call of thread %q waits for these answers", snap.SessionID)
 	}
 	return applied, http.StatusOK, nil
+}
+
+// answerStep is one answer of a request, read against the run as the
+// request found it.
+type answerStep struct {
+	// id is what the client answered under; path and callID name the
+	// call in its run, path nil for the run's own.
+	id     string
+	path   []string
+	callID string
+	text   string
+	// approval is set for a decision, d.
+	approval bool
+	d        conductor.Decision
+	// waits is set when the call is known to wait: the run's own by its
+	// state, a delegated run's by its ask in the thread's events.
+	waits bool
+}
+
+// planAnswers reads each answer against the run: answers to calls that
+// do not wait are left out (the AI SDK sends every output of the message
+// again), as is a second answer to one call; a decision that cannot be
+// read is an error.
+func planAnswers(snap contract.RunSnapshot, answers []clientAnswer, asked map[string]contract.EventKind) ([]answerStep, error) {
+	var steps []answerStep
+	seen := map[string]bool{}
+	for _, a := range answers {
+		if seen[a.callID] {
+			continue
+		}
+		seen[a.callID] = true
+		st := answerStep{id: a.callID, callID: a.callID, text: a.text, waits: true}
+		switch callState(snap, a.callID) {
+		case contract.CallAwaitingHuman:
+		case contract.CallAwaitingApproval:
+			st.approval = true
+		default:
+			// The run's own call is answered in the run only: should another
+			// client's answer land first, this one is refused rather than
+			// offered to a delegate's child whose call shares the id.
+			path, id, ok := subflowCall(a.callID)
+			if !ok {
+				continue
+			}
+			kind, waits := asked[a.callID]
+			st.path, st.callID, st.waits = path, id, waits
+			// A delegated run's approval request is decided in the run at
+			// its path, its question answered there.
+			st.approval = kind == contract.EvApprovalRequested
+		}
+		if st.approval {
+			var err error
+			if st.d, err = decision(a.text); err != nil {
+				return nil, err
+			}
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+// applyDecisions applies the decisions on calls known to wait, each run's
+// together.
+func applyDecisions(hr HumanRunner, steps []answerStep, applied map[string]bool) error {
+	var paths [][]string
+	byPath := map[string][]answerStep{}
+	for _, st := range steps {
+		if !st.approval || !st.waits {
+			continue
+		}
+		key := strings.Join(st.path, "/")
+		if _, ok := byPath[key]; !ok {
+			paths = append(paths, st.path)
+		}
+		byPath[key] = append(byPath[key], st)
+	}
+	for _, path := range paths {
+		group := byPath[strings.Join(path, "/")]
+		if err := approveCalls(hr, path, group); err != nil {
+			return err
+		}
+		for _, st := range group {
+			applied[st.id] = false
+		}
+	}
+	return nil
+}
+
+// applyOthers answers the questions, and decides the delegated runs'
+// calls not known to wait, one by one.
+func applyOthers(ctx context.Context, hr HumanRunner, steps []answerStep, applied map[string]bool) error {
+	for _, st := range steps {
+		if st.approval && st.waits {
+			continue
+		}
+		var err error
+		if st.approval {
+			err = approveSubflow(hr, st.path, st.callID, st.d)
+		} else {
+			err = answerSubflow(ctx, hr, st.path, st.callID, st.text)
+		}
+		if !st.waits && (errors.Is(err, conductor.ErrRejected) || errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed)) {
+			continue // no child waits on it (or no more)
+		}
+		if err != nil {
+			return fmt.Errorf("wire: answer %q: %w", st.id, err)
+		}
+		applied[st.id] = !st.approval
+	}
+	return nil
+}
+
+// approveCalls decides calls of the run at path together. A runner that
+// cannot has them decided one by one, the calls' own decisions first; an
+// approval for the session refused once another has been applied is
+// taken as done by that one.
+func approveCalls(hr HumanRunner, path []string, group []answerStep) error {
+	if ca, ok := hr.(CallsApprover); ok {
+		ds := make([]conductor.CallDecision, len(group))
+		for i, st := range group {
+			ds[i] = conductor.CallDecision{CallID: st.callID, Decision: st.d}
+		}
+		if err := ca.ApproveCalls(path, ds); err != nil {
+			return fmt.Errorf("wire: decide %s: %w", answerIDs(group), err)
+		}
+		return nil
+	}
+	allowed := false
+	for _, session := range []bool{false, true} {
+		for _, st := range group {
+			if forSession(st.d) != session {
+				continue
+			}
+			err := approveSubflow(hr, st.path, st.callID, st.d)
+			if allowed && session && errors.Is(err, conductor.ErrRejected) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("wire: answer %q: %w", st.id, err)
+			}
+			allowed = allowed || session
+		}
+	}
+	return nil
+}
+
+// forSession reports whether d approves for the session, which may
+// decide other calls too.
+func forSession(d conductor.Decision) bool {
+	return d.Approved && d.Scope == contract.ScopeSession
+}
+
+func answerIDs(group []answerStep) string {
+	ids := make([]string, len(group))
+	for i, st := range group {
+		ids[i] = strconv.Quote(st.id)
+	}
+	return strings.Join(ids, ", ")
 }
 
 // childAsks are the questions and approval requests delegated runs made
@@ -164,6 +291,17 @@ type SubflowAnswerer interface {
 // offered to the whole tree by Approve.
 type SubflowApprover interface {
 	ApproveSubflow(path []string, callID string, d conductor.Decision) error
+}
+
+// CallsApprover is a HumanRunner that decides several approval requests
+// of the run at a subflow path together (see
+// conductor.Agent.ApproveCalls), as a request that answers them all
+// means: each call's own decision comes before an approval for the
+// session, which would otherwise decide the calls after it. AgentRunner's
+// runners are; a runner that is not has them decided one by one in that
+// order.
+type CallsApprover interface {
+	ApproveCalls(path []string, ds []conductor.CallDecision) error
 }
 
 func approveSubflow(hr HumanRunner, path []string, callID string, d conductor.Decision) error {

@@ -264,6 +264,7 @@ var (
 	_ wire.SteerRunner     = toolRunner{}
 	_ wire.HumanRunner     = toolRunner{}
 	_ wire.SubflowAnswerer = toolRunner{}
+	_ wire.CallsApprover   = toolRunner{}
 	_ wire.FailedRunner    = toolRunner{}
 )
 
@@ -279,6 +280,13 @@ func (r toolRunner) Answer(ctx context.Context, callID, answer string) error {
 
 func (r toolRunner) Approve(callID string, d conductor.Decision) error {
 	return r.agent.Approve(callID, d)
+}
+
+// ApproveCalls takes the page's decisions on several calls of one run
+// together (wire.CallsApprover), so an "always" on one call does not
+// approve another call the page denied.
+func (r toolRunner) ApproveCalls(path []string, ds []conductor.CallDecision) error {
+	return r.agent.ApproveCalls(path, ds)
 }
 
 // AnswerSubflow takes the page's answer to a delegated run's question
