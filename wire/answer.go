@@ -37,7 +37,9 @@ type clientAnswer struct {
 // what the call then did, which the client has yet to see. Answers for
 // calls already answered (the AI SDK sends every output of the message
 // again) are skipped; a request that answers nothing the run waits on is
-// refused with 409.
+// refused with 409, as is one with an answer another client's got in
+// before, its message saying which of the request's answers were applied
+// first.
 func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol, threadID string, answers []clientAnswer) {
 	t, ok := h.useThread(w, r, threadID)
 	if !ok {
@@ -90,13 +92,29 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 	applied := map[string]bool{}
 	for _, err := range []error{applyDecisions(hr, steps, applied), applyOthers(ctx, hr, steps, applied)} {
 		if err != nil {
-			return nil, http.StatusConflict, err
+			return nil, http.StatusConflict, partly(err, answers, applied)
 		}
 	}
 	if len(applied) == 0 {
 		return nil, http.StatusConflict, fmt.Errorf("wire: no call of thread %q waits for these answers", snap.SessionID)
 	}
 	return applied, http.StatusOK, nil
+}
+
+// partly says, with the error that stopped a request's answers, which
+// of them were applied before it: the run has moved on by those.
+func partly(err error, answers []clientAnswer, applied map[string]bool) error {
+	var ids []string
+	for _, a := range answers {
+		id := strconv.Quote(a.callID)
+		if _, ok := applied[a.callID]; ok && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return fmt.Errorf("%w; no answer was applied", err)
+	}
+	return fmt.Errorf("%w; the answers to %s were applied before it, and the run goes on with them", err, strings.Join(ids, ", "))
 }
 
 // answerStep is one answer of a request, read against the run as the
