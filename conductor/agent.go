@@ -114,6 +114,8 @@ type runState struct {
 	toolHere func(dispatch.Taken) bool
 	// asks cancel the approvers and answerers asked about each call.
 	asks map[string]context.CancelFunc
+	// handedIn are the approvers' decisions not applied yet.
+	handedIn handedIn
 }
 
 type outcome struct {

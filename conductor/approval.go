@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
@@ -32,8 +33,54 @@ func (a *Agent) askApproval(req ApprovalRequest) {
 			a.log.Warn("conductor: approver failed; the call is denied", "call", req.Call.ID, "err", err)
 			d = Decision{Reason: "the approver failed: " + err.Error()}
 		}
-		return task{fn: func() { a.apply(resolution(req.Call.ID, d, a.now())) }}
+		run.handedIn.add(CallDecision{CallID: req.Call.ID, Decision: d})
+		return task{fn: func() { a.applyHandedIn(run) }}
 	}))
+}
+
+// handedIn holds the decisions approvers returned and the agent has yet
+// to apply. Approvers asked about calls at once may return at once (a
+// person allows one call's tool for the session and denies the next):
+// applied as they come, the approval for the session would allow the
+// denied call too, and the denial would be refused.
+type handedIn struct {
+	mu sync.Mutex
+	ds []CallDecision
+}
+
+func (h *handedIn) add(d CallDecision) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.ds = append(h.ds, d)
+}
+
+func (h *handedIn) take() []CallDecision {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ds := h.ds
+	h.ds = nil
+	return ds
+}
+
+// applyHandedIn applies every decision the run's approvers have handed
+// in, the calls' own before those for the session (see decide). A
+// decision on a call decided meanwhile (Approve, a steer) is refused, as
+// it would be alone. In turn (enqueue).
+func (a *Agent) applyHandedIn(run *runState) {
+	ds := run.handedIn.take()
+	for _, session := range []bool{false, true} {
+		for _, d := range ds {
+			if forSession(d.Decision) != session || a.run != run {
+				continue
+			}
+			if session && !a.awaitsApproval(d.CallID) {
+				continue // another approval for the session allowed it
+			}
+			if err := a.apply(resolution(d.CallID, d.Decision, a.now())); err != nil {
+				a.log.Debug("conductor: decision refused", "call", d.CallID, "err", err)
+			}
+		}
+	}
 }
 
 // callApprover runs the approver, turning a panic into an error.

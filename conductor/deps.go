@@ -165,7 +165,9 @@ type ApprovalRequest struct {
 // way): a run is over only when its approvers have returned. An error or
 // a panic denies the call, since an approval that cannot be asked is a
 // denial; ErrApproveLater instead leaves the request pending for
-// Agent.Approve.
+// Agent.Approve. Approvers that return at once have their decisions
+// applied together, each call's own before an approval for the session,
+// so a call a person denied is not allowed by an "always" on another.
 type Approver func(ctx context.Context, req ApprovalRequest) (Decision, error)
 
 // ErrApproveLater, returned by an Approver, leaves the request pending
