@@ -207,7 +207,9 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starte
 // Steer delivers input to the run in flight at its next model-call
 // boundary; tool calls not yet started are skipped. Steering goes to the
 // root run only: a delegate's child run is not steered, and a delegate
-// call already running goes on (one not started is skipped).
+// call already running goes on (one not started is skipped). It returns
+// nil once the input is recorded; ErrNoRun when no run is in flight, and
+// the store's error when the input could not be recorded (the run ends).
 func (a *Agent) Steer(in Input) error {
 	return a.hostSignal(func() contract.Signal { return contract.Steered{Input: in.turns(estimator(a.cfg)), At: a.now()} })
 }
@@ -281,7 +283,15 @@ func (a *Agent) hostSignal(make func() contract.Signal) error {
 		if a.run == nil {
 			return ErrNoRun
 		}
-		return a.apply(make())
+		if err := a.apply(make()); err != nil {
+			return err
+		}
+		// apply answers a failed persist by ending the run, not with an
+		// error: the input was not recorded, so it was not taken either.
+		if a.failed != nil {
+			return a.failed
+		}
+		return nil
 	})
 }
 
