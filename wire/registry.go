@@ -31,7 +31,10 @@ type thread struct {
 	// Guarded by the handler's mu.
 	users   int
 	running bool
-	idle    time.Time
+	// returned is closed when the Submit of the thread's claimed run
+	// returns (unclaim).
+	returned chan struct{}
+	idle     time.Time
 	// taken are the client message ids the thread's runs took.
 	taken map[string]bool
 }
@@ -304,14 +307,40 @@ func (h *Handler) claim(t *thread, ids []string) bool {
 		return false
 	}
 	t.running = true
+	t.returned = make(chan struct{})
 	h.runs.Add(1)
 	h.takeLocked(t, ids)
 	return true
 }
 
+// claimWhenReturned is claim, except that when the thread's run has
+// ended but its Submit has not returned yet (a tool that ignores its
+// context may hold it for long), it waits for that, or for ctx, rather
+// than refusing a message as if a run were in flight.
+func (h *Handler) claimWhenReturned(ctx context.Context, t *thread, ids []string) bool {
+	for {
+		if h.claim(t, ids) {
+			return true
+		}
+		h.mu.Lock()
+		returned := t.returned
+		ended := !h.closed && t.running && !t.r.Snapshot().Phase.InFlight()
+		h.mu.Unlock()
+		if !ended {
+			return false
+		}
+		select {
+		case <-returned:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
 func (h *Handler) unclaim(t *thread) {
 	h.mu.Lock()
 	t.running = false
+	close(t.returned)
 	t.idle = time.Now()
 	h.mu.Unlock()
 }

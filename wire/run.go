@@ -42,7 +42,7 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 			return
 		case h.steer(w, r, proto, t, turns):
 			return
-		case !h.claim(t, ids):
+		case !h.claimWhenReturned(ctx, t, ids):
 			h.untake(t, ids)
 			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
 			return
