@@ -17,7 +17,7 @@ func (a *Agent) ApproveSubflow(path []string, callID string, d Decision) error {
 	if err != nil {
 		return err
 	}
-	return ag.hostSignal(func() contract.Signal { return resolution(callID, d, ag.now()) })
+	return ag.hostSignal(func() (contract.Signal, error) { return resolution(callID, d, ag.now()), nil })
 }
 
 // AnswerSubflow answers a question of the run at the subflow path, as

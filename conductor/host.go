@@ -84,6 +84,9 @@ func (a *Agent) take(ctx context.Context, sb *submission, w chan *outcome) (run 
 
 // steerWith folds a Submit made while a run is in flight into that run.
 func (a *Agent) steerWith(sb *submission, w chan *outcome) error {
+	if err := a.unoffered(sb.tools); err != nil {
+		return err
+	}
 	if sb.retrievalErr != "" {
 		return contract.NewError(contract.KindRetrieval, "retriever failed: %s", sb.retrievalErr)
 	}
@@ -210,14 +213,16 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starte
 // call already running goes on (one not started is skipped). It returns
 // nil once the input is recorded; ErrNoRun when no run is in flight, and
 // the store's error when the input could not be recorded (the run ends).
+// A run's tools are set when it starts: in.Tools may only name tools it
+// offers already, and bringing another is a config error.
 func (a *Agent) Steer(in Input) error {
-	return a.hostSignal(func() contract.Signal { return contract.Steered{Input: in.turns(estimator(a.cfg)), At: a.now()} })
+	return a.inputSignal(in, func(turns []contract.Turn) contract.Signal { return contract.Steered{Input: turns, At: a.now()} })
 }
 
 // FollowUp queues input that continues the run in flight when it would
-// otherwise settle.
+// otherwise settle. Like Steer, it refuses tools the run does not offer.
 func (a *Agent) FollowUp(in Input) error {
-	return a.hostSignal(func() contract.Signal { return contract.FollowUpQueued{Input: in.turns(estimator(a.cfg)), At: a.now()} })
+	return a.inputSignal(in, func(turns []contract.Turn) contract.Signal { return contract.FollowUpQueued{Input: turns, At: a.now()} })
 }
 
 // Approve answers a pending approval request: the run's own, or else one
@@ -226,9 +231,9 @@ func (a *Agent) FollowUp(in Input) error {
 // refused, not offered to a child whose call shares its id.
 func (a *Agent) Approve(callID string, d Decision) error {
 	own := false
-	err := a.hostSignal(func() contract.Signal {
+	err := a.hostSignal(func() (contract.Signal, error) {
 		own = a.ownAsk(callID, func(t contract.ToolDescriptor) bool { return t.NeedsApproval })
-		return resolution(callID, d, a.now())
+		return resolution(callID, d, a.now()), nil
 	})
 	if errors.Is(err, ErrRejected) && !own && a.approveInChildren(callID, d) {
 		return nil
@@ -275,7 +280,7 @@ func (a *Agent) abortNow(mode contract.AbortMode, reason string) error {
 	return a.apply(contract.AbortRequested{Mode: mode, Reason: reason, At: a.now()})
 }
 
-func (a *Agent) hostSignal(make func() contract.Signal) error {
+func (a *Agent) hostSignal(make func() (contract.Signal, error)) error {
 	return a.call(context.Background(), func() error {
 		if a.failed != nil {
 			return a.failed
@@ -283,7 +288,11 @@ func (a *Agent) hostSignal(make func() contract.Signal) error {
 		if a.run == nil {
 			return ErrNoRun
 		}
-		if err := a.apply(make()); err != nil {
+		sig, err := make()
+		if err != nil {
+			return err
+		}
+		if err := a.apply(sig); err != nil {
 			return err
 		}
 		// apply answers a failed persist by ending the run, not with an
