@@ -301,6 +301,9 @@ func (m *machine) checkSteering(t *rapid.T, next contract.RunSnapshot, effects [
 		if i < 0 {
 			t.Fatalf("steering %q delivered but not outstanding (doubled?)", p.Event.Text)
 		}
+		if i > 0 {
+			t.Fatalf("steering %q delivered before %q, which arrived first", p.Event.Text, m.steers[:i])
+		}
 		m.steers = slices.Delete(m.steers, i, i+1)
 		m.delivered = append(m.delivered, p.Event.Text)
 		if n := countText(next.History, p.Event.Text); n != 1 {
