@@ -57,15 +57,7 @@ func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) 
 	if ok && h.failedLocked(t) {
 		// Its runner refuses all work: the thread opens again, here or,
 		// when another process took the session over, is handed there.
-		failed := t
-		h.retireLocked(failed)
-		h.closing.Add(1)
-		go func() {
-			defer h.closing.Done()
-			if err := h.closeThread(failed); err != nil {
-				h.opts.Logger.Warn("wire: close failed thread", "thread", failed.id, "err", err)
-			}
-		}()
+		h.closeFailedLocked(t)
 		ok = false
 	}
 	if !ok {
@@ -248,6 +240,32 @@ func (h *Handler) evictLocked() bool {
 func (h *Handler) retireLocked(t *thread) {
 	delete(h.threads, t.id)
 	h.retiring[t.id] = t
+}
+
+// closeFailedLocked retires t, whose runner refuses all work, and closes
+// it in the background.
+func (h *Handler) closeFailedLocked(t *thread) {
+	h.retireLocked(t)
+	h.closing.Add(1)
+	go func() {
+		defer h.closing.Done()
+		if err := h.closeThread(t); err != nil {
+			h.opts.Logger.Warn("wire: close failed thread", "thread", t.id, "err", err)
+		}
+	}()
+}
+
+// closeIfFailed closes t once its run's Submit has returned, if its
+// runner now refuses all work: a run the store's failure ended publishes
+// no end, so streams that follow the thread's events (one that steered
+// or answered the run, a reconnect) would wait for good; a closed thread
+// ends them with what the store holds. The next request opens it again.
+func (h *Handler) closeIfFailed(t *thread) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed && h.threads[t.id] == t && h.failedLocked(t) {
+		h.closeFailedLocked(t)
+	}
 }
 
 func (h *Handler) closeThread(t *thread) error {

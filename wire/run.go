@@ -64,6 +64,7 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		defer close(done)
 		defer h.unclaim(t)
 		_, runErr = t.r.Submit(context.WithoutCancel(ctx), turns)
+		h.closeIfFailed(t)
 	}()
 	err := s.follow(ctx, done)
 	if err == nil && s.runID == "" {
