@@ -116,7 +116,8 @@ func (b *Backend) ownerConn(ctx context.Context) (*pgx.Conn, error) {
 // or the URL) must not end, and the server probes it after 10 s of
 // quiet, so the locks of an owner whose machine vanished, closing
 // nothing, free in under half a minute rather than the system's two
-// hours. Each is set only where the server knows it.
+// hours. Each is set only where the server knows it. The pool's
+// connections take them too (see OpenBackend).
 const ownerSettings = `SELECT set_config(name, setting, false) FROM (VALUES
 	('idle_session_timeout', '0'),
 	('tcp_keepalives_idle', '10'), ('tcp_keepalives_interval', '5'), ('tcp_keepalives_count', '3')

@@ -59,6 +59,13 @@ func OpenBackend(ctx context.Context, url string) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: postgres: %w: %w", store.ErrInvalid, err)
 	}
+	// The pool checks a connection only after a second idle, so one the
+	// server ended sooner for idleness would fail the next statement:
+	// the pool's connections keep the owner connection's settings.
+	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
+		_, err := conn.Exec(ctx, ownerSettings)
+		return err
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, ioErr("connect", err)
