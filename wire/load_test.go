@@ -52,8 +52,11 @@ func (e *env) runText(thread string) string {
 
 // uiText reads an AI SDK stream and returns its text, part by part in the
 // order the parts began.
-func uiText(t *testing.T, resp *http.Response) string {
-	_, chunks := readUI(t, resp.Body)
+func uiText(resp *http.Response) (string, error) {
+	_, chunks, err := decodeUI(resp.Body)
+	if err != nil {
+		return "", err
+	}
 	parts := map[string]*strings.Builder{}
 	var order []string
 	for _, c := range chunks {
@@ -69,7 +72,7 @@ func uiText(t *testing.T, resp *http.Response) string {
 	for _, id := range order {
 		b.WriteString(parts[id].String())
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // A thousand readers (a quarter under the race detector) join a run at random points, before and while its
@@ -81,6 +84,18 @@ func TestThousandReadersGetEveryByte(t *testing.T) {
 	e := newEnvWith(t, envOptions{scripts: twoTurns(150), toolGate: gate, pace: 100 * time.Microsecond})
 	resp := e.postChat(context.Background(), chatBody("c1", "go"))
 	defer resp.Body.Close()
+	// The starting client reads all along, as every client here does:
+	// the run waits at its tool until the readers have joined, which on a
+	// loaded machine may take longer than the write timeout, and a stream
+	// whose client reads nothing for that long is cut off.
+	starter := make(chan string, 1)
+	go func() {
+		text, err := uiText(resp)
+		if err != nil {
+			t.Errorf("the starting client: %v", err)
+		}
+		starter <- text
+	}()
 	waitFor(t, func() bool {
 		return e.agent("c1") != nil && e.agent("c1").Snapshot().Phase == contract.PhaseAwaitingTools
 	})
@@ -109,16 +124,19 @@ func TestThousandReadersGetEveryByte(t *testing.T) {
 				return
 			}
 			joined.Add(1)
-			texts[i] = uiText(t, r)
+			text, err := uiText(r)
+			if err != nil {
+				t.Errorf("reader %d: %v", i, err)
+			}
+			texts[i] = text
 		}()
 	}
 	waitLong(t, func() bool { return e.users("c1") > readers/2 })
 	close(gate)
-	starter := uiText(t, resp)
 	wg.Wait()
 	want := e.runText("c1")
-	if starter != want {
-		t.Errorf("the starting client got %d of %d bytes", len(starter), len(want))
+	if got := <-starter; got != want {
+		t.Errorf("the starting client got %d of %d bytes", len(got), len(want))
 	}
 	bad := 0
 	for _, got := range texts {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -32,6 +33,16 @@ func chatBody(id, text string) string {
 // closing [DONE] is kept as a type of its own.
 func readUI(t *testing.T, r io.Reader) ([]string, []aisdk.Chunk) {
 	t.Helper()
+	types, chunks, err := decodeUI(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return types, chunks
+}
+
+// decodeUI is readUI for goroutines other than the test's, which may not
+// end the test.
+func decodeUI(r io.Reader) ([]string, []aisdk.Chunk, error) {
 	var types []string
 	var chunks []aisdk.Chunk
 	sc := bufio.NewScanner(r)
@@ -47,14 +58,14 @@ func readUI(t *testing.T, r io.Reader) ([]string, []aisdk.Chunk) {
 		}
 		var c aisdk.Chunk
 		if err := json.Unmarshal([]byte(data), &c); err != nil {
-			t.Fatalf("bad data %q: %v", data, err)
+			return types, chunks, fmt.Errorf("bad data %q: %w", data, err)
 		}
 		types, chunks = append(types, c.Type), append(chunks, c)
 	}
 	if err := sc.Err(); err != nil {
-		t.Fatalf("read ui stream: %v", err)
+		return types, chunks, fmt.Errorf("read ui stream: %w", err)
 	}
-	return types, chunks
+	return types, chunks, nil
 }
 
 func TestHandlerAISDKStreamsRun(t *testing.T) {
