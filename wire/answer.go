@@ -54,7 +54,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 	}
 	events, end, err := t.history(ctx)
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
+		h.internalError(w, err, "wire: events of thread %q could not be read", threadID)
 		return
 	}
 	applied, status, err := applyAnswers(ctx, hr, answers, childAsks(events))

@@ -56,7 +56,7 @@ func TestBusyServerSaysSoAndWhenToRetry(t *testing.T) {
 }
 
 // The AI SDK's resume request for a thread that cannot be opened (its
-// store fails) is answered with the failure, not with 204, which says
+// store fails) is answered with 500, not with 204, which says
 // there is no run to resume; an unknown thread still gets 204.
 func TestAISDKResumeReportsAThreadThatFailsToOpen(t *testing.T) {
 	h := NewRunnerHandler(func(ctx context.Context, id string) (Runner, error) {
@@ -72,7 +72,7 @@ func TestAISDKResumeReportsAThreadThatFailsToOpen(t *testing.T) {
 		want answer
 	}{
 		{"unknown", answer{http.StatusNoContent, false, ""}},
-		{"broken", answer{http.StatusInternalServerError, false, "store: connection refused"}},
+		{"broken", answer{http.StatusInternalServerError, false, `wire: thread "broken" could not be opened`}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, get(t, srv.URL+"/"+tt.id+"/stream?protocol=ai-sdk")); diff != "" {

@@ -254,3 +254,12 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool
 func httpError(w http.ResponseWriter, code int, format string, args ...any) {
 	http.Error(w, fmt.Sprintf(format, args...), code)
 }
+
+// internalError answers 500 for a failure of the server's own (its
+// store, its runner factory) with what failed, not why: the error's text
+// may name files, hosts and credentials. The error goes to the log.
+func (h *Handler) internalError(w http.ResponseWriter, err error, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	h.opts.Logger.Error(msg, "err", err)
+	http.Error(w, msg, http.StatusInternalServerError)
+}

@@ -103,7 +103,7 @@ func (h *Handler) useThread(w http.ResponseWriter, r *http.Request, id string) (
 	}
 	t, answered, code, err := h.reach(w, r, id)
 	if err != nil {
-		threadError(w, code, err)
+		h.threadError(w, id, code, err)
 	}
 	return t, err == nil && !answered
 }
@@ -114,9 +114,14 @@ func (h *Handler) useThread(w http.ResponseWriter, r *http.Request, id string) (
 const retryAfter = "5"
 
 // threadError answers a request whose thread could not be had.
-func threadError(w http.ResponseWriter, code int, err error) {
-	if code == http.StatusServiceUnavailable {
+func (h *Handler) threadError(w http.ResponseWriter, id string, code int, err error) {
+	switch code {
+	case http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", retryAfter)
+	case http.StatusInternalServerError:
+		// The runner factory failed: its error is the server's own.
+		h.internalError(w, err, "wire: thread %q could not be opened", id)
+		return
 	}
 	httpError(w, code, "%v", err)
 }

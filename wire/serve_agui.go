@@ -158,7 +158,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	events, end, err := t.history(ctx)
 	switch {
 	case err != nil:
-		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", threadID, err)
+		h.internalError(w, err, "wire: events of thread %q could not be read", threadID)
 		return
 	case len(events) == 0:
 		// Not kept open here: another handler may store and drive it.

@@ -58,7 +58,7 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 		return
 	case err != nil:
 		// Not 204: the client would take it for a thread with no run.
-		threadError(w, code, err)
+		h.threadError(w, threadID, code, err)
 		return
 	}
 	defer h.release(t)
@@ -76,7 +76,7 @@ func (h *Handler) replayRun(w http.ResponseWriter, r *http.Request, t *thread, p
 	ctx := r.Context()
 	events, end, err := t.history(ctx)
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, "wire: events of %q: %v", t.id, err)
+		h.internalError(w, err, "wire: events of thread %q could not be read", t.id)
 		return
 	}
 	start := 0
