@@ -182,6 +182,9 @@ func TestFiveHundredStreamsBoundedMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Closed however the test ends: a stream left open follows a run
+		// held at its tool, and the test server's Close waits for it.
+		defer r.Body.Close()
 		resps[i] = r
 	}
 	waitLong(t, func() bool {
@@ -204,7 +207,6 @@ func TestFiveHundredStreamsBoundedMemory(t *testing.T) {
 	close(gate)
 	for i, r := range resps {
 		frames := readSSE(t, r.Body)
-		r.Body.Close()
 		if got := types(frames); len(got) == 0 || got[len(got)-1] != agui.RunFinished {
 			t.Fatalf("stream %d did not finish: %v", i, got)
 		}
