@@ -36,29 +36,32 @@ func main() {
 	}
 	defer agent.Close()
 	agent.Subscribe(func(ev contract.RunEvent) {
-		switch ev.Kind {
-		case contract.EvApprovalRequested:
-			ok := ev.Call.Arguments == `{"path":"build/cache"}`
-			fmt.Printf("approve %s %s? %v\n", ev.Call.Name, ev.Call.Arguments, ok)
-			d := conductor.Decision{Approved: ok}
-			if !ok {
-				d.Reason = "outside the project"
-			}
-			if err := agent.Approve(ev.Call.ID, d); err != nil {
-				log.Print(err)
-			}
-		case contract.EvToolResult:
-			fmt.Printf("result %s: %s\n", ev.Result.CallID, ev.Result.Content)
+		if ev.Kind != contract.EvApprovalRequested {
+			return
+		}
+		ok := ev.Call.Arguments == `{"path":"build/cache"}`
+		fmt.Printf("approve %s %s? %v\n", ev.Call.Name, ev.Call.Arguments, ok)
+		d := conductor.Decision{Approved: ok}
+		if !ok {
+			d.Reason = "outside the project"
+		}
+		if err := agent.Approve(ev.Call.ID, d); err != nil {
+			log.Print(err)
 		}
 	})
-	ctx := context.Background()
-	snap, err := agent.Submit(ctx, conductor.Text("Clean up."))
+	// The run cannot end before both calls are decided, so the subscriber
+	// has printed its lines by the time Submit returns.
+	snap, err := agent.Submit(context.Background(), conductor.Text("Clean up."))
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Let the subscriber print its last events before the answer.
-	if err := agent.Flush(ctx); err != nil {
-		log.Fatal(err)
+	// An approved call runs at once and a denied one is answered at once,
+	// so they finish in no fixed order; the tool turn keeps their results
+	// in call order.
+	for _, t := range snap.History.Turns() {
+		for _, r := range t.Results() {
+			fmt.Printf("result %s: %s\n", r.CallID, r.Content)
+		}
 	}
 	last, _ := snap.History.Last()
 	fmt.Println("answer:", last.Text())
