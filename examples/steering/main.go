@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"time"
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
@@ -18,9 +17,15 @@ type searchArgs struct {
 
 func main() {
 	started := make(chan struct{}, 1)
+	steered := make(chan struct{})
 	search := dispatch.MustFunc("search", "Search the docs.", func(ctx context.Context, a searchArgs) (string, error) {
 		started <- struct{}{}
-		time.Sleep(50 * time.Millisecond) // long enough to steer while it runs
+		// A slow search: it is still running when the steer comes in.
+		select {
+		case <-steered:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
 		return "3 results for " + a.Query, nil
 	})
 	tools, err := dispatch.NewToolBox(search)
@@ -38,6 +43,7 @@ func main() {
 	defer agent.Close()
 	go func() {
 		<-started
+		defer close(steered)
 		if err := agent.Steer(conductor.Text("keep it short, please")); err != nil {
 			log.Print(err)
 		}
