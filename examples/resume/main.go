@@ -37,6 +37,7 @@ func main() {
 	cmd := exec.Command(self)
 	cmd.Env = append(os.Environ(), "RESUME_EXAMPLE_CHILD="+dir)
 	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
 	err = cmd.Run()
 	fmt.Printf("child process died: %v\n", err)
 	parent(dir)
