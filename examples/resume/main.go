@@ -77,6 +77,7 @@ func parent(dir string) {
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer st.Close()
 	model := scripted.New(scripted.Reply{Text: "The deploy was interrupted; check the servers before retrying."})
 	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: tools(false)}, Env: conductor.Env{Store: st, SessionID: session}})
 	if err != nil {
