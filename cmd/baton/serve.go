@@ -248,59 +248,37 @@ func openThread(ctx context.Context, st store.Store, prov turn.Provider, model s
 		agent.Close()
 		return nil, err
 	}
-	return toolRunner{wire.AgentRunner(agent), agent, tools}, nil
+	return toolRunner{agent, tools}, nil
 }
 
 // toolRunner hands the tools to every submit, so that each Submitted
 // record names them and the session replays under the command line's
-// rules.
+// rules. It embeds the agent, as wire.AgentRunner does, so that it is
+// every optional runner the wire probes for: one it were not would have
+// a delegated run's decision offered to the whole tree, its open
+// requests hidden from a client that comes afresh.
 type toolRunner struct {
-	wire.Runner
-	agent *conductor.Agent
+	*conductor.Agent
 	tools []dispatch.Tool
 }
 
 var (
 	_ wire.SteerRunner     = toolRunner{}
 	_ wire.HumanRunner     = toolRunner{}
-	_ wire.SubflowAnswerer = toolRunner{}
-	_ wire.CallsApprover   = toolRunner{}
 	_ wire.FailedRunner    = toolRunner{}
+	_ wire.SubflowAsker    = toolRunner{}
+	_ wire.SubflowAnswerer = toolRunner{}
+	_ wire.SubflowApprover = toolRunner{}
+	_ wire.CallsApprover   = toolRunner{}
+	_ wire.PeopleWaiter    = toolRunner{}
 )
 
-// Failed says when the agent refuses all work, its session taken over by
-// another process or its store failing (wire.FailedRunner): the handler
-// then opens the thread again.
-func (r toolRunner) Failed() error { return r.agent.Failed() }
-
-// Answer and Approve take the page's answers (wire.HumanRunner).
-func (r toolRunner) Answer(ctx context.Context, callID, answer string) error {
-	return r.agent.Answer(ctx, callID, answer)
-}
-
-func (r toolRunner) Approve(callID string, d conductor.Decision) error {
-	return r.agent.Approve(callID, d)
-}
-
-// ApproveCalls takes the page's decisions on several calls of one run
-// together (wire.CallsApprover), so an "always" on one call does not
-// approve another call the page denied.
-func (r toolRunner) ApproveCalls(path []string, ds []conductor.CallDecision) error {
-	return r.agent.ApproveCalls(path, ds)
-}
-
-// AnswerSubflow takes the page's answer to a delegated run's question
-// (wire.SubflowAnswerer).
-func (r toolRunner) AnswerSubflow(ctx context.Context, path []string, callID, answer string) error {
-	return r.agent.AnswerSubflow(ctx, path, callID, answer)
-}
-
 // Steer takes a message the page posts while the run is in flight
-// (wire.SteerRunner); the embedded Runner's method set lacks it.
+// (wire.SteerRunner).
 func (r toolRunner) Steer(input []contract.Turn) error {
-	return r.agent.Steer(conductor.Input{Turns: input})
+	return r.Agent.Steer(conductor.Input{Turns: input})
 }
 
 func (r toolRunner) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {
-	return r.agent.Submit(ctx, conductor.Input{Turns: input, Tools: r.tools})
+	return r.Agent.Submit(ctx, conductor.Input{Turns: input, Tools: r.tools})
 }
