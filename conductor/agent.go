@@ -135,6 +135,10 @@ func CreateAgent(cfg contract.AgentConfig, deps Deps) (*Agent, error) {
 // its own tools, and its delegates' tools come from the root's box. A nil
 // source is deps' box, as for a root agent.
 func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) (*Agent, error) {
+	if fe := cfg.DelegateTreeError(); fe != nil {
+		// Every other check would unroll the tree this one refuses.
+		return nil, &contract.RunError{Kind: contract.KindConfig, Message: "invalid agent", Fields: []contract.FieldError{*fe}}
+	}
 	var bad []contract.FieldError
 	if deps.Model.Provider == nil {
 		bad = append(bad, contract.FieldError{Field: "Deps.Model.Provider", Reason: "is nil"})

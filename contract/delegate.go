@@ -16,6 +16,46 @@ const (
 	MaxDelegationDepthLimit   = 16
 )
 
+// MaxDelegateTree bounds the delegates a config's delegation tree holds
+// once unrolled down to its depth cap, as CreateAgent resolves it and
+// every run's start record holds it. Delegates that delegate to each
+// other (a cycle, possible in Go and in the command line's agents file)
+// unroll into fan-out^depth configs: three under the depth limit are 43
+// million. Real crews are a few agents a few levels deep, tens of
+// delegates; this bound lets two agents delegate to each other eleven
+// levels deep, or eight to each other at the default depth, and keeps a
+// start record to a few thousand configs.
+const MaxDelegateTree = 4096
+
+// DelegateTreeError says why c's delegation tree is too large to unroll
+// (see MaxDelegateTree), nil when it is not. It counts the tree as its
+// runs would unroll it and stops once past the bound, so the count costs
+// no more than the bound, whatever the depth.
+func (c AgentConfig) DelegateTreeError() *FieldError {
+	if c.Depth < 0 || c.DelegationDepthLimit() > MaxDelegationDepthLimit {
+		return nil // Validate refuses the depth or the cap itself.
+	}
+	left := MaxDelegateTree
+	if c.delegatesFit(&left) {
+		return nil
+	}
+	return &FieldError{Field: "Delegates", Reason: fmt.Sprintf("unroll to more than %d delegates down to the depth cap %d (MaxDelegationDepth): lower it, or delegate in fewer directions", MaxDelegateTree, c.DelegationDepthLimit())}
+}
+
+// delegatesFit counts c's delegation tree off left, reporting false once
+// it runs out.
+func (c AgentConfig) delegatesFit(left *int) bool {
+	if !c.OffersDelegates() {
+		return true
+	}
+	for _, d := range c.Delegates {
+		if *left--; *left < 0 || !c.ChildConfig(d).delegatesFit(left) {
+			return false
+		}
+	}
+	return true
+}
+
 // Delegate is a child agent the parent may hand work to. The model sees it
 // as the tool DelegatePrefix+Name taking {"task": string}; the runtime runs
 // the task as a child run with Config, whose final answer is the call's
@@ -153,6 +193,10 @@ func (c *AgentConfig) delegateErrors(tools map[string]bool) []FieldError {
 		// At the depth limit delegates are never offered, so what is
 		// declared below it never runs: a cycle of delegates ends here.
 		return nil
+	}
+	if fe := c.DelegateTreeError(); fe != nil {
+		// Checking each delegate would walk the tree it refuses.
+		return []FieldError{*fe}
 	}
 	return c.delegateListErrors(tools)
 }

@@ -82,7 +82,27 @@ func loadAgents(path, model string) ([]contract.Delegate, int, error) {
 			}
 		}
 	}
-	return expand(roots, byName, model, 1, cfg.DelegationDepthLimit()), f.MaxDepth, nil
+	limit := cfg.DelegationDepthLimit()
+	left := contract.MaxDelegateTree
+	if !fits(roots, byName, 1, limit, &left) {
+		return nil, 0, fmt.Errorf("agents file %s: the delegates unroll to more than %d agents down to max_depth %d: lower it, or let agents delegate in fewer directions", path, contract.MaxDelegateTree, limit)
+	}
+	return expand(roots, byName, model, 1, limit), f.MaxDepth, nil
+}
+
+// fits counts the delegates expand would build off left, reporting false
+// once it runs out: agents that delegate to each other unroll to
+// fan-out^depth of them, which must be refused before it is built.
+func fits(names []string, byName map[string]agentSpec, depth, limit int, left *int) bool {
+	for _, name := range names {
+		if *left--; *left < 0 {
+			return false
+		}
+		if depth < limit && !fits(byName[name].Delegates, byName, depth+1, limit, left) {
+			return false
+		}
+	}
+	return true
 }
 
 // expand builds the delegates named, as they run at depth: below the cap

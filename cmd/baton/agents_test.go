@@ -62,6 +62,9 @@ func TestAgentsFileErrors(t *testing.T) {
 		{`{"agents": [{"name": "a", "system": "s", "tools": ["shell"]}]}`, `Delegates[0].Config.Tools[0] "shell" is not in Deps.Tools.Box`},
 		{`{"max_depth": 99, "agents": []}`, `max_depth must be in 0..16`},
 		{`{"agents": [{"name": "a", "sytem": "s"}]}`, `unknown field "sytem"`},
+		// Three agents delegating to each other unroll to 3^depth.
+		{`{"max_depth": 9, "agents": [{"name": "a", "system": "s", "delegates": ["a", "b", "c"]}, {"name": "b", "system": "s", "delegates": ["a", "b", "c"]}, {"name": "c", "system": "s", "delegates": ["a", "b", "c"]}]}`, `the delegates unroll to more than 4096 agents down to max_depth 9`},
+		{`{"max_depth": 16, "agents": [{"name": "a", "system": "s", "delegates": ["a", "b", "c"]}, {"name": "b", "system": "s", "delegates": ["a", "b", "c"]}, {"name": "c", "system": "s", "delegates": ["a", "b", "c"]}]}`, `the delegates unroll to more than 4096 agents down to max_depth 16`},
 	}
 	for _, c := range cases {
 		script := writeScript(t, `{"replies": [{"text": "hi"}]}`)
