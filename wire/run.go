@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/internal/redact"
 	"github.com/batonrt/baton/store"
@@ -40,7 +41,7 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		case len(turns) == 0:
 			httpError(w, http.StatusConflict, "wire: thread %q already took these messages", threadID)
 			return
-		case h.steer(w, r, proto, t, turns):
+		case h.steer(w, r, proto, t, turns, ids):
 			return
 		case !h.claimWhenReturned(ctx, t, ids):
 			h.untake(t, ids)
@@ -104,8 +105,10 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 // (running, or waiting for an approval or an answer) to that run as
 // steering, as Agent.Submit does, and streams the run on from there, in
 // a message of its own for the AI SDK. It reports false, having written
-// nothing, when there is no run to steer.
-func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn) bool {
+// nothing, when there is no run to steer. Steering that fails while the
+// run is in flight is answered with its cause, the messages (ids) left
+// for a retry.
+func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string) bool {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
@@ -116,8 +119,17 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	ctx := r.Context()
 	// Read before steering: everything newer is the client's.
 	events, end, err := t.history(ctx)
-	if err != nil || sr.Steer(turns) != nil {
-		return false
+	if err == nil {
+		err = sr.Steer(turns)
+	}
+	if errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) {
+		return false // the run ended meanwhile: the message may start the next
+	}
+	if err != nil {
+		h.untake(t, ids)
+		code, msg := steerFailure(err)
+		httpError(w, code, "wire: steer thread %q: %s", t.id, msg)
+		return true
 	}
 	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
@@ -126,6 +138,17 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 		h.opts.Logger.Warn("wire: steered stream ended early", "thread", t.id, "err", err)
 	}
 	return true
+}
+
+// steerFailure is the status and the client's message for steering
+// that failed: 409 for input the runner refused, 500 for its store's
+// failure, without addresses or keys, as a run's fault is sent.
+func steerFailure(err error) (int, string) {
+	code := http.StatusInternalServerError
+	if re, ok := contract.AsRunError(err); errors.Is(err, conductor.ErrRejected) || ok && re.Kind == contract.KindConfig {
+		code = http.StatusConflict
+	}
+	return code, redact.Error(err.Error())
 }
 
 func (s *streamer) failedToStart(runID string, runErr error) error {
