@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/internal/redact"
 	"github.com/batonrt/baton/wire/agui"
 	"github.com/batonrt/baton/wire/aisdk"
 	"github.com/batonrt/baton/wire/internal/sse"
@@ -462,8 +463,12 @@ func (s *streamer) follow(ctx context.Context, done <-chan struct{}) error {
 			}
 		}
 		if closed {
-			// The thread closed; its store still has the run's end.
+			// The thread closed; its store still has the run's end, unless
+			// the store's failure closed it.
 			err := s.fill(ctx)
+			if err == nil && !s.ended {
+				err = s.faultIfFailed()
+			}
 			s.ended = true
 			return err
 		}
@@ -472,11 +477,49 @@ func (s *streamer) follow(ctx context.Context, done <-chan struct{}) error {
 		case <-done:
 			done = nil
 			if s.t.r.Snapshot().Seq <= s.last && s.t.log.end() == s.pos {
-				return nil
+				return s.faultIfFailed()
 			}
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
 	return nil
+}
+
+// faultIfFailed ends, with the protocol's error, the stream of a run
+// that ended without an end of its own: its runner refuses all work
+// (FailedRunner), the store having refused the run's records or another
+// process having taken its session over, so no run_faulted was published
+// and the client could not tell the failure from a normal end. The error
+// is redacted as a run's fault is.
+func (s *streamer) faultIfFailed() error {
+	fr, ok := s.t.r.(FailedRunner)
+	if !ok || s.runID == "" {
+		return nil
+	}
+	failed := fr.Failed()
+	if failed == nil {
+		return nil
+	}
+	kind, msg := contract.KindStore, failed.Error()
+	if re, ok := contract.AsRunError(failed); ok {
+		// Said once: the protocols name the kind beside the message.
+		kind, msg = re.Kind, strings.TrimPrefix(msg, "baton: "+string(re.Kind)+": ")
+	}
+	msg = redact.Error(msg)
+	ev := contract.RunEvent{SessionID: s.t.id, RunID: s.runID, Kind: contract.EvRunFaulted, Text: msg, Err: &contract.RunError{Kind: kind, Message: msg}}
+	s.ended = true
+	switch {
+	case s.nd != nil:
+		return s.nd.writeEvent(ev)
+	case s.ui != nil:
+		return s.writeUI(s.ui.Project(ev))
+	}
+	events := s.proj.Project(ev)
+	for i := range events {
+		// No cursor: nothing stored follows the run's last event, and a
+		// client resuming from one would be taken back to the start.
+		events[i].ID = ""
+	}
+	return s.writeAGUI(events)
 }

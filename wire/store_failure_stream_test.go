@@ -1,0 +1,104 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+)
+
+// TestAStreamEndedByTheStoresFailureSaysSo: a run that ends because the
+// store refused its records publishes no end of its own; the stream
+// following it ends with the protocol's error (AG-UI's RUN_ERROR, the AI
+// SDK's error chunk, an NDJSON run_faulted event), addresses and keys
+// redacted, so that a client tells the failure from a normal end. The
+// stream closed with nothing.
+func TestAStreamEndedByTheStoresFailureSaysSo(t *testing.T) {
+	cases := []struct {
+		name, query, accept string
+		body                func(thread string) string
+		want                string
+	}{
+		{"ag-ui", "", "", func(id string) string {
+			return aguiBody(id, []map[string]any{{"id": "m1", "role": "user", "content": "one"}})
+		}, `"type":"RUN_ERROR"`},
+		{"ai-sdk", "?protocol=ai-sdk", "", func(id string) string { return chatBody(id, "one") }, `"type":"error"`},
+		{"ndjson", "", "application/x-ndjson", func(id string) string {
+			return aguiBody(id, []map[string]any{{"id": "m1", "role": "user", "content": "one"}})
+		}, `"run_faulted"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var broken atomic.Bool
+			release := make(chan struct{})
+			st := failingStore{store.NewMemory(), &broken}
+			h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
+				return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: heldModel{release}}, Env: conductor.Env{Store: st, SessionID: id}})
+			}, HandlerOptions{})
+			srv := httptest.NewServer(h)
+			t.Cleanup(func() { h.Close(); srv.Close() })
+			streamed := make(chan string, 1)
+			go func() {
+				req, _ := http.NewRequest(http.MethodPost, srv.URL+tc.query, strings.NewReader(tc.body("t1")))
+				req.Header.Set("Content-Type", "application/json")
+				if tc.accept != "" {
+					req.Header.Set("Accept", tc.accept)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Error(err)
+					streamed <- ""
+					return
+				}
+				defer resp.Body.Close()
+				b, _ := io.ReadAll(resp.Body)
+				streamed <- string(b)
+			}()
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+				if p, ok := threadPhase(h, "t1"); ok && p == contract.PhaseAwaitingModel {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the run never called its model")
+				}
+			}
+			broken.Store(true)
+			close(release)
+			var body string
+			select {
+			case body = <-streamed:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the stream is still open after the run ended with the store's failure")
+			}
+			if !strings.Contains(body, tc.want) {
+				t.Errorf("the stream ended without %s:\n%s", tc.want, body)
+			}
+			if strings.Contains(body, "s3cret") || strings.Contains(body, "db.internal") {
+				t.Errorf("the stream's error is not redacted:\n%s", body)
+			}
+		})
+	}
+}
+
+// failingStore refuses every append once broken is set, with an error
+// that names its database's address and key.
+type failingStore struct {
+	store.Store
+	broken *atomic.Bool
+}
+
+func (s failingStore) Append(ctx context.Context, id string, recs ...contract.Record) (store.Hash, error) {
+	if s.broken.Load() {
+		return store.Hash{}, errors.New(`store: Post "https://db.internal/append?token=s3cret": connection refused`)
+	}
+	return s.Store.Append(ctx, id, recs...)
+}
