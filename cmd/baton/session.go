@@ -127,15 +127,25 @@ func flush(ctx context.Context, agent *conductor.Agent) {
 // each line whole once Enter is pressed.
 func (a *app) attachConsole(ctx context.Context, con *console, p *printer, agent *conductor.Agent) {
 	con.place = func(call contract.ToolCall, prompt string) func() { return p.ask(a.stderr, call, prompt) }
+	show := p.typed
+	if p.json {
+		// stdout holds the run's events only: typed lines, and what
+		// became of them, show on stderr beside the prompts.
+		show = func(prefix, line string) {
+			p.mu.Lock() // in turn with the prompts
+			defer p.mu.Unlock()
+			fmt.Fprintf(a.stderr, "%s%s\n", prefix, oneLine(line, 200))
+		}
+	}
 	con.steer = func(line string) {
 		if err := agent.Steer(conductor.Text(line)); err != nil {
-			p.typed("", "baton: steer: "+err.Error())
+			show("", "baton: steer: "+err.Error())
 		}
 	}
 	var restore func()
 	if a.echoOff != nil {
 		restore = a.echoOff()
-		con.show = p.typed
+		con.show = show
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	routed := make(chan struct{})
