@@ -31,6 +31,17 @@ func mutualDelegates() contract.AgentConfig {
 	return contract.AgentConfig{Model: "gpt-4o", System: "ping", Delegates: ds[1:2]}
 }
 
+// nestedSelf is an agent that is its own delegate, written out five
+// levels deep: no cycle, only a tree deeper than the cap.
+func nestedSelf() contract.AgentConfig {
+	self := contract.AgentConfig{Model: "gpt-4o", System: "ping"}
+	for range 5 {
+		inner := self
+		self.Delegates = []contract.Delegate{{Name: "ping", Config: inner}}
+	}
+	return self
+}
+
 // alwaysDelegate delegates to the one delegate offered, if any, adding a
 // "+" to the task; with none offered it answers.
 func alwaysDelegate(deepest *int, mu *sync.Mutex) func(context.Context, contract.ModelRequest) replyFunc {
@@ -48,8 +59,9 @@ func alwaysDelegate(deepest *int, mu *sync.Mutex) func(context.Context, contract
 
 // TestCyclicDelegatesStopAtTheDepthCap: a config whose delegates form a
 // cycle (an agent its own delegate, or two delegating to each other, as
-// one cyclic Go value) is taken by CreateAgent, and its runs delegate
-// down to the depth cap and no further.
+// one cyclic Go value), or a tree deeper than the cap, is taken by
+// CreateAgent, and its runs delegate down to the depth cap and no
+// further, where no delegate is offered.
 func TestCyclicDelegatesStopAtTheDepthCap(t *testing.T) {
 	cases := []struct {
 		name string
@@ -57,6 +69,7 @@ func TestCyclicDelegatesStopAtTheDepthCap(t *testing.T) {
 	}{
 		{"self", selfDelegate()},
 		{"mutual", mutualDelegates()},
+		{"nested deeper than the cap", nestedSelf()},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

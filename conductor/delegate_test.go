@@ -532,46 +532,6 @@ func TestDelegateConfigErrors(t *testing.T) {
 	}
 }
 
-// TestDelegationDepthIsCapped: an agent that is its own delegate, nested
-// deeper than the cap, always delegates while it may; the tree stops at
-// the cap, where the delegate is not offered.
-func TestDelegationDepthIsCapped(t *testing.T) {
-	self := contract.AgentConfig{Model: "gpt-4o", System: "self"}
-	for range 5 {
-		inner := self
-		self.Delegates = []contract.Delegate{{Name: "self", Config: inner}}
-	}
-	self.MaxDelegationDepth = 2
-	deepest := 0
-	var mu sync.Mutex
-	model := agentsModel{"self": func(_ context.Context, req contract.ModelRequest) replyFunc {
-		offered := slices.ContainsFunc(req.Tools, func(d contract.ToolDescriptor) bool { return d.Name == "delegate_self" })
-		if res := lastResults(req); res != nil || !offered {
-			mu.Lock()
-			deepest = max(deepest, strings.Count(lastUser(req), "+"))
-			mu.Unlock()
-			return say("leaf " + lastUser(req))
-		}
-		return callTools(call{"d", "delegate_self", `{"task":"` + lastUser(req) + `+"}`})
-	}}
-	st := store.NewMemory()
-	deps := testDeps(model, toolBox(t))
-	deps.Env.Store = st
-	a := newAgent(t, self, deps)
-	if _, err := a.Submit(ctxT(t), conductor.Text("go")); err != nil {
-		t.Fatal(err)
-	}
-	if deepest != 2 {
-		t.Errorf("deepest run was %d levels down, want the cap 2", deepest)
-	}
-	ids, _ := st.Sessions(ctxT(t))
-	want := []string{"session_test", "session_test/2.0", "session_test/2.0/2.0"}
-	if diff := cmp.Diff(want, ids); diff != "" {
-		t.Errorf("sessions mismatch (-want +got):\n%s", diff)
-	}
-	checkDAG(t, st, "session_test", 2)
-}
-
 // TestDAGSurvivesForkExportAndImport: a fork at the parent's last node
 // keeps the linked children; exported alone and imported into a new
 // store, the fork still verifies and replays with its children.

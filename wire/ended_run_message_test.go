@@ -3,11 +3,9 @@ package wire
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"iter"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -69,21 +67,7 @@ func TestAMessageAfterTheRunEndedStartsTheNextRun(t *testing.T) {
 	}, HandlerOptions{})
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { release(); srv.Close(); h.Close() })
-	post := func(body string) <-chan int {
-		code := make(chan int, 1)
-		go func() {
-			resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
-			if err != nil {
-				t.Error(err)
-				code <- 0
-				return
-			}
-			defer resp.Body.Close()
-			_, _ = io.Copy(io.Discard, resp.Body)
-			code <- resp.StatusCode
-		}()
-		return code
-	}
+	post := func(body string) <-chan int { return postInBackground(t, srv.URL, body) }
 	msg := func(id, text string) map[string]any { return map[string]any{"id": id, "role": "user", "content": text} }
 	first := post(aguiBody("t1", []map[string]any{msg("m1", "1")}))
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {

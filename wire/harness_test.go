@@ -265,6 +265,25 @@ func (e *env) post(ctx context.Context, body string, header map[string]string) *
 	return resp
 }
 
+// postInBackground posts body as JSON to url and delivers the status of
+// the response once its body is read to the end; a request that fails
+// fails t and delivers 0.
+func postInBackground(t *testing.T, url, body string) <-chan int {
+	code := make(chan int, 1)
+	go func() {
+		resp, err := http.Post(url, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Error(err)
+			code <- 0
+			return
+		}
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, resp.Body)
+		code <- resp.StatusCode
+	}()
+	return code
+}
+
 // sseFrame is one parsed SSE event.
 type sseFrame struct {
 	ID    string

@@ -3,11 +3,9 @@ package wire
 import (
 	"context"
 	"errors"
-	"io"
 	"iter"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -66,21 +64,7 @@ func TestASteeredStreamEndsWhenTheStoreFails(t *testing.T) {
 	}, HandlerOptions{})
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { h.Close(); srv.Close() })
-	post := func(body string) <-chan int {
-		code := make(chan int, 1)
-		go func() {
-			resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
-			if err != nil {
-				t.Error(err)
-				code <- 0
-				return
-			}
-			defer resp.Body.Close()
-			_, _ = io.Copy(io.Discard, resp.Body)
-			code <- resp.StatusCode
-		}()
-		return code
-	}
+	post := func(body string) <-chan int { return postInBackground(t, srv.URL, body) }
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
 		for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(time.Millisecond) {
