@@ -129,8 +129,10 @@ func (h *Handler) forward(w http.ResponseWriter, r *http.Request, base *url.URL)
 		return true, failed
 	}
 	// The owner took the request and failed before answering: it may
-	// have acted on it, so it is not sent again.
-	httpError(w, http.StatusBadGateway, "wire: the process that drives the thread failed to answer: %v", failed)
+	// have acted on it, so it is not sent again. The proxy's error names
+	// the owner's address, which stays in the log.
+	h.opts.Logger.Warn("wire: the owner of a thread failed to answer", "owner", base.Host, "err", failed)
+	httpError(w, http.StatusBadGateway, "wire: the process that drives the thread failed to answer")
 	return true, failed
 }
 
