@@ -12,10 +12,17 @@ import {
 const $ = (id) => document.getElementById(id);
 
 // A token, if the server needs one, comes in the URL's fragment, which
-// the browser never sends anywhere. Each page load is a new thread.
+// the browser never sends anywhere. The thread is kept there too, so
+// that a reload comes back to it, and to the run it may have in flight,
+// rather than leaving that run waiting on an approval nobody sees.
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("token");
-const threadId = "page-" + crypto.randomUUID();
+const reloaded = fragment.has("thread");
+const threadId = fragment.get("thread") || "page-" + crypto.randomUUID();
+if (!reloaded) {
+  fragment.set("thread", threadId);
+  history.replaceState(null, "", "#" + fragment);
+}
 
 // The chat's state, as AbstractChat wants it; every change re-renders.
 const state = {
@@ -187,3 +194,6 @@ function questionForm(part, name) {
 }
 
 render();
+// A run in flight on a thread taken over from before a reload is
+// replayed from its start and followed; none, and this does nothing.
+if (reloaded) chat.resumeStream();
