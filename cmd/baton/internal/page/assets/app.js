@@ -77,6 +77,9 @@ $("composer").addEventListener("submit", (ev) => {
   chat.sendMessage({ text });
 });
 $("prompt").addEventListener("keydown", (ev) => {
+  // An Enter that ends an input method's composition picks a word; it
+  // does not send (keyCode 229 is how Safari says so).
+  if (ev.isComposing || ev.keyCode === 229) return;
   if (ev.key === "Enter" && !ev.shiftKey) {
     ev.preventDefault();
     $("composer").requestSubmit();
