@@ -10,14 +10,16 @@ import (
 // StatusKind maps an HTTP error status and the API's message to a kind.
 // 529 is Anthropic's "overloaded" and falls with the other 5xx. OpenAI
 // answers 429 insufficient_quota to an account out of credit, which no
-// wait cures: that is the account's failure, not a rate limit.
+// wait cures: that is the account's failure, not a rate limit. 409 (a
+// lock timeout on a busy resource) and 425 Too Early ask for the same
+// request again later, as the 5xx do.
 func StatusKind(status int, msg string) contract.FailureKind {
 	switch {
 	case status == http.StatusTooManyRequests && strings.Contains(msg, "insufficient_quota"):
 		return contract.FailAuth
 	case status == http.StatusTooManyRequests:
 		return contract.FailRateLimited
-	case status >= 500:
+	case status >= 500, status == http.StatusConflict, status == http.StatusTooEarly:
 		return contract.FailServer
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return contract.FailAuth
