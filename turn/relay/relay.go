@@ -29,6 +29,10 @@ type Decoder[E any] interface {
 // or the failure that ended it. resp is the HTTP response, if one arrived.
 func Run[E any](ctx context.Context, events Events[E], resp *http.Response, dec Decoder[E], failures httpfail.Classifier, yield func(turn.Chunk, error) bool) {
 	defer events.Close()
+	if pe := failures.WebPage(resp); pe != nil {
+		yield(turn.Chunk{}, pe)
+		return
+	}
 	for events.Next() {
 		if !yieldAll(dec.Decode(events.Current()), yield) {
 			return
