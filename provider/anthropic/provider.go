@@ -30,8 +30,9 @@ var sdkOptions = endpoint.SDK[option.RequestOption]{
 	HTTPClient: func(c *http.Client) option.RequestOption { return option.WithHTTPClient(c) },
 	// The v2 SDK sends an API key as a bearer token; the Messages API
 	// documents x-api-key, which every gateway accepts.
-	APIKey:    func(key string) option.RequestOption { return option.WithHeader("x-api-key", key) },
-	NoRetries: option.WithMaxRetries(0),
+	APIKey:     func(key string) option.RequestOption { return option.WithHeader("x-api-key", key) },
+	NoRetries:  option.WithMaxRetries(0),
+	Middleware: option.WithMiddleware,
 }
 
 // New returns a provider configured only by opts; it reads no

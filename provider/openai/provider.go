@@ -31,6 +31,7 @@ var sdkOptions = endpoint.SDK[option.RequestOption]{
 	HTTPClient: func(c *http.Client) option.RequestOption { return option.WithHTTPClient(c) },
 	APIKey:     option.WithAPIKey, // a bearer token
 	NoRetries:  option.WithMaxRetries(0),
+	Middleware: option.WithMiddleware,
 }
 
 // New returns a provider configured only by opts; it reads no

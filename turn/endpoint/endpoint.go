@@ -67,6 +67,9 @@ type SDK[R any] struct {
 	// NoRetries switches the SDK's own retries off: the turn driver owns
 	// retries and their backoff.
 	NoRetries R
+	// Middleware wraps the SDK's HTTP calls in middleware that fixes
+	// what its decoder misreads (see StripBOM); nil adds none.
+	Middleware func(...Middleware) R
 }
 
 // Resolve resolves opts as Resolve does and returns the SDK's request
@@ -76,6 +79,9 @@ type SDK[R any] struct {
 func (sdk SDK[R]) Resolve(defaultBaseURL string, opts []Option) []R {
 	s := Resolve(defaultBaseURL, opts)
 	out := []R{sdk.BaseURL(s.BaseURL), sdk.HTTPClient(s.Client), sdk.NoRetries}
+	if sdk.Middleware != nil {
+		out = append(out, sdk.Middleware(StripBOM))
+	}
 	if s.APIKey != "" {
 		out = append(out, sdk.APIKey(s.APIKey))
 	}

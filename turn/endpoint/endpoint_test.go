@@ -63,8 +63,9 @@ var sdk = SDK[sdkOption]{
 	HTTPClient: func(c *http.Client) sdkOption {
 		return sdkOption(fmt.Sprintf("client default=%t", c == http.DefaultClient))
 	},
-	APIKey:    func(key string) sdkOption { return sdkOption("key " + key) },
-	NoRetries: "no retries",
+	APIKey:     func(key string) sdkOption { return sdkOption("key " + key) },
+	NoRetries:  "no retries",
+	Middleware: func(m ...Middleware) sdkOption { return sdkOption(fmt.Sprintf("%d middleware", len(m))) },
 }
 
 func TestSDKResolve(t *testing.T) {
@@ -73,8 +74,8 @@ func TestSDKResolve(t *testing.T) {
 		opts []Option
 		want []sdkOption
 	}{
-		{"defaults, no key", nil, []sdkOption{"base https://default/", "client default=true", "no retries"}},
-		{"key and client", []Option{APIKey("k"), HTTPClient(&http.Client{})}, []sdkOption{"base https://default/", "client default=false", "no retries", "key k"}},
+		{"defaults, no key", nil, []sdkOption{"base https://default/", "client default=true", "no retries", "1 middleware"}},
+		{"key and client", []Option{APIKey("k"), HTTPClient(&http.Client{})}, []sdkOption{"base https://default/", "client default=false", "no retries", "1 middleware", "key k"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
