@@ -43,6 +43,7 @@ func (c Classifier) Classify(ctx context.Context, resp *http.Response, err error
 	if err == nil {
 		err = errors.New("stream ended without a reason")
 	}
+	err = redactURLPassword(resp, err)
 	if resp != nil && resp.StatusCode >= 400 {
 		return &turn.ProviderError{
 			Failure:    StatusKind(resp.StatusCode, c.detail(resp, err)),
