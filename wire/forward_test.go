@@ -137,6 +137,10 @@ func (r humanRunner) Approve(callID string, d conductor.Decision) error {
 	return r.a.Approve(callID, d)
 }
 
+func (r humanRunner) Abort(mode contract.AbortMode) error {
+	return r.a.Abort(mode)
+}
+
 func texts(events []agui.Event) string {
 	var b strings.Builder
 	for _, ev := range events {

@@ -133,6 +133,18 @@ func (o HandlerOptions) withDefaults() HandlerOptions {
 //
 // Either way, a client that accepts application/x-ndjson gets baton's own
 // events instead. A POST must be application/json.
+//
+// POST .../{thread}/abort stops the thread's run in flight, for clients
+// of either protocol: leaving a stream only detaches from its run, which
+// goes on so that the client may come back. The body is empty or
+// {"mode": "now"|"after_reply"|"after_tools"} (contract.AbortMode; empty
+// means now). It answers 204 once a run stopped now has ended, its
+// streams closing with the protocol's abort events (AG-UI RUN_ERROR with
+// code "aborted", AI SDK abort chunk); 202 when the run ends later, after
+// its model's reply or its running tools; 409 when the thread has no run
+// in flight (it ended on its own, with its result); 404 for a thread the
+// factory does not know. A thread driven by another process is stopped
+// there (HandlerOptions.Owner).
 type Handler struct {
 	newRunner func(ctx context.Context, threadID string) (Runner, error)
 	opts      HandlerOptions
@@ -200,6 +212,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.opts.Owner != nil && r.Method == http.MethodPost {
 		r = keepBody(r)
+	}
+	if isAbort(r) {
+		// Either protocol's client stops a run alike.
+		h.abort(w, r)
+		return
 	}
 	proto, err := h.requestProtocol(r)
 	if err != nil {

@@ -117,6 +117,12 @@ func (c countingRunner) Subscribe(fn func(contract.RunEvent)) func() {
 	}
 }
 
+// Abort lets clients stop the run (Aborter), which a plain wrap of the
+// Runner interface would hide.
+func (c countingRunner) Abort(mode contract.AbortMode) error {
+	return c.Runner.(Aborter).Abort(mode)
+}
+
 type env struct {
 	t      *testing.T
 	srv    *httptest.Server

@@ -271,6 +271,7 @@ var (
 	_ wire.SubflowApprover = toolRunner{}
 	_ wire.CallsApprover   = toolRunner{}
 	_ wire.PeopleWaiter    = toolRunner{}
+	_ wire.Aborter         = toolRunner{}
 )
 
 // Steer takes a message the page posts while the run is in flight

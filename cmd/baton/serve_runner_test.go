@@ -41,6 +41,7 @@ func TestServeRunnerOffersWhatTheWireProbes(t *testing.T) {
 		reflect.TypeFor[wire.SubflowApprover](),
 		reflect.TypeFor[wire.CallsApprover](),
 		reflect.TypeFor[wire.PeopleWaiter](),
+		reflect.TypeFor[wire.Aborter](),
 		reflect.TypeFor[interface{ Flush(context.Context) error }](),
 	}
 	for _, it := range probed {

@@ -1,0 +1,108 @@
+package wire
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// Aborter is a Runner whose run in flight a client may stop (POST
+// .../{thread}/abort): leaving a stream only detaches from the run, which
+// goes on so that the client can come back to it. AgentRunner's runners
+// are.
+type Aborter interface {
+	// Abort stops the run in flight, as conductor.Agent.Abort does; with
+	// no run in flight it does nothing.
+	Abort(mode contract.AbortMode) error
+}
+
+var _ Aborter = agentRunner{}
+
+// abortSuffix ends the path of an abort request: {base}/{thread}/abort.
+const abortSuffix = "/abort"
+
+// abortRequest is an abort's optional body.
+type abortRequest struct {
+	// Mode is when the abort takes effect; empty means now.
+	Mode contract.AbortMode `json:"mode"`
+}
+
+// abort stops the thread's run in flight. A run stopped now has ended
+// when the answer, 204, is sent, and its streams end with the protocol's
+// abort events; a run told to stop after its model's reply or its
+// running tools gets 202, and ends then. A thread with no run in flight
+// gets 409, so that a client tells a stopped run from one that had
+// already ended with its own result.
+func (h *Handler) abort(w http.ResponseWriter, r *http.Request) {
+	threadID, err := threadIDFromPath(r.URL, abortSuffix)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	body, ok := h.readBody(w, r)
+	if !ok {
+		return
+	}
+	var in abortRequest
+	if len(strings.TrimSpace(string(body))) > 0 {
+		if err := json.Unmarshal(body, &in); err != nil {
+			httpError(w, http.StatusBadRequest, "wire: abort body: %v", err)
+			return
+		}
+	}
+	switch in.Mode {
+	case "":
+		in.Mode = contract.AbortNow
+	case contract.AbortNow, contract.AbortAfterReply, contract.AbortAfterTools:
+	default:
+		httpError(w, http.StatusBadRequest, "wire: abort mode %q is none of %q, %q, %q", in.Mode, contract.AbortNow, contract.AbortAfterReply, contract.AbortAfterTools)
+		return
+	}
+	t, ok := h.useThread(w, r, threadID)
+	if !ok {
+		return
+	}
+	defer h.release(t)
+	ab, ok := t.r.(Aborter)
+	if !ok {
+		httpError(w, http.StatusNotImplemented, "wire: thread %q cannot be aborted", threadID)
+		return
+	}
+	if !t.r.Snapshot().Phase.InFlight() {
+		httpError(w, http.StatusConflict, "wire: thread %q has no run in flight", threadID)
+		return
+	}
+	if err := ab.Abort(in.Mode); err != nil {
+		h.closeIfFailed(t)
+		h.internalError(w, err, "wire: the run of thread %q could not be aborted", threadID)
+		return
+	}
+	if t.r.Snapshot().Phase.InFlight() {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// isAbort reports whether r asks to abort a thread's run.
+func isAbort(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.EscapedPath(), abortSuffix)
+}
+
+// threadIDFromPath reads the thread id of a path {base}/{id}{suffix}.
+func threadIDFromPath(u *url.URL, suffix string) (string, error) {
+	p, ok := strings.CutSuffix(u.EscapedPath(), suffix)
+	if !ok {
+		return "", fmt.Errorf("wire: the path must end in /{thread id}%s, not %q", suffix, u.Path)
+	}
+	seg := p[strings.LastIndexByte(p, '/')+1:]
+	id, err := url.PathUnescape(seg)
+	if err != nil || id == "" {
+		return "", fmt.Errorf("wire: bad thread id %q in %q", seg, u.Path)
+	}
+	return id, nil
+}
