@@ -51,16 +51,24 @@ const state = {
   snapshot: (v) => structuredClone(v),
 };
 
+const auth = token ? { Authorization: "Bearer " + token } : {};
+
+// stopped is set by Stop until the next prompt.
+let stopped = false;
+
 const chat = new AbstractChat({
   id: threadId,
   state,
   transport: new DefaultChatTransport({
     api: "/?protocol=ai-sdk",
-    headers: token ? { Authorization: "Bearer " + token } : {},
+    headers: auth,
   }),
-  // An answered approval or question goes back to the server at once.
+  // An answered approval or question goes back to the server at once,
+  // unless the run was stopped: its approved calls then never ran, and
+  // sending them again would be refused.
   sendAutomaticallyWhen: (m) =>
-    lastAssistantMessageIsCompleteWithApprovalResponses(m) || lastAssistantMessageIsCompleteWithToolCalls(m),
+    !stopped &&
+    (lastAssistantMessageIsCompleteWithApprovalResponses(m) || lastAssistantMessageIsCompleteWithToolCalls(m)),
   onError: (e) => {
     state.error = e;
     render();
@@ -74,6 +82,7 @@ $("composer").addEventListener("submit", (ev) => {
   if (!text || busy()) return;
   $("prompt").value = "";
   state.error = undefined;
+  stopped = false;
   chat.sendMessage({ text });
 });
 $("prompt").addEventListener("keydown", (ev) => {
@@ -85,7 +94,31 @@ $("prompt").addEventListener("keydown", (ev) => {
     $("composer").requestSubmit();
   }
 });
-$("stop").addEventListener("click", () => chat.stop());
+$("stop").addEventListener("click", stop);
+
+// stop ends the run on the server, its shell commands included: leaving
+// the stream would only detach from a run that goes on. The run's stream
+// then ends by itself, with the run.
+async function stop() {
+  stopped = true;
+  try {
+    for (let tries = 0; ; tries++) {
+      const res = await fetch("/" + encodeURIComponent(threadId) + "/abort", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...auth },
+      });
+      if (res.ok) return;
+      if (res.status !== 409) throw new Error((await res.text()) || "stop failed: " + res.status);
+      // 409: no run in flight. One that ended on its own is done; a run
+      // just sent may not have started yet, so it is asked again.
+      if (state.status !== "submitted" || tries >= 20) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (e) {
+    state.error = e;
+    render();
+  }
+}
 
 function busy() {
   return state.status === "submitted" || state.status === "streaming";
