@@ -14,6 +14,7 @@ func (p *Projector) committed(ev contract.RunEvent) []Chunk {
 	case contract.EvRunStarted:
 		p.stepOpen = false
 		clear(p.known)
+		clear(p.asked)
 		return []Chunk{{Type: Start, MessageID: ev.RunID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: ev.RunID}}}
 	case contract.EvTurnCompleted:
 		return p.turnCompleted(ev)
@@ -138,21 +139,26 @@ func (p *Projector) toolResult(ev contract.RunEvent) []Chunk {
 		p.known[r.CallID] = true
 		out = append(out, callInput(call))
 	}
-	if p.denied[r.CallID] {
+	return append(out, p.callOutput(r.CallID, *r)...)
+}
+
+// callOutput ends the part id with the result r.
+func (p *Projector) callOutput(id string, r contract.ToolResult) []Chunk {
+	if p.denied[id] {
 		// The client's part shows the call as not run, in the state its
 		// approval flow ends in; the reason is in the data part.
-		delete(p.denied, r.CallID)
-		return append(out, Chunk{Type: ToolOutputDenied, ToolCallID: r.CallID})
+		delete(p.denied, id)
+		return []Chunk{{Type: ToolOutputDenied, ToolCallID: id}}
 	}
 	if r.IsError {
 		msg := r.Content
 		if msg == "" {
 			msg = "tool failed"
 		}
-		return append(out, Chunk{Type: ToolOutputError, ToolCallID: r.CallID, ErrorText: msg})
+		return []Chunk{{Type: ToolOutputError, ToolCallID: id, ErrorText: msg}}
 	}
 	content := r.Content
-	return append(out, Chunk{Type: ToolOutputAvail, ToolCallID: r.CallID, Output: &content})
+	return []Chunk{{Type: ToolOutputAvail, ToolCallID: id, Output: &content}}
 }
 
 // runFaulted ends the message the way the AI SDK does: an abort chunk

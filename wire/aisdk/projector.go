@@ -19,12 +19,16 @@ type Projector struct {
 	// denied holds the calls whose approval was denied, until their
 	// result comes.
 	denied map[string]bool
+	// asked holds the delegated runs' calls (by track.SubflowCallID) the
+	// client has a part for, an approval or a question, until the part
+	// has its output.
+	asked map[string]bool
 }
 
 // NewProjector returns a projector for a stream of the session chatID
 // (the AI SDK's chat id).
 func NewProjector(chatID string) *Projector {
-	return &Projector{t: track.New(chatID), known: map[string]bool{}, denied: map[string]bool{}}
+	return &Projector{t: track.New(chatID), known: map[string]bool{}, denied: map[string]bool{}, asked: map[string]bool{}}
 }
 
 // InRun reports whether the projected stream is inside a run, and which.
@@ -36,7 +40,7 @@ func (p *Projector) Project(ev contract.RunEvent) []Chunk {
 		return nil
 	}
 	if len(ev.Subflow) > 0 {
-		return child(ev)
+		return p.child(ev)
 	}
 	p.t.Saw(ev)
 	if track.IsDelta(ev.Kind) {
@@ -195,6 +199,7 @@ func (p *Projector) Continue(messageID string) []Chunk {
 	}
 	p.t.Thinking.Open, p.t.Text.Open, p.stepOpen = false, false, false
 	clear(p.known)
+	clear(p.asked)
 	out := []Chunk{{Type: Start, MessageID: messageID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID}}}
 	if !p.t.InTurn {
 		return out

@@ -36,11 +36,12 @@ func subflow(ev contract.RunEvent) Chunk {
 	return Chunk{Type: DataSubflow, ID: "subflow-" + strings.Join(path, "/"), Data: v}
 }
 
-// child projects an event of a delegated run. A child's question is
-// also a tool part of the message, named by track.SubflowCallID, so that
-// the client answers it with addToolOutput as it answers the run's own;
-// its answer is that part's output.
-func child(ev contract.RunEvent) []Chunk {
+// child projects an event of a delegated run. A child's question or
+// approval request is also a tool part of the message, named by
+// track.SubflowCallID, so that the client answers it with addToolOutput
+// or addToolApprovalResponse as it answers the run's own; the answer, or
+// else the call's result, is that part's output.
+func (p *Projector) child(ev contract.RunEvent) []Chunk {
 	switch {
 	case track.IsDelta(ev.Kind), ev.Kind == contract.EvModelRetry, ev.Kind == contract.EvLag:
 		return nil
@@ -52,6 +53,7 @@ func child(ev contract.RunEvent) []Chunk {
 	case ev.Kind == contract.EvQuestionAsked && ev.Call != nil:
 		call := *ev.Call
 		call.ID = track.SubflowCallID(ev)
+		p.asked[call.ID] = true
 		// A step of its own: the client sends its answer once every tool
 		// part of the last step has an output, and the delegate call's
 		// part, before it, has none until the child ends.
@@ -61,10 +63,22 @@ func child(ev contract.RunEvent) []Chunk {
 		// part's call id, as for the run's own calls.
 		call := *ev.Call
 		call.ID = track.SubflowCallID(ev)
+		p.asked[call.ID] = true
 		return []Chunk{{Type: StartStep}, callInput(call), {Type: ToolApprovalRequest, ApprovalID: call.ID, ToolCallID: call.ID}, data}
 	case ev.Kind == contract.EvQuestionAnswered && ev.Call != nil:
+		delete(p.asked, track.SubflowCallID(ev))
 		answer := ev.Text
 		return []Chunk{{Type: ToolOutputAvail, ToolCallID: track.SubflowCallID(ev), Output: &answer}, data}
+	case ev.Kind == contract.EvApprovalResolved && ev.Call != nil && !ev.Approved && p.asked[track.SubflowCallID(ev)]:
+		p.denied[track.SubflowCallID(ev)] = true
+	case ev.Kind == contract.EvToolResult && ev.Result != nil && ev.Call != nil && p.asked[track.SubflowCallID(ev)]:
+		// The part the client approved (or the question it never
+		// answered, when an abort cut the child off) gets the call's
+		// result: left in approval-responded, the AI SDK's Chat takes the
+		// message for one to send back, a run stopped or not.
+		id := track.SubflowCallID(ev)
+		delete(p.asked, id)
+		return append(p.callOutput(id, *ev.Result), data)
 	}
 	return []Chunk{data}
 }
