@@ -24,6 +24,9 @@ func (p *Provider) Complete(ctx context.Context, req contract.ModelRequest) ([]t
 	var resp *http.Response
 	c, err := p.chat.New(ctx, params, option.WithResponseInto(&resp))
 	if err != nil {
+		if pe := failures.WebPage(resp); pe != nil {
+			return nil, pe
+		}
 		return nil, failures.Classify(ctx, resp, err)
 	}
 	if len(c.Choices) == 0 {

@@ -25,23 +25,51 @@ func TestHTMLPageInsteadOfStream(t *testing.T) {
 	}))
 	defer srv.Close()
 	p := New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client()))
-	var got error
-	for c, err := range p.Stream(context.Background(), basicRequest()) {
-		if err == nil {
-			t.Fatalf("chunk %+v from an HTML page", c)
-		}
-		got = err
+	// The driver falls back to Complete when a stream fails before its
+	// first chunk: the page is the same mistake there, though the SDK has
+	// read the page by then, so it is not quoted.
+	paths := []struct {
+		name   string
+		quoted bool
+		call   func() error
+	}{
+		{"stream", true, func() error {
+			var got error
+			for c, err := range p.Stream(context.Background(), basicRequest()) {
+				if err == nil {
+					t.Fatalf("chunk %+v from an HTML page", c)
+				}
+				got = err
+			}
+			return got
+		}},
+		{"complete", false, func() error {
+			chunks, err := p.Complete(context.Background(), basicRequest())
+			if err == nil {
+				t.Fatalf("chunks %+v from an HTML page", chunks)
+			}
+			return err
+		}},
 	}
-	var pe *turn.ProviderError
-	if !errors.As(got, &pe) {
-		t.Fatalf("error %v, want a *turn.ProviderError", got)
-	}
-	if pe.Failure != contract.FailInvalidRequest || pe.Retryable() {
-		t.Errorf("failure %s (retryable %t), want %s, not retryable", pe.Failure, pe.Retryable(), contract.FailInvalidRequest)
-	}
-	for _, want := range []string{"text/html", "Sign in to the corporate gateway"} {
-		if !strings.Contains(got.Error(), want) {
-			t.Errorf("error %q does not say %q", got, want)
-		}
+	for _, path := range paths {
+		t.Run(path.name, func(t *testing.T) {
+			got := path.call()
+			var pe *turn.ProviderError
+			if !errors.As(got, &pe) {
+				t.Fatalf("error %v, want a *turn.ProviderError", got)
+			}
+			if pe.Failure != contract.FailInvalidRequest || pe.Retryable() {
+				t.Errorf("failure %s (retryable %t), want %s, not retryable", pe.Failure, pe.Retryable(), contract.FailInvalidRequest)
+			}
+			wants := []string{"web page", "text/html"}
+			if path.quoted {
+				wants = append(wants, "Sign in to the corporate gateway")
+			}
+			for _, want := range wants {
+				if !strings.Contains(got.Error(), want) {
+					t.Errorf("error %q does not say %q", got, want)
+				}
+			}
+		})
 	}
 }

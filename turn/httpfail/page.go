@@ -19,7 +19,8 @@ const maxPage = 512
 // that answers with its own login or error page under status 200. Read as
 // an event stream it holds no events and looked like a stream cut short,
 // retried to no end; it is the setup that is wrong. It returns nil for
-// any other response, and reads resp's body only when it is a page.
+// any other response, and reads resp's body only when it is a page (a
+// body already read, as by an SDK decoding it, is not quoted).
 func (c Classifier) WebPage(resp *http.Response) *turn.ProviderError {
 	if resp == nil || resp.StatusCode >= 400 {
 		return nil
@@ -34,9 +35,13 @@ func (c Classifier) WebPage(resp *http.Response) *turn.ProviderError {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxPage))
 		start = strings.Join(strings.Fields(string(b)), " ")
 	}
+	err = fmt.Errorf("httpfail: status %d %s", resp.StatusCode, ct)
+	if start != "" {
+		err = fmt.Errorf("%w: %s", err, start)
+	}
 	return &turn.ProviderError{
 		Failure: contract.FailInvalidRequest,
 		Message: c.API + ": the server answered with a web page, not the API; check the base URL",
-		Err:     fmt.Errorf("httpfail: status %d %s: %s", resp.StatusCode, ct, start),
+		Err:     err,
 	}
 }
