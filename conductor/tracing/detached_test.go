@@ -35,6 +35,28 @@ func TestClosedWhileAwaitingApprovalEndsRunSpan(t *testing.T) {
 		t.Fatal(err)
 	}
 	tracing.New(tp, tracing.Options{}).Attach(agent)
+	closeWhenAsked(t, agent)
+	for _, s := range exp.GetSpans() {
+		if s.Name == "invoke_agent baton" {
+			for _, a := range s.Attributes {
+				if a.Key == "baton.run.detached" && a.Value.AsBool() {
+					return
+				}
+			}
+			t.Fatalf("the run's span ended without baton.run.detached: %v", s.Attributes)
+		}
+	}
+	var names []string
+	for _, s := range exp.GetSpans() {
+		names = append(names, s.Name)
+	}
+	t.Errorf("after Close the run's span was never ended (exported: %v)", names)
+}
+
+// closeWhenAsked submits "hello" to agent and closes it once its run
+// waits for an approval, leaving the run in flight in its session.
+func closeWhenAsked(t *testing.T, agent *conductor.Agent) {
+	t.Helper()
 	asked := make(chan struct{})
 	agent.Subscribe(func(ev contract.RunEvent) {
 		if ev.Kind == contract.EvApprovalRequested {
@@ -53,19 +75,4 @@ func TestClosedWhileAwaitingApprovalEndsRunSpan(t *testing.T) {
 	}
 	agent.Close()
 	<-done
-	for _, s := range exp.GetSpans() {
-		if s.Name == "invoke_agent baton" {
-			for _, a := range s.Attributes {
-				if a.Key == "baton.run.detached" && a.Value.AsBool() {
-					return
-				}
-			}
-			t.Fatalf("the run's span ended without baton.run.detached: %v", s.Attributes)
-		}
-	}
-	var names []string
-	for _, s := range exp.GetSpans() {
-		names = append(names, s.Name)
-	}
-	t.Errorf("after Close the run's span was never ended (exported: %v)", names)
 }

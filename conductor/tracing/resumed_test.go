@@ -41,24 +41,7 @@ func resumeTraced(t *testing.T, cfg contract.AgentConfig, before, after []script
 	if err != nil {
 		t.Fatal(err)
 	}
-	asked := make(chan struct{})
-	first.Subscribe(func(ev contract.RunEvent) {
-		if ev.Kind == contract.EvApprovalRequested {
-			close(asked)
-		}
-	})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		first.Submit(ctx, conductor.Text("hello"))
-	}()
-	select {
-	case <-asked:
-	case <-ctx.Done():
-		t.Fatal("no approval was asked for")
-	}
-	first.Close()
-	<-done
+	closeWhenAsked(t, first)
 
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
