@@ -18,15 +18,16 @@ import (
 
 var errDiskGone = errors.New("disk gone")
 
-// breakableStore refuses every append once broken is set.
+// breakableStore refuses every append with err once broken is set.
 type breakableStore struct {
 	store.Store
 	broken *atomic.Bool
+	err    error
 }
 
 func (s breakableStore) Append(ctx context.Context, id string, recs ...contract.Record) (store.Hash, error) {
 	if s.broken.Load() {
-		return store.Hash{}, errDiskGone
+		return store.Hash{}, s.err
 	}
 	return s.Store.Append(ctx, id, recs...)
 }
@@ -58,7 +59,7 @@ func (m heldModel) Stream(ctx context.Context, _ contract.ModelRequest) iter.Seq
 func TestASteeredStreamEndsWhenTheStoreFails(t *testing.T) {
 	var broken atomic.Bool
 	release := make(chan struct{})
-	st := breakableStore{store.NewMemory(), &broken}
+	st := breakableStore{store.NewMemory(), &broken, errDiskGone}
 	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
 		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: heldModel{release}}, Env: conductor.Env{Store: st, SessionID: id}})
 	}, HandlerOptions{})

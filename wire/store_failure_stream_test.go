@@ -40,7 +40,8 @@ func TestAStreamEndedByTheStoresFailureSaysSo(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var broken atomic.Bool
 			release := make(chan struct{})
-			st := failingStore{store.NewMemory(), &broken}
+			// The error names a URL with a credential: the stream must not.
+			st := breakableStore{store.NewMemory(), &broken, errors.New(`store: Post "https://db.internal/append?token=s3cret": connection refused`)}
 			h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
 				return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: heldModel{release}}, Env: conductor.Env{Store: st, SessionID: id}})
 			}, HandlerOptions{})
@@ -87,18 +88,4 @@ func TestAStreamEndedByTheStoresFailureSaysSo(t *testing.T) {
 			}
 		})
 	}
-}
-
-// failingStore refuses every append once broken is set, with an error
-// that names its database's address and key.
-type failingStore struct {
-	store.Store
-	broken *atomic.Bool
-}
-
-func (s failingStore) Append(ctx context.Context, id string, recs ...contract.Record) (store.Hash, error) {
-	if s.broken.Load() {
-		return store.Hash{}, errors.New(`store: Post "https://db.internal/append?token=s3cret": connection refused`)
-	}
-	return s.Store.Append(ctx, id, recs...)
 }
