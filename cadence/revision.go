@@ -35,7 +35,10 @@ func (t *transition) atCap() bool {
 // (the bounded fallback from revision 5 on), so a recorded session
 // replays with the counts it recorded.
 func (t *transition) estimator() compactor.Estimator {
-	return compactor.EstimatorFor(t.rules.cfg.Model, t.s.Revision)
+	if t.s.Revision >= contract.RevisionBoundedEstimates {
+		return t.rules.estimators[1]
+	}
+	return t.rules.estimators[0]
 }
 
 // upgrade moves the run in flight to a newer revision when a resume asks

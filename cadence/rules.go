@@ -1,6 +1,7 @@
 package cadence
 
 import (
+	"github.com/batonrt/baton/compactor"
 	"github.com/batonrt/baton/contract"
 )
 
@@ -11,6 +12,10 @@ type Rules struct {
 	// indexes it when it is too long to search.
 	offered []contract.ToolDescriptor
 	byName  map[string]int
+	// estimators count for the model before and from
+	// contract.RevisionBoundedEstimates (see estimator), found once
+	// rather than at every step.
+	estimators [2]compactor.Estimator
 }
 
 // searchedTools is how many tools are looked up by going through them
@@ -23,6 +28,8 @@ const searchedTools = 8
 func New(cfg contract.AgentConfig) *Rules {
 	cfg = cfg.WithDefaults()
 	r := &Rules{cfg: cfg, offered: offeredTools(cfg)}
+	r.estimators[0] = compactor.EstimatorFor(cfg.Model, contract.RevisionBoundedEstimates-1)
+	r.estimators[1] = compactor.EstimatorFor(cfg.Model, contract.RevisionBoundedEstimates)
 	if len(r.offered) > searchedTools {
 		r.byName = make(map[string]int, len(r.offered))
 		for i, t := range r.offered {
