@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/batonrt/baton/cadence"
+	"github.com/batonrt/baton/compactor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/ledger"
@@ -72,6 +73,9 @@ type Agent struct {
 	toolSource *dispatch.ToolBox
 	// output vets final answers against the config's output schema.
 	output *outputCheck
+	// est counts tokens as the config's revision does (estimator), found
+	// once for the agent's every input, reply and result.
+	est compactor.Estimator
 
 	// Owned by the closure running (enqueue).
 	state   contract.RunSnapshot
@@ -203,7 +207,8 @@ func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) 
 	a.sched = dispatch.NewScheduler(dispatch.Options{Limit: -1, DefaultTimeout: cfg.ToolTimeout,
 		OutputCap: deps.Tools.OutputCap, Grace: deps.Tools.Grace, Logger: deps.Env.Logger})
 	opts := deps.Model.driverOptions(a.now, deps.Env.Logger)
-	opts.Estimate = replyEstimate(estimator(cfg))
+	a.est = estimator(cfg)
+	opts.Estimate = replyEstimate(a.est)
 	a.driver = turn.NewDriver(deps.Model.Provider, opts)
 	a.state = cadence.InitialSnapshot(deps.Env.SessionID)
 	a.snap = a.state

@@ -294,7 +294,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 			return err
 		}
 		in := Text(e.Task)
-		err := ag.startRun(ctx, &submission{input: in.turns(estimator(ag.cfg))}, w)
+		err := ag.startRun(ctx, &submission{input: in.turns(ag.est)}, w)
 		run = ag.run
 		return err
 	})

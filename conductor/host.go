@@ -42,7 +42,7 @@ func (a *Agent) refused(err error) *outcome {
 
 // submit starts a run with in, or steers the run in flight with it.
 func (a *Agent) submit(ctx context.Context, in Input) (run *runState, w chan *outcome, steering bool, err error) {
-	input := in.turns(estimator(a.cfg))
+	input := in.turns(a.est)
 	if len(input) == 0 {
 		return nil, nil, false, contract.NewError(contract.KindConfig, "submit: empty input")
 	}

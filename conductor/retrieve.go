@@ -38,7 +38,7 @@ func (a *Agent) retrieve(ctx context.Context, input []contract.Turn) ([]contract
 		}
 		return nil, validText(err.Error())
 	}
-	return contextTurns(a.log, estimator(a.cfg), retrieved), ""
+	return contextTurns(a.log, a.est, retrieved), ""
 }
 
 func callRetriever(ctx context.Context, r Retriever, input []contract.Turn) (turns []contract.Turn, err error) {

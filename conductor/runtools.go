@@ -10,7 +10,7 @@ import (
 // inputSignal applies the signal made of in's turns to the run in
 // flight. The turns are made, and counted, on the caller's goroutine.
 func (a *Agent) inputSignal(in Input, make func([]contract.Turn) contract.Signal) error {
-	turns := in.turns(estimator(a.cfg))
+	turns := in.turns(a.est)
 	return a.hostSignal(func() (contract.Signal, error) {
 		if err := a.unoffered(in.Tools); err != nil {
 			return nil, err

@@ -320,7 +320,7 @@ func (a *Agent) startTool(c *contract.ToolCall) {
 				rewrote = append(rewrote, by...)
 			}
 			out.Content = validText(out.Content)
-			a.settle(run, task{isResult: true, result: contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: estimator(a.cfg).Result(out.Content)}})
+			a.settle(run, task{isResult: true, result: contract.ToolSettled{CallID: call.ID, Outcome: out, Arguments: args, RewrittenBy: rewrote, Tokens: a.est.Result(out.Content)}})
 		}
 		job.Start = func(ctx context.Context) error {
 			rewritten, reason, rewrote := a.runBeforeTool(ctx, call)
@@ -357,7 +357,7 @@ func (a *Agent) toolDone(run *runState) func(dispatch.Outcome) {
 func (a *Agent) toolResult(o dispatch.Outcome) task {
 	out := o.Outcome
 	out.Content = validText(out.Content)
-	return task{isResult: true, result: contract.ToolSettled{CallID: o.CallID, Outcome: out, Tokens: estimator(a.cfg).Result(out.Content)}}
+	return task{isResult: true, result: contract.ToolSettled{CallID: o.CallID, Outcome: out, Tokens: a.est.Result(out.Content)}}
 }
 
 // toolHere returns the Here of the run's calls without hooks, made once
