@@ -16,13 +16,24 @@ func stepAwaitingModel(t *transition) string {
 		t.onModelFailed(sig)
 		return ""
 	case contract.Resumed:
-		if t.abortOnResume() {
-			return ""
-		}
-		t.emit(&contract.InvokeModel{Request: t.request()})
+		t.onResumeAwaitingModel()
 		return ""
 	}
 	return t.onHostInput("awaiting the model")
+}
+
+// onResumeAwaitingModel sends the model call that was out again: it died
+// with the process. It is the same call (the turn count does not move),
+// but from revision 6 the steering queued while it was out goes in first,
+// as it would have at the boundary the lost reply led to.
+func (t *transition) onResumeAwaitingModel() {
+	if t.abortOnResume() {
+		return
+	}
+	if t.steersOnResume() {
+		t.deliverQueued(contract.InputSteer)
+	}
+	t.emit(&contract.InvokeModel{Request: t.request()})
 }
 
 // onModelFailed faults the run with the model's failure, unless the

@@ -260,9 +260,13 @@ func (m *machine) checkInvoke(t *rapid.T, e contract.InvokeModel, next contract.
 	}
 	if resumed {
 		// A resume re-sends the call a restart lost: the same model call,
-		// not a new boundary, so steering waits for the next one.
+		// not a new boundary. Before revision 6 steering waits for the
+		// next one; from revision 6 the call sent again carries it.
 		if err := wellPaired(e.Request.History.Turns()); err != "" {
 			t.Fatalf("re-sent invoke_model with a badly paired history: %s", err)
+		}
+		if next.Revision >= contract.RevisionSteerOnResume {
+			m.checkSteered(t, e)
 		}
 		return
 	}
@@ -277,6 +281,12 @@ func (m *machine) checkInvoke(t *rapid.T, e contract.InvokeModel, next contract.
 	if err := wellPaired(e.Request.History.Turns()); err != "" {
 		t.Fatalf("invoke_model with a badly paired history: %s", err)
 	}
+	m.checkSteered(t, e)
+}
+
+// checkSteered holds invariant 5 at a model call: every accepted steer
+// was delivered before it and appears in its history exactly once.
+func (m *machine) checkSteered(t *rapid.T, e contract.InvokeModel) {
 	if len(m.steers) > 0 {
 		t.Fatalf("model called before steering %q was delivered", m.steers)
 	}

@@ -41,6 +41,12 @@ func (t *transition) estimator() compactor.Estimator {
 	return t.rules.estimators[0]
 }
 
+// steersOnResume says a model call sent again on resume carries the
+// steering queued while it was out (revision 6 on).
+func (t *transition) steersOnResume() bool {
+	return t.s.Revision >= contract.RevisionSteerOnResume
+}
+
 // upgrade moves the run in flight to a newer revision when a resume asks
 // for one; a run never goes back to an older one.
 func (t *transition) upgrade(sig contract.Resumed) {

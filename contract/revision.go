@@ -31,7 +31,11 @@ package contract
 // Revision 5 adds: a model with no known tokenizer is counted by a
 // character fallback that errs on the safe side in every script
 // (RevisionBoundedEstimates).
-const CurrentRevision = RevisionBoundedEstimates
+//
+// Revision 6 adds: a run resumed while its model call was out sends the
+// call again with the steering queued before the stop delivered into it
+// (RevisionSteerOnResume).
+const CurrentRevision = RevisionSteerOnResume
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -73,6 +77,15 @@ const RevisionCauseAtCap = 4
 // notes, summaries, results of calls that never ran) follow the run's
 // revision, so older sessions replay with the counts they recorded.
 const RevisionBoundedEstimates = 5
+
+// RevisionSteerOnResume is the first revision under which a run resumed
+// while awaiting the model delivers the steering queued before the stop
+// into the call it sends again. Earlier revisions sent the call as it
+// was and delivered the steer only after that call's reply, one model
+// call later than a steer the host was told was accepted belongs: the
+// call that was out died with the process, so the one sent again is the
+// next call, and a steer queued before it is due in it.
+const RevisionSteerOnResume = 6
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every
