@@ -49,6 +49,12 @@ type Model struct {
 	// Backoff is the wait before the first retry, doubling per retry up
 	// to MaxBackoff.
 	Backoff, MaxBackoff time.Duration
+	// MaxRetryWait bounds one wait between attempts, a server's
+	// Retry-After included: a server asking for longer fails the call at
+	// once. RetryBudget bounds a call's waits added up. Zero takes
+	// turn.DefaultMaxRetryWait and turn.DefaultRetryBudget; negative, no
+	// bound.
+	MaxRetryWait, RetryBudget time.Duration
 	// TextToolCalls reads a reply whose whole text is one JSON tool call
 	// as that call, for weak and local models; see turn.Options.
 	TextToolCalls bool
@@ -130,6 +136,7 @@ func (m Model) driverOptions(now func() contract.Timestamp, log *slog.Logger) tu
 	return turn.Options{
 		FirstChunkTimeout: m.FirstChunkTimeout, IdleTimeout: m.IdleTimeout, TotalTimeout: m.TotalTimeout,
 		MaxRetries: m.MaxRetries, BaseBackoff: m.Backoff, MaxBackoff: m.MaxBackoff,
+		MaxRetryWait: m.MaxRetryWait, RetryBudget: m.RetryBudget,
 		TextToolCalls: m.TextToolCalls, WaitingAfter: m.WaitingAfter, NoFallback: m.NoFallback,
 		Now: now, Logger: log,
 	}

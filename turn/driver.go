@@ -70,6 +70,7 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 	publish, stopPulse := d.pulse(publish)
 	defer stopPulse()
 	fellBack := false
+	var waited time.Duration // the waits between attempts so far
 	for attempt := 0; ; attempt++ {
 		// The attempt's context is its own, as a provider may keep it past
 		// the stream; its assembler, 1 KiB of room for a usual reply, is
@@ -86,7 +87,8 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 			return sig
 		}
 		actx.release()
-		if sig := d.retry(ctx, deadline, total, attempt, err, publish); sig != nil {
+		var sig contract.Signal
+		if sig, waited = d.retry(ctx, deadline, total, attempt, waited, err, publish); sig != nil {
 			return sig
 		}
 	}
@@ -131,20 +133,24 @@ func (d *Driver) replied(a *assembler) contract.Signal {
 }
 
 // retry waits before attempt number attempt+1 after err, or returns the
-// signal that ends the call instead.
+// signal that ends the call instead. waited is what the call waited
+// between attempts before; retry returns it with this wait added.
 //
 //go:noinline
-func (d *Driver) retry(ctx context.Context, deadline time.Time, total func() context.Context, attempt int, err error, publish func(*contract.RunEvent)) contract.Signal {
+func (d *Driver) retry(ctx context.Context, deadline time.Time, total func() context.Context, attempt int, waited time.Duration, err error, publish func(*contract.RunEvent)) (contract.Signal, time.Duration) {
 	pe := d.classify(ctx, deadline, err)
 	if pe == nil {
-		return d.failed(contract.FailOther, "cancelled", false)
+		return d.failed(contract.FailOther, "cancelled", false), waited
 	}
 	if !pe.Retryable() || attempt >= d.o.MaxRetries || passed(deadline) {
-		return d.failed(pe.Failure, pe.Error(), pe.Retryable())
+		return d.failed(pe.Failure, pe.Error(), pe.Retryable()), waited
 	}
-	wait, ok := d.wait(deadline, attempt, pe)
-	if !ok {
-		return d.failed(pe.Failure, pe.Error()+fmt.Sprintf(" (retry after %s exceeds the total timeout)", wait), true)
+	wait := d.o.backoff(attempt)
+	if pe.RetryAfter > 0 {
+		wait = pe.RetryAfter
+	}
+	if why := d.o.refuseWait(pe, wait, waited, deadline); why != "" {
+		return d.failed(pe.Failure, pe.Error()+"; not retried: "+why, true), waited
 	}
 	d.o.Logger.LogAttrs(ctx, slog.LevelWarn, "turn: retrying model call", slogAttrs(attempt+1, wait, pe)...)
 	if publish != nil {
@@ -152,31 +158,16 @@ func (d *Driver) retry(ctx context.Context, deadline time.Time, total func() con
 	}
 	if err := d.o.Sleep(total(), wait); err != nil {
 		if pe := d.classify(ctx, deadline, err); pe != nil {
-			return d.failed(pe.Failure, pe.Error(), false)
+			return d.failed(pe.Failure, pe.Error(), false), waited
 		}
-		return d.failed(contract.FailOther, "cancelled", false)
+		return d.failed(contract.FailOther, "cancelled", false), waited
 	}
-	return nil
+	return nil, waited + wait
 }
 
 // passed reports whether the total deadline, if there is one, has come.
 func passed(deadline time.Time) bool {
 	return !deadline.IsZero() && !time.Now().Before(deadline)
-}
-
-// wait is how long to back off before retry number attempt+1: the
-// server's Retry-After when it gave one, else jittered exponential
-// backoff. ok is false when the wait would outlast the total timeout, so
-// the caller hears of the rate limit now rather than a timeout later.
-func (d *Driver) wait(deadline time.Time, attempt int, pe *ProviderError) (time.Duration, bool) {
-	w := d.o.backoff(attempt)
-	if pe.RetryAfter > 0 {
-		w = pe.RetryAfter
-	}
-	if !deadline.IsZero() && time.Until(deadline) < w {
-		return w, false
-	}
-	return w, true
 }
 
 func (d *Driver) failed(kind contract.FailureKind, msg string, retryable bool) contract.Signal {

@@ -18,6 +18,10 @@ const (
 	DefaultMaxRetries        = 3
 	DefaultBaseBackoff       = 500 * time.Millisecond
 	DefaultMaxBackoff        = 30 * time.Second
+	// A minute or two covers the per-minute windows of providers' rate
+	// limits; a server asking for more is better reported than obeyed.
+	DefaultMaxRetryWait = 2 * time.Minute
+	DefaultRetryBudget  = 5 * time.Minute
 )
 
 // NoRetries as Options.MaxRetries makes one attempt only; zero means
@@ -34,6 +38,16 @@ type Options struct {
 	// BaseBackoff doubles per retry up to MaxBackoff; the wait is drawn
 	// from its upper half so concurrent clients spread out.
 	BaseBackoff, MaxBackoff time.Duration
+	// MaxRetryWait bounds one wait between attempts: a server that asks
+	// (Retry-After) for a longer one fails the call at once, with the
+	// wait it asked for in the message, rather than holding the run that
+	// long. Zero means DefaultMaxRetryWait; negative, no bound.
+	MaxRetryWait time.Duration
+	// RetryBudget bounds the waits between one call's attempts, added
+	// up: a retry whose wait would take them past it fails the call
+	// instead. Zero means DefaultRetryBudget; negative, no bound. The
+	// total timeout, when on, bounds the waits too.
+	RetryBudget time.Duration
 	// Now stamps signals and events; default the system clock.
 	Now func() contract.Timestamp
 	// Sleep waits between attempts; default a timer honouring ctx.
@@ -73,6 +87,8 @@ func (o Options) withDefaults() Options {
 	dur(&o.TotalTimeout, DefaultTotalTimeout)
 	dur(&o.BaseBackoff, DefaultBaseBackoff)
 	dur(&o.MaxBackoff, DefaultMaxBackoff)
+	dur(&o.MaxRetryWait, DefaultMaxRetryWait)
+	dur(&o.RetryBudget, DefaultRetryBudget)
 	switch {
 	case o.MaxRetries == 0:
 		o.MaxRetries = DefaultMaxRetries

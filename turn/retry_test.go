@@ -199,7 +199,9 @@ func TestDefaultSleepHonoursContext(t *testing.T) {
 func TestRetryAfterBeyondTotalTimeoutFailsAtOnce(t *testing.T) {
 	r := &recorder{}
 	p := newFake(play{err: &turn.ProviderError{Failure: contract.FailRateLimited, Status: 429, RetryAfter: time.Hour}}, hello)
-	got := turn.NewDriver(p, testOptions(r)).Run(context.Background(), weatherReq, r.publish)
+	opts := testOptions(r)
+	opts.MaxRetryWait, opts.RetryBudget = -1, -1
+	got := turn.NewDriver(p, opts).Run(context.Background(), weatherReq, r.publish)
 	f, ok := got.(contract.ModelFailed)
 	if !ok || f.Failure != contract.FailRateLimited || !f.Retryable || len(r.sleeps) != 0 || p.calls() != 1 {
 		t.Fatalf("got %#v after %d sleeps and %d calls, want rate_limited at once", got, len(r.sleeps), p.calls())

@@ -32,7 +32,7 @@ func TestRunTimeoutFlags(t *testing.T) {
 // out a long backoff stops the run at once.
 func TestCtrlCStopsBackoff(t *testing.T) {
 	isolate(t)
-	script := writeScript(t, `{"replies": [{"fail": {"status": 503, "retry_after": "5m", "message": "overloaded"}}, {"text": "never"}]}`)
+	script := writeScript(t, `{"replies": [{"fail": {"status": 503, "retry_after": "90s", "message": "overloaded"}}, {"text": "never"}]}`)
 	s := startInteractive(t, "run", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", t.TempDir(), "hello")
 	s.out.waitFor(t, "·· retrying the model: server (HTTP 503): overloaded")
 	s.interrupts <- os.Interrupt
