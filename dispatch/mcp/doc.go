@@ -8,9 +8,13 @@
 // every other tool: concurrency limit, timeout, output cap, approvals, and
 // cancellation, which reaches the server as a cancel notification. A
 // server's tool-list change is picked up by the next call to Tools, which
-// a host makes before each run. A server that dies or hangs gives error
+// a host makes before each run; a call of a tool the server no longer
+// lists fails as an unknown tool. A server that dies or hangs gives error
 // results and a log line, never a stuck run; a command that exits is
-// reported with its exit status and the end of its standard error. Content a tool outcome
+// reported with its exit status and the end of its standard error, and
+// the next call of its tools starts it again (after a backoff, and at
+// most Server.MaxRestarts times in Server.RestartWindow; a call in flight
+// when it died is not retried). Content a tool outcome
 // cannot hold as text (images, audio, binary resources) becomes a note
 // naming its type and size.
 //

@@ -12,7 +12,8 @@ import (
 
 // TestServerExitSaysWhy: a stdio server that exits, at start or during a
 // call, is reported with its exit status and the end of its standard
-// error, not only as an EOF.
+// error, not only as an EOF. The call after one that died with its
+// server starts the server again.
 func TestServerExitSaysWhy(t *testing.T) {
 	t.Run("at start", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -38,6 +39,9 @@ func TestServerExitSaysWhy(t *testing.T) {
 		waitFor(t, "the log line", func() bool { return strings.Contains(log.String(), "server connection ended") })
 		if !strings.Contains(log.String(), "out of cheese") {
 			t.Errorf("log %q lacks the server's stderr", log.String())
+		}
+		if o := call(t, tools, dispatch.Options{}, "pid", `{}`); o.Outcome.IsError {
+			t.Errorf("the call after: %+v, want a result from a restarted server", o.Outcome)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,36 +46,48 @@ func TestFilesystem(t *testing.T) {
 	}
 }
 
-// TestDeadServer: a server that dies gives error results, not a stuck
-// call, and a log line saying so; the next listing reports it.
-func TestDeadServer(t *testing.T) {
+// TestKilledServer: the reference server from npm, killed through the
+// shell that started it, is started again by the next call, whose
+// result comes from the new server; one that may not be started again
+// gives error results, not a stuck call, and its next listing reports
+// it. Either way a log line says the server ended.
+func TestKilledServer(t *testing.T) {
 	bin := serverBin(t, "mcp-server-everything")
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	var log logBuffer
-	src := connect(t, mcp.Server{Name: "ev", Command: []string{"sh", "-c", `echo $$ > "$0"; exec "$1" stdio`, pidFile, bin}, Logger: log.logger()})
-	tools, err := src.Tools(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name        string
+		maxRestarts int
+		want        string
+		listErr     bool
+	}{
+		{"started again", 0, "Echo: hi", false},
+		{"never started again", -1, `server "ev" is gone`, true},
 	}
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the log line", func() bool { return strings.Contains(log.String(), "server connection ended") })
-	o := call(t, tools, dispatch.Options{}, "echo", `{"message":"hi"}`)
-	if !o.Outcome.IsError || !strings.Contains(o.Outcome.Content, `server "ev" is gone`) {
-		t.Errorf("outcome %+v, want an error result saying the server is gone", o.Outcome)
-	}
-	if _, err := src.Tools(context.Background()); err == nil {
-		t.Error("listing a dead server's tools: no error")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			var log logBuffer
+			src := connect(t, mcp.Server{Name: "ev", Command: []string{"sh", "-c", `echo $$ > "$0"; exec "$1" stdio`, pidFile, bin}, Logger: log.logger(), MaxRestarts: tt.maxRestarts})
+			tools, err := src.Tools(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the log line", func() bool { return strings.Contains(log.String(), "server connection ended") })
+			o := call(t, tools, dispatch.Options{}, "echo", `{"message":"hi"}`)
+			if o.Outcome.IsError == (tt.want == "Echo: hi") || !strings.Contains(o.Outcome.Content, tt.want) {
+				t.Errorf("outcome %+v, want %q", o.Outcome, tt.want)
+			}
+			if _, err := src.Tools(context.Background()); (err != nil) != tt.listErr {
+				t.Errorf("listing after the kill: %v, want an error: %v", err, tt.listErr)
+			}
+		})
 	}
 }
 

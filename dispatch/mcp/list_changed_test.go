@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/dispatch/mcp"
 )
 
@@ -59,4 +62,40 @@ func TestToolListChangeDuringListing(t *testing.T) {
 	}
 	src.Close()
 	t.Errorf("tools %v after the server announced a change during the first listing; want second among them (listed %d times)", got, lists.Load())
+}
+
+// TestVanishedTool: a tool the server removed (and announced so) fails
+// with an error naming the server and the tool, not whatever the server
+// answers for a name it does not know.
+func TestVanishedTool(t *testing.T) {
+	server := sdk.NewServer(&sdk.Implementation{Name: "shrinks"}, nil)
+	for _, name := range []string{"keep", "drop"} {
+		sdk.AddTool(server, &sdk.Tool{Name: name}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: name}}}, struct{}{}, nil
+		})
+	}
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
+	defer ts.Close()
+	src := connect(t, mcp.Server{Name: "shrinks", URL: ts.URL})
+	tools, err := src.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server.RemoveTools("drop")
+	waitFor(t, "drop to leave the listing", func() bool {
+		now, err := src.Tools(context.Background())
+		return err == nil && !slices.Contains(names(now), "drop")
+	})
+	got := []contract.ToolOutcome{
+		call(t, tools, dispatch.Options{}, "keep", `{}`).Outcome,
+		call(t, tools, dispatch.Options{}, "drop", `{}`).Outcome,
+	}
+	want := []contract.ToolOutcome{
+		{Content: "keep"},
+		{Content: `mcp: unknown tool "drop": server "shrinks" no longer offers it`, IsError: true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("outcomes mismatch (-want +got):\n%s", diff)
+	}
+	src.Close()
 }

@@ -51,6 +51,14 @@ type Server struct {
 	NeedsApproval bool
 	// ListTimeout bounds listing the tools; zero is DefaultListTimeout.
 	ListTimeout time.Duration
+	// MaxRestarts bounds how many times a command that exited is started
+	// again within RestartWindow; zero is DefaultMaxRestarts, and a
+	// negative count never starts it again. A server over HTTP is not
+	// restarted.
+	MaxRestarts int
+	// RestartWindow is the span MaxRestarts counts in; zero is
+	// DefaultRestartWindow.
+	RestartWindow time.Duration
 	// Logger receives a line when the server dies, a call fails or a
 	// listing fails; nil discards.
 	Logger *slog.Logger
@@ -66,7 +74,7 @@ func (s Server) check() error {
 		return fmt.Errorf("%w %q: neither a command nor a URL", ErrBadServer, s.Name)
 	case len(s.Command) > 0 && s.Command[0] == "":
 		return fmt.Errorf("%w %q: empty command", ErrBadServer, s.Name)
-	case s.Timeout < 0 || s.ListTimeout < 0:
+	case s.Timeout < 0 || s.ListTimeout < 0 || s.RestartWindow < 0:
 		return fmt.Errorf("%w %q: negative timeout", ErrBadServer, s.Name)
 	}
 	if s.URL != "" {

@@ -2,14 +2,12 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/batonrt/baton/dispatch"
@@ -18,23 +16,29 @@ import (
 // Source is a live connection to one MCP server. It is safe for
 // concurrent use.
 type Source struct {
-	srv     Server
-	log     *slog.Logger
-	session *sdk.ClientSession
-	exited  chan struct{}
-	cmd     *commandTransport // nil for a server over HTTP
+	srv      Server
+	log      *slog.Logger
+	client   *sdk.Client
+	starting chan struct{} // held while a restart replaces the connection
+	quit     chan struct{} // closed by Close
 
-	mu    sync.Mutex
-	tools []dispatch.Tool
-	stale bool // the server said its tool list changed
+	mu        sync.Mutex
+	conn      *conn // the newest connection
+	closed    bool
+	restarted []time.Time // when the command was started again, oldest first
+	lastEnd   string      // how the command last ended or failed to start
+	tools     []dispatch.Tool
+	remote    map[string]bool // the server's names of tools
+	stale     bool            // the server said its tool list changed
 	// changes counts the server's tool-list change notices, so that a
 	// listing answered after a notice does not clear stale.
 	changes uint64
-	dead    error // why the connection ended, once it has
 }
 
 // Connect starts or reaches the server and completes the MCP handshake.
-// ctx bounds the handshake only; the connection lives until Close.
+// ctx bounds the handshake only; the connection lives until Close. A
+// command that exits later is started again by the next call of its
+// tools (see Server.MaxRestarts).
 func Connect(ctx context.Context, srv Server) (*Source, error) {
 	if err := srv.check(); err != nil {
 		return nil, err
@@ -42,64 +46,25 @@ func Connect(ctx context.Context, srv Server) (*Source, error) {
 	if srv.ListTimeout == 0 {
 		srv.ListTimeout = DefaultListTimeout
 	}
-	s := &Source{srv: srv, log: srv.Logger, stale: true, exited: make(chan struct{})}
+	if srv.MaxRestarts == 0 {
+		srv.MaxRestarts = DefaultMaxRestarts
+	}
+	if srv.RestartWindow == 0 {
+		srv.RestartWindow = DefaultRestartWindow
+	}
+	s := &Source{srv: srv, log: srv.Logger, stale: true, starting: make(chan struct{}, 1), quit: make(chan struct{})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "baton", Version: "1"}, &sdk.ClientOptions{
+	s.client = sdk.NewClient(&sdk.Implementation{Name: "baton", Version: "1"}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.markStale() },
 	})
-	session, err := client.Connect(ctx, s.transport(), nil)
-	if err != nil {
-		if s.cmd != nil {
-			// The SDK does not stop the command on every failure.
-			s.cmd.stop()
-			if why := s.cmd.ended(); why != "" {
-				return nil, fmt.Errorf("mcp: connect %q: %w (the server ended: %s)", srv.Name, err, why)
-			}
-		}
+	c := s.newConn()
+	if err := s.dial(ctx, c); err != nil {
 		return nil, fmt.Errorf("mcp: connect %q: %w", srv.Name, err)
 	}
-	s.session = session
-	go s.watch()
+	s.conn = c
 	return s, nil
-}
-
-func (s *Source) transport() sdk.Transport {
-	if s.srv.URL == "" {
-		s.cmd = newCommandTransport(s.srv)
-		return s.cmd
-	}
-	c := s.srv.HTTPClient
-	if c == nil {
-		c = http.DefaultClient
-	}
-	if len(s.srv.Header) > 0 {
-		wrapped := *c
-		wrapped.Transport = headerTransport{header: s.srv.Header, next: c.Transport}
-		c = &wrapped
-	}
-	return &sdk.StreamableClientTransport{Endpoint: s.srv.URL, HTTPClient: c}
-}
-
-// watch logs the end of a connection the host did not close.
-func (s *Source) watch() {
-	defer close(s.exited)
-	why := fmt.Sprint(s.session.Wait())
-	if s.cmd != nil {
-		if ended := s.cmd.ended(); ended != "" {
-			why = ended
-		}
-	}
-	s.mu.Lock()
-	closing := s.dead != nil
-	if !closing {
-		s.dead = fmt.Errorf("mcp: server %q is gone (%s)", s.srv.Name, why)
-	}
-	s.mu.Unlock()
-	if !closing {
-		s.log.Error("mcp: server connection ended; its tools give error results", "server", s.srv.Name, "err", why)
-	}
 }
 
 func (s *Source) markStale() {
@@ -110,24 +75,26 @@ func (s *Source) markStale() {
 }
 
 // Tools returns the server's tools. The list is fetched on the first call
-// and again after the server says it changed, so a host calling Tools
-// before each run gives each run the current list. When fetching fails
-// (the server is gone or hangs past ListTimeout) the last list is
-// returned with the error, and its calls give error results.
+// and again after the server says it changed or its command was started
+// again, so a host calling Tools before each run gives each run the
+// current list. A command that ended is started again first. When
+// fetching fails (the server is gone or hangs past ListTimeout) the last
+// list is returned with the error, and its calls give error results.
 func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.srv.ListTimeout)
+	defer cancel()
+	c, err := s.live(ctx)
 	s.mu.Lock()
-	stale, last, dead, changes := s.stale, s.tools, s.dead, s.changes
+	stale, last, changes := s.stale, s.tools, s.changes
 	s.mu.Unlock()
-	if dead != nil {
-		return last, dead
+	if err != nil {
+		return last, err
 	}
 	if !stale {
 		return last, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.srv.ListTimeout)
-	defer cancel()
 	var listed []*tool
-	for t, err := range s.session.Tools(ctx, nil) {
+	for t, err := range c.session.Tools(ctx, nil) {
 		if err != nil {
 			s.log.Error("mcp: listing tools failed", "server", s.srv.Name, "err", err)
 			return last, fmt.Errorf("mcp: list tools of %q: %w", s.srv.Name, err)
@@ -141,11 +108,13 @@ func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
 	}
 	uniqueNames(listed, s.srv.Prefix)
 	var tools []dispatch.Tool
+	remote := make(map[string]bool, len(listed))
 	for _, t := range listed {
 		tools = append(tools, t)
+		remote[t.remote] = true
 	}
 	s.mu.Lock()
-	s.tools = tools
+	s.tools, s.remote = tools, remote
 	// A change announced while this listing was on its way may not be in
 	// it: the next call lists again.
 	s.stale = s.changes != changes
@@ -153,50 +122,48 @@ func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
 	return tools, nil
 }
 
-// Close ends the connection (a command gets its stdin closed, then a
-// SIGTERM if it lingers) and waits for it to end.
-func (s *Source) Close() error {
+// offers reports an error unless the server's newest listing has the
+// tool the server calls remote, listing again first when the list
+// changed, so that a tool the server dropped fails clearly rather than
+// with whatever the server answers for a name it does not know.
+func (s *Source) offers(ctx context.Context, remote string) error {
 	s.mu.Lock()
-	if s.dead == nil {
-		s.dead = fmt.Errorf("mcp: server %q is closed", s.srv.Name)
-	}
+	stale := s.stale
 	s.mu.Unlock()
-	err := s.session.Close()
-	<-s.exited
-	if err != nil {
-		return fmt.Errorf("mcp: close %q: %w", s.srv.Name, err)
+	if stale {
+		if _, err := s.Tools(ctx); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	ok := s.remote[remote]
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("mcp: unknown tool %q: server %q no longer offers it", remote, s.srv.Name)
 	}
 	return nil
 }
 
-// gone reports why the connection ended, or nil while it is up.
-func (s *Source) gone() error {
+// Close ends the connection (a command gets its stdin closed, then a
+// SIGTERM if it lingers) and waits for it to end. A restart under way
+// is stopped.
+func (s *Source) Close() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.dead
-}
-
-// connectionEndWait bounds how long a failed call waits to learn whether
-// the connection ended under it.
-const connectionEndWait = 3 * time.Second
-
-// ended reports why the connection ended when a call's failure (not an
-// error the server answered) is the connection ending, so that the call
-// says the server is gone and why rather than "EOF"; else nil.
-func (s *Source) ended(callErr error) error {
-	var answered *jsonrpc.Error
-	if s.cmd == nil || errors.As(callErr, &answered) {
-		// Over HTTP a failed request need not end the session.
-		return nil
+	if !s.closed {
+		s.closed = true
+		close(s.quit)
 	}
-	timer := time.NewTimer(connectionEndWait)
-	defer timer.Stop()
-	select {
-	case <-s.exited:
-		return s.gone()
-	case <-timer.C:
-		return nil
+	s.mu.Unlock()
+	// Once a restart under way has returned, the connection is the last.
+	s.starting <- struct{}{}
+	<-s.starting
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if err := c.close(); err != nil {
+		return fmt.Errorf("mcp: close %q: %w", s.srv.Name, err)
 	}
+	return nil
 }
 
 // headerTransport adds fixed headers to every request.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,10 +29,13 @@ func stdioServer(t *testing.T) []string {
 
 // serveStdio runs the test server until its stdin closes. Its tools:
 // crash says a last word on stderr and exits mid-call; big answers with
-// n bytes of text.
+// n bytes of text; pid answers with the server's process id.
 func serveStdio() {
 	server := sdk.NewServer(&sdk.Implementation{Name: "stdio-test"}, nil)
 	addBig(server)
+	sdk.AddTool(server, &sdk.Tool{Name: "pid"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strconv.Itoa(os.Getpid())}}}, struct{}{}, nil
+	})
 	sdk.AddTool(server, &sdk.Tool{Name: "crash"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 		fmt.Fprintln(os.Stderr, "out of cheese")
 		os.Exit(2)

@@ -67,23 +67,28 @@ func localName(prefix, name string) string {
 
 func (t *tool) Descriptor() contract.ToolDescriptor { return t.d }
 
-// Call sends the call to the server. A server that is gone, a call that
-// fails in transport and a cancelled call are errors, which the scheduler
-// makes error outcomes; a result the server flags as an error is an error
-// outcome too.
+// Call sends the call to the server, starting its command again first
+// if it ended. A server that is gone, a tool it no longer offers, a call
+// that fails in transport and a cancelled call are errors, which the
+// scheduler makes error outcomes; a result the server flags as an error
+// is an error outcome too.
 func (t *tool) Call(ctx context.Context, args json.RawMessage) (contract.ToolOutcome, error) {
-	if err := t.src.gone(); err != nil {
+	c, err := t.src.live(ctx)
+	if err != nil {
+		return contract.ToolOutcome{}, err
+	}
+	if err := t.src.offers(ctx, t.remote); err != nil {
 		return contract.ToolOutcome{}, err
 	}
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	res, err := t.src.session.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+	res, err := c.session.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
 	if err != nil {
 		if ctx.Err() != nil {
 			return contract.ToolOutcome{}, fmt.Errorf("mcp: %s on server %q: %w", t.remote, t.src.srv.Name, err)
 		}
-		if dead := t.src.ended(err); dead != nil {
+		if dead := c.endedUnder(t.src.srv.Name, err); dead != nil {
 			return contract.ToolOutcome{}, dead
 		}
 		t.src.log.Error("mcp: tool call failed", "server", t.src.srv.Name, "tool", t.remote, "err", err)

@@ -1,0 +1,154 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// DefaultMaxRestarts and DefaultRestartWindow bound restarts when
+// Server.MaxRestarts and Server.RestartWindow are zero.
+const (
+	DefaultMaxRestarts   = 5
+	DefaultRestartWindow = time.Minute
+)
+
+// restartBackoff is the wait before the second restart within the
+// window; each restart after it waits twice as long as the one before,
+// up to maxRestartBackoff. The first restart does not wait: a server
+// that was killed once is wanted back at once.
+const (
+	restartBackoff    = 250 * time.Millisecond
+	maxRestartBackoff = 4 * time.Second
+)
+
+// restarts reports whether a command that ends is started again.
+func (s *Source) restarts() bool { return s.srv.URL == "" && s.srv.MaxRestarts >= 0 }
+
+// live returns the connection to use: the current one, or, when a
+// command has ended, a new run of it, within the bounds on restarts. A
+// call in flight when its command ended is not retried: it fails, and
+// the next call starts the command again.
+func (s *Source) live(ctx context.Context) (*conn, error) {
+	s.mu.Lock()
+	c, closed := s.conn, s.closed
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return nil, fmt.Errorf("mcp: server %q is closed", s.srv.Name)
+	case !c.ended():
+		return c, nil
+	case !s.restarts():
+		return nil, c.gone(s.srv.Name)
+	}
+	return s.restart(ctx, c)
+}
+
+// restart starts the command again in place of the ended connection old,
+// unless another call did so already. Calls that find it ended together
+// wait for one restart.
+func (s *Source) restart(ctx context.Context, old *conn) (*conn, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Close stops a restart under way rather than wait for it.
+	go func() {
+		select {
+		case <-s.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	select {
+	case s.starting <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("mcp: restart %q: %w", s.srv.Name, context.Cause(ctx))
+	}
+	defer func() { <-s.starting }()
+	s.mu.Lock()
+	current, closed := s.conn, s.closed
+	wait, err := s.nextRestart(time.Now())
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return nil, fmt.Errorf("mcp: server %q is closed", s.srv.Name)
+	case current != old:
+		return current, nil
+	case err != nil:
+		return nil, err
+	}
+	if err := sleep(ctx, wait); err != nil {
+		return nil, fmt.Errorf("mcp: restart %q: %w", s.srv.Name, err)
+	}
+	return s.start(ctx)
+}
+
+// start runs the command again and makes it the current connection.
+func (s *Source) start(ctx context.Context) (*conn, error) {
+	s.mu.Lock()
+	s.restarted = append(s.restarted, time.Now())
+	s.mu.Unlock()
+	c := s.newConn()
+	if err := s.dial(ctx, c); err != nil {
+		s.mu.Lock()
+		s.lastEnd = c.why
+		if c.why == "" {
+			s.lastEnd = err.Error()
+		}
+		s.mu.Unlock()
+		s.log.Error("mcp: starting the server again failed", "server", s.srv.Name, "err", err)
+		return nil, fmt.Errorf("mcp: restart %q: %w", s.srv.Name, err)
+	}
+	s.mu.Lock()
+	closed := s.closed
+	if !closed {
+		s.conn = c
+		// The new run may offer other tools than the last did.
+		s.stale = true
+		s.changes++
+	}
+	s.mu.Unlock()
+	if closed {
+		c.close()
+		return nil, fmt.Errorf("mcp: server %q is closed", s.srv.Name)
+	}
+	s.log.Warn("mcp: server started again", "server", s.srv.Name)
+	return c, nil
+}
+
+// nextRestart says how long to wait before the next restart, or why
+// there is none: MaxRestarts restarts within the window already. Under
+// mu.
+func (s *Source) nextRestart(now time.Time) (time.Duration, error) {
+	kept := s.restarted[:0]
+	for _, at := range s.restarted {
+		if now.Sub(at) < s.srv.RestartWindow {
+			kept = append(kept, at)
+		}
+	}
+	s.restarted = kept
+	n := len(kept)
+	switch {
+	case n >= s.srv.MaxRestarts:
+		return 0, fmt.Errorf("mcp: server %q is not started again: it was restarted %d times within %v, and it last ended: %s",
+			s.srv.Name, n, s.srv.RestartWindow, s.lastEnd)
+	case n == 0:
+		return 0, nil
+	}
+	backoff := min(restartBackoff<<(n-1), maxRestartBackoff)
+	return kept[n-1].Add(backoff).Sub(now), nil
+}
+
+// sleep waits for d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
