@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,37 +47,72 @@ func addMCPFlags(fs *flagSet) *[]mcp.Server {
 // mcpConnectTimeout bounds starting a server and its handshake.
 const mcpConnectTimeout = 30 * time.Second
 
+// mcpServers are the MCP servers a command connected.
+type mcpServers struct {
+	sources []*mcp.Source
+	log     *slog.Logger
+}
+
 // openMCP connects every server and lists its tools. A server that dies
 // or fails a call is logged to stderr, with the end of the server's own
-// stderr, which is otherwise not shown. The returned close ends every
-// connection.
-func openMCP(ctx context.Context, servers []mcp.Server, stderr io.Writer) ([]dispatch.Tool, func(), error) {
-	log := slog.New(slog.NewTextHandler(lockedWriter{mu: new(sync.Mutex), w: stderr}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	var sources []*mcp.Source
-	closeAll := func() {
-		for _, s := range sources {
-			s.Close()
-		}
-	}
+// stderr, which is otherwise not shown. Close ends every connection.
+func openMCP(ctx context.Context, servers []mcp.Server, stderr io.Writer) (*mcpServers, []dispatch.Tool, error) {
+	m := &mcpServers{log: slog.New(slog.NewTextHandler(lockedWriter{mu: new(sync.Mutex), w: stderr}, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	var tools []dispatch.Tool
 	for _, srv := range servers {
-		srv.Logger = log
+		srv.Logger = m.log
 		cctx, cancel := context.WithTimeout(ctx, mcpConnectTimeout)
 		src, err := mcp.Connect(cctx, srv)
 		cancel()
 		if err != nil {
-			closeAll()
+			m.close()
 			return nil, nil, err
 		}
-		sources = append(sources, src)
+		m.sources = append(m.sources, src)
 		ts, err := src.Tools(ctx)
 		if err != nil {
-			closeAll()
+			m.close()
 			return nil, nil, err
 		}
 		tools = append(tools, ts...)
 	}
-	return tools, closeAll, nil
+	return m, tools, nil
+}
+
+// with returns fixed and the servers' tools as they are now: a server
+// lists its tools again after it says they changed or after its command
+// was started again, so each run a host starts with it offers the
+// current list. A server whose listing fails gives its last list (its
+// source logs why); a tool whose name another took is left out. m may
+// be nil.
+func (m *mcpServers) with(ctx context.Context, fixed []dispatch.Tool) []dispatch.Tool {
+	if m == nil {
+		return fixed
+	}
+	out := slices.Clone(fixed)
+	taken := map[string]bool{}
+	for _, t := range fixed {
+		taken[t.Descriptor().Name] = true
+	}
+	for _, src := range m.sources {
+		ts, _ := src.Tools(ctx)
+		for _, t := range ts {
+			name := t.Descriptor().Name
+			if taken[name] {
+				m.log.Warn("mcp: tool left out: another tool has its name", "tool", name)
+				continue
+			}
+			taken[name] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (m *mcpServers) close() {
+	for _, s := range m.sources {
+		s.Close()
+	}
 }
 
 // checkToolNames reports a name two tools share, which NewToolBox would

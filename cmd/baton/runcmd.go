@@ -103,17 +103,17 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		// Starting a server may take long or hang until the connect
 		// timeout; Ctrl-C stops it, as it stops a run.
 		mctx, stopped := a.stopOnInterrupt(ctx)
-		mcpTools, closeMCP, err := openMCP(mctx, *servers, a.stderr)
+		mcps, mcpTools, err := openMCP(mctx, *servers, a.stderr)
 		if stopped() {
 			if err == nil {
-				closeMCP()
+				mcps.close()
 			}
 			return &exitError{code: exitStopped}
 		}
 		if err != nil {
 			return err
 		}
-		defer closeMCP()
+		defer mcps.close()
 		spec.tools = append(spec.tools, mcpTools...)
 		if err := checkToolNames("run", spec.tools); err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -91,15 +92,15 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	// A page's user answers the model's questions in the chat.
 	offered := append(tools.Tools(), dispatch.AskHuman(""))
 	if len(*servers) > 0 {
-		mcpTools, closeMCP, err := openMCP(ctx, *servers, a.stderr)
+		mcps, mcpTools, err := openMCP(ctx, *servers, a.stderr)
 		if err != nil {
 			return err
 		}
-		defer closeMCP()
-		offered = append(offered, mcpTools...)
-		if err := checkToolNames("serve", offered); err != nil {
+		defer mcps.close()
+		if err := checkToolNames("serve", append(slices.Clone(offered), mcpTools...)); err != nil {
 			return err
 		}
+		cfg.mcp = mcps
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -140,6 +141,9 @@ type serveConfig struct {
 	// shared, when several processes share the store, is its backend:
 	// the threads a dead process left are resumed here.
 	shared *postgres.Backend
+	// mcp are the MCP servers whose tools each run offers besides the
+	// fixed ones, as listed when the run starts.
+	mcp *mcpServers
 }
 
 // loopbackAddr reports whether a listen address reaches only this
@@ -174,7 +178,7 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov
 // 2 minutes.
 func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, cfg serveConfig) error {
 	h := wire.NewRunnerHandler(func(ctx context.Context, threadID string) (wire.Runner, error) {
-		return openThread(ctx, st, prov, model, tools, cfg.driver, cfg.namespace+threadID, a.tracer)
+		return openThread(ctx, st, prov, model, tools, cfg.mcp, cfg.driver, cfg.namespace+threadID, a.tracer)
 	}, wire.HandlerOptions{
 		Token:          cfg.token,
 		AllowedOrigins: cfg.origins,
@@ -224,7 +228,9 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 
 // openThread makes the agent of one AG-UI thread, going on with the
 // stored session of that id if there is one.
-func openThread(ctx context.Context, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, driver conductor.Model, id string, tracer *tracing.Tracer) (wire.Runner, error) {
+func openThread(ctx context.Context, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, mcps *mcpServers, driver conductor.Model, id string, tracer *tracing.Tracer) (wire.Runner, error) {
+	// The MCP servers' tools are not the agent's but each run's own, as
+	// listed when it starts: a tool a server dropped is offered no more.
 	box, err := dispatch.NewToolBox(tools...)
 	if err != nil {
 		return nil, err
@@ -240,7 +246,7 @@ func openThread(ctx context.Context, st store.Store, prov turn.Provider, model s
 	if _, err := st.Head(ctx, id); err == nil {
 		// Reopen, not Resume: a run waiting for the page's answer (a
 		// question, an approval) goes on waiting for it.
-		if _, err := agent.Reopen(ctx, id); err != nil {
+		if _, err := agent.Reopen(ctx, id, mcps.with(ctx, tools)...); err != nil {
 			agent.Close()
 			return nil, err
 		}
@@ -248,18 +254,19 @@ func openThread(ctx context.Context, st store.Store, prov turn.Provider, model s
 		agent.Close()
 		return nil, err
 	}
-	return toolRunner{agent, tools}, nil
+	return toolRunner{agent, tools, mcps}, nil
 }
 
-// toolRunner hands the tools to every submit, so that each Submitted
-// record names them and the session replays under the command line's
-// rules. It embeds the agent, as wire.AgentRunner does, so that it is
+// toolRunner hands the tools, with the MCP servers' tools as they are
+// then, to every submit, so that each Submitted record names them and
+// the session replays under the command line's rules. It embeds the agent, as wire.AgentRunner does, so that it is
 // every optional runner the wire probes for: one it were not would have
 // a delegated run's decision offered to the whole tree, its open
 // requests hidden from a client that comes afresh.
 type toolRunner struct {
 	*conductor.Agent
 	tools []dispatch.Tool
+	mcp   *mcpServers
 }
 
 var (
@@ -281,5 +288,5 @@ func (r toolRunner) Steer(input []contract.Turn) error {
 }
 
 func (r toolRunner) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {
-	return r.Agent.Submit(ctx, conductor.Input{Turns: input, Tools: r.tools})
+	return r.Agent.Submit(ctx, conductor.Input{Turns: input, Tools: r.mcp.with(ctx, r.tools)})
 }

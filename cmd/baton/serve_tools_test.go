@@ -1,12 +1,27 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/dispatch/mcp"
+	"github.com/batonrt/baton/provider/scripted"
+	"github.com/batonrt/baton/store"
 )
 
 // TestServeShellAsksThePage: with --allow-shell, serve offers the shell
@@ -62,4 +77,78 @@ func TestServeMCP(t *testing.T) {
 			t.Fatalf("stream (%d) lacks %s:\n%s", code, want, body)
 		}
 	}
+}
+
+// TestServeRunsOfferTheNewToolList: a thread's next run offers an MCP
+// server's tools as the server lists them after it announced a change:
+// the tool it added runs, and the one it removed is an unknown tool.
+func TestServeRunsOfferTheNewToolList(t *testing.T) {
+	server := sdk.NewServer(&sdk.Implementation{Name: "grows"}, nil)
+	add := func(name string) {
+		sdk.AddTool(server, &sdk.Tool{Name: name}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ran " + name}}}, struct{}{}, nil
+		})
+	}
+	add("first")
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
+	defer ts.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	mcps, _, err := openMCP(ctx, []mcp.Server{{Name: "grows", URL: ts.URL, Prefix: "grows_"}}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mcps.close()
+	model := scripted.New(
+		scripted.Reply{Calls: []scripted.Call{{ID: "c1", Name: "grows_first", Arguments: `{}`}}},
+		scripted.Reply{Text: "one"},
+		scripted.Reply{Calls: []scripted.Call{{ID: "c2", Name: "grows_second", Arguments: `{}`}, {ID: "c3", Name: "grows_first", Arguments: `{}`}}},
+		scripted.Reply{Text: "two"},
+	)
+	r, err := openThread(ctx, store.NewMemory(), model, "scripted", nil, mcps, conductor.Model{}, defaultNamespace+"t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Submit(ctx, []contract.Turn{contract.UserText("one")}); err != nil {
+		t.Fatal(err)
+	}
+	server.RemoveTools("first")
+	add("second")
+	waitFor(t, "the new listing", func() bool {
+		return slices.Equal(toolNames(mcps.with(ctx, nil)), []string{"grows_second"})
+	})
+	snap, err := r.Submit(ctx, []contract.Turn{contract.UserText("two")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, turn := range snap.History.Turns() {
+		for _, res := range turn.Results() {
+			got = append(got, fmt.Sprintf("%s error=%v: %s", res.Name, res.IsError, res.Content))
+		}
+	}
+	want := []string{
+		"grows_first error=false: ran first",
+		"grows_second error=false: ran second",
+		`grows_first error=true: error: unknown tool "grows_first"; available tools: grows_second`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("results mismatch (-want +got):\n%s", diff)
+	}
+	var offered []string
+	for _, d := range snap.RunTools {
+		offered = append(offered, d.Name)
+	}
+	if !slices.Contains(offered, "grows_second") || slices.Contains(offered, "grows_first") {
+		t.Errorf("second run offered %v, want grows_second and not grows_first", offered)
+	}
+}
+
+func toolNames(tools []dispatch.Tool) []string {
+	var out []string
+	for _, t := range tools {
+		out = append(out, t.Descriptor().Name)
+	}
+	return out
 }
