@@ -58,7 +58,7 @@ func TestKilledServerStartsAgain(t *testing.T) {
 func TestServerThatKeepsDying(t *testing.T) {
 	dir := t.TempDir()
 	starts, started := filepath.Join(dir, "starts"), filepath.Join(dir, "started")
-	script := `echo x >> "$0"; if [ -e "$1" ]; then echo "licence expired" >&2; exit 4; fi; touch "$1"; shift; exec "$@"`
+	script := `date +%s%N >> "$0"; if [ -e "$1" ]; then echo "licence expired" >&2; exit 4; fi; touch "$1"; shift; exec "$@"`
 	var log logBuffer
 	srv := mcp.Server{
 		Name:          "dying",
@@ -91,7 +91,15 @@ func TestServerThatKeepsDying(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(b), "x"); n != 3 {
-		t.Errorf("the command was started %d times, want 3 (once, then restarted twice)", n)
+	var at []int64
+	for line := range strings.Lines(string(b)) {
+		ns, _ := strconv.ParseInt(strings.TrimSpace(line), 10, 64)
+		at = append(at, ns)
+	}
+	if len(at) != 3 {
+		t.Fatalf("the command was started %d times, want 3 (once, then restarted twice)", len(at))
+	}
+	if gap := time.Duration(at[2] - at[1]); gap < 250*time.Millisecond {
+		t.Errorf("the second restart came %v after the first, want a backoff of 250ms at least", gap)
 	}
 }
