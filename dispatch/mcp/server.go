@@ -74,8 +74,10 @@ func (s Server) check() error {
 		return fmt.Errorf("%w %q: neither a command nor a URL", ErrBadServer, s.Name)
 	case len(s.Command) > 0 && s.Command[0] == "":
 		return fmt.Errorf("%w %q: empty command", ErrBadServer, s.Name)
-	case s.Timeout < 0 || s.ListTimeout < 0 || s.RestartWindow < 0:
+	case s.Timeout < 0 || s.ListTimeout < 0:
 		return fmt.Errorf("%w %q: negative timeout", ErrBadServer, s.Name)
+	case s.RestartWindow < 0:
+		return fmt.Errorf("%w %q: negative restart window", ErrBadServer, s.Name)
 	}
 	if s.URL != "" {
 		u, err := url.Parse(s.URL)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -52,6 +53,26 @@ func TestLocalName(t *testing.T) {
 	for _, tt := range tests {
 		if got := localName(tt.prefix, tt.name); got != tt.want {
 			t.Errorf("localName(%q, %q) = %q, want %q", tt.prefix, tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestServerCheck(t *testing.T) {
+	tests := []struct {
+		srv  Server
+		want string
+	}{
+		{Server{Name: "x", Command: []string{"x"}, MaxRestarts: -1}, ""},
+		{Server{Name: "x", Command: []string{"x"}, RestartWindow: -time.Second}, `mcp: bad server "x": negative restart window`},
+		{Server{Name: "x", Command: []string{"x"}, ListTimeout: -time.Second}, `mcp: bad server "x": negative timeout`},
+	}
+	for _, tt := range tests {
+		got := ""
+		if err := tt.srv.check(); err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("check(%+v) = %q, want %q", tt.srv, got, tt.want)
 		}
 	}
 }
