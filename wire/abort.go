@@ -38,12 +38,7 @@ type abortRequest struct {
 // gets 409, so that a client tells a stopped run from one that had
 // already ended with its own result.
 func (h *Handler) abort(w http.ResponseWriter, r *http.Request) {
-	threadID, err := threadIDFromPath(r.URL, abortSuffix)
-	if err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	body, ok := h.readBody(w, r)
+	threadID, body, ok := h.threadPost(w, r, abortSuffix)
 	if !ok {
 		return
 	}
@@ -62,20 +57,11 @@ func (h *Handler) abort(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "wire: abort mode %q is none of %q, %q, %q", in.Mode, contract.AbortNow, contract.AbortAfterReply, contract.AbortAfterTools)
 		return
 	}
-	t, ok := h.useThread(w, r, threadID)
+	t, ab, ok := runInFlight[Aborter](h, w, r, threadID, "aborted")
 	if !ok {
 		return
 	}
 	defer h.release(t)
-	ab, ok := t.r.(Aborter)
-	if !ok {
-		httpError(w, http.StatusNotImplemented, "wire: thread %q cannot be aborted", threadID)
-		return
-	}
-	if !t.r.Snapshot().Phase.InFlight() {
-		httpError(w, http.StatusConflict, "wire: thread %q has no run in flight", threadID)
-		return
-	}
 	if err := ab.Abort(in.Mode); err != nil {
 		h.closeIfFailed(t)
 		h.internalError(w, err, "wire: the run of thread %q could not be aborted", threadID)
@@ -88,9 +74,45 @@ func (h *Handler) abort(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// isAbort reports whether r asks to abort a thread's run.
-func isAbort(r *http.Request) bool {
-	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.EscapedPath(), abortSuffix)
+// isThreadRoute reports whether r is a method request to the route of
+// a thread that suffix ends: {base}/{thread}{suffix}.
+func isThreadRoute(r *http.Request, method, suffix string) bool {
+	return r.Method == method && strings.HasSuffix(r.URL.EscapedPath(), suffix)
+}
+
+// threadPost reads the thread id of a POST to {base}/{thread}{suffix}
+// and its body, or answers why it cannot.
+func (h *Handler) threadPost(w http.ResponseWriter, r *http.Request, suffix string) (string, []byte, bool) {
+	threadID, err := threadIDFromPath(r.URL, suffix)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "%v", err)
+		return "", nil, false
+	}
+	body, ok := h.readBody(w, r)
+	return threadID, body, ok
+}
+
+// runInFlight acquires the thread of a request that acts on the thread's
+// run in flight, and returns the thread, which the caller releases, and
+// its runner as an R. Otherwise it answers: 501 for a runner that is not
+// an R (which cannot be what), 409 when the thread has no run in flight.
+func runInFlight[R any](h *Handler, w http.ResponseWriter, r *http.Request, threadID, what string) (*thread, R, bool) {
+	var none R
+	t, ok := h.useThread(w, r, threadID)
+	if !ok {
+		return nil, none, false
+	}
+	rr, ok := t.r.(R)
+	switch {
+	case !ok:
+		httpError(w, http.StatusNotImplemented, "wire: thread %q cannot be %s", threadID, what)
+	case !t.r.Snapshot().Phase.InFlight():
+		httpError(w, http.StatusConflict, "wire: thread %q has no run in flight", threadID)
+	default:
+		return t, rr, true
+	}
+	h.release(t)
+	return nil, none, false
 }
 
 // threadIDFromPath reads the thread id of a path {base}/{id}{suffix}.

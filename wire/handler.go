@@ -145,6 +145,15 @@ func (o HandlerOptions) withDefaults() HandlerOptions {
 // in flight (it ended on its own, with its result); 404 for a thread the
 // factory does not know. A thread driven by another process is stopped
 // there (HandlerOptions.Owner).
+//
+// POST .../{thread}/steer with {"text": "..."} hands a message to the
+// thread's run in flight as steering, without a stream of its own: the
+// client's open stream shows the run take it and goes on. 202 when the
+// run took it, 409 when there is no run in flight.
+//
+// GET .../{thread}/messages reads the thread's conversation, every run
+// of it, as the AI SDK chat's messages, with the phase of its run:
+// {"messages": [...], "phase": "settled"}; see aisdk.Messages.
 type Handler struct {
 	newRunner func(ctx context.Context, threadID string) (Runner, error)
 	opts      HandlerOptions
@@ -213,9 +222,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.opts.Owner != nil && r.Method == http.MethodPost {
 		r = keepBody(r)
 	}
-	if isAbort(r) {
-		// Either protocol's client stops a run alike.
+	// Either protocol's client stops, steers and reads a thread alike.
+	switch {
+	case isThreadRoute(r, http.MethodPost, abortSuffix):
 		h.abort(w, r)
+		return
+	case isThreadRoute(r, http.MethodPost, steerSuffix):
+		h.steerRun(w, r)
+		return
+	case isThreadRoute(r, http.MethodGet, messagesSuffix):
+		h.messages(w, r)
 		return
 	}
 	proto, err := h.requestProtocol(r)

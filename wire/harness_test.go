@@ -104,6 +104,13 @@ type countingRunner struct {
 	subs, unsubs *atomic.Int64
 }
 
+// steeringRunner is a countingRunner that takes steering.
+type steeringRunner struct{ countingRunner }
+
+func (s steeringRunner) Steer(input []contract.Turn) error {
+	return s.Runner.(SteerRunner).Steer(input)
+}
+
 func (c countingRunner) Subscribe(fn func(contract.RunEvent)) func() {
 	c.subs.Add(1)
 	unsub := c.Runner.Subscribe(fn)
@@ -158,6 +165,8 @@ type envOptions struct {
 	store    store.Store
 	handler  HandlerOptions
 	pace     time.Duration
+	// steerable makes the runners SteerRunners.
+	steerable bool
 }
 
 func newEnvWith(t *testing.T, o envOptions) *env {
@@ -213,7 +222,11 @@ func startEnvWith(e *env, o envOptions) *env {
 		e.mu.Lock()
 		e.agents[threadID] = a
 		e.mu.Unlock()
-		return countingRunner{Runner: AgentRunner(a), subs: &e.subs, unsubs: &e.unsubs}, nil
+		r := countingRunner{Runner: AgentRunner(a), subs: &e.subs, unsubs: &e.unsubs}
+		if o.steerable {
+			return steeringRunner{r}, nil
+		}
+		return r, nil
 	}, o.handler)
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Last-Event-ID") != "" {

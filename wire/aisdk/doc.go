@@ -11,6 +11,10 @@
 // line with the StreamHeader response header, and ends the stream with
 // `data: [DONE]`.
 //
+// Messages folds a thread's events into the chat's messages, as the
+// SDK's own stream reader would build them from the projected chunks,
+// for a client that comes back to a thread and shows it whole.
+//
 // What the stream has no chunk for (approvals, steering, compaction,
 // retries, tools starting, lag) travels as data-baton-* parts.
 //
