@@ -13,8 +13,9 @@ const $ = (id) => document.getElementById(id);
 
 // A token, if the server needs one, comes in the URL's fragment, which
 // the browser never sends anywhere. The thread is kept there too, so
-// that a reload comes back to it, and to the run it may have in flight,
-// rather than leaving that run waiting on an approval nobody sees.
+// that a reload comes back to it, all its runs shown, and to the run it
+// may have in flight, rather than leaving that run waiting on an
+// approval nobody sees.
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("token");
 const reloaded = fragment.has("thread");
@@ -34,6 +35,13 @@ const state = {
   },
   set status(s) {
     this._status = s;
+    if (!busy()) {
+      // What the ended stream did not show its run taking is pending no
+      // more: a run that ended never takes it, and one that waits for an
+      // answer shows it where it does.
+      steering = [];
+      afterStream.splice(0).forEach((f) => f());
+    }
     render();
   },
   pushMessage(m) {
@@ -55,6 +63,10 @@ const auth = token ? { Authorization: "Bearer " + token } : {};
 
 // stopped is set by Stop until the next prompt.
 let stopped = false;
+// steering holds the texts sent to the run in flight that it has not
+// taken yet; afterStream, what waits for the stream in progress to end.
+let steering = [];
+const afterStream = [];
 
 const chat = new AbstractChat({
   id: threadId,
@@ -69,9 +81,12 @@ const chat = new AbstractChat({
   sendAutomaticallyWhen: (m) =>
     !stopped &&
     (lastAssistantMessageIsCompleteWithApprovalResponses(m) || lastAssistantMessageIsCompleteWithToolCalls(m)),
-  onError: (e) => {
-    state.error = e;
-    render();
+  onError: showError,
+  // The run took a message sent while it streamed: the message now shows
+  // where the run took it, in its reply (see renderMessage).
+  onData: (part) => {
+    if (part.type !== "data-baton-steering-applied") return;
+    unpend(part.data?.text);
   },
 });
 
@@ -79,9 +94,13 @@ $("thread").textContent = threadId;
 $("composer").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const text = $("prompt").value.trim();
-  if (!text || busy()) return;
+  if (!text) return;
   $("prompt").value = "";
   state.error = undefined;
+  if (busy()) {
+    steer(text);
+    return;
+  }
   stopped = false;
   chat.sendMessage({ text });
 });
@@ -103,7 +122,7 @@ async function stop() {
   stopped = true;
   try {
     for (let tries = 0; ; tries++) {
-      const res = await fetch("/" + encodeURIComponent(threadId) + "/abort", {
+      const res = await fetch(threadURL("abort"), {
         method: "POST",
         headers: { "Content-Type": "application/json", ...auth },
       });
@@ -115,9 +134,71 @@ async function stop() {
       await new Promise((r) => setTimeout(r, 100));
     }
   } catch (e) {
-    state.error = e;
-    render();
+    showError(e);
   }
+}
+
+// steer hands a message sent while the run streams to that run, which
+// takes it at its next model call; the stream shows it there and goes
+// on. Until then it shows as pending. A run that ended meanwhile has
+// nothing to steer: the message then goes as the next prompt, once the
+// stream in progress is done.
+async function steer(text) {
+  steering.push(text);
+  render();
+  try {
+    const res = await fetch(threadURL("steer"), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...auth },
+      body: JSON.stringify({ text }),
+    });
+    if (res.ok) return;
+    unpend(text);
+    render();
+    if (res.status !== 409) throw new Error((await res.text()) || "steer failed: " + res.status);
+    if (busy()) await new Promise((resolve) => afterStream.push(resolve));
+    stopped = false;
+    chat.sendMessage({ text });
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function unpend(text) {
+  const i = steering.indexOf(text);
+  if (i >= 0) steering.splice(i, 1);
+}
+
+// showHistory shows the thread's conversation so far, every run of it,
+// and returns the phase of its run.
+async function showHistory() {
+  const res = await fetch(threadURL("messages"), { headers: auth });
+  if (!res.ok) throw new Error((await res.text()) || "reading the thread failed: " + res.status);
+  const { messages, phase } = await res.json();
+  if (!busy()) chat.messages = messages;
+  render();
+  return phase;
+}
+
+// restore shows the thread a reload came back to and follows its run in
+// flight, whose replayed stream replaces the run's message (same id). A
+// run that ended between the two requests has nothing to replay, so its
+// end is read again.
+async function restore() {
+  const phase = await showHistory();
+  if (["idle", "settled", "faulted"].includes(phase)) return;
+  const shown = state.messages;
+  await chat.resumeStream();
+  if (state.messages === shown) await showHistory();
+}
+
+function threadURL(route) {
+  return "/" + encodeURIComponent(threadId) + "/" + route;
+}
+
+function showError(e) {
+  state.error = e;
+  render();
 }
 
 function busy() {
@@ -134,23 +215,35 @@ function el(tag, className, text) {
 function render() {
   const box = $("messages");
   const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 40;
-  box.replaceChildren(...state.messages.map(renderMessage));
+  box.replaceChildren(...state.messages.flatMap(renderMessage), ...steering.map((t) => userMessage(t, "pending")));
   if (stick) box.scrollTop = box.scrollHeight;
   $("status").textContent = state.status;
-  $("send").disabled = busy();
   $("stop").hidden = !busy();
   const err = $("error");
   err.hidden = !state.error;
   err.textContent = state.error ? String(state.error.message || state.error) : "";
 }
 
+// renderMessage shows a message. A message the user sent to the run in
+// flight shows where the run took it, as the user's, between the parts
+// of the reply before and after.
 function renderMessage(m) {
-  const div = el("div", "message " + m.role);
-  div.dataset.id = m.id;
+  const divs = [el("div", "message " + m.role)];
+  divs[0].dataset.id = m.id;
   for (const part of m.parts) {
+    if (part.type === "data-baton-steering-applied" || part.type === "data-baton-follow-up-applied") {
+      divs.push(userMessage(part.data?.text ?? ""), el("div", "message " + m.role));
+      continue;
+    }
     const p = renderPart(part);
-    if (p) div.append(p);
+    if (p) divs.at(-1).append(p);
   }
+  return divs.filter((d) => d.childElementCount > 0);
+}
+
+function userMessage(text, extra) {
+  const div = el("div", "message user" + (extra ? " " + extra : ""));
+  div.append(el("div", "text", text));
   return div;
 }
 
@@ -230,6 +323,4 @@ function questionForm(part, name) {
 }
 
 render();
-// A run in flight on a thread taken over from before a reload is
-// replayed from its start and followed; none, and this does nothing.
-if (reloaded) chat.resumeStream();
+if (reloaded) restore().catch(showError);
