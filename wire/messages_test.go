@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/turn"
 	"github.com/batonrt/baton/wire/aisdk"
 )
@@ -125,11 +126,13 @@ func lines(ms []aisdk.UIMessage) []string {
 }
 
 // GET .../{thread}/messages reads every run of a thread, as the AI SDK
-// chat's messages, and changes nothing; markup in them stays escaped.
+// chat's messages, and changes nothing; markup in them stays escaped. A
+// server started again on the store reads the same.
 func TestMessagesReadTheWholeThread(t *testing.T) {
+	st := store.NewMemory()
 	e := newEnvWith(t, envOptions{scripts: func() []func(context.Context) ([]turn.Chunk, error) {
 		return append(weatherScript(), weatherScript()...)
-	}, handler: HandlerOptions{Token: readToken}})
+	}, store: st, handler: HandlerOptions{Token: readToken}})
 	chatTo(t, e, "t1", "weather in <b>Paris</b>?")
 	chatTo(t, e, "t1", "and again?")
 	seq := e.agent("t1").Snapshot().Seq
@@ -152,6 +155,14 @@ func TestMessagesReadTheWholeThread(t *testing.T) {
 	}
 	if got := e.agent("t1").Snapshot().Seq; got != seq {
 		t.Errorf("reading the thread moved it from seq %d to %d", seq, got)
+	}
+	if err := e.h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := newEnvWith(t, envOptions{scripts: weatherScript, store: st, handler: HandlerOptions{Token: readToken}})
+	ms, _, _ = readMessages(t, again, "t1")
+	if diff := cmp.Diff(want, lines(ms)); diff != "" {
+		t.Errorf("messages after a restart (-want +got):\n%s", diff)
 	}
 }
 
