@@ -205,25 +205,15 @@ func toolParams(tools []contract.ToolDescriptor) ([]sdk.ToolUnionParam, error) {
 	return out, nil
 }
 
+// inputSchema is the tool's input schema as the API takes it: an object
+// schema, as turn.ToolSchema makes it. The API requires input_schema;
+// empty properties keep it on the wire.
 func inputSchema(raw json.RawMessage) (sdk.ToolInputSchemaParam, error) {
-	// The API requires input_schema; empty properties keep it on the wire.
-	s := sdk.ToolInputSchemaParam{Properties: map[string]any{}}
-	if len(raw) == 0 {
-		return s, nil
+	m, err := turn.ToolSchema(raw)
+	if err != nil {
+		return sdk.ToolInputSchemaParam{}, err
 	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return s, err
-	}
-	if m == nil {
-		return s, errors.New("is null, want an object")
-	}
-	if typ, ok := m["type"]; ok && typ != "object" {
-		return s, fmt.Errorf("type is %v, want object", typ)
-	}
-	if props, ok := m["properties"]; ok {
-		s.Properties = props
-	}
+	s := sdk.ToolInputSchemaParam{Properties: m["properties"]}
 	if req, ok := m["required"].([]any); ok {
 		for _, r := range req {
 			if name, ok := r.(string); ok {

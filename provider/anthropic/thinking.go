@@ -36,9 +36,3 @@ func thinkingConflicts(thinking contract.ThinkingLevel, s contract.Sampling, for
 	}
 	return bad
 }
-
-// CheckConfig names the parts of cfg the Messages API refuses, so an agent
-// is refused when it is created rather than on its first model call.
-func (p *Provider) CheckConfig(cfg contract.AgentConfig) []contract.FieldError {
-	return thinkingConflicts(cfg.Thinking, cfg.Sampling, true)
-}

@@ -61,8 +61,9 @@ func TestThinkingRefusesOptionsTheAPIRefuses(t *testing.T) {
 	}
 }
 
-// TestCheckConfig: the same conflicts, found in an agent's config before
-// any run, name the config's fields.
+// TestCheckConfig: the same conflicts, and a tool schema no request could
+// carry, found in an agent's config before any run, name the config's
+// fields.
 func TestCheckConfig(t *testing.T) {
 	cold := 0.2
 	tests := []struct {
@@ -73,6 +74,10 @@ func TestCheckConfig(t *testing.T) {
 		{"no thinking", contract.AgentConfig{Sampling: contract.Sampling{Temperature: &cold, ToolChoice: contract.ToolChoiceRequired}}, nil},
 		{"thinking alone", contract.AgentConfig{Thinking: contract.ThinkingHigh}, nil},
 		{"thinking, cold and forced", contract.AgentConfig{Thinking: contract.ThinkingHigh, Sampling: contract.Sampling{Temperature: &cold, ToolChoice: "get_weather"}}, []string{"Sampling.Temperature", "Sampling.ToolChoice"}},
+		{"a union tool schema", contract.AgentConfig{Tools: []contract.ToolDescriptor{
+			{Name: "merged", InputSchema: []byte(`{"anyOf":[{"type":"object"},{"properties":{"a":{}}}]}`)},
+			{Name: "scalar", InputSchema: []byte(`{"oneOf":[{"type":"object"},{"type":"string"}]}`)},
+		}}, []string{"Tools[1].InputSchema"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -163,29 +163,10 @@ func toolParams(tools []contract.ToolDescriptor) ([]sdk.ChatCompletionToolUnionP
 	return out, nil
 }
 
-// parameters is the tool's input schema as function parameters. The API
-// refuses parameters that are not of type object, and tools written by
-// hand or served over MCP often leave the type out, so it is filled in.
+// parameters is the tool's input schema as function parameters: an
+// object schema, as turn.ToolSchema makes it. Tools written by hand or
+// served over MCP often leave the type out or take one of several sets
+// of arguments.
 func parameters(raw json.RawMessage) (shared.FunctionParameters, error) {
-	params := shared.FunctionParameters{}
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &params); err != nil {
-			return nil, fmt.Errorf("is not a JSON object: %w", err)
-		}
-		if params == nil {
-			// null: the function takes no arguments, as no schema says.
-			params = shared.FunctionParameters{}
-		}
-	}
-	typ, ok := params["type"]
-	switch {
-	case !ok:
-		params["type"] = "object"
-	case typ != "object":
-		return nil, fmt.Errorf("type is %v, want object", typ)
-	}
-	if _, ok := params["properties"]; !ok {
-		params["properties"] = map[string]any{}
-	}
-	return params, nil
+	return turn.ToolSchema(raw)
 }

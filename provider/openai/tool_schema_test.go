@@ -11,8 +11,13 @@ import (
 
 // TestToolSchemaIsAnObject: Chat Completions refuses function parameters
 // that are not a JSON Schema of type object ("schema must be a JSON
-// Schema of 'type: \"object\"', got 'type: \"None\"'"). Tools written by
-// hand or served over MCP often leave the type out; it is filled in.
+// Schema of 'type: \"object\"', got 'type: \"None\"'"), or that have
+// anyOf, oneOf, allOf, enum or not at the top level ("schema must have
+// type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the
+// top level"). Tools written by hand or served over MCP often leave the
+// type out, or take one of several sets of arguments; such a schema goes
+// as one object (turn.ToolSchema), which the tool still checks calls
+// against its own.
 func TestToolSchemaIsAnObject(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -23,6 +28,10 @@ func TestToolSchemaIsAnObject(t *testing.T) {
 			map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}, "required": []any{"city"}}},
 		{"empty", `{}`, map[string]any{"type": "object", "properties": map[string]any{}}},
 		{"already an object", `{"type":"object","properties":{}}`, map[string]any{"type": "object", "properties": map[string]any{}}},
+		{"anyOf of objects", `{"anyOf":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},{"type":"object","properties":{"lat":{"type":"number"}},"required":["lat"]}]}`,
+			map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}, "lat": map[string]any{"type": "number"}}}},
+		{"exclusions with not", `{"properties":{"a":{"type":"string"},"b":{"type":"string"}},"not":{"required":["a","b"]}}`,
+			map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string"}, "b": map[string]any{"type": "string"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,11 +47,15 @@ func TestToolSchemaIsAnObject(t *testing.T) {
 }
 
 // TestToolSchemaOfAnotherTypeNeverSent: a schema whose type is not
-// object cannot describe a function's arguments; it is refused before
-// sending, as the Anthropic provider refuses it.
+// object, or a union with a branch that is not, cannot describe a
+// function's arguments; it is refused before sending, as the Anthropic
+// provider refuses it.
 func TestToolSchemaOfAnotherTypeNeverSent(t *testing.T) {
 	suite.BadRequests(t, ErrBadRequest, []transcripttest.BadRequest{
 		{Name: "string", Edit: func(r *contract.ModelRequest) { r.Tools[0].InputSchema = []byte(`{"type":"string"}`) }},
 		{Name: "array", Edit: func(r *contract.ModelRequest) { r.Tools[0].InputSchema = []byte(`[]`) }},
+		{Name: "union with a string", Edit: func(r *contract.ModelRequest) {
+			r.Tools[0].InputSchema = []byte(`{"oneOf":[{"type":"object"},{"type":"string"}]}`)
+		}},
 	})
 }
