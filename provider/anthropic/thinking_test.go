@@ -66,28 +66,13 @@ func TestThinkingRefusesOptionsTheAPIRefuses(t *testing.T) {
 // fields.
 func TestCheckConfig(t *testing.T) {
 	cold := 0.2
-	tests := []struct {
-		name string
-		cfg  contract.AgentConfig
-		want []string
-	}{
-		{"no thinking", contract.AgentConfig{Sampling: contract.Sampling{Temperature: &cold, ToolChoice: contract.ToolChoiceRequired}}, nil},
-		{"thinking alone", contract.AgentConfig{Thinking: contract.ThinkingHigh}, nil},
-		{"thinking, cold and forced", contract.AgentConfig{Thinking: contract.ThinkingHigh, Sampling: contract.Sampling{Temperature: &cold, ToolChoice: "get_weather"}}, []string{"Sampling.Temperature", "Sampling.ToolChoice"}},
-		{"a union tool schema", contract.AgentConfig{Tools: []contract.ToolDescriptor{
+	transcripttest.CheckConfig(t, New(), []transcripttest.ConfigCase{
+		{Name: "no thinking", Config: contract.AgentConfig{Sampling: contract.Sampling{Temperature: &cold, ToolChoice: contract.ToolChoiceRequired}}},
+		{Name: "thinking alone", Config: contract.AgentConfig{Thinking: contract.ThinkingHigh}},
+		{Name: "thinking, cold and forced", Config: contract.AgentConfig{Thinking: contract.ThinkingHigh, Sampling: contract.Sampling{Temperature: &cold, ToolChoice: "get_weather"}}, Fields: []string{"Sampling.Temperature", "Sampling.ToolChoice"}},
+		{Name: "a union tool schema", Config: contract.AgentConfig{Tools: []contract.ToolDescriptor{
 			{Name: "merged", InputSchema: []byte(`{"anyOf":[{"type":"object"},{"properties":{"a":{}}}]}`)},
 			{Name: "scalar", InputSchema: []byte(`{"oneOf":[{"type":"object"},{"type":"string"}]}`)},
-		}}, []string{"Tools[1].InputSchema"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, f := range New().CheckConfig(tt.cfg) {
-				got = append(got, f.Field)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
-		})
-	}
+		}}, Fields: []string{"Tools[1].InputSchema"}},
+	})
 }

@@ -3,8 +3,11 @@
 // OpenRouter): it maps a contract.ModelRequest onto a streaming request
 // through the official SDK and turns the streamed chunks into turn.Chunks,
 // tool calls keyed by their index, usage last, failures as
-// *turn.ProviderError. The SDK's own retries are off; the turn driver
-// retries. It imports contract and turn (with its HTTP
-// provider toolkit: endpoint, httpfail, relay). New and NewFromEnv take
-// endpoint's options: base URL, API key, HTTP client.
+// *turn.ProviderError. Options an OpenAI model refuses (temperature on a
+// reasoning model, a reasoning effort on one that does not reason) are
+// refused before sending, and by CheckConfig when an agent is created.
+// The SDK's own retries are off; the turn driver retries. It imports
+// contract and turn (with its HTTP provider toolkit: endpoint, httpfail,
+// relay). New and NewFromEnv take endpoint's options: base URL, API key,
+// HTTP client.
 package openai

@@ -40,10 +40,14 @@ func buildParams(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error)
 	}
 	if req.Thinking != contract.ThinkingOff {
 		// Only reasoning models accept this; a thinking level is the
-		// caller saying the model is one.
+		// caller saying the model is one, unless it is one of OpenAI's
+		// that is not, which modelConflicts refuses.
 		p.ReasoningEffort = shared.ReasoningEffort(req.Thinking)
 	}
-	applySampling(&p, req.Sampling)
+	if bad := modelConflicts(req.Model, req.Thinking, req.Sampling, len(tools) > 0); len(bad) > 0 {
+		return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
+	}
+	applySampling(&p, modelFamily(req.Model).withoutDefaults(req.Thinking, req.Sampling))
 	if req.Output != nil {
 		if err := applyOutput(&p, *req.Output); err != nil {
 			return sdk.ChatCompletionNewParams{}, err

@@ -13,7 +13,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // richRequest covers every block kind and role the mapping knows.
-func richRequest() contract.ModelRequest { return transcripttest.RichRequest("gpt-4o-mini") }
+func richRequest() contract.ModelRequest { return transcripttest.RichRequest("o4-mini") }
 
 // TestRequestGolden checks the exact JSON the provider puts on the wire.
 func TestRequestGolden(t *testing.T) {

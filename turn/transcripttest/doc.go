@@ -3,7 +3,8 @@
 // transcripts) in order, holding or cutting the connection where the
 // transcript says, and the checks every HTTP provider runs against it
 // (transcripts decode to the expected chunks, HTTP errors and interruptions
-// classify right, bad requests never leave, request bodies match their
+// classify right, bad requests never leave, a ConfigChecker names the
+// fields its API refuses, request bodies match their
 // golden files, API keys are sent as the API expects, streams keep their
 // invariants under fuzzing), and the requests the transcripts answer. A
 // provider outside this module points a Suite at its own testdata folder.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -134,6 +135,8 @@ func (s Suite) HTTPErrors(t *testing.T, cases []HTTPError) {
 type BadRequest struct {
 	Name string
 	Edit func(*contract.ModelRequest)
+	// Names, when set, is text the error must hold: the field at fault.
+	Names string
 }
 
 // BadRequests checks that each edited request fails as a final invalid
@@ -148,6 +151,9 @@ func (s Suite) BadRequests(t *testing.T, sentinel error, cases []BadRequest) {
 			pe := FailureOf(t, err)
 			if pe.Failure != contract.FailInvalidRequest || !errors.Is(err, sentinel) {
 				t.Errorf("got %v, want invalid_request wrapping %v", err, sentinel)
+			}
+			if !strings.Contains(err.Error(), tt.Names) {
+				t.Errorf("got %v, want it to name %s", err, tt.Names)
 			}
 			if srv.Served() != 0 {
 				t.Errorf("a bad request reached the server")
