@@ -52,15 +52,19 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 		}
 		p.OutputConfig.Format = sdk.JSONOutputFormatParam{Schema: schema}
 	}
-	if req.Thinking != contract.ThinkingOff {
-		budget, ok := ThinkingBudget[req.Thinking]
+	thinking := req.Thinking
+	if thinking != contract.ThinkingOff && toolLoopWithoutThinking(msgs) {
+		thinking = contract.ThinkingOff
+	}
+	if thinking != contract.ThinkingOff {
+		budget, ok := ThinkingBudget[thinking]
 		if !ok {
-			return sdk.MessageNewParams{}, fmt.Errorf("%w: unknown thinking level %q", ErrBadRequest, req.Thinking)
+			return sdk.MessageNewParams{}, fmt.Errorf("%w: unknown thinking level %q", ErrBadRequest, thinking)
 		}
 		p.Thinking = sdk.ThinkingConfigParamOfEnabled(budget)
 		p.MaxTokens += budget
 	}
-	if bad := thinkingConflicts(req.Thinking, req.Sampling, len(tools) > 0); len(bad) > 0 {
+	if bad := thinkingConflicts(thinking, req.Sampling, len(tools) > 0); len(bad) > 0 {
 		return sdk.MessageNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
 	}
 	applySampling(&p, req.Sampling)

@@ -2,6 +2,9 @@ package anthropic
 
 import (
 	"fmt"
+	"slices"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -35,4 +38,23 @@ func thinkingConflicts(thinking contract.ThinkingLevel, s contract.Sampling, for
 		add("Sampling.ToolChoice", "must be auto, none or unset: the API cannot force a tool call", fmt.Sprintf("%q", s.ToolChoice))
 	}
 	return bad
+}
+
+// toolLoopWithoutThinking says whether msgs end in a tool loop whose
+// assistant message does not start with a thinking block: the last user
+// message holds tool results, and the assistant message before it was
+// written by another provider (whose thinking is unsigned and not sent)
+// or before thinking was switched on. With thinking on the API refuses
+// such a request ("a final assistant message must start with a thinking
+// block"), and advises leaving thinking off for it.
+func toolLoopWithoutThinking(msgs []sdk.MessageParam) bool {
+	n := len(msgs)
+	if n < 2 || msgs[n-1].OfUser == nil || msgs[n-2].OfAssistant == nil {
+		return false
+	}
+	if !slices.ContainsFunc(msgs[n-1].OfUser.Content, func(b sdk.ContentBlockParamUnion) bool { return b.OfToolResult != nil }) {
+		return false
+	}
+	first := msgs[n-2].OfAssistant.Content[0]
+	return first.OfThinking == nil && first.OfRedactedThinking == nil
 }

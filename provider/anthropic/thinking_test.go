@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn/transcripttest"
@@ -75,4 +76,68 @@ func TestCheckConfig(t *testing.T) {
 			{Name: "scalar", InputSchema: []byte(`{"oneOf":[{"type":"object"},{"type":"string"}]}`)},
 		}}, Fields: []string{"Tools[1].InputSchema"}},
 	})
+}
+
+// TestThinkingBudgetBelowMaxTokens: the API refuses max_tokens not above
+// thinking.budget_tokens. Whatever MaxOutputTokens says, the reply's
+// max_tokens is the answer's length (the default when unset) plus the
+// budget, so thinking never starves the answer.
+func TestThinkingBudgetBelowMaxTokens(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		req := basicRequest()
+		req.Thinking = rapid.SampledFrom([]contract.ThinkingLevel{contract.ThinkingLow, contract.ThinkingMedium, contract.ThinkingHigh}).Draw(rt, "thinking")
+		req.MaxOutputTokens = rapid.IntRange(-2, 64000).Draw(rt, "max output")
+		sent := suite.Sent(t, req, "max_tokens", "thinking")
+		maxTokens := int64(sent["max_tokens"].(float64))
+		budget := int64(sent["thinking"].(map[string]any)["budget_tokens"].(float64))
+		answer := int64(max(req.MaxOutputTokens, 0))
+		if answer == 0 {
+			answer = contract.DefaultMaxOutputTokens
+		}
+		if budget != ThinkingBudget[req.Thinking] || maxTokens != answer+budget {
+			rt.Fatalf("max_tokens %d, budget_tokens %d: want %d + %d", maxTokens, budget, answer, ThinkingBudget[req.Thinking])
+		}
+	})
+}
+
+// TestThinkingOffWhereTheToolLoopHasNone: with thinking on, the API
+// refuses a request whose last assistant message, the one whose tool
+// calls the last user message answers, does not start with a thinking
+// block ("a final assistant message must start with a thinking block
+// ... To avoid this requirement, disable thinking"). Such a turn comes
+// from another provider, whose thinking is unsigned and not sent, or
+// from before thinking was switched on. That one request goes without
+// thinking, as the API advises, rather than failing a run over history
+// it cannot change; a tool loop that did start with thinking keeps it.
+func TestThinkingOffWhereTheToolLoopHasNone(t *testing.T) {
+	call := contract.ToolCall{ID: "toolu_1", Name: "get_weather", Arguments: `{"city":"Paris"}`}
+	result := contract.Turn{Role: contract.RoleTool, Blocks: []contract.Block{contract.ResultBlock(contract.ToolResult{CallID: "toolu_1", Name: "get_weather", Content: "18C"})}}
+	tests := []struct {
+		name  string
+		reply []contract.Block
+		then  []contract.Turn
+		want  map[string]any
+	}{
+		{"unsigned thinking", []contract.Block{{Kind: contract.BlockThinking, Text: "From elsewhere."}, contract.CallBlock(call)}, []contract.Turn{result},
+			map[string]any{"max_tokens": 256.0}},
+		{"no thinking, steered", []contract.Block{contract.TextBlock("Looking."), contract.CallBlock(call)}, []contract.Turn{result, contract.UserText("Hurry.")},
+			map[string]any{"max_tokens": 256.0}},
+		{"signed thinking", []contract.Block{{Kind: contract.BlockThinking, Text: "One lookup.", Signature: "sig"}, contract.CallBlock(call)}, []contract.Turn{result},
+			map[string]any{"max_tokens": 2304.0, "thinking": map[string]any{"type": "enabled", "budget_tokens": 2048.0}}},
+		{"loop over, a new prompt", []contract.Block{contract.TextBlock("18C.")}, []contract.Turn{contract.UserText("And Rome?")},
+			map[string]any{"max_tokens": 2304.0, "thinking": map[string]any{"type": "enabled", "budget_tokens": 2048.0}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := basicRequest()
+			req.Thinking = contract.ThinkingLow
+			req.History = req.History.Append(contract.Turn{Role: contract.RoleAssistant, Blocks: tt.reply})
+			for _, turn := range tt.then {
+				req.History = req.History.Append(turn)
+			}
+			if diff := cmp.Diff(tt.want, suite.Sent(t, req, "max_tokens", "thinking")); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
