@@ -10,5 +10,6 @@ var _ turn.ConfigChecker = (*Provider)(nil)
 // CheckConfig names the parts of cfg the Messages API refuses, so an agent
 // is refused when it is created rather than on its first model call.
 func (p *Provider) CheckConfig(cfg contract.AgentConfig) []contract.FieldError {
-	return append(thinkingConflicts(cfg.Thinking, cfg.Sampling, true), turn.ToolSchemaErrors(cfg.Tools)...)
+	bad := append(thinkingConflicts(cfg.Thinking, cfg.Sampling, true), oneSamplerConflicts(cfg.Model, cfg.Sampling)...)
+	return append(bad, turn.ToolSchemaErrors(cfg.Tools)...)
 }

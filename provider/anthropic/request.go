@@ -64,10 +64,11 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 		p.Thinking = sdk.ThinkingConfigParamOfEnabled(budget)
 		p.MaxTokens += budget
 	}
-	if bad := thinkingConflicts(thinking, req.Sampling, len(tools) > 0); len(bad) > 0 {
+	bad := append(thinkingConflicts(thinking, req.Sampling, len(tools) > 0), oneSamplerConflicts(req.Model, req.Sampling)...)
+	if len(bad) > 0 {
 		return sdk.MessageNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
 	}
-	applySampling(&p, req.Sampling)
+	applySampling(&p, oneOfSamplers(req.Model, req.Sampling))
 	return p, nil
 }
 

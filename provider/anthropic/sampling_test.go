@@ -15,7 +15,7 @@ func sentOptions(t *testing.T, req contract.ModelRequest) map[string]any {
 }
 
 func TestSamplingOnTheWire(t *testing.T) {
-	temp, topP, seed, serial := 0.2, 0.9, int64(7), false
+	temp, seed, serial := 0.2, int64(7), false
 	tests := []struct {
 		name     string
 		sampling contract.Sampling
@@ -23,8 +23,8 @@ func TestSamplingOnTheWire(t *testing.T) {
 		want     map[string]any
 	}{
 		{"none set", contract.Sampling{}, false, map[string]any{}},
-		{"all set, a named tool; no seed in this API", contract.Sampling{Temperature: &temp, TopP: &topP, Stop: []string{"END"}, Seed: &seed, ParallelToolCalls: &serial, ToolChoice: "get_weather"}, false, map[string]any{
-			"temperature": 0.2, "top_p": 0.9, "stop_sequences": []any{"END"},
+		{"all set but top_p (see TestTemperatureOrTopP), a named tool; no seed in this API", contract.Sampling{Temperature: &temp, Stop: []string{"END"}, Seed: &seed, ParallelToolCalls: &serial, ToolChoice: "get_weather"}, false, map[string]any{
+			"temperature": 0.2, "stop_sequences": []any{"END"},
 			"tool_choice": map[string]any{"type": "tool", "name": "get_weather", "disable_parallel_tool_use": true},
 		}},
 		{"required", contract.Sampling{ToolChoice: contract.ToolChoiceRequired}, false, map[string]any{"tool_choice": map[string]any{"type": "any"}}},
