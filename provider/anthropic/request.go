@@ -18,7 +18,8 @@ var ErrBadRequest = errors.New("anthropic: bad request")
 
 // ThinkingBudget is the thinking budget, in tokens, of each level. The
 // reply's max_tokens grows by the budget so thinking never starves the
-// answer.
+// answer; where that would pass the model's output cap, the budget is
+// cut to fit.
 var ThinkingBudget = map[contract.ThinkingLevel]int64{
 	contract.ThinkingLow:    2048,
 	contract.ThinkingMedium: 8192,
@@ -37,11 +38,7 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 	if err != nil {
 		return sdk.MessageNewParams{}, err
 	}
-	maxTokens := int64(req.MaxOutputTokens)
-	if maxTokens <= 0 {
-		maxTokens = contract.DefaultMaxOutputTokens
-	}
-	p := sdk.MessageNewParams{Model: sdk.Model(req.Model), Messages: msgs, Tools: tools, MaxTokens: maxTokens}
+	p := sdk.MessageNewParams{Model: sdk.Model(req.Model), Messages: msgs, Tools: tools, MaxTokens: answerTokens(req.MaxOutputTokens)}
 	if req.System != "" {
 		p.System = []sdk.TextBlockParam{{Text: req.System}}
 	}
@@ -52,21 +49,17 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 		}
 		p.OutputConfig.Format = sdk.JSONOutputFormatParam{Schema: schema}
 	}
-	thinking := req.Thinking
-	if thinking != contract.ThinkingOff && toolLoopWithoutThinking(msgs) {
-		thinking = contract.ThinkingOff
+	thinking, err := requestThinking(req.Thinking, msgs)
+	if err != nil {
+		return sdk.MessageNewParams{}, err
+	}
+	if bad := conflicts(req.Model, thinking, req.Sampling, req.MaxOutputTokens, len(tools) > 0); len(bad) > 0 {
+		return sdk.MessageNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
 	}
 	if thinking != contract.ThinkingOff {
-		budget, ok := ThinkingBudget[thinking]
-		if !ok {
-			return sdk.MessageNewParams{}, fmt.Errorf("%w: unknown thinking level %q", ErrBadRequest, thinking)
-		}
+		budget := thinkingBudget(req.Model, thinking, p.MaxTokens)
 		p.Thinking = sdk.ThinkingConfigParamOfEnabled(budget)
 		p.MaxTokens += budget
-	}
-	bad := append(thinkingConflicts(thinking, req.Sampling, len(tools) > 0), oneSamplerConflicts(req.Model, req.Sampling)...)
-	if len(bad) > 0 {
-		return sdk.MessageNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
 	}
 	applySampling(&p, oneOfSamplers(req.Model, req.Sampling))
 	return p, nil

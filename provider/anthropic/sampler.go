@@ -14,22 +14,40 @@ import (
 // sonnet 4.0.
 var claudeVersion = regexp.MustCompile(`^claude-(opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-|$)`)
 
-// oneSampler says whether model refuses temperature and top_p together
-// ("temperature and top_p cannot both be specified for this model"):
-// Claude Opus 4.1 and every model from 4.5 on do. A router's
-// "provider/" prefix is taken off the name first.
-func oneSampler(model string) bool {
+// claude is a Claude model's family and version.
+type claude struct {
+	family       string
+	major, minor int
+}
+
+// routedName is a model's name in lower case with a router's
+// "provider/" prefix taken off.
+func routedName(model string) string {
 	name := strings.ToLower(model)
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
 	}
-	m := claudeVersion.FindStringSubmatch(name)
+	return name
+}
+
+// parseClaude reads model's family and version, for the names of Claude 4
+// and later.
+func parseClaude(model string) (claude, bool) {
+	m := claudeVersion.FindStringSubmatch(routedName(model))
 	if m == nil {
-		return false
+		return claude{}, false
 	}
 	major, _ := strconv.Atoi(m[2])
 	minor, _ := strconv.Atoi(m[3])
-	return major > 4 || major == 4 && (minor >= 5 || minor == 1 && m[1] == "opus")
+	return claude{family: m[1], major: major, minor: minor}, true
+}
+
+// oneSampler says whether model refuses temperature and top_p together
+// ("temperature and top_p cannot both be specified for this model"):
+// Claude Opus 4.1 and every model from 4.5 on do.
+func oneSampler(model string) bool {
+	c, ok := parseClaude(model)
+	return ok && (c.major > 4 || c.major == 4 && (c.minor >= 5 || c.minor == 1 && c.family == "opus"))
 }
 
 // oneSamplerConflicts names top_p when model refuses it beside a

@@ -23,7 +23,7 @@ func TestSamplingOnTheWire(t *testing.T) {
 		want     map[string]any
 	}{
 		{"none set", contract.Sampling{}, false, map[string]any{}},
-		{"all set but top_p (see TestTemperatureOrTopP), a named tool; no seed in this API", contract.Sampling{Temperature: &temp, Stop: []string{"END"}, Seed: &seed, ParallelToolCalls: &serial, ToolChoice: "get_weather"}, false, map[string]any{
+		{"all set but top_p (see TestModelLimits), a named tool; no seed in this API", contract.Sampling{Temperature: &temp, Stop: []string{"END"}, Seed: &seed, ParallelToolCalls: &serial, ToolChoice: "get_weather"}, false, map[string]any{
 			"temperature": 0.2, "stop_sequences": []any{"END"},
 			"tool_choice": map[string]any{"type": "tool", "name": "get_weather", "disable_parallel_tool_use": true},
 		}},

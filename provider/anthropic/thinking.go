@@ -58,3 +58,18 @@ func toolLoopWithoutThinking(msgs []sdk.MessageParam) bool {
 	first := msgs[n-2].OfAssistant.Content[0]
 	return first.OfThinking == nil && first.OfRedactedThinking == nil
 }
+
+// requestThinking is the thinking level a request goes with: level,
+// unless msgs end in a tool loop without thinking.
+func requestThinking(level contract.ThinkingLevel, msgs []sdk.MessageParam) (contract.ThinkingLevel, error) {
+	if level == contract.ThinkingOff {
+		return level, nil
+	}
+	if _, ok := ThinkingBudget[level]; !ok {
+		return level, fmt.Errorf("%w: unknown thinking level %q", ErrBadRequest, level)
+	}
+	if toolLoopWithoutThinking(msgs) {
+		return contract.ThinkingOff, nil
+	}
+	return level, nil
+}
