@@ -36,7 +36,10 @@ const maxSchemaDepth = 16
 // where the union requires it whichever branch is taken (for allOf, where
 // any branch requires it), and a property the branches define differently
 // is any of their definitions. The schema on the wire is thus looser than
-// the tool's own, which the tool still checks its arguments against. A
+// the tool's own, which the tool still checks its arguments against; the
+// one exception is a property some branches leave open (they do not
+// close their properties), which takes only the types the branches that
+// define it give it, as the tool's author meant. A
 // missing or null schema is a tool without arguments; a schema that
 // cannot be an object is an error.
 func ToolSchema(raw json.RawMessage) (map[string]any, error) {
