@@ -2,11 +2,12 @@
 // maps a contract.ModelRequest onto a streaming request through the
 // official SDK, sends thinking blocks back with their signatures and
 // redacted thinking blocks with their data, turns a thinking level into a
-// thinking budget (left off for a tool loop that started without
-// thinking, which the API refuses with it), and turns the streamed
-// events into turn.Chunks, usage (with cache reads) last, failures as
-// *turn.ProviderError. The SDK's own retries are off; the turn driver
-// retries. It imports contract and turn (with its HTTP provider toolkit:
-// endpoint, httpfail, relay). New and NewFromEnv take endpoint's options:
-// base URL, API key, HTTP client.
+// thinking budget (cut to the model's output cap, and left off for a
+// tool loop that started without thinking, which the API refuses with
+// it), refuses before sending and in CheckConfig the options a model
+// refuses, and turns the streamed events into turn.Chunks, usage (with
+// cache reads) last, failures as *turn.ProviderError. The SDK's own
+// retries are off; the turn driver retries. It imports contract and turn
+// (with its HTTP provider toolkit: endpoint, httpfail, relay). New and
+// NewFromEnv take endpoint's options: base URL, API key, HTTP client.
 package anthropic
