@@ -33,7 +33,7 @@ func (a *Agent) askApproval(req ApprovalRequest) {
 			a.log.Warn("conductor: approver failed; the call is denied", "call", req.Call.ID, "err", err)
 			d = Decision{Reason: "the approver failed: " + err.Error()}
 		}
-		run.handedIn.add(CallDecision{CallID: req.Call.ID, Decision: d})
+		run.handedIn.add(CallDecision{CallID: req.Call.ID, Decision: d, RunID: req.RunID, Turn: req.Turn})
 		return task{fn: func() { a.applyHandedIn(run) }}
 	}))
 }
@@ -65,7 +65,8 @@ func (h *handedIn) take() []CallDecision {
 // applyHandedIn applies every decision the run's approvers have handed
 // in, the calls' own before those for the session (see decide). A
 // decision on a call decided meanwhile (Approve, a steer) is refused, as
-// it would be alone. In turn (enqueue).
+// it would be alone, and so is one whose call's turn has passed (a
+// steer skipped it and the next reply reused its id). In turn (enqueue).
 func (a *Agent) applyHandedIn(run *runState) {
 	ds := run.handedIn.take()
 	for _, session := range []bool{false, true} {
@@ -76,7 +77,11 @@ func (a *Agent) applyHandedIn(run *runState) {
 			if session && !a.awaitsApproval(d.CallID) {
 				continue // another approval for the session allowed it
 			}
-			if err := a.apply(resolution(d.CallID, d.Decision, a.now())); err != nil {
+			err := a.askedNow(d.CallID, d.RunID, d.Turn)
+			if err == nil {
+				err = a.apply(resolution(d.CallID, d.Decision, a.now()))
+			}
+			if err != nil {
 				a.log.Debug("conductor: decision refused", "call", d.CallID, "err", err)
 			}
 		}

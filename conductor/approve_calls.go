@@ -13,6 +13,15 @@ import (
 type CallDecision struct {
 	CallID   string
 	Decision Decision
+	// RunID and Turn, when set, say which call of the id the decision is
+	// for: the one a model reply of that run and turn made (see
+	// ApprovalRequest). Models reuse call ids (some number them call_0,
+	// call_1 in every reply), so a decision given for an earlier run's or
+	// turn's call is refused rather than taken by a later call that
+	// shares its id. Empty, the decision is for whichever call of the id
+	// waits now.
+	RunID string
+	Turn  int
 }
 
 // ApproveCalls decides several approval requests of the run at the
@@ -54,6 +63,9 @@ func (a *Agent) awaitApproval(ds []CallDecision) error {
 			return fmt.Errorf("%w: call %q is decided twice", ErrRejected, d.CallID)
 		}
 		seen[d.CallID] = true
+		if err := a.askedNow(d.CallID, d.RunID, d.Turn); err != nil {
+			return err
+		}
 		if !a.awaitsApproval(d.CallID) {
 			return fmt.Errorf("%w: call %q is not awaiting approval", ErrRejected, d.CallID)
 		}
@@ -84,6 +96,9 @@ func (a *Agent) decide(ds []CallDecision) error {
 		}
 		if a.run == nil {
 			return fmt.Errorf("%w: the run ended before call %q was decided", ErrRejected, d.CallID)
+		}
+		if err := a.askedNow(d.CallID, d.RunID, d.Turn); err != nil {
+			return err
 		}
 		if forSession(d.Decision) && !a.awaitsApproval(d.CallID) {
 			continue

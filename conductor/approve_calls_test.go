@@ -70,10 +70,10 @@ func TestApproveCallsAppliesEachCallsOwnDecisionFirst(t *testing.T) {
 		ds   []conductor.CallDecision
 		want []string
 	}{
-		{"always then a denial", []conductor.CallDecision{{"c1", always}, {"c2", deny}}, []string{"c1: one", "c2: error error: the user denied this call: not that one"}},
-		{"a denial then always", []conductor.CallDecision{{"c2", deny}, {"c1", always}}, []string{"c1: one", "c2: error error: the user denied this call: not that one"}},
-		{"always twice", []conductor.CallDecision{{"c1", always}, {"c2", always}}, []string{"c1: one", "c2: two"}},
-		{"always then once", []conductor.CallDecision{{"c1", always}, {"c2", once}}, []string{"c1: one", "c2: two"}},
+		{"always then a denial", []conductor.CallDecision{{CallID: "c1", Decision: always}, {CallID: "c2", Decision: deny}}, []string{"c1: one", "c2: error error: the user denied this call: not that one"}},
+		{"a denial then always", []conductor.CallDecision{{CallID: "c2", Decision: deny}, {CallID: "c1", Decision: always}}, []string{"c1: one", "c2: error error: the user denied this call: not that one"}},
+		{"always twice", []conductor.CallDecision{{CallID: "c1", Decision: always}, {CallID: "c2", Decision: always}}, []string{"c1: one", "c2: two"}},
+		{"always then once", []conductor.CallDecision{{CallID: "c1", Decision: always}, {CallID: "c2", Decision: once}}, []string{"c1: one", "c2: two"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, done := twoEchoes(t, conductor.ApproveLater)
@@ -95,8 +95,8 @@ func TestApproveCallsDecidesNothingWhenOneCannotBe(t *testing.T) {
 		name string
 		ds   []conductor.CallDecision
 	}{
-		{"unknown call", []conductor.CallDecision{{"c1", once}, {"c9", deny}}},
-		{"named twice", []conductor.CallDecision{{"c1", once}, {"c2", deny}, {"c1", deny}}},
+		{"unknown call", []conductor.CallDecision{{CallID: "c1", Decision: once}, {CallID: "c9", Decision: deny}}},
+		{"named twice", []conductor.CallDecision{{CallID: "c1", Decision: once}, {CallID: "c2", Decision: deny}, {CallID: "c1", Decision: deny}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, _ := twoEchoes(t, conductor.ApproveLater)

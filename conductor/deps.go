@@ -165,6 +165,12 @@ type ApprovalRequest struct {
 	// Keys are what approving it for the session allowlists: tool:key
 	// entries (shell:ls, http:example.com), or the tool's name.
 	Keys []string
+	// RunID and Turn name the model reply that made the call (Turn is
+	// the run's RunSnapshot.Turns then): a call id is unique within one
+	// reply only, so a decision given later (CallDecision) names them to
+	// reach this call and no other of the same id.
+	RunID string
+	Turn  int
 }
 
 // Approver decides whether a call may run. It must return once ctx is

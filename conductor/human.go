@@ -24,7 +24,7 @@ type Answerer func(ctx context.Context, call contract.ToolCall, q contract.Quest
 // (answered already, the answer is refused rather than given to a child
 // whose call shares the id).
 func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
-	own, err := a.answerCall(ctx, callID, answer)
+	own, err := a.answerCall(ctx, CallAnswer{CallID: callID, Answer: answer})
 	if errors.Is(err, ErrRejected) && !own {
 		for _, k := range a.runningChildren() {
 			if k.agent.Answer(ctx, callID, answer) == nil {
@@ -35,14 +35,39 @@ func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
 	return err
 }
 
+// CallAnswer is a person's answer to one question, for AnswerCall.
+type CallAnswer struct {
+	CallID string
+	Answer string
+	// RunID and Turn, when set, say which call of the id the answer is
+	// for, as CallDecision's do: the one a model reply of that run and
+	// turn (its RunSnapshot.Turns) made.
+	RunID string
+	Turn  int
+}
+
+// AnswerCall answers a question of the run at the subflow path (an empty
+// path is this agent's own run), as AnswerSubflow does; with the answer's
+// RunID and Turn set, only the call that reply made takes it, and an
+// answer for a call of an earlier run or turn is refused with
+// ErrRejected rather than given to a later call that shares its id.
+func (a *Agent) AnswerCall(ctx context.Context, path []string, ans CallAnswer) error {
+	ag, err := a.subflow(path)
+	if err != nil {
+		return err
+	}
+	_, err = ag.answerCall(ctx, ans)
+	return err
+}
+
 func (a *Agent) answerOwn(ctx context.Context, callID, answer string) error {
-	_, err := a.answerCall(ctx, callID, answer)
+	_, err := a.answerCall(ctx, CallAnswer{CallID: callID, Answer: answer})
 	return err
 }
 
 // answerCall answers the run's own question and reports whether the run
 // has a call of the id that asks a person.
-func (a *Agent) answerCall(ctx context.Context, callID, answer string) (own bool, err error) {
+func (a *Agent) answerCall(ctx context.Context, ans CallAnswer) (own bool, err error) {
 	err = a.call(ctx, func() error {
 		if a.failed != nil {
 			return a.failed
@@ -50,8 +75,11 @@ func (a *Agent) answerCall(ctx context.Context, callID, answer string) (own bool
 		if a.run == nil {
 			return ErrNoRun
 		}
-		own = a.ownAsk(callID, func(t contract.ToolDescriptor) bool { return t.AsksHuman })
-		return a.apply(contract.HumanAnswered{CallID: callID, Answer: validText(answer), At: a.now()})
+		own = a.ownAsk(ans.CallID, func(t contract.ToolDescriptor) bool { return t.AsksHuman })
+		if err := a.askedNow(ans.CallID, ans.RunID, ans.Turn); err != nil {
+			return err
+		}
+		return a.apply(contract.HumanAnswered{CallID: ans.CallID, Answer: validText(ans.Answer), At: a.now()})
 	})
 	return own, err
 }
@@ -75,7 +103,7 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 	if answerer == nil {
 		return
 	}
-	run := a.run
+	run, runID, turn := a.run, a.state.RunID, a.state.Turns
 	ctx := run.asking(call.ID)
 	a.spawn(run, jobFunc(func() task {
 		var text string
@@ -93,7 +121,16 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 			return task{}
 		}
 		return task{fn: func() {
-			if err := a.apply(contract.HumanAnswered{CallID: call.ID, Answer: validText(text), At: a.now()}); err != nil {
+			// The run may have moved on since the answer came: its call's
+			// id may now be another call's, of a later turn or run.
+			if a.run != run {
+				return
+			}
+			err := a.askedNow(call.ID, runID, turn)
+			if err == nil {
+				err = a.apply(contract.HumanAnswered{CallID: call.ID, Answer: validText(text), At: a.now()})
+			}
+			if err != nil {
 				a.log.Debug("conductor: answer refused", "call", call.ID, "err", err)
 			}
 		}}
