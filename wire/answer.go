@@ -126,6 +126,12 @@ type answerStep struct {
 	path   []string
 	callID string
 	text   string
+	// runID and turn name the model reply that made a call of the run's
+	// own, as the request found it: a model may reuse a call id in its
+	// next reply, so the answer reaches that call only, not one the run
+	// asked under the same id since.
+	runID string
+	turn  int
 	// approval is set for a decision, d.
 	approval bool
 	d        conductor.Decision
@@ -146,7 +152,7 @@ func planAnswers(snap contract.RunSnapshot, answers []clientAnswer, asked map[st
 			continue
 		}
 		seen[a.callID] = true
-		st := answerStep{id: a.callID, callID: a.callID, text: a.text, waits: true}
+		st := answerStep{id: a.callID, callID: a.callID, text: a.text, waits: true, runID: snap.RunID, turn: snap.Turns}
 		switch callState(snap, a.callID) {
 		case contract.CallAwaitingHuman:
 		case contract.CallAwaitingApproval:
@@ -160,7 +166,7 @@ func planAnswers(snap contract.RunSnapshot, answers []clientAnswer, asked map[st
 				continue
 			}
 			kind, waits := asked[a.callID]
-			st.path, st.callID, st.waits = path, id, waits
+			st.path, st.callID, st.waits, st.runID, st.turn = path, id, waits, "", 0
 			// A delegated run's approval request is decided in the run at
 			// its path, its question answered there.
 			st.approval = kind == contract.EvApprovalRequested
@@ -214,7 +220,7 @@ func applyOthers(ctx context.Context, hr HumanRunner, steps []answerStep, applie
 		if st.approval {
 			err = approveSubflow(hr, st.path, st.callID, st.d)
 		} else {
-			err = answerSubflow(ctx, hr, st.path, st.callID, st.text)
+			err = answerSubflow(ctx, hr, st)
 		}
 		if !st.waits && (errors.Is(err, conductor.ErrRejected) || errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed)) {
 			continue // no child waits on it (or no more)
@@ -235,7 +241,7 @@ func approveCalls(hr HumanRunner, path []string, group []answerStep) error {
 	if ca, ok := hr.(CallsApprover); ok {
 		ds := make([]conductor.CallDecision, len(group))
 		for i, st := range group {
-			ds[i] = conductor.CallDecision{CallID: st.callID, Decision: st.d}
+			ds[i] = conductor.CallDecision{CallID: st.callID, Decision: st.d, RunID: st.runID, Turn: st.turn}
 		}
 		if err := ca.ApproveCalls(path, ds); err != nil {
 			return fmt.Errorf("wire: decide %s: %w", answerIDs(group), err)
@@ -322,6 +328,18 @@ type CallsApprover interface {
 	ApproveCalls(path []string, ds []conductor.CallDecision) error
 }
 
+// CallAnswerer is a HumanRunner that answers a question of the run at a
+// subflow path only when it is the call the client was asked, by its run
+// and turn as well as its id (see conductor.Agent.AnswerCall): a model
+// may reuse a call id in its next reply, and an answer given for the
+// earlier call is then refused rather than taken by the later one.
+// AgentRunner's runners are; the handler answers through it before
+// SubflowAnswerer, and a runner that is not answers whichever call of the
+// id waits.
+type CallAnswerer interface {
+	AnswerCall(ctx context.Context, path []string, ans conductor.CallAnswer) error
+}
+
 func approveSubflow(hr HumanRunner, path []string, callID string, d conductor.Decision) error {
 	if sa, ok := hr.(SubflowApprover); ok {
 		return sa.ApproveSubflow(path, callID, d)
@@ -329,11 +347,14 @@ func approveSubflow(hr HumanRunner, path []string, callID string, d conductor.De
 	return hr.Approve(callID, d)
 }
 
-func answerSubflow(ctx context.Context, hr HumanRunner, path []string, callID, text string) error {
-	if sa, ok := hr.(SubflowAnswerer); ok {
-		return sa.AnswerSubflow(ctx, path, callID, text)
+func answerSubflow(ctx context.Context, hr HumanRunner, st answerStep) error {
+	if ca, ok := hr.(CallAnswerer); ok {
+		return ca.AnswerCall(ctx, st.path, conductor.CallAnswer{CallID: st.callID, Answer: st.text, RunID: st.runID, Turn: st.turn})
 	}
-	return hr.Answer(ctx, callID, text)
+	if sa, ok := hr.(SubflowAnswerer); ok {
+		return sa.AnswerSubflow(ctx, st.path, st.callID, st.text)
+	}
+	return hr.Answer(ctx, st.callID, st.text)
 }
 
 // subflowCall splits the id a client answers a delegated run's call under

@@ -18,11 +18,13 @@ import (
 // question lands just before this one's: the race two clients run.
 type answeredFirst struct{ agentRunner }
 
-func (r answeredFirst) AnswerSubflow(ctx context.Context, path []string, callID, answer string) error {
-	if err := r.agentRunner.AnswerSubflow(ctx, path, callID, "another client's answer"); err != nil {
+func (r answeredFirst) AnswerCall(ctx context.Context, path []string, ans conductor.CallAnswer) error {
+	other := ans
+	other.Answer = "another client's answer"
+	if err := r.agentRunner.AnswerCall(ctx, path, other); err != nil {
 		return err
 	}
-	return r.agentRunner.AnswerSubflow(ctx, path, callID, answer)
+	return r.agentRunner.AnswerCall(ctx, path, ans)
 }
 
 // TestConflictingAnswerSaysWhatWasApplied: a request answers an approval

@@ -277,6 +277,7 @@ var (
 	_ wire.SubflowAnswerer = toolRunner{}
 	_ wire.SubflowApprover = toolRunner{}
 	_ wire.CallsApprover   = toolRunner{}
+	_ wire.CallAnswerer    = toolRunner{}
 	_ wire.PeopleWaiter    = toolRunner{}
 	_ wire.Aborter         = toolRunner{}
 )

@@ -100,11 +100,21 @@ func DecodeInput(b []byte) (Input, error) {
 
 // answers reads the outputs of a trailing assistant message's tool parts
 // (a string output is taken as it is, any other JSON as its text) and its
-// approval responses (as a decision).
+// approval responses (as a decision). The message holds every step of
+// the run, and a model may reuse a call id in a later step (call_0 in
+// every reply): only the newest part of an id is read, as the call that
+// may wait is the newest one, and an earlier call's output is no answer
+// to it.
 func answers(chatID string, m message) (Input, error) {
 	in := Input{ChatID: chatID}
-	for _, p := range m.Parts {
-		if !strings.HasPrefix(p.Type, "tool-") || p.ToolCallID == "" {
+	newest := map[string]int{}
+	for i, p := range m.Parts {
+		if strings.HasPrefix(p.Type, "tool-") && p.ToolCallID != "" {
+			newest[p.ToolCallID] = i
+		}
+	}
+	for i, p := range m.Parts {
+		if !strings.HasPrefix(p.Type, "tool-") || p.ToolCallID == "" || newest[p.ToolCallID] != i {
 			continue
 		}
 		if p.State == "approval-responded" && p.Approval != nil {
