@@ -280,10 +280,7 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		s.settled(ev)
 	}
 	s.runID, _ = s.inRun()
-	var waiting []contract.RunEvent
-	if !steered {
-		waiting = s.stillWaiting(ctx, waitingAsks(had, s.answered))
-	}
+	waiting := s.stillWaiting(ctx, waitingAsks(had, s.answered))
 	var err error
 	switch {
 	case s.nd != nil:
@@ -300,7 +297,8 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		// Delegated runs still wait on asks this request did not answer:
 		// a stream stops at the first it shows, so the client may never
 		// have been shown the others, and nothing else comes until they
-		// are answered. They are shown once what this request answered
+		// are answered. A steer does not answer them either: it waits at
+		// the parent for the delegate call, which waits on its child. They are shown once what this request answered
 		// has come (see showAfter).
 		s.after, s.results = waiting, map[string]bool{}
 		for id := range s.answered {

@@ -1,0 +1,77 @@
+package wire
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// childApprovalBodies are the bodies a client of proto posts on thread
+// x1 while the delegate's call_d/d1 waits for approval: a message that
+// steers (carrying the decision when decide is set), and the decision on
+// its own, posted after the steer.
+func childApprovalBodies(proto Protocol, decide bool) (steer, decision string) {
+	if proto == ProtocolAISDK {
+		d1 := func(state string, approval map[string]any) map[string]any {
+			return map[string]any{"type": "tool-delete_file", "toolCallId": "call_d/d1", "state": state, "input": map[string]any{"path": "build"}, "approval": approval}
+		}
+		asked := []any{
+			map[string]any{"type": "step-start"},
+			map[string]any{"type": "tool-delegate_cleaner", "toolCallId": "call_d", "state": "input-available", "input": map[string]any{"task": "clean"}},
+			map[string]any{"type": "step-start"},
+			d1("approval-requested", map[string]any{"id": "call_d/d1"}),
+		}
+		approved := append(append([]any(nil), asked[:3]...), d1("approval-responded", map[string]any{"id": "call_d/d1", "approved": true}))
+		user := func(id, text string) map[string]any {
+			return map[string]any{"id": id, "role": "user", "parts": []any{map[string]any{"type": "text", "text": text}}}
+		}
+		first := asked
+		if decide {
+			first = approved
+		}
+		s, _ := json.Marshal(map[string]any{"id": "x1", "trigger": "submit-message", "messages": []any{
+			user("u1", "clean up"), map[string]any{"id": "a1", "role": "assistant", "parts": first}, user("u2", "and tidy up"),
+		}})
+		d, _ := json.Marshal(map[string]any{"id": "x1", "trigger": "submit-message", "messages": []any{
+			user("u1", "clean up"), map[string]any{"id": "a1", "role": "assistant", "parts": asked}, user("u2", "and tidy up"),
+			map[string]any{"id": "a2", "role": "assistant", "parts": approved},
+		}})
+		return string(s), string(d)
+	}
+	user := map[string]any{"id": "u1", "role": "user", "content": "clean up"}
+	u2 := map[string]any{"id": "u2", "role": "user", "content": "and tidy up"}
+	yes := map[string]any{"id": "t1", "role": "tool", "toolCallId": "call_d/d1", "content": "yes"}
+	if decide {
+		return aguiBody("x1", []map[string]any{user, yes, u2}), ""
+	}
+	return aguiBody("x1", []map[string]any{user, u2}), aguiBody("x1", []map[string]any{user, u2, yes})
+}
+
+// TestSteerWhileAChildWaitsForApproval: the client posts a message while
+// the delegate's call waits for approval. The message steers the parent
+// run, which still waits on the child's request: the steer's stream shows
+// that request again and stops there, for the client to decide through
+// the parent's thread, and the run then goes on to its end. The stream
+// stayed open for ever, showing nothing the client could answer.
+func TestSteerWhileAChildWaitsForApproval(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			first, _ := delegatedApprovalBodies(proto, true)
+			s := cleanerServer(t, t.TempDir(), proto, delegatingCleaner())
+			timer := time.AfterFunc(10*time.Second, s.srv.CloseClientConnections)
+			defer timer.Stop()
+			if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
+				t.Fatalf("first stream: %d, want the delegate's approval request call_d/d1:\n%s", code, b)
+			}
+			steer, decision := childApprovalBodies(proto, false)
+			if code, b := post(t, s.srv.URL, steer); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
+				t.Fatalf("steer: %d, want the stream to show call_d/d1 again and stop:\n%s", code, b)
+			}
+			if code, b := post(t, s.srv.URL, decision); code != http.StatusOK || !strings.Contains(b, "Done.") {
+				t.Fatalf("decision after the steer: %d, want the run to go on to its end:\n%s", code, b)
+			}
+		})
+	}
+}
