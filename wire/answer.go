@@ -85,6 +85,17 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 	if !snap.Phase.InFlight() {
 		return nil, http.StatusConflict, fmt.Errorf("wire: thread %q has no run waiting for an answer", snap.SessionID)
 	}
+	applied, status, err := applyWaiting(ctx, hr, snap, answers, asked)
+	if err == nil && len(applied) == 0 {
+		return nil, http.StatusConflict, fmt.Errorf("wire: no call of thread %q waits for these answers", snap.SessionID)
+	}
+	return applied, status, err
+}
+
+// applyWaiting applies the answers to the calls of the run (as snap
+// found it) that wait on them, as applyAnswers does, and returns those
+// it applied, maybe none.
+func applyWaiting(ctx context.Context, hr HumanRunner, snap contract.RunSnapshot, answers []clientAnswer, asked map[string]contract.EventKind) (map[string]bool, int, error) {
 	steps, err := planAnswers(snap, answers, asked)
 	if err != nil {
 		return nil, http.StatusBadRequest, err
@@ -95,10 +106,24 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 			return nil, http.StatusConflict, partly(err, answers, applied)
 		}
 	}
-	if len(applied) == 0 {
-		return nil, http.StatusConflict, fmt.Errorf("wire: no call of thread %q waits for these answers", snap.SessionID)
-	}
 	return applied, http.StatusOK, nil
+}
+
+// carryAnswers applies the answers a client gave along with a message
+// that steers the run in flight, to the calls that wait on them; answers
+// to calls that wait no more are left out, as the message is what the
+// client sent. A runner that takes no answers, or a run that ended,
+// takes none.
+func carryAnswers(ctx context.Context, r Runner, answers []clientAnswer, events []contract.RunEvent) (map[string]bool, int, error) {
+	hr, ok := r.(HumanRunner)
+	if !ok {
+		return nil, http.StatusOK, nil
+	}
+	snap := hr.Snapshot()
+	if !snap.Phase.InFlight() {
+		return nil, http.StatusOK, nil
+	}
+	return applyWaiting(ctx, hr, snap, answers, childAsks(events))
 }
 
 // partly says, with the error that stopped a request's answers, which

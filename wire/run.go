@@ -15,14 +15,16 @@ import (
 
 // run starts a run on the thread and streams it. The run belongs to the
 // thread, not to the request: a client that leaves stops its stream,
-// while the run goes on so that the client can resume.
-func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, threadID, clientRunID string, turns []contract.Turn, ids []string) {
-	h.runOnce(w, r, proto, threadID, clientRunID, turns, ids, true)
+// while the run goes on so that the client can resume. carried are the
+// answers the client gave along with its message, for a run in flight
+// that the message steers (see steer).
+func (h *Handler) run(w http.ResponseWriter, r *http.Request, proto Protocol, threadID, clientRunID string, turns []contract.Turn, ids []string, carried []clientAnswer) {
+	h.runOnce(w, r, proto, threadID, clientRunID, turns, ids, carried, true)
 }
 
 // runOnce is run; again says whether a thread that turns out to be
 // driven elsewhere (see letGo) may be let go and the request handed on.
-func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol, threadID, clientRunID string, turns []contract.Turn, ids []string, again bool) {
+func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol, threadID, clientRunID string, turns []contract.Turn, ids []string, carried []clientAnswer, again bool) {
 	t, ok := h.useThread(w, r, threadID)
 	if !ok {
 		return
@@ -41,7 +43,7 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		case len(turns) == 0:
 			httpError(w, http.StatusConflict, "wire: thread %q already took these messages", threadID)
 			return
-		case h.steer(w, r, proto, t, turns, ids):
+		case h.steer(w, r, proto, t, turns, ids, carried):
 			return
 		case !h.claimWhenReturned(ctx, t, ids):
 			h.untake(t, ids)
@@ -79,7 +81,7 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 			for k, v := range header {
 				w.Header()[k] = v
 			}
-			h.runOnce(w, r, proto, threadID, clientRunID, turns, ids, false)
+			h.runOnce(w, r, proto, threadID, clientRunID, turns, ids, carried, false)
 			return
 		}
 		err = s.failedToStart(clientRunID, runErr)
@@ -107,8 +109,11 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 // a message of its own for the AI SDK. It reports false, having written
 // nothing, when there is no run to steer. Steering that fails while the
 // run is in flight is answered with its cause, the messages (ids) left
-// for a retry.
-func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string) bool {
+// for a retry. The answers carried along are applied first, to the calls
+// that wait on them: a steer goes to the root run only and waits there
+// for a delegate call, so a decision on the delegate's child's request
+// that the client gave with its message must not be lost.
+func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string, carried []clientAnswer) bool {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
@@ -119,6 +124,15 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	ctx := r.Context()
 	// Read before steering: everything newer is the client's.
 	events, end, err := t.history(ctx)
+	var answered map[string]bool
+	if err == nil && len(carried) > 0 {
+		var code int
+		if answered, code, err = carryAnswers(ctx, t.r, carried, events); err != nil {
+			h.untake(t, ids)
+			httpError(w, code, "%v", err)
+			return true
+		}
+	}
 	if err == nil {
 		err = sr.Steer(turns)
 	}
@@ -133,6 +147,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	}
 	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
+	s.answered = answered
 	w.WriteHeader(http.StatusOK)
 	if err := s.carryOn(ctx, events, end, true); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: steered stream ended early", "thread", t.id, "err", err)

@@ -28,15 +28,15 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		h.resume(w, r, in.ThreadID, last)
 		return
 	}
-	if len(in.Answers) > 0 {
-		var answers []clientAnswer
-		for _, a := range in.Answers {
-			answers = append(answers, clientAnswer{callID: a.CallID, text: a.Content})
-		}
+	var answers []clientAnswer
+	for _, a := range in.Answers {
+		answers = append(answers, clientAnswer{callID: a.CallID, text: a.Content})
+	}
+	if len(in.Turns) == 0 {
 		h.answer(w, r, ProtocolAGUI, in.ThreadID, answers)
 		return
 	}
-	h.run(w, r, ProtocolAGUI, in.ThreadID, in.RunID, in.Turns, in.TurnIDs)
+	h.run(w, r, ProtocolAGUI, in.ThreadID, in.RunID, in.Turns, in.TurnIDs, answers)
 }
 
 // cursor is a parsed Last-Event-ID: "seq" names a committed event,

@@ -23,15 +23,15 @@ func (h *Handler) postChat(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	if len(in.Answers) > 0 {
-		var answers []clientAnswer
-		for _, a := range in.Answers {
-			answers = append(answers, clientAnswer{callID: a.CallID, text: a.Output})
-		}
+	var answers []clientAnswer
+	for _, a := range in.Answers {
+		answers = append(answers, clientAnswer{callID: a.CallID, text: a.Output})
+	}
+	if len(in.Turns) == 0 {
 		h.answer(w, r, ProtocolAISDK, in.ChatID, answers)
 		return
 	}
-	h.run(w, r, ProtocolAISDK, in.ChatID, "", in.Turns, in.TurnIDs)
+	h.run(w, r, ProtocolAISDK, in.ChatID, "", in.Turns, in.TurnIDs, answers)
 }
 
 // resumeChat answers the AI SDK's resume request, GET .../{id}/stream:

@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/batonrt/baton/contract"
 )
 
 // childApprovalBodies are the bodies a client of proto posts on thread
@@ -71,6 +75,44 @@ func TestSteerWhileAChildWaitsForApproval(t *testing.T) {
 			}
 			if code, b := post(t, s.srv.URL, decision); code != http.StatusOK || !strings.Contains(b, "Done.") {
 				t.Fatalf("decision after the steer: %d, want the run to go on to its end:\n%s", code, b)
+			}
+		})
+	}
+}
+
+// TestSteerCarriesAChildsApproval: the client decides the delegate's
+// request and writes a message in one post (AG-UI: the tool message
+// before the user's; AI SDK: the approval response in the assistant
+// message before the user's). The decision is applied and the message
+// steers: the child goes on, and the run to its end. The decision was
+// dropped, and the stream stayed open on a request already decided.
+func TestSteerCarriesAChildsApproval(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			first, _ := delegatedApprovalBodies(proto, true)
+			s := cleanerServer(t, t.TempDir(), proto, delegatingCleaner())
+			timer := time.AfterFunc(10*time.Second, s.srv.CloseClientConnections)
+			defer timer.Stop()
+			if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
+				t.Fatalf("first stream: %d, want the delegate's approval request call_d/d1:\n%s", code, b)
+			}
+			steer, _ := childApprovalBodies(proto, true)
+			code, b := post(t, s.srv.URL, steer)
+			if code != http.StatusOK || !strings.Contains(b, "supprimé « build »") || !strings.Contains(b, "Done.") {
+				t.Fatalf("steer with the decision: %d, want the child's call run and the run to go on to its end:\n%s", code, b)
+			}
+			s.h.mu.Lock()
+			th := s.h.threads["x1"]
+			s.h.mu.Unlock()
+			snap := th.r.Snapshot()
+			var said []string
+			for _, turn := range snap.History.Turns() {
+				if turn.Role == contract.RoleUser {
+					said = append(said, turn.Text())
+				}
+			}
+			if diff := cmp.Diff([]string{"clean up", "and tidy up"}, said); diff != "" {
+				t.Errorf("user turns mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -27,6 +27,9 @@ type Input struct {
 	TurnIDs []string
 	// Answers are the trailing tool messages: the client's results for
 	// tool calls the run waits on (a question to a person, an approval).
+	// With Turns, they are the tool messages right before those: answers
+	// the client gave along with its message, which steers a run in
+	// flight (a delegate's child may wait on one at the parent's call).
 	Answers []Answer
 }
 
@@ -82,6 +85,9 @@ func DecodeInput(b []byte, turns bool) (Input, error) {
 		return out, err
 	}
 	out.Turns, out.TurnIDs, err = newTurns(in.Messages)
+	if err == nil {
+		out.Answers, err = answers(in.Messages[:len(in.Messages)-len(out.Turns)])
+	}
 	return out, err
 }
 

@@ -27,7 +27,10 @@ type Input struct {
 	// Answers are the outputs the client added (addToolOutput) to the
 	// tool parts of a trailing assistant message, and its approval
 	// responses (addToolApprovalResponse), for the calls the run waits
-	// on; set instead of Turns.
+	// on. With Turns, they are the approval responses of the assistant
+	// message before the user's: decisions the client gave before it
+	// wrote, which its message, steering a run in flight, carries along
+	// (a delegate's child may wait on one at the parent's call).
 	Answers []Answer
 }
 
@@ -81,7 +84,11 @@ func DecodeInput(b []byte) (Input, error) {
 	}
 	m := in.Messages[len(in.Messages)-1]
 	if m.Role == "assistant" {
-		return answers(in.ID, m)
+		in := Input{ChatID: in.ID, Answers: answers(m, false)}
+		if len(in.Answers) == 0 {
+			return Input{}, fmt.Errorf("%w: the last message is an assistant message with no tool output, not a user message (regenerating a reply is not supported)", ErrBadInput)
+		}
+		return in, nil
 	}
 	if m.Role != "user" {
 		return Input{}, fmt.Errorf("%w: the last message is %q, not a user message (regenerating a reply is not supported)", ErrBadInput, m.Role)
@@ -95,7 +102,11 @@ func DecodeInput(b []byte) (Input, error) {
 	if len(t.Blocks) == 0 {
 		return Input{}, fmt.Errorf("%w: message %q has no text part", ErrBadInput, m.ID)
 	}
-	return Input{ChatID: in.ID, Turns: []contract.Turn{t}, TurnIDs: []string{m.ID}}, nil
+	out := Input{ChatID: in.ID, Turns: []contract.Turn{t}, TurnIDs: []string{m.ID}}
+	if n := len(in.Messages); n > 1 && in.Messages[n-2].Role == "assistant" {
+		out.Answers = answers(in.Messages[n-2], true)
+	}
+	return out, nil
 }
 
 // answers reads the outputs of a trailing assistant message's tool parts
@@ -104,9 +115,10 @@ func DecodeInput(b []byte) (Input, error) {
 // the run, and a model may reuse a call id in a later step (call_0 in
 // every reply): only the newest part of an id is read, as the call that
 // may wait is the newest one, and an earlier call's output is no answer
-// to it.
-func answers(chatID string, m message) (Input, error) {
-	in := Input{ChatID: chatID}
+// to it. With approvalsOnly, outputs are left out: a tool's result
+// looks the same as a person's answer.
+func answers(m message, approvalsOnly bool) []Answer {
+	var out []Answer
 	newest := map[string]int{}
 	for i, p := range m.Parts {
 		if strings.HasPrefix(p.Type, "tool-") && p.ToolCallID != "" {
@@ -119,20 +131,17 @@ func answers(chatID string, m message) (Input, error) {
 		}
 		if p.State == "approval-responded" && p.Approval != nil {
 			d, _ := json.Marshal(map[string]any{"approved": p.Approval.Approved, "reason": p.Approval.Reason})
-			in.Answers = append(in.Answers, Answer{CallID: p.ToolCallID, Output: string(d)})
+			out = append(out, Answer{CallID: p.ToolCallID, Output: string(d)})
 			continue
 		}
-		if p.State != "output-available" {
+		if p.State != "output-available" || approvalsOnly {
 			continue
 		}
 		var s string
 		if json.Unmarshal(p.Output, &s) != nil {
 			s = string(p.Output)
 		}
-		in.Answers = append(in.Answers, Answer{CallID: p.ToolCallID, Output: s})
+		out = append(out, Answer{CallID: p.ToolCallID, Output: s})
 	}
-	if len(in.Answers) == 0 {
-		return Input{}, fmt.Errorf("%w: the last message is an assistant message with no tool output, not a user message (regenerating a reply is not supported)", ErrBadInput)
-	}
-	return in, nil
+	return out
 }
