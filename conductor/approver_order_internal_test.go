@@ -38,20 +38,14 @@ func (p *twoCallsThenDone) Stream(ctx context.Context, _ contract.ModelRequest) 
 	}
 }
 
-// TestApproverDenialHandedInWithAnAlwaysWins: people asked about two
-// calls at once (an Approver asks each in parallel) allow the first's
-// tool for the session and deny the second, the denial handed in before
-// the "always" is applied. The denied call does not run: it used to,
-// the "always" applied first allowing it too, and the denial refused.
-func TestApproverDenialHandedInWithAnAlwaysWins(t *testing.T) {
-	var mu sync.Mutex
-	var ran []string
+// approvalEchoBox holds echo, which needs approval and tells ran what it
+// echoes.
+func approvalEchoBox(t *testing.T, ran func(text string)) *dispatch.ToolBox {
+	t.Helper()
 	echo, err := dispatch.Func("echo", "Echoes its text.", func(_ context.Context, in struct {
 		Text string `json:"text"`
 	}) (string, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		ran = append(ran, in.Text)
+		ran(in.Text)
 		return in.Text, nil
 	}, dispatch.NeedsApproval())
 	if err != nil {
@@ -61,6 +55,22 @@ func TestApproverDenialHandedInWithAnAlwaysWins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return box
+}
+
+// TestApproverDenialHandedInWithAnAlwaysWins: people asked about two
+// calls at once (an Approver asks each in parallel) allow the first's
+// tool for the session and deny the second, the denial handed in before
+// the "always" is applied. The denied call does not run: it used to,
+// the "always" applied first allowing it too, and the denial refused.
+func TestApproverDenialHandedInWithAnAlwaysWins(t *testing.T) {
+	var mu sync.Mutex
+	var ran []string
+	box := approvalEchoBox(t, func(text string) {
+		mu.Lock()
+		defer mu.Unlock()
+		ran = append(ran, text)
+	})
 	decisions := map[string]chan Decision{"c1": make(chan Decision), "c2": make(chan Decision)}
 	asked := make(chan string, 2)
 	deps := Deps{

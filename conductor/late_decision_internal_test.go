@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/turn"
 )
 
@@ -40,18 +39,7 @@ func (p *callZeroTwice) Stream(ctx context.Context, _ contract.ModelRequest) ite
 // (a steer skipped the call and the next reply asked under call_0
 // again), is not applied to the new call: it waits for its own.
 func TestApproverDecisionForAnEarlierTurnIsNotApplied(t *testing.T) {
-	echo, err := dispatch.Func("echo", "Echoes its text.", func(_ context.Context, in struct {
-		Text string `json:"text"`
-	}) (string, error) {
-		return in.Text, nil
-	}, dispatch.NeedsApproval())
-	if err != nil {
-		t.Fatal(err)
-	}
-	box, err := dispatch.NewToolBox(echo)
-	if err != nil {
-		t.Fatal(err)
-	}
+	box := approvalEchoBox(t, func(string) {})
 	asked := make(chan ApprovalRequest, 2)
 	deps := Deps{
 		Model: Model{Provider: &callZeroTwice{}, MaxRetries: turn.NoRetries},

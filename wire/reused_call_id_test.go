@@ -17,20 +17,25 @@ import (
 	"github.com/batonrt/baton/turn"
 )
 
-// deletesUnderOneID is a model that numbers its calls call_0 in every
-// reply: it deletes a, then b, each under call_0, then ends its turn.
-func deletesUnderOneID() *script {
-	del := func(path string) func(context.Context) ([]turn.Chunk, error) {
-		return reply(
-			turn.Chunk{Kind: turn.ChunkToolCallStart, CallID: "call_0", Name: "delete_file"},
-			turn.Chunk{Kind: turn.ChunkToolCallArgs, Text: `{"path":"` + path + `"}`},
+// underOneID is a model that numbers its calls call_0 in every reply:
+// it calls the tool with each of args in turn, each under call_0, then
+// ends its turn.
+func underOneID(tool string, args ...string) *script {
+	s := &script{}
+	for _, a := range args {
+		s.replies = append(s.replies, reply(
+			turn.Chunk{Kind: turn.ChunkToolCallStart, CallID: "call_0", Name: tool},
+			turn.Chunk{Kind: turn.ChunkToolCallArgs, Text: a},
 			turn.Chunk{Kind: turn.ChunkToolCallEnd},
-			turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse})
+			turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse}))
 	}
-	return &script{replies: []func(context.Context) ([]turn.Chunk, error){
-		del("a"), del("b"),
-		reply(turn.Chunk{Kind: turn.ChunkText, Text: "Done."}, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}),
-	}}
+	s.replies = append(s.replies, reply(turn.Chunk{Kind: turn.ChunkText, Text: "Done."}, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}))
+	return s
+}
+
+// deletesUnderOneID deletes a, then b, each under call_0.
+func deletesUnderOneID() *script {
+	return underOneID("delete_file", `{"path":"a"}`, `{"path":"b"}`)
 }
 
 // TestAISDKAnswersTheNewestCallOfAnID: the AI SDK's Chat keeps a run's
@@ -124,20 +129,9 @@ func TestAnswerReadAgainstAnEarlierTurnIsRefused(t *testing.T) {
 	}
 }
 
-// asksUnderOneID is a model that asks a person twice, each time under
-// call_0, then ends its turn.
+// asksUnderOneID asks a person twice, each time under call_0.
 func asksUnderOneID() *script {
-	ask := func(q string) func(context.Context) ([]turn.Chunk, error) {
-		return reply(
-			turn.Chunk{Kind: turn.ChunkToolCallStart, CallID: "call_0", Name: "ask_human"},
-			turn.Chunk{Kind: turn.ChunkToolCallArgs, Text: `{"question":"` + q + `"}`},
-			turn.Chunk{Kind: turn.ChunkToolCallEnd},
-			turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse})
-	}
-	return &script{replies: []func(context.Context) ([]turn.Chunk, error){
-		ask("Which city?"), ask("Which street?"),
-		reply(turn.Chunk{Kind: turn.ChunkText, Text: "Done."}, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn}),
-	}}
+	return underOneID("ask_human", `{"question":"Which city?"}`, `{"question":"Which street?"}`)
 }
 
 // waitForTurn waits until the agent's run waits for a person on a call

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -53,6 +52,19 @@ func childApprovalBodies(proto Protocol, decide bool) (steer, decision string) {
 	return aguiBody("x1", []map[string]any{user, u2}), aguiBody("x1", []map[string]any{user, u2, yes})
 }
 
+// childWaitsForApproval serves the delegating cleaner and starts its run
+// on thread x1, which waits on the delegate's call_d/d1 for approval. A
+// stream that never ends is cut.
+func childWaitsForApproval(t *testing.T, proto Protocol) *flowServer {
+	t.Helper()
+	first, _ := delegatedApprovalBodies(proto, true)
+	s := delegatingCleanerServer(t, proto)
+	if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
+		t.Fatalf("first stream: %d, want the delegate's approval request call_d/d1:\n%s", code, b)
+	}
+	return s
+}
+
 // TestSteerWhileAChildWaitsForApproval: the client posts a message while
 // the delegate's call waits for approval. The message steers the parent
 // run, which still waits on the child's request: the steer's stream shows
@@ -62,13 +74,7 @@ func childApprovalBodies(proto Protocol, decide bool) (steer, decision string) {
 func TestSteerWhileAChildWaitsForApproval(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
-			first, _ := delegatedApprovalBodies(proto, true)
-			s := cleanerServer(t, t.TempDir(), proto, delegatingCleaner())
-			timer := time.AfterFunc(10*time.Second, s.srv.CloseClientConnections)
-			defer timer.Stop()
-			if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
-				t.Fatalf("first stream: %d, want the delegate's approval request call_d/d1:\n%s", code, b)
-			}
+			s := childWaitsForApproval(t, proto)
 			steer, decision := childApprovalBodies(proto, false)
 			if code, b := post(t, s.srv.URL, steer); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
 				t.Fatalf("steer: %d, want the stream to show call_d/d1 again and stop:\n%s", code, b)
@@ -89,13 +95,7 @@ func TestSteerWhileAChildWaitsForApproval(t *testing.T) {
 func TestSteerCarriesAChildsApproval(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
-			first, _ := delegatedApprovalBodies(proto, true)
-			s := cleanerServer(t, t.TempDir(), proto, delegatingCleaner())
-			timer := time.AfterFunc(10*time.Second, s.srv.CloseClientConnections)
-			defer timer.Stop()
-			if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
-				t.Fatalf("first stream: %d, want the delegate's approval request call_d/d1:\n%s", code, b)
-			}
+			s := childWaitsForApproval(t, proto)
 			steer, _ := childApprovalBodies(proto, true)
 			code, b := post(t, s.srv.URL, steer)
 			if code != http.StatusOK || !strings.Contains(b, "supprimé « build »") || !strings.Contains(b, "Done.") {
