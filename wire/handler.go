@@ -63,8 +63,11 @@ type HandlerOptions struct {
 	// An approval's answer is {"approved": bool, "scope": "once"|"session",
 	// "reason": "..."} or one of yes, always, no; AI SDK clients see the
 	// call's part in approval-requested and answer with
-	// addToolApprovalResponse. Without it a stream waits, open, for
-	// whoever answers.
+	// addToolApprovalResponse. A message the client writes instead
+	// steers the run, and the answers it carries (AG-UI: tool messages
+	// right before it; AI SDK: approval responses in the assistant
+	// message before it) are applied first. Without it a stream waits,
+	// open, for whoever answers.
 	ClientAnswers bool
 	// Owner, for one of several handlers serving sessions of one shared
 	// store (baton serve on PostgreSQL), says where a thread is driven
