@@ -402,8 +402,77 @@ func (t *thread) history(ctx context.Context) ([]contract.RunEvent, int, error) 
 			}
 		}
 	}
-	out = append(out, subflowAsks(open, logged)...)
+	out, err = t.withDelegated(ctx, out, logged)
+	if err != nil {
+		return nil, 0, err
+	}
+	out = append(out, subflowAsks(open, slices.Concat(out, logged))...)
 	return append(out, logged...), end, nil
+}
+
+// withDelegated returns stored, the thread's events from the store before
+// its log, with what its delegates' runs did that neither stored nor
+// logged holds: the events the store keeps of each, from its session
+// (DelegatedEventer), right after the subflow_started that began it, at
+// every depth. The thread's store holds only its own session's events
+// and a delegate's reach the log only live, so once the thread was
+// opened again (a restart, a thread let go and opened again) they are
+// nowhere else. Only the last run of stored is looked at: the runs
+// before it ended before the log's, whose clients are long served.
+func (t *thread) withDelegated(ctx context.Context, stored, logged []contract.RunEvent) ([]contract.RunEvent, error) {
+	de, ok := t.r.(DelegatedEventer)
+	if !ok {
+		return stored, nil
+	}
+	have := map[string]bool{}
+	for _, ev := range slices.Concat(stored, logged) {
+		if len(ev.Subflow) > 0 && track.Stored(ev) {
+			have[track.StoredKey(ev)] = true
+		}
+	}
+	last := 0
+	for i, ev := range stored {
+		if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 {
+			last = i
+		}
+	}
+	var expand func(events []contract.RunEvent) ([]contract.RunEvent, error)
+	expand = func(events []contract.RunEvent) ([]contract.RunEvent, error) {
+		var out []contract.RunEvent
+		for _, ev := range events {
+			out = append(out, ev)
+			if ev.Kind != contract.EvSubflowStarted || ev.Call == nil || ev.Text == "" {
+				continue
+			}
+			child, err := de.DelegatedEvents(ctx, ev.Text)
+			if err != nil {
+				return nil, err
+			}
+			path := append(slices.Clone(ev.Subflow), ev.Call.ID)
+			for i := range child {
+				child[i].Subflow = append(slices.Clone(path), child[i].Subflow...)
+			}
+			// Those the log has stay there, and so do those of the runs
+			// they began: the log has them from their start.
+			var missing []contract.RunEvent
+			for _, c := range child {
+				if key := track.StoredKey(c); !have[key] {
+					have[key] = true
+					missing = append(missing, c)
+				}
+			}
+			if missing, err = expand(missing); err != nil {
+				return nil, err
+			}
+			out = append(out, missing...)
+		}
+		return out, nil
+	}
+	tail, err := expand(stored[last:])
+	if err != nil {
+		return nil, err
+	}
+	return append(slices.Clip(stored[:last]), tail...), nil
 }
 
 // subflowAsks returns the questions and approval requests delegated runs

@@ -75,3 +75,12 @@ type SubflowAsker interface {
 type PeopleWaiter interface {
 	WaitsOnlyForPeople() bool
 }
+
+// DelegatedEventer is a Runner that re-projects from the store the
+// events of its delegated runs (see conductor.Agent.DelegatedEvents).
+// AgentRunner's runners are; a thread whose runner is not shows what a
+// delegate did only to streams of the thread as it was opened when it
+// did, not after a restart.
+type DelegatedEventer interface {
+	DelegatedEvents(ctx context.Context, session string) ([]contract.RunEvent, error)
+}

@@ -42,8 +42,8 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 // cursor is a parsed Last-Event-ID: "seq" names a committed event,
 // "seq.delta" a streamed one, and "seq.delta:mark" a streamed one and
 // what the client has of its model call (track.Mark). Any of them
-// followed by "+n" names the n-th delegated runs' event after it (see
-// agui.Projector).
+// followed by "+n" names the n-th event the store keeps of delegated
+// runs after it (see agui.Projector).
 type cursor struct {
 	seq   uint64
 	delta uint32
@@ -96,9 +96,12 @@ func (c cursor) find(events []contract.RunEvent) (int, bool) {
 		return n, false
 	}
 	// The delegated runs' events the client has follow the run's own
-	// event it names, before any other of the run's own.
-	for k := c.sub; k > 0 && n < len(events) && len(events[n].Subflow) > 0; k-- {
-		n++
+	// event it names, before any other of the run's own; those the store
+	// keeps are counted (see agui.Projector).
+	for k := c.sub; k > 0 && n < len(events) && len(events[n].Subflow) > 0; n++ {
+		if track.Stored(events[n]) {
+			k--
+		}
 	}
 	return n, true
 }

@@ -54,6 +54,11 @@ type streamer struct {
 	// asked are the delegates' questions and approval requests the
 	// stream showed or its client had (see ask).
 	asked map[string]bool
+	// delegated is the newest stored event of each delegated run's
+	// session that the stream showed or its client had: a stream that
+	// starts from the store (see thread.history) may find the newest
+	// ones again in its log.
+	delegated map[string]uint64
 }
 
 // newStreamer is newStreamer with the handler's write timeout.
@@ -91,6 +96,7 @@ func (s *streamer) silent(ev contract.RunEvent) {
 	if ev.Delta == 0 && ev.Kind != contract.EvLag && len(ev.Subflow) == 0 {
 		s.last, s.started = max(s.last, ev.Seq), true
 	}
+	s.shownDelegated(ev)
 	if s.ui != nil {
 		s.ui.Project(ev)
 		return
@@ -148,6 +154,22 @@ func (s *streamer) settled(ev contract.RunEvent) {
 	delete(s.asked, string(contract.EvApprovalRequested)+" "+id)
 }
 
+// shownDelegated marks a delegated run's stored event as shown, and
+// reports whether it, or a later one of its session, was already.
+func (s *streamer) shownDelegated(ev contract.RunEvent) bool {
+	if len(ev.Subflow) == 0 || !track.Stored(ev) {
+		return false
+	}
+	if seq, ok := s.delegated[ev.SessionID]; ok && ev.Seq <= seq {
+		return true
+	}
+	if s.delegated == nil {
+		s.delegated = map[string]uint64{}
+	}
+	s.delegated[ev.SessionID] = ev.Seq
+	return false
+}
+
 // emit writes one baton event unless the stream already has it.
 func (s *streamer) emit(ev contract.RunEvent) error {
 	switch {
@@ -159,6 +181,9 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 			// counts it when it finds where its client stands.
 			s.proj.Project(ev)
 		}
+		return nil
+	case len(ev.Subflow) > 0 && s.shownDelegated(ev) && !isSubflowAsk(ev):
+		// A question or a request shown again was let through by ask.
 		return nil
 	case len(ev.Subflow) > 0:
 		// A delegated run's events are numbered in their own run: they

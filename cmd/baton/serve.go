@@ -270,16 +270,17 @@ type toolRunner struct {
 }
 
 var (
-	_ wire.SteerRunner     = toolRunner{}
-	_ wire.HumanRunner     = toolRunner{}
-	_ wire.FailedRunner    = toolRunner{}
-	_ wire.SubflowAsker    = toolRunner{}
-	_ wire.SubflowAnswerer = toolRunner{}
-	_ wire.SubflowApprover = toolRunner{}
-	_ wire.CallsApprover   = toolRunner{}
-	_ wire.CallAnswerer    = toolRunner{}
-	_ wire.PeopleWaiter    = toolRunner{}
-	_ wire.Aborter         = toolRunner{}
+	_ wire.SteerRunner      = toolRunner{}
+	_ wire.HumanRunner      = toolRunner{}
+	_ wire.FailedRunner     = toolRunner{}
+	_ wire.SubflowAsker     = toolRunner{}
+	_ wire.DelegatedEventer = toolRunner{}
+	_ wire.SubflowAnswerer  = toolRunner{}
+	_ wire.SubflowApprover  = toolRunner{}
+	_ wire.CallsApprover    = toolRunner{}
+	_ wire.CallAnswerer     = toolRunner{}
+	_ wire.PeopleWaiter     = toolRunner{}
+	_ wire.Aborter          = toolRunner{}
 )
 
 // Steer takes a message the page posts while the run is in flight

@@ -180,9 +180,15 @@ func (p *Projector) Project(ev contract.RunEvent) []Event {
 
 // childWithID projects a delegated run's event, its last frame under
 // the id "anchor+sub" (see Projector.anchor), once the stream has an
-// event of its own run to count from.
+// event of its own run to count from. Only the events the store keeps
+// are counted (track.Stored), and only they carry an id: a stream
+// re-projected from the store, once the thread was opened again, holds
+// no others, and an id must name the same event in both.
 func (p *Projector) childWithID(ev contract.RunEvent) []Event {
 	out := p.child(ev)
+	if !track.Stored(ev) {
+		return out
+	}
 	p.sub++
 	if len(out) > 0 && p.anchor != "" {
 		id := p.anchor + "+" + strconv.Itoa(p.sub)
