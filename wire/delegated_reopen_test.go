@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -136,14 +135,14 @@ var reopenedChild = []string{
 // opened again from it, its run in flight picked up.
 func delegatingServer(t *testing.T, st store.Store, proto Protocol, replies []func(context.Context) ([]turn.Chunk, error)) *httptest.Server {
 	t.Helper()
-	return delegatingServerOf(t, st, proto, replies, func(a *conductor.Agent) Runner { return AgentRunner(a) })
+	return delegatingServerOf(t, st, proto, &script{replies: replies}, func(a *conductor.Agent) Runner { return AgentRunner(a) })
 }
 
 // delegatingServerOf is delegatingServer whose threads run what runner
-// makes of their agents.
-func delegatingServerOf(t *testing.T, st store.Store, proto Protocol, replies []func(context.Context) ([]turn.Chunk, error), runner func(*conductor.Agent) Runner) *httptest.Server {
+// makes of their agents, on model, with the before_tool hooks given. The
+// delegate's system prompt is "helper".
+func delegatingServerOf(t *testing.T, st store.Store, proto Protocol, model turn.Provider, runner func(*conductor.Agent) Runner, hooks ...conductor.BeforeToolHook) *httptest.Server {
 	t.Helper()
-	model := &script{replies: replies}
 	h := NewRunnerHandler(func(ctx context.Context, id string) (Runner, error) {
 		tool := dispatch.MustFunc("get_weather", "Weather for a city.", func(ctx context.Context, in weatherIn) (string, error) {
 			return "18C, cloudy in " + in.City, nil
@@ -153,13 +152,17 @@ func delegatingServerOf(t *testing.T, st store.Store, proto Protocol, replies []
 			return nil, err
 		}
 		cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
-			{Name: "helper", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "get_weather"}}}},
+			{Name: "helper", Config: contract.AgentConfig{Model: "m", System: "helper", Tools: []contract.ToolDescriptor{{Name: "get_weather"}}}},
 		}}
-		a, err := conductor.CreateAgent(cfg, conductor.Deps{
+		deps := conductor.Deps{
 			Model: conductor.Model{Provider: model, MaxRetries: turn.NoRetries},
 			Tools: conductor.Tools{Box: box},
 			Env:   conductor.Env{Store: st, SessionID: id, Clock: &conductor.FixedClock{Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Step: time.Millisecond}, IDs: &conductor.CountingIDs{}},
-		})
+		}
+		for i, hook := range hooks {
+			deps.Hooks.BeforeTool(fmt.Sprint("hook", i), i, hook)
+		}
+		a, err := conductor.CreateAgent(cfg, deps)
 		if err != nil {
 			return nil, err
 		}
@@ -305,7 +308,14 @@ func TestReconnectAfterTheServerDiesInADelegatedRun(t *testing.T) {
 	if diff := cmp.Diff(reopenedChild, childLines(t, append(had, resumed...))); diff != "" {
 		t.Fatalf("reconnected while the child runs again: child's events mismatch (-want +got):\n%s", diff)
 	}
-	all := append(had, resumed...)
+	checkEveryCut(t, again.URL, append(had, resumed...), func(got []string) string { return cmp.Diff(reopenedChild, got) })
+}
+
+// checkEveryCut reconnects to url as a client cut after each frame of
+// all would, with the newest id it had, and fails t where what it then
+// has of the children, had and resumed, has a diff (-want +got).
+func checkEveryCut(t *testing.T, url string, all []sseData, diff func(got []string) string) {
+	t.Helper()
 	last := ""
 	for i, f := range all {
 		if f.id != "" {
@@ -314,9 +324,9 @@ func TestReconnectAfterTheServerDiesInADelegatedRun(t *testing.T) {
 		if last == "" {
 			continue
 		}
-		got := childLines(t, append(all[:i+1:i+1], reconnectFrom(t, again.URL, last, nil)...))
-		if diff := cmp.Diff(reopenedChild, got); diff != "" {
-			t.Errorf("cut after frame %d (%s), reconnected from %s: child's events mismatch (-want +got):\n%s", i, f.data, last, diff)
+		got := childLines(t, append(all[:i+1:i+1], reconnectFrom(t, url, last, nil)...))
+		if d := diff(got); d != "" {
+			t.Errorf("cut after frame %d (%s), reconnected from %s: the children's events mismatch (-want +got):\n%s", i, f.data, last, d)
 		}
 	}
 }
@@ -366,15 +376,9 @@ func TestADelegatedEventStoredWhileAReconnectStartsIsShownOnce(t *testing.T) {
 	had, st := startAndDie(t, ProtocolAGUI, "", runBody("t1", "weather in Paris?"))
 	release := make(chan struct{})
 	var h *Handler
-	again := delegatingServerOf(t, st, ProtocolAGUI, afterTheDeath(release), func(a *conductor.Agent) Runner {
+	again := delegatingServerOf(t, st, ProtocolAGUI, &script{replies: afterTheDeath(release)}, func(a *conductor.Agent) Runner {
 		return lateReader{Runner: AgentRunner(a), de: a, release: release, logged: func() bool {
-			h.mu.Lock()
-			th := h.threads["t1"]
-			h.mu.Unlock()
-			events, _ := th.log.snapshot()
-			return slices.ContainsFunc(events, func(ev contract.RunEvent) bool {
-				return len(ev.Subflow) > 0 && ev.Kind == contract.EvRunSettled
-			})
+			return h.logHas("t1", func(ev contract.RunEvent) bool { return len(ev.Subflow) > 0 && ev.Kind == contract.EvRunSettled })
 		}}
 	})
 	h = again.Config.Handler.(*Handler)

@@ -1,0 +1,111 @@
+package wire
+
+import (
+	"context"
+	"slices"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/track"
+)
+
+// withDelegated returns stored, the thread's events from the store before
+// its log, with what its delegates' runs did that neither stored nor
+// logged holds: the events the store keeps of each, from its session
+// (DelegatedEventer), at every depth. The thread's store holds only its
+// own session's events and a delegate's reach the log only live, so once
+// the thread was opened again (a restart, a thread let go and opened
+// again) they are nowhere else. Only the last run of stored is looked
+// at: the runs before it ended before the log's, whose clients are long
+// served. They go where the live stream had them (see interleave), so
+// that a client's id names the same event in both.
+func (t *thread) withDelegated(ctx context.Context, stored, logged []contract.RunEvent) ([]contract.RunEvent, error) {
+	de, ok := t.r.(DelegatedEventer)
+	if !ok {
+		return stored, nil
+	}
+	have := map[string]bool{}
+	for _, ev := range slices.Concat(stored, logged) {
+		if len(ev.Subflow) > 0 && track.Stored(ev) {
+			have[track.StoredKey(ev)] = true
+		}
+	}
+	last := 0
+	for i, ev := range stored {
+		if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 {
+			last = i
+		}
+	}
+	runs := []delegatedRun{{events: stored[last:]}}
+	for i := 0; i < len(runs); i++ {
+		for _, ev := range runs[i].events {
+			if ev.Kind != contract.EvSubflowStarted || ev.Call == nil || ev.Text == "" {
+				continue
+			}
+			child, err := de.DelegatedEvents(ctx, ev.Text)
+			if err != nil {
+				return nil, err
+			}
+			path := append(slices.Clone(ev.Subflow), ev.Call.ID)
+			run := delegatedRun{session: ev.Text}
+			for _, c := range child {
+				c.Subflow = append(slices.Clone(path), c.Subflow...)
+				// Those the log has stay there, and so do those of the
+				// runs they began: the log has them from their start.
+				if key := track.StoredKey(c); !have[key] {
+					have[key] = true
+					run.events = append(run.events, c)
+				}
+			}
+			if len(run.events) > 0 {
+				runs = append(runs, run)
+			}
+		}
+	}
+	if len(runs) == 1 {
+		return stored, nil
+	}
+	return append(slices.Clip(stored[:last]), interleave(runs)...), nil
+}
+
+// delegatedRun is the events, in order, of one run for interleave: the
+// thread's own (no session), or a delegated run's.
+type delegatedRun struct {
+	session string
+	events  []contract.RunEvent
+}
+
+// interleave merges the runs' events as the live stream had them: each
+// run's in its order, a delegated run's once the subflow_started that
+// began it is in, and otherwise by the time they were stamped, the
+// thread's own run first at a tie (runs that run at once interleave
+// their events, and a delegated frame's id counts from the thread's own
+// event before it). A run whose start is not among them goes last.
+func interleave(runs []delegatedRun) []contract.RunEvent {
+	began := map[string]bool{}
+	next := make([]int, len(runs))
+	var out []contract.RunEvent
+	for {
+		pick := -1
+		for i, r := range runs {
+			if next[i] == len(r.events) || (i > 0 && !began[r.session]) {
+				continue
+			}
+			if pick < 0 || r.events[next[i]].At < runs[pick].events[next[pick]].At {
+				pick = i
+			}
+		}
+		if pick < 0 {
+			break
+		}
+		ev := runs[pick].events[next[pick]]
+		next[pick]++
+		if ev.Kind == contract.EvSubflowStarted {
+			began[ev.Text] = true
+		}
+		out = append(out, ev)
+	}
+	for i, r := range runs {
+		out = append(out, r.events[next[i]:]...)
+	}
+	return out
+}
