@@ -15,12 +15,20 @@ import (
 // own session's events and a delegate's reach the log only live, so once
 // the thread was opened again (a restart, a thread let go and opened
 // again) they are nowhere else. Only the last run of stored is looked
-// at: the runs before it ended before the log's, whose clients are long
-// served. They go where the live stream had them (see interleave), so
-// that a client's id names the same event in both.
+// at, and only until the log holds two runs of its own, as it keeps
+// them: the runs before ended before the log's, and what a client
+// still in them misses of their delegates is what a stream too slow
+// for the log misses. They go where the live stream had them (see
+// interleave), so that a client's id names the same event in both.
 func (t *thread) withDelegated(ctx context.Context, stored, logged []contract.RunEvent) ([]contract.RunEvent, error) {
 	de, ok := t.r.(DelegatedEventer)
-	if !ok {
+	runs := 0
+	for _, ev := range logged {
+		if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 {
+			runs++
+		}
+	}
+	if !ok || runs >= 2 {
 		return stored, nil
 	}
 	have := map[string]bool{}
@@ -35,9 +43,20 @@ func (t *thread) withDelegated(ctx context.Context, stored, logged []contract.Ru
 			last = i
 		}
 	}
-	runs := []delegatedRun{{events: stored[last:]}}
-	for i := 0; i < len(runs); i++ {
-		for _, ev := range runs[i].events {
+	all, err := missingDelegated(ctx, de, stored[last:], have)
+	if err != nil || len(all) == 1 {
+		return stored, err
+	}
+	return append(slices.Clip(stored[:last]), interleave(all)...), nil
+}
+
+// missingDelegated returns the run whose events are own, then each run
+// it or they delegated to, at every depth, with the events the store
+// keeps of it that are not in have, which takes them.
+func missingDelegated(ctx context.Context, de DelegatedEventer, own []contract.RunEvent, have map[string]bool) ([]delegatedRun, error) {
+	all := []delegatedRun{{events: own}}
+	for i := 0; i < len(all); i++ {
+		for _, ev := range all[i].events {
 			if ev.Kind != contract.EvSubflowStarted || ev.Call == nil || ev.Text == "" {
 				continue
 			}
@@ -57,14 +76,11 @@ func (t *thread) withDelegated(ctx context.Context, stored, logged []contract.Ru
 				}
 			}
 			if len(run.events) > 0 {
-				runs = append(runs, run)
+				all = append(all, run)
 			}
 		}
 	}
-	if len(runs) == 1 {
-		return stored, nil
-	}
-	return append(slices.Clip(stored[:last]), interleave(runs)...), nil
+	return all, nil
 }
 
 // delegatedRun is the events, in order, of one run for interleave: the
