@@ -43,18 +43,18 @@ func (t *thread) withDelegated(ctx context.Context, stored, logged []contract.Ru
 			last = i
 		}
 	}
-	all, err := missingDelegated(ctx, de, stored[last:], have)
+	all, err := missingDelegated(ctx, de, []delegatedRun{{events: stored[last:]}}, have)
 	if err != nil || len(all) == 1 {
 		return stored, err
 	}
 	return append(slices.Clip(stored[:last]), interleave(all)...), nil
 }
 
-// missingDelegated returns the run whose events are own, then each run
-// it or they delegated to, at every depth, with the events the store
-// keeps of it that are not in have, which takes them.
-func missingDelegated(ctx context.Context, de DelegatedEventer, own []contract.RunEvent, have map[string]bool) ([]delegatedRun, error) {
-	all := []delegatedRun{{events: own}}
+// missingDelegated returns runs, then each run their events began, at
+// every depth, with the events the store keeps of it that are not in
+// have, which takes them.
+func missingDelegated(ctx context.Context, de DelegatedEventer, runs []delegatedRun, have map[string]bool) ([]delegatedRun, error) {
+	all := runs
 	for i := 0; i < len(all); i++ {
 		for _, ev := range all[i].events {
 			if ev.Kind != contract.EvSubflowStarted || ev.Call == nil || ev.Text == "" {
@@ -84,10 +84,12 @@ func missingDelegated(ctx context.Context, de DelegatedEventer, own []contract.R
 }
 
 // delegatedRun is the events, in order, of one run for interleave: the
-// thread's own (no session), or a delegated run's.
+// thread's own (no session), or a delegated run's, begun already when
+// its subflow_started is not among them.
 type delegatedRun struct {
 	session string
 	events  []contract.RunEvent
+	begun   bool
 }
 
 // interleave merges the runs' events as the live stream had them: each
@@ -103,7 +105,7 @@ func interleave(runs []delegatedRun) []contract.RunEvent {
 	for {
 		pick := -1
 		for i, r := range runs {
-			if next[i] == len(r.events) || (i > 0 && !began[r.session]) {
+			if next[i] == len(r.events) || (i > 0 && !r.begun && !began[r.session]) {
 				continue
 			}
 			if pick < 0 || r.events[next[i]].At < runs[pick].events[next[pick]].At {

@@ -130,6 +130,12 @@ func (c countingRunner) Abort(mode contract.AbortMode) error {
 	return c.Runner.(Aborter).Abort(mode)
 }
 
+// DelegatedEvents shows the delegates' events from the store
+// (DelegatedEventer), which a plain wrap would hide too.
+func (c countingRunner) DelegatedEvents(ctx context.Context, session string) ([]contract.RunEvent, error) {
+	return c.Runner.(DelegatedEventer).DelegatedEvents(ctx, session)
+}
+
 type env struct {
 	t      *testing.T
 	srv    *httptest.Server

@@ -59,6 +59,9 @@ type streamer struct {
 	// starts from the store (see thread.history) may find the newest
 	// ones again in its log.
 	delegated map[string]uint64
+	// open are the delegated runs, by session, the stream saw begin and
+	// not end, with their subflow paths (see fill).
+	open map[string][]string
 }
 
 // newStreamer is newStreamer with the handler's write timeout.
@@ -97,6 +100,7 @@ func (s *streamer) silent(ev contract.RunEvent) {
 		s.last, s.started = max(s.last, ev.Seq), true
 	}
 	s.shownDelegated(ev)
+	s.trackDelegated(ev)
 	if s.ui != nil {
 		s.ui.Project(ev)
 		return
@@ -154,22 +158,6 @@ func (s *streamer) settled(ev contract.RunEvent) {
 	delete(s.asked, string(contract.EvApprovalRequested)+" "+id)
 }
 
-// shownDelegated marks a delegated run's stored event as shown, and
-// reports whether it, or a later one of its session, was already.
-func (s *streamer) shownDelegated(ev contract.RunEvent) bool {
-	if len(ev.Subflow) == 0 || !track.Stored(ev) {
-		return false
-	}
-	if seq, ok := s.delegated[ev.SessionID]; ok && ev.Seq <= seq {
-		return true
-	}
-	if s.delegated == nil {
-		s.delegated = map[string]uint64{}
-	}
-	s.delegated[ev.SessionID] = ev.Seq
-	return false
-}
-
 // emit writes one baton event unless the stream already has it.
 func (s *streamer) emit(ev contract.RunEvent) error {
 	switch {
@@ -210,6 +198,7 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 			s.ended = true
 		}
 	}
+	s.trackDelegated(ev)
 	var err error
 	switch {
 	case s.nd != nil:
@@ -442,14 +431,18 @@ func waitingAsks(events []contract.RunEvent, answered map[string]bool) []contrac
 	})
 }
 
-// fill writes the committed events the stream missed, from the store.
+// fill writes the committed events the stream missed, from the store,
+// with what its delegated runs did meanwhile, up to its run's end.
 func (s *streamer) fill(ctx context.Context) error {
 	events, err := s.t.r.EventsSince(ctx, s.last)
+	if err == nil {
+		events, err = s.withDelegated(ctx, events)
+	}
 	if err != nil {
 		return err
 	}
 	for _, ev := range events {
-		if err := s.emit(ev); err != nil {
+		if err := s.emit(ev); err != nil || s.ended {
 			return err
 		}
 	}
@@ -466,7 +459,7 @@ func (s *streamer) follow(ctx context.Context, done <-chan struct{}) error {
 		if lost {
 			// The log moved on past this slow stream: the store has
 			// everything committed, and the log what came since.
-			if err := s.fill(ctx); err != nil {
+			if err := s.fill(ctx); err != nil || s.ended {
 				return err
 			}
 			events, next, more, _, closed = s.t.log.read(s.t.log.start0())
