@@ -11,8 +11,10 @@ import (
 
 // claudeVersion reads a Claude model name's family and version:
 // "claude-sonnet-4-5-20250929" is sonnet 4.5, "claude-sonnet-4-20250514"
-// sonnet 4.0.
-var claudeVersion = regexp.MustCompile(`^claude-(opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-|$)`)
+// sonnet 4.0. The version ends at any character but a digit: Vertex AI
+// dates its ids after an "@" ("claude-opus-4-5@20251101") and routers
+// write the minor after a dot ("claude-opus-4.5").
+var claudeVersion = regexp.MustCompile(`^claude-(opus|sonnet|haiku)-(\d+)(?:[-.](\d{1,2}))?(?:[^0-9]|$)`)
 
 // claude is a Claude model's family and version.
 type claude struct {
