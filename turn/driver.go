@@ -145,7 +145,12 @@ func (d *Driver) retry(ctx context.Context, deadline time.Time, total func() con
 	if !pe.Retryable() || attempt >= d.o.MaxRetries || passed(deadline) {
 		return d.failed(pe.Failure, pe.Error(), pe.Retryable()), waited
 	}
+	// The back-off is the driver's own choice, which MaxRetryWait bounds;
+	// only a server asking for longer fails the call (refuseWait).
 	wait := d.o.backoff(attempt)
+	if d.o.MaxRetryWait > 0 {
+		wait = min(wait, d.o.MaxRetryWait)
+	}
 	if pe.RetryAfter > 0 {
 		wait = pe.RetryAfter
 	}

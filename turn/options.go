@@ -41,7 +41,8 @@ type Options struct {
 	// MaxRetryWait bounds one wait between attempts: a server that asks
 	// (Retry-After) for a longer one fails the call at once, with the
 	// wait it asked for in the message, rather than holding the run that
-	// long. Zero means DefaultMaxRetryWait; negative, no bound.
+	// long; the driver's own back-off is cut to it. Zero means
+	// DefaultMaxRetryWait; negative, no bound.
 	MaxRetryWait time.Duration
 	// RetryBudget bounds the waits between one call's attempts, added
 	// up: a retry whose wait would take them past it fails the call
