@@ -41,22 +41,30 @@ func thinkingConflicts(thinking contract.ThinkingLevel, s contract.Sampling, for
 }
 
 // toolLoopWithoutThinking says whether msgs end in a tool loop whose
-// assistant message does not start with a thinking block: the last user
-// message holds tool results, and the assistant message before it was
-// written by another provider (whose thinking is unsigned and not sent)
-// or before thinking was switched on. With thinking on the API refuses
-// such a request ("a final assistant message must start with a thinking
-// block"), and advises leaving thinking off for it.
+// first assistant message does not start with a thinking block: the last
+// user message holds tool results, and the assistant message that began
+// the loop was written by another provider (whose thinking is unsigned
+// and not sent) or before thinking was switched on. With thinking on the
+// API refuses such a request ("a final assistant message must start with
+// a thinking block"), and advises leaving thinking off for it. A loop is
+// one assistant turn, which keeps one thinking configuration: without
+// interleaved thinking Claude thinks only in the loop's first reply, so
+// the replies after it, which carry no thinking, do not switch it off.
 func toolLoopWithoutThinking(msgs []sdk.MessageParam) bool {
-	n := len(msgs)
-	if n < 2 || msgs[n-1].OfUser == nil || msgs[n-2].OfAssistant == nil {
+	first := -1
+	for i := len(msgs) - 1; i >= 1 && answersTools(msgs[i]) && msgs[i-1].OfAssistant != nil; i -= 2 {
+		first = i - 1
+	}
+	if first < 0 {
 		return false
 	}
-	if !slices.ContainsFunc(msgs[n-1].OfUser.Content, func(b sdk.ContentBlockParamUnion) bool { return b.OfToolResult != nil }) {
-		return false
-	}
-	first := msgs[n-2].OfAssistant.Content[0]
-	return first.OfThinking == nil && first.OfRedactedThinking == nil
+	b := msgs[first].OfAssistant.Content[0]
+	return b.OfThinking == nil && b.OfRedactedThinking == nil
+}
+
+// answersTools says whether m is a user message holding tool results.
+func answersTools(m sdk.MessageParam) bool {
+	return m.OfUser != nil && slices.ContainsFunc(m.OfUser.Content, func(b sdk.ContentBlockParamUnion) bool { return b.OfToolResult != nil })
 }
 
 // requestThinking is the thinking level a request goes with: level,

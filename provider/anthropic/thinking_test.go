@@ -103,9 +103,9 @@ func TestThinkingBudgetBelowMaxTokens(t *testing.T) {
 }
 
 // TestThinkingOffWhereTheToolLoopHasNone: with thinking on, the API
-// refuses a request whose last assistant message, the one whose tool
-// calls the last user message answers, does not start with a thinking
-// block ("a final assistant message must start with a thinking block
+// refuses a request whose tool loop (the last user message answers its
+// calls) began with an assistant message that does not start with a
+// thinking block ("a final assistant message must start with a thinking block
 // ... To avoid this requirement, disable thinking"). Such a turn comes
 // from another provider, whose thinking is unsigned and not sent, or
 // from before thinking was switched on. That one request goes without
