@@ -225,6 +225,10 @@ func appendTurn(b []byte, t *Turn) []byte {
 	if t.Excluded {
 		b = append(b, `,"excluded":true`...)
 	}
+	if t.ClientID != "" {
+		b = append(b, `,"client_id":`...)
+		b = appendJSONString(b, t.ClientID)
+	}
 	return append(b, '}')
 }
 

@@ -40,6 +40,11 @@ type Turn struct {
 	// Excluded turns belong to a failed run: the session keeps them, but
 	// model calls leave them out (see FailedRunsPolicy).
 	Excluded bool `json:"excluded,omitempty"`
+	// ClientID is the id the host's client gave this input turn (a chat
+	// message's id), kept with the session so that a host can tell a
+	// message posted again, after a restart too, from a new one of the
+	// same text. Empty for turns the runtime made and input without one.
+	ClientID string `json:"client_id,omitempty"`
 }
 
 // BlockKind names the kind of a Block.

@@ -35,7 +35,8 @@ type thread struct {
 	// returns (unclaim).
 	returned chan struct{}
 	idle     time.Time
-	// taken are the client message ids the thread's runs took.
+	// taken are the client message ids of posts whose turns the session
+	// does not hold yet (see takeNew).
 	taken map[string]bool
 }
 
@@ -319,11 +320,10 @@ func (h *Handler) reap() {
 	}
 }
 
-// claim marks the thread as running a run of the client messages ids,
-// which it takes, unless a run is in flight or the handler is closing;
-// the caller then starts the run and calls h.runs.Done and unclaim when
-// it returns.
-func (h *Handler) claim(t *thread, ids []string) bool {
+// claim marks the thread as running a run, unless a run is in flight or
+// the handler is closing; the caller then starts the run and calls
+// h.runs.Done and unclaim when it returns.
+func (h *Handler) claim(t *thread) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed || t.running || t.r.Snapshot().Phase.InFlight() {
@@ -332,7 +332,6 @@ func (h *Handler) claim(t *thread, ids []string) bool {
 	t.running = true
 	t.returned = make(chan struct{})
 	h.runs.Add(1)
-	h.takeLocked(t, ids)
 	return true
 }
 
@@ -340,9 +339,9 @@ func (h *Handler) claim(t *thread, ids []string) bool {
 // ended but its Submit has not returned yet (a tool that ignores its
 // context may hold it for long), it waits for that, or for ctx, rather
 // than refusing a message as if a run were in flight.
-func (h *Handler) claimWhenReturned(ctx context.Context, t *thread, ids []string) bool {
+func (h *Handler) claimWhenReturned(ctx context.Context, t *thread) bool {
 	for {
-		if h.claim(t, ids) {
+		if h.claim(t) {
 			return true
 		}
 		h.mu.Lock()

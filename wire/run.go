@@ -31,21 +31,17 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 	}
 	defer h.release(t)
 	ctx := r.Context()
-	if !h.claim(t, ids) {
-		turns, ids = h.takeNew(t, turns, ids)
+	posted := ids
+	turns, ids = h.takeNew(t, turns, ids)
+	if len(turns) == 0 {
+		h.reposted(w, r, proto, t, posted)
+		return
+	}
+	if !h.claim(t) {
 		switch {
-		case len(turns) == 0 && t.r.Snapshot().Phase.InFlight():
-			// The client posted what the run in flight already took: a
-			// retry of the post that started or steered it. It gets that
-			// run's stream, not the same message a second time.
-			h.replayRun(w, r, t, proto)
-			return
-		case len(turns) == 0:
-			httpError(w, http.StatusConflict, "wire: thread %q already took these messages", threadID)
-			return
 		case h.steer(w, r, proto, t, turns, ids, carried):
 			return
-		case !h.claimWhenReturned(ctx, t, ids):
+		case !h.claimWhenReturned(ctx, t):
 			h.untake(t, ids)
 			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
 			return
@@ -67,6 +63,8 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		defer close(done)
 		defer h.unclaim(t)
 		_, runErr = t.r.Submit(context.WithoutCancel(ctx), turns)
+		// The session holds the turns now, or the run never took them.
+		h.untake(t, ids)
 		h.closeIfFailed(t)
 	}()
 	err := s.follow(ctx, done)
@@ -135,6 +133,9 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	}
 	if err == nil {
 		err = sr.Steer(turns)
+	}
+	if err == nil {
+		h.untake(t, ids) // the session holds them now
 	}
 	if errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) {
 		return false // the run ended meanwhile: the message may start the next

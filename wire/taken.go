@@ -1,10 +1,43 @@
 package wire
 
-import "github.com/batonrt/baton/contract"
+import (
+	"slices"
 
-// takeLocked records the client message ids a run of t took.
-func (h *Handler) takeLocked(t *thread, ids []string) {
-	for _, id := range ids {
+	"github.com/batonrt/baton/contract"
+)
+
+// takeNew drops the turns whose client ids the thread already took, and
+// takes the rest: a client sends its whole conversation, and one that
+// posts again what it posted before (a retry whose first answer it never
+// saw) has nothing new to say. Dropping and taking are one step, so that
+// of two posts of one message at once only one says it. A caller that
+// then uses none of the turns gives their ids back with untake. Messages
+// without an id are always new.
+//
+// The session keeps each input turn's client id (contract.Turn.ClientID),
+// so what the thread's runs took is known after the thread is closed and
+// opened again, here or after a restart. t.taken holds only the ids of
+// posts whose turns are not in the session yet, each given back once
+// they are, so it does not grow with the thread.
+func (h *Handler) takeNew(t *thread, turns []contract.Turn, ids []string) ([]contract.Turn, []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	had, _ := sessionTook(t.r.Snapshot(), ids)
+	var keptTurns []contract.Turn
+	var keptIDs []string
+	for i, turn := range turns {
+		id := ""
+		if i < len(ids) {
+			id = ids[i]
+		}
+		if id != "" && (t.taken[id] || had[id]) {
+			continue
+		}
+		turn.ClientID = id
+		keptTurns = append(keptTurns, turn)
+		keptIDs = append(keptIDs, id)
+	}
+	for _, id := range keptIDs {
 		if id == "" {
 			continue
 		}
@@ -13,41 +46,58 @@ func (h *Handler) takeLocked(t *thread, ids []string) {
 		}
 		t.taken[id] = true
 	}
-}
-
-// takeNew drops the turns whose client ids t's runs already took, and
-// takes the rest: a client sends its whole conversation, and one that
-// posts again what it posted before (a retry whose first answer it never
-// saw) has nothing new to say. Dropping and taking are one step, so that
-// of two posts of one message at once only one says it. A caller that
-// then uses none of the turns gives their ids back with untake. Messages
-// without an id are always new. The ids live as long as the thread; a
-// thread opened again knows none.
-func (h *Handler) takeNew(t *thread, turns []contract.Turn, ids []string) ([]contract.Turn, []string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var keptTurns []contract.Turn
-	var keptIDs []string
-	for i, turn := range turns {
-		id := ""
-		if i < len(ids) {
-			id = ids[i]
-		}
-		if id != "" && t.taken[id] {
-			continue
-		}
-		keptTurns = append(keptTurns, turn)
-		keptIDs = append(keptIDs, id)
-	}
-	h.takeLocked(t, keptIDs)
 	return keptTurns, keptIDs
 }
 
-// untake gives back ids takeNew took for a post that used none of them.
+// untake gives back ids takeNew took: for a post that used none of them,
+// or once the session holds them.
 func (h *Handler) untake(t *thread, ids []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, id := range ids {
 		delete(t.taken, id)
 	}
+}
+
+// sessionTook returns which of the client ids ids the session of snap
+// took, in its history or its queued input, and whether one of them went
+// to its latest run. The newest turns are looked at first, where a
+// message posted again is.
+func sessionTook(snap contract.RunSnapshot, ids []string) (took map[string]bool, latest bool) {
+	want := len(ids) - count(ids, "")
+	if want == 0 {
+		return nil, false
+	}
+	took = map[string]bool{}
+	see := func(turn contract.Turn) bool {
+		if turn.ClientID == "" || took[turn.ClientID] || !slices.Contains(ids, turn.ClientID) {
+			return false
+		}
+		took[turn.ClientID] = true
+		return true
+	}
+	for _, q := range snap.Queued {
+		for _, turn := range q.Turns {
+			latest = see(turn) || latest
+		}
+	}
+	for i, turn := range snap.History.Backward() {
+		if len(took) == want {
+			break
+		}
+		if see(turn) && i >= snap.RunFrom {
+			latest = true
+		}
+	}
+	return took, latest
+}
+
+func count(ids []string, id string) int {
+	n := 0
+	for _, x := range ids {
+		if x == id {
+			n++
+		}
+	}
+	return n
 }

@@ -16,6 +16,7 @@
 // and are written back there at the end.
 import { AbstractChat, DefaultChatTransport } from "ai";
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { chatState } from "./chatstate.mjs";
 
 const [url, chatId, ...steps] = process.argv.slice(2);
 const file = process.env.MESSAGES;
@@ -59,21 +60,7 @@ let finished;
 let done;
 let auto = false;
 function newChat(messages) {
-  const state = {
-    messages,
-    status: "ready",
-    error: undefined,
-    pushMessage(m) {
-      this.messages = this.messages.concat(m);
-    },
-    popMessage() {
-      this.messages = this.messages.slice(0, -1);
-    },
-    replaceMessage(i, m) {
-      this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)];
-    },
-    snapshot: (v) => structuredClone(v),
-  };
+  const state = chatState(messages);
   const chat = new AbstractChat({
     id: chatId,
     transport,

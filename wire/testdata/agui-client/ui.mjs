@@ -23,6 +23,7 @@ import {
   lastAssistantMessageIsCompleteWithToolCalls,
   readUIMessageStream,
 } from "ai";
+import { chatState } from "./chatstate.mjs";
 
 const [url, chatId, mode] = process.argv.slice(2);
 
@@ -78,21 +79,7 @@ process.stdout.write(JSON.stringify({ message, errors, types, headers }) + "\n")
 // messages, and addToolOutput answers the newest open tool part (a
 // delegated run's question comes after its delegate call's part).
 async function ask(mode, answer) {
-  const state = {
-    messages: [],
-    status: "ready",
-    error: undefined,
-    pushMessage(m) {
-      this.messages = this.messages.concat(m);
-    },
-    popMessage() {
-      this.messages = this.messages.slice(0, -1);
-    },
-    replaceMessage(i, m) {
-      this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)];
-    },
-    snapshot: (v) => structuredClone(v),
-  };
+  const state = chatState();
   const errors = [];
   let finished;
   let done = new Promise((r) => (finished = r));
