@@ -333,3 +333,31 @@ func TestOfficialClientsPostingAMessageAgainGetItsRun(t *testing.T) {
 		})
 	}
 }
+
+// An AG-UI RunAgentInput whose message has no id is known by its runId:
+// posted again, the same runId gets the first run's answer without a
+// model call, where it ran the message again; a new runId runs it.
+func TestAGUIRunIDKeysAMessageWithoutAnID(t *testing.T) {
+	s := newRepostServer(t, ProtocolAGUI)
+	body := func(runID string) string {
+		b, _ := json.Marshal(map[string]any{"threadId": "t1", "runId": runID, "messages": []any{map[string]any{"role": "user", "content": "hi"}}})
+		return string(b)
+	}
+	first := s.post(body("r1"))
+	if first.Code != http.StatusOK || !first.Ended {
+		t.Fatalf("first post: %+v", first)
+	}
+	s.restart()
+	if diff := cmp.Diff(first, s.post(body("r1"))); diff != "" {
+		t.Errorf("the same runId posted again: answer mismatch (-want +got):\n%s", diff)
+	}
+	if n := s.calls.Load(); n != 1 {
+		t.Errorf("the same runId posted again: %d model calls, want 1", n)
+	}
+	if next := s.post(body("r2")); next.Code != http.StatusOK || next.RunID == first.RunID {
+		t.Errorf("a new runId: %+v, want a new run", next)
+	}
+	if diff := cmp.Diff([]string{"hi", "hi"}, s.userTexts()); diff != "" {
+		t.Errorf("user messages mismatch (-want +got):\n%s", diff)
+	}
+}

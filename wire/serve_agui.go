@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,7 +37,24 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		h.answer(w, r, ProtocolAGUI, in.ThreadID, answers)
 		return
 	}
-	h.run(w, r, ProtocolAGUI, in.ThreadID, in.RunID, in.Turns, in.TurnIDs, answers)
+	h.run(w, r, ProtocolAGUI, in.ThreadID, in.RunID, in.Turns, runKeyed(in.RunID, in.TurnIDs), answers)
+}
+
+// runKeyed names the messages that have no id of their own by the
+// client's run id and their place among the new messages: a runId is
+// the client's for one run, so a RunAgentInput posted again is known by
+// it as one whose messages carry ids is by theirs.
+func runKeyed(runID string, ids []string) []string {
+	if runID == "" || !slices.Contains(ids, "") {
+		return ids
+	}
+	out := slices.Clone(ids)
+	for i, id := range out {
+		if id == "" {
+			out[i] = "run:" + runID + "#" + strconv.Itoa(i)
+		}
+	}
+	return out
 }
 
 // cursor is a parsed Last-Event-ID: "seq" names a committed event,
