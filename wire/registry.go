@@ -36,8 +36,10 @@ type thread struct {
 	returned chan struct{}
 	idle     time.Time
 	// taken are the client message ids of posts whose turns the session
-	// does not hold yet (see takeNew).
-	taken map[string]bool
+	// does not hold yet (see takeNew); untaken is closed when some are
+	// given back.
+	taken   map[string]bool
+	untaken chan struct{}
 }
 
 // errBusy is returned when every live thread is in use and the cap is

@@ -1,6 +1,9 @@
 package wire
 
-import "net/http"
+import (
+	"net/http"
+	"slices"
+)
 
 // reposted answers a post whose every message (ids, the client's) the
 // thread took before: a retry of a post whose answer the client never
@@ -9,22 +12,46 @@ import "net/http"
 // gets that run's stream from its start, followed on while the run is in
 // flight: the outcome its first post had, not the same messages run a
 // second time. Both protocols' clients take it as the answer to their
-// post, where a 409 shows them an error. A message of an earlier run, or
-// of a post whose run is still starting, is refused with 409 saying so.
+// post, where a 409 shows them an error. A post whose twin is still
+// starting the run waits for it. A message of an earlier run is refused
+// with 409 naming it and the latest run.
 func (h *Handler) reposted(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, ids []string) {
-	snap := t.r.Snapshot()
-	took, latest := sessionTook(snap, ids)
-	if latest {
-		h.replayRun(w, r, t, proto)
-		return
-	}
+	ctx := r.Context()
 	id := firstID(ids)
-	if took[id] {
-		httpError(w, http.StatusConflict, "wire: thread %q ran message %q in a run before its latest, %q; a new message needs a new id", t.id, id, snap.RunID)
-		return
+	for {
+		// Read before looking: whatever comes after wakes the wait.
+		_, _, more, _, closed := t.log.read(t.log.end())
+		given := h.whenUntaken(t)
+		snap := t.r.Snapshot()
+		took, latest := sessionTook(snap, ids)
+		switch {
+		case latest:
+			h.replayRun(w, r, t, proto)
+			return
+		case took[id]:
+			httpError(w, http.StatusConflict, "wire: thread %q ran message %q in a run before its latest, %q; a new message needs a new id", t.id, id, snap.RunID)
+			return
+		case closed || !h.taking(t, ids):
+			// The post that took them used none: the client may post again.
+			w.Header().Set("Retry-After", "1")
+			httpError(w, http.StatusConflict, "wire: thread %q did not start the run of message %q; post it again", t.id, id)
+			return
+		}
+		select {
+		case <-more:
+		case <-given:
+		case <-ctx.Done():
+			return
+		}
 	}
-	w.Header().Set("Retry-After", "1")
-	httpError(w, http.StatusConflict, "wire: thread %q is starting the run of message %q; post it again to get that run's stream", t.id, id)
+}
+
+// taking reports whether a post to t is starting a run of ids or
+// steering with them.
+func (h *Handler) taking(t *thread, ids []string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.ContainsFunc(ids, func(id string) bool { return t.taken[id] })
 }
 
 // firstID is the first id of ids that is not empty.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -58,10 +59,20 @@ type repostServer struct {
 	st    store.Store
 	h     *Handler
 	srv   *httptest.Server
+	// retrieving, when set, gets a value as each submit asks for its
+	// context, which it then waits for until gate closes.
+	retrieving chan<- struct{}
+	gate       <-chan struct{}
 }
 
 func newRepostServer(t *testing.T, proto Protocol) *repostServer {
-	s := &repostServer{t: t, proto: proto, dir: t.TempDir()}
+	return newGatedRepostServer(t, proto, nil, nil)
+}
+
+// newGatedRepostServer is newRepostServer whose submits wait for gate
+// while they ask for context, each saying so on retrieving.
+func newGatedRepostServer(t *testing.T, proto Protocol, retrieving chan<- struct{}, gate <-chan struct{}) *repostServer {
+	s := &repostServer{t: t, proto: proto, dir: t.TempDir(), retrieving: retrieving, gate: gate}
 	s.start()
 	t.Cleanup(s.stop)
 	return s
@@ -88,6 +99,17 @@ func (s *repostServer) start() {
 			Tools:  conductor.Tools{Box: box},
 			People: conductor.People{Approver: conductor.ApproveLater},
 			Env:    conductor.Env{Store: st, SessionID: id},
+			Retrieval: conductor.Retrieval{Retriever: func(ctx context.Context, _ []contract.Turn) ([]contract.Turn, error) {
+				if s.retrieving == nil {
+					return nil, nil
+				}
+				s.retrieving <- struct{}{}
+				select {
+				case <-s.gate:
+				case <-ctx.Done():
+				}
+				return nil, nil
+			}},
 		})
 		if err != nil {
 			return nil, err
@@ -359,5 +381,42 @@ func TestAGUIRunIDKeysAMessageWithoutAnID(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"hi", "hi"}, s.userTexts()); diff != "" {
 		t.Errorf("user messages mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// Two posts of one message at once (a double submit): the second, come
+// while the first is still starting its run, waits for that run and gets
+// its stream, and the model is called once. It was refused with 409.
+func TestTwoPostsOfOneMessageAtOnceGetOneRun(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			retrieving, gate := make(chan struct{}, 1), make(chan struct{})
+			s := newGatedRepostServer(t, proto, retrieving, gate)
+			body := s.body([2]string{"m1", "hi"})
+			first, second := make(chan posted, 1), make(chan posted, 1)
+			go func() { first <- s.post(body) }()
+			<-retrieving // the first post's run is starting
+			go func() { second <- s.post(body) }()
+			select {
+			case p := <-second:
+				close(gate)
+				t.Fatalf("the second post, while the first starts its run: %+v, want it to wait for that run", p)
+			case <-time.After(100 * time.Millisecond):
+			}
+			close(gate)
+			a, b := <-first, <-second
+			if a.Code != http.StatusOK || !a.Ended || a.Text != "reply to hi" {
+				t.Errorf("first post: %+v", a)
+			}
+			if diff := cmp.Diff(a, b); diff != "" {
+				t.Errorf("second post: answer mismatch (-first +second):\n%s", diff)
+			}
+			if n := s.calls.Load(); n != 1 {
+				t.Errorf("%d model calls, want 1", n)
+			}
+			if diff := cmp.Diff([]string{"hi"}, s.userTexts()); diff != "" {
+				t.Errorf("user messages mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -50,13 +50,28 @@ func (h *Handler) takeNew(t *thread, turns []contract.Turn, ids []string) ([]con
 }
 
 // untake gives back ids takeNew took: for a post that used none of them,
-// or once the session holds them.
+// or once the session holds them. It wakes the posts of the same ids
+// waiting for that (whenUntaken).
 func (h *Handler) untake(t *thread, ids []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, id := range ids {
 		delete(t.taken, id)
 	}
+	if t.untaken != nil {
+		close(t.untaken)
+		t.untaken = nil
+	}
+}
+
+// whenUntaken returns a channel closed at t's next untake.
+func (h *Handler) whenUntaken(t *thread) <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t.untaken == nil {
+		t.untaken = make(chan struct{})
+	}
+	return t.untaken
 }
 
 // sessionTook returns which of the client ids ids the session of snap
