@@ -3,6 +3,8 @@ package wire
 import (
 	"net/http"
 	"slices"
+
+	"github.com/batonrt/baton/contract"
 )
 
 // reposted answers a post whose every message (ids, the client's) the
@@ -12,7 +14,8 @@ import (
 // gets that run's stream from its start, followed on while the run is in
 // flight: the outcome its first post had, not the same messages run a
 // second time. Both protocols' clients take it as the answer to their
-// post, where a 409 shows them an error. A post whose twin is still
+// post, where a 409 shows them an error. (A faulted run's messages are
+// not taken: they run again, see takeNew.) A post whose twin is still
 // starting the run waits for it. A message of an earlier run is refused
 // with 409 naming it and the latest run.
 func (h *Handler) reposted(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, ids []string) {
@@ -23,15 +26,19 @@ func (h *Handler) reposted(w http.ResponseWriter, r *http.Request, proto Protoco
 		_, _, more, _, closed := t.log.read(t.log.end())
 		given := h.whenUntaken(t)
 		snap := t.r.Snapshot()
-		took, latest := sessionTook(snap, ids)
+		took := sessionTook(snap, ids)
+		latest, ok := took[id]
+		// A faulted run's messages another post is running again are
+		// that post's new run's.
+		pending := h.taking(t, ids)
 		switch {
-		case latest:
+		case inLatest(took) && !(pending && snap.Phase == contract.PhaseFaulted):
 			h.replayRun(w, r, t, proto)
 			return
-		case took[id]:
+		case ok && !latest:
 			httpError(w, http.StatusConflict, "wire: thread %q ran message %q in a run before its latest, %q; a new message needs a new id", t.id, id, snap.RunID)
 			return
-		case closed || !h.taking(t, ids):
+		case closed || !pending:
 			// The post that took them used none: the client may post again.
 			w.Header().Set("Retry-After", "1")
 			httpError(w, http.StatusConflict, "wire: thread %q did not start the run of message %q; post it again", t.id, id)

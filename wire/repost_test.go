@@ -25,11 +25,17 @@ import (
 
 // countingModel answers a user message with "reply to" its text, except
 // "clean up", for which it calls delete_file, a tool that waits for a
-// person's approval. calls counts its model calls, across restarts.
-type countingModel struct{ calls *atomic.Int64 }
+// person's approval. calls counts its model calls, across restarts; the
+// first failing of them fail.
+type countingModel struct{ calls, failing *atomic.Int64 }
 
 func (m countingModel) Stream(_ context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
 	m.calls.Add(1)
+	if m.failing.Add(-1) >= 0 {
+		return func(yield func(turn.Chunk, error) bool) {
+			yield(turn.Chunk{}, &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: "down"})
+		}
+	}
 	last, _ := req.History.Last()
 	chunks := []turn.Chunk{{Kind: turn.ChunkText, Text: "reply to " + last.Text()}, {Kind: turn.ChunkStop, Stop: contract.StopEndTurn}}
 	if last.Role == contract.RoleUser && last.Text() == "clean up" {
@@ -56,9 +62,11 @@ type repostServer struct {
 	proto Protocol
 	dir   string
 	calls atomic.Int64
-	st    store.Store
-	h     *Handler
-	srv   *httptest.Server
+	// failing counts the model calls still to fail.
+	failing atomic.Int64
+	st      store.Store
+	h       *Handler
+	srv     *httptest.Server
 	// retrieving, when set, gets a value as each submit asks for its
 	// context, which it then waits for until gate closes.
 	retrieving chan<- struct{}
@@ -95,7 +103,7 @@ func (s *repostServer) start() {
 			return nil, err
 		}
 		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{
-			Model:  conductor.Model{Provider: countingModel{calls: &s.calls}},
+			Model:  conductor.Model{Provider: countingModel{calls: &s.calls, failing: &s.failing}},
 			Tools:  conductor.Tools{Box: box},
 			People: conductor.People{Approver: conductor.ApproveLater},
 			Env:    conductor.Env{Store: st, SessionID: id},
@@ -169,14 +177,15 @@ func (s *repostServer) body(msgs ...[2]string) string {
 }
 
 // posted is what a client read of a post's answer: its status, and of a
-// stream the run it showed, its text and whether it ended as a finished
-// stream does.
+// stream the run it showed, its text, whether it told of an error and
+// whether it ended as a finished stream does.
 type posted struct {
-	Code  int
-	RunID string
-	Text  string
-	Ended bool
-	Body  string
+	Code   int
+	RunID  string
+	Text   string
+	Failed bool
+	Ended  bool
+	Body   string
 }
 
 func (s *repostServer) post(body string) posted {
@@ -201,6 +210,8 @@ func (s *repostServer) post(body string) posted {
 				p.RunID = c.MessageID
 			case aisdk.TextDelta:
 				text.WriteString(c.Delta)
+			case aisdk.Error:
+				p.Failed = true
 			}
 		}
 		p.Ended = len(types) >= 2 && types[len(types)-2] == aisdk.Finish && types[len(types)-1] == "[DONE]"
@@ -214,6 +225,8 @@ func (s *repostServer) post(body string) posted {
 			p.RunID = f.Event.RunID
 		case agui.TextMessageContent:
 			text.WriteString(f.Event.Delta)
+		case agui.RunError:
+			p.Failed = true
 		}
 	}
 	p.Ended = len(frames) > 0 && frames[len(frames)-1].Event.Type == agui.RunFinished
@@ -221,7 +234,8 @@ func (s *repostServer) post(body string) posted {
 	return p
 }
 
-// userTexts are the user messages of thread t1's history, in order.
+// userTexts are the user messages of thread t1's history, in order,
+// without the notes the runtime adds (a failed run's).
 func (s *repostServer) userTexts() []string {
 	s.h.mu.Lock()
 	th := s.h.threads["t1"]
@@ -231,7 +245,7 @@ func (s *repostServer) userTexts() []string {
 	}
 	var out []string
 	for _, turn := range th.r.Snapshot().History.Turns() {
-		if turn.Role == contract.RoleUser {
+		if turn.Role == contract.RoleUser && turn.Mark != contract.MarkRunFailed {
 			out = append(out, turn.Text())
 		}
 	}
@@ -316,15 +330,24 @@ func TestARepostedMessageOfARunInFlightAfterARestart(t *testing.T) {
 // The official clients, whose first stream broke after its first text,
 // post the same message again (the AG-UI client the same RunAgentInput,
 // the AI SDK's Chat its regenerate()) and are left with the whole reply
-// of the one run, without an error; the model was called once.
+// of the one run, without an error; the model was called once. The
+// Chat's regenerate after a run that failed runs the message again.
 func TestOfficialClientsPostingAMessageAgainGetItsRun(t *testing.T) {
 	dir := aiSDKDir(t)
 	for _, c := range []struct {
-		proto Protocol
-		mode  string
-	}{{ProtocolAGUI, "agui"}, {ProtocolAISDK, "ui"}} {
+		proto   Protocol
+		mode    string
+		failing int64
+		calls   int64
+		users   []string
+	}{
+		{ProtocolAGUI, "agui", 0, 1, []string{"hi"}},
+		{ProtocolAISDK, "ui", 0, 1, []string{"hi"}},
+		{ProtocolAISDK, "ui-failed", 1, 2, []string{"hi", "hi"}},
+	} {
 		t.Run(c.mode, func(t *testing.T) {
 			s := newRepostServer(t, c.proto)
+			s.failing.Store(c.failing)
 			var res struct {
 				Messages []struct {
 					Role    string `json:"role"`
@@ -346,10 +369,10 @@ func TestOfficialClientsPostingAMessageAgainGetItsRun(t *testing.T) {
 			if len(res.Errors) > 0 {
 				t.Errorf("the client saw errors after posting again: %q", res.Errors)
 			}
-			if n := s.calls.Load(); n != 1 {
-				t.Errorf("%d model calls, want 1", n)
+			if n := s.calls.Load(); n != c.calls {
+				t.Errorf("%d model calls, want %d", n, c.calls)
 			}
-			if diff := cmp.Diff([]string{"hi"}, s.userTexts()); diff != "" {
+			if diff := cmp.Diff(c.users, s.userTexts()); diff != "" {
 				t.Errorf("user messages mismatch (-want +got):\n%s", diff)
 			}
 		})
@@ -415,6 +438,38 @@ func TestTwoPostsOfOneMessageAtOnceGetOneRun(t *testing.T) {
 				t.Errorf("%d model calls, want 1", n)
 			}
 			if diff := cmp.Diff([]string{"hi"}, s.userTexts()); diff != "" {
+				t.Errorf("user messages mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A message whose run faulted (here its model call failed) runs again
+// when it is posted again, after a restart too: that is what a client's
+// retry of a failure asks for, the AI SDK Chat's regenerate after an
+// error included, and the failed run's turns are out of the model's view.
+// The thread holds the failed attempt and the new one.
+func TestARepostedMessageOfAFailedRunRunsAgain(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			s := newRepostServer(t, proto)
+			s.failing.Store(1)
+			body := s.body([2]string{"m1", "hi"})
+			if first := s.post(body); first.Code != http.StatusOK || !first.Failed {
+				t.Fatalf("first post: %+v, want a stream that tells of an error", first)
+			}
+			s.restart()
+			again := s.post(body)
+			if again.Code != http.StatusOK || again.Failed || !again.Ended || again.Text != "reply to hi" {
+				t.Errorf("posted again: %+v, want a new run's reply", again)
+			}
+			if diff := cmp.Diff(again, s.post(body)); diff != "" {
+				t.Errorf("posted a third time: answer mismatch (-want +got):\n%s", diff)
+			}
+			if n := s.calls.Load(); n != 2 {
+				t.Errorf("%d model calls, want 2", n)
+			}
+			if diff := cmp.Diff([]string{"hi", "hi"}, s.userTexts()); diff != "" {
 				t.Errorf("user messages mismatch (-want +got):\n%s", diff)
 			}
 		})

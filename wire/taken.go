@@ -22,7 +22,12 @@ import (
 func (h *Handler) takeNew(t *thread, turns []contract.Turn, ids []string) ([]contract.Turn, []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	had, _ := sessionTook(t.r.Snapshot(), ids)
+	snap := t.r.Snapshot()
+	had := sessionTook(snap, ids)
+	// A message whose run faulted (or was stopped) is new again: posting
+	// it again is a retry of that failure, and the failed run's turns are
+	// out of later model calls (contract.FailedRunsPolicy).
+	retry := snap.Phase == contract.PhaseFaulted
 	var keptTurns []contract.Turn
 	var keptIDs []string
 	for i, turn := range turns {
@@ -30,7 +35,7 @@ func (h *Handler) takeNew(t *thread, turns []contract.Turn, ids []string) ([]con
 		if i < len(ids) {
 			id = ids[i]
 		}
-		if id != "" && (t.taken[id] || had[id]) {
+		if latest, ok := had[id]; id != "" && (t.taken[id] || ok && !(latest && retry)) {
 			continue
 		}
 		turn.ClientID = id
@@ -74,37 +79,44 @@ func (h *Handler) whenUntaken(t *thread) <-chan struct{} {
 	return t.untaken
 }
 
-// sessionTook returns which of the client ids ids the session of snap
-// took, in its history or its queued input, and whether one of them went
-// to its latest run. The newest turns are looked at first, where a
+// sessionTook returns the client ids of ids that the session of snap
+// took, in its history or its queued input, each with whether it went to
+// the session's latest run. The newest turns are looked at first, where a
 // message posted again is.
-func sessionTook(snap contract.RunSnapshot, ids []string) (took map[string]bool, latest bool) {
+func sessionTook(snap contract.RunSnapshot, ids []string) map[string]bool {
 	want := len(ids) - count(ids, "")
 	if want == 0 {
-		return nil, false
+		return nil
 	}
-	took = map[string]bool{}
-	see := func(turn contract.Turn) bool {
-		if turn.ClientID == "" || took[turn.ClientID] || !slices.Contains(ids, turn.ClientID) {
-			return false
+	took := map[string]bool{}
+	see := func(turn contract.Turn, latest bool) {
+		if _, ok := took[turn.ClientID]; ok || turn.ClientID == "" || !slices.Contains(ids, turn.ClientID) {
+			return
 		}
-		took[turn.ClientID] = true
-		return true
+		took[turn.ClientID] = latest
 	}
 	for _, q := range snap.Queued {
 		for _, turn := range q.Turns {
-			latest = see(turn) || latest
+			see(turn, true)
 		}
 	}
 	for i, turn := range snap.History.Backward() {
 		if len(took) == want {
 			break
 		}
-		if see(turn) && i >= snap.RunFrom {
-			latest = true
+		see(turn, i >= snap.RunFrom)
+	}
+	return took
+}
+
+// inLatest reports whether one of the ids took went to the latest run.
+func inLatest(took map[string]bool) bool {
+	for _, latest := range took {
+		if latest {
+			return true
 		}
 	}
-	return took, latest
+	return false
 }
 
 func count(ids []string, id string) int {

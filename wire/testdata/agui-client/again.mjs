@@ -11,6 +11,9 @@
 //                                   its stream is cut the same way; its
 //                                   regenerate() sends the same user
 //                                   message, same id, again
+//   node again.mjs URL THREAD ui-failed
+//                                   the same, the stream whole but telling
+//                                   of the run's error
 import { HttpAgent } from "@ag-ui/client";
 import { AbstractChat, DefaultChatTransport } from "ai";
 import { chatState } from "./chatstate.mjs";
@@ -20,7 +23,7 @@ const [url, threadId, mode] = process.argv.slice(2);
 // cuttingFetch ends the first response's body right after the bytes
 // that carry its first text, as a dropped connection would; later
 // responses pass whole.
-let cuts = 1;
+let cuts = mode === "ui-failed" ? 0 : 1;
 let cut = false;
 function cuttingFetch(input, init) {
   return fetch(input, init).then((res) => {
@@ -62,18 +65,21 @@ if (mode === "agui") {
     errors.push(String(err));
   }
   messages = again.messages;
-} else if (mode === "ui") {
+} else if (mode === "ui" || mode === "ui-failed") {
   let retrying = false;
+  let failed = false;
   const state = chatState();
   const chat = new AbstractChat({
     id: threadId,
     transport: new DefaultChatTransport({ api: url, fetch: cuttingFetch }),
     state,
-    onError: (e) => retrying && errors.push(String(e)),
+    onError: (e) => (retrying ? errors.push(String(e)) : (failed = true)),
   });
   await chat.sendMessage({ text: "hi" });
-  if (!cut) throw new Error("the first stream was not cut");
-  // What the broken stream left is not the reply: the Chat's retry.
+  if (mode === "ui" && !cut) throw new Error("the first stream was not cut");
+  if (mode === "ui-failed" && !failed) throw new Error("the first run did not fail");
+  // What the broken or failed stream left is not the reply: the Chat's
+  // retry.
   retrying = true;
   await chat.regenerate();
   messages = state.messages.map((m) => ({
