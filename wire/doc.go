@@ -4,6 +4,9 @@
 // Vercel AI SDK's UI message stream (wire/aisdk), both over Server-Sent
 // Events, or baton's own events as NDJSON. A client that reconnects gets
 // what it missed, re-projected from the store, and then the live stream.
+// A client's message ids are kept with the session's turns, so a message
+// posted again (a retry, the AI SDK chat's regenerate) gets the stream
+// of the run it started rather than a second run, after a restart too.
 // Several handlers over one shared store hand each other the requests for
 // the threads they drive (HandlerOptions.Owner), so a client may talk to
 // any of them.
