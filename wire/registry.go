@@ -35,10 +35,10 @@ type thread struct {
 	// returns (unclaim).
 	returned chan struct{}
 	idle     time.Time
-	// taken are the client message ids of posts whose turns the session
-	// does not hold yet (see takeNew); untaken is closed when some are
-	// given back.
-	taken   map[string]bool
+	// taken are the client message ids, with their texts, of posts whose
+	// turns the session does not hold yet (see takeNew); untaken is
+	// closed when some are given back.
+	taken   map[string]string
 	untaken chan struct{}
 }
 

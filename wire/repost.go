@@ -7,8 +7,8 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// reposted answers a post whose every message (ids, the client's) the
-// thread took before: a retry of a post whose answer the client never
+// reposted answers a post whose every message (turns, under the client's
+// ids) the thread took before: a retry of a post whose answer the client never
 // saw, a browser that submits again, a chat that sends its last message
 // again. When the messages went to the thread's latest run, the client
 // gets that run's stream from its start, followed on while the run is in
@@ -18,7 +18,7 @@ import (
 // not taken: they run again, see takeNew.) A post whose twin is still
 // starting the run waits for it. A message of an earlier run is refused
 // with 409 naming it and the latest run.
-func (h *Handler) reposted(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, ids []string) {
+func (h *Handler) reposted(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, ids []string, turns []contract.Turn) {
 	ctx := r.Context()
 	id := firstID(ids)
 	for {
@@ -26,7 +26,7 @@ func (h *Handler) reposted(w http.ResponseWriter, r *http.Request, proto Protoco
 		_, _, more, _, closed := t.log.read(t.log.end())
 		given := h.whenUntaken(t)
 		snap := t.r.Snapshot()
-		took := sessionTook(snap, ids)
+		took := sessionTook(snap, ids, turns)
 		latest, ok := took[id]
 		// A faulted run's messages another post is running again are
 		// that post's new run's.
@@ -58,7 +58,10 @@ func (h *Handler) reposted(w http.ResponseWriter, r *http.Request, proto Protoco
 func (h *Handler) taking(t *thread, ids []string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return slices.ContainsFunc(ids, func(id string) bool { return t.taken[id] })
+	return slices.ContainsFunc(ids, func(id string) bool {
+		_, ok := t.taken[id]
+		return ok
+	})
 }
 
 // firstID is the first id of ids that is not empty.

@@ -31,10 +31,10 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 	}
 	defer h.release(t)
 	ctx := r.Context()
-	posted := ids
+	posted, postedIDs := turns, ids
 	turns, ids = h.takeNew(t, turns, ids)
 	if len(turns) == 0 {
-		h.reposted(w, r, proto, t, posted)
+		h.reposted(w, r, proto, t, postedIDs, posted)
 		return
 	}
 	if !h.claim(t) {

@@ -1,15 +1,12 @@
 package wire
 
-import (
-	"slices"
+import "github.com/batonrt/baton/contract"
 
-	"github.com/batonrt/baton/contract"
-)
-
-// takeNew drops the turns whose client ids the thread already took, and
-// takes the rest: a client sends its whole conversation, and one that
-// posts again what it posted before (a retry whose first answer it never
-// saw) has nothing new to say. Dropping and taking are one step, so that
+// takeNew drops the turns the thread already took under the same client
+// ids and with the same text, and takes the rest: a client sends its
+// whole conversation, and one that posts again what it posted before (a
+// retry whose first answer it never saw) has nothing new to say, while
+// one that sends another text under an old id has edited that message. Dropping and taking are one step, so that
 // of two posts of one message at once only one says it. A caller that
 // then uses none of the turns gives their ids back with untake. Messages
 // without an id are always new.
@@ -23,7 +20,7 @@ func (h *Handler) takeNew(t *thread, turns []contract.Turn, ids []string) ([]con
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	snap := t.r.Snapshot()
-	had := sessionTook(snap, ids)
+	had := sessionTook(snap, ids, turns)
 	// A message whose run faulted (or was stopped) is new again: posting
 	// it again is a retry of that failure, and the failed run's turns are
 	// out of later model calls (contract.FailedRunsPolicy).
@@ -35,21 +32,27 @@ func (h *Handler) takeNew(t *thread, turns []contract.Turn, ids []string) ([]con
 		if i < len(ids) {
 			id = ids[i]
 		}
-		if latest, ok := had[id]; id != "" && (t.taken[id] || ok && !(latest && retry)) {
+		text, starting := t.taken[id]
+		latest, stored := had[id]
+		switch {
+		case id == "":
+		case starting && text == turn.Text():
+			continue // another post of it is starting its run or steering
+		case stored && !(latest && retry):
 			continue
 		}
 		turn.ClientID = id
 		keptTurns = append(keptTurns, turn)
 		keptIDs = append(keptIDs, id)
 	}
-	for _, id := range keptIDs {
+	for i, id := range keptIDs {
 		if id == "" {
 			continue
 		}
 		if t.taken == nil {
-			t.taken = map[string]bool{}
+			t.taken = map[string]string{}
 		}
-		t.taken[id] = true
+		t.taken[id] = keptTurns[i].Text()
 	}
 	return keptTurns, keptIDs
 }
@@ -81,16 +84,24 @@ func (h *Handler) whenUntaken(t *thread) <-chan struct{} {
 
 // sessionTook returns the client ids of ids that the session of snap
 // took, in its history or its queued input, each with whether it went to
-// the session's latest run. The newest turns are looked at first, where a
-// message posted again is.
-func sessionTook(snap contract.RunSnapshot, ids []string) map[string]bool {
-	want := len(ids) - count(ids, "")
-	if want == 0 {
+// the session's latest run. A turn under an id is taken only with the
+// text of turns under that id: a message of another text under an old id
+// is an edit, not the message posted again. The newest turns are looked
+// at first, where a message posted again is.
+func sessionTook(snap contract.RunSnapshot, ids []string, turns []contract.Turn) map[string]bool {
+	want := map[string]string{}
+	for i, id := range ids {
+		if id != "" && i < len(turns) {
+			want[id] = turns[i].Text()
+		}
+	}
+	if len(want) == 0 {
 		return nil
 	}
 	took := map[string]bool{}
 	see := func(turn contract.Turn, latest bool) {
-		if _, ok := took[turn.ClientID]; ok || turn.ClientID == "" || !slices.Contains(ids, turn.ClientID) {
+		text, ok := want[turn.ClientID]
+		if _, seen := took[turn.ClientID]; seen || !ok || turn.Text() != text {
 			return
 		}
 		took[turn.ClientID] = latest
@@ -101,7 +112,7 @@ func sessionTook(snap contract.RunSnapshot, ids []string) map[string]bool {
 		}
 	}
 	for i, turn := range snap.History.Backward() {
-		if len(took) == want {
+		if len(took) == len(want) {
 			break
 		}
 		see(turn, i >= snap.RunFrom)
@@ -117,14 +128,4 @@ func inLatest(took map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-func count(ids []string, id string) int {
-	n := 0
-	for _, x := range ids {
-		if x == id {
-			n++
-		}
-	}
-	return n
 }
