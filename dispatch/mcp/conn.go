@@ -89,7 +89,7 @@ func (s *Source) watch(c *conn) {
 	switch {
 	case closed:
 	case s.restarts():
-		s.log.Error("mcp: server connection ended; the next call starts it again", "server", s.srv.Name, "err", c.why)
+		s.log.Error("mcp: server connection ended; the next call "+s.words().next, "server", s.srv.Name, "err", c.why)
 	default:
 		s.log.Error("mcp: server connection ended; its tools give error results", "server", s.srv.Name, "err", c.why)
 	}
@@ -127,8 +127,13 @@ const connectionEndWait = 3 * time.Second
 // call says the server is gone and why rather than "EOF"; else nil.
 func (c *conn) endedUnder(server string, callErr error) error {
 	var answered *jsonrpc.Error
-	if c.cmd == nil || errors.As(callErr, &answered) {
-		// Over HTTP a failed request need not end the session.
+	if errors.As(callErr, &answered) {
+		return nil
+	}
+	// Over HTTP a failed request need not end the session (a refused
+	// connection may be a blip), but a session the server no longer
+	// knows, or a connection the SDK closed, has.
+	if c.cmd == nil && !errors.Is(callErr, sdk.ErrSessionMissing) && !errors.Is(callErr, sdk.ErrConnectionClosed) {
 		return nil
 	}
 	timer := time.NewTimer(connectionEndWait)

@@ -12,9 +12,11 @@
 // lists fails as an unknown tool. A server that dies or hangs gives error
 // results and a log line, never a stuck run; a command that exits is
 // reported with its exit status and the end of its standard error, and
-// the next call of its tools starts it again (after a backoff, and at
-// most Server.MaxRestarts times in Server.RestartWindow; a call in flight
-// when it died is not retried). Content a tool outcome
+// the next call of its tools starts it again; a server over HTTP whose
+// session ended (a restarted server answers 404 for it) is connected
+// again with a new session by the next call. Either is done after a
+// backoff and at most Server.MaxRestarts times in Server.RestartWindow,
+// and a call in flight when the connection ended is not retried. Content a tool outcome
 // cannot hold as text (images, audio, binary resources) becomes a note
 // naming its type and size.
 //

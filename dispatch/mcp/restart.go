@@ -22,13 +22,32 @@ const (
 	maxRestartBackoff = 4 * time.Second
 )
 
-// restarts reports whether a command that ends is started again.
-func (s *Source) restarts() bool { return s.srv.URL == "" && s.srv.MaxRestarts >= 0 }
+// restarts reports whether a connection that ends is made again: a
+// command started again, a server over HTTP connected again.
+func (s *Source) restarts() bool { return s.srv.MaxRestarts >= 0 }
 
-// live returns the connection to use: the current one, or, when a
-// command has ended, a new run of it, within the bounds on restarts. A
-// call in flight when its command ended is not retried: it fails, and
-// the next call starts the command again.
+// restartWords say in errors and log lines what making the connection
+// again is for this server: a command is started again, a server over
+// HTTP connected again, with a new session.
+type restartWords struct {
+	verb  string // prefixes the error of one try: "restart"
+	done  string // "restarted", N times
+	again string // "started again"
+	next  string // what the next call does: "starts it again"
+}
+
+func (s *Source) words() restartWords {
+	if s.srv.URL != "" {
+		return restartWords{"reconnect", "reconnected", "connected again", "connects again"}
+	}
+	return restartWords{"restart", "restarted", "started again", "starts it again"}
+}
+
+// live returns the connection to use: the current one, or, when it has
+// ended, a new one (a new run of a command, a new session with a server
+// over HTTP), within the bounds on restarts. A call in flight when its
+// connection ended is not retried: it fails, and the next call makes
+// the connection again.
 func (s *Source) live(ctx context.Context) (*conn, error) {
 	s.mu.Lock()
 	c, closed := s.conn, s.closed
@@ -44,8 +63,8 @@ func (s *Source) live(ctx context.Context) (*conn, error) {
 	return s.restart(ctx, c)
 }
 
-// restart starts the command again in place of the ended connection old,
-// unless another call did so already. Calls that find it ended together
+// restart connects again in place of the ended connection old, unless
+// another call did so already. Calls that find it ended together
 // wait for one restart.
 func (s *Source) restart(ctx context.Context, old *conn) (*conn, error) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -61,7 +80,7 @@ func (s *Source) restart(ctx context.Context, old *conn) (*conn, error) {
 	select {
 	case s.starting <- struct{}{}:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("mcp: restart %q: %w", s.srv.Name, context.Cause(ctx))
+		return nil, fmt.Errorf("mcp: %s %q: %w", s.words().verb, s.srv.Name, context.Cause(ctx))
 	}
 	defer func() { <-s.starting }()
 	s.mu.Lock()
@@ -77,12 +96,13 @@ func (s *Source) restart(ctx context.Context, old *conn) (*conn, error) {
 		return nil, err
 	}
 	if err := sleep(ctx, wait); err != nil {
-		return nil, fmt.Errorf("mcp: restart %q: %w", s.srv.Name, err)
+		return nil, fmt.Errorf("mcp: %s %q: %w", s.words().verb, s.srv.Name, err)
 	}
 	return s.start(ctx)
 }
 
-// start runs the command again and makes it the current connection.
+// start connects again (runs the command again, or opens a new session
+// with the server over HTTP) and makes it the current connection.
 func (s *Source) start(ctx context.Context) (*conn, error) {
 	s.mu.Lock()
 	s.restarted = append(s.restarted, time.Now())
@@ -95,14 +115,15 @@ func (s *Source) start(ctx context.Context) (*conn, error) {
 			s.lastEnd = err.Error()
 		}
 		s.mu.Unlock()
-		s.log.Error("mcp: starting the server again failed", "server", s.srv.Name, "err", err)
-		return nil, fmt.Errorf("mcp: restart %q: %w", s.srv.Name, err)
+		s.log.Error("mcp: the server was not "+s.words().again, "server", s.srv.Name, "err", err)
+		return nil, fmt.Errorf("mcp: %s %q: %w", s.words().verb, s.srv.Name, err)
 	}
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
 		s.conn = c
-		// The new run may offer other tools than the last did.
+		// The new run or session may offer other tools than the last
+		// did.
 		s.stale = true
 		s.changes++
 	}
@@ -111,7 +132,7 @@ func (s *Source) start(ctx context.Context) (*conn, error) {
 		c.close()
 		return nil, fmt.Errorf("mcp: server %q is closed", s.srv.Name)
 	}
-	s.log.Warn("mcp: server started again", "server", s.srv.Name)
+	s.log.Warn("mcp: server "+s.words().again, "server", s.srv.Name)
 	return c, nil
 }
 
@@ -129,8 +150,9 @@ func (s *Source) nextRestart(now time.Time) (time.Duration, error) {
 	n := len(kept)
 	switch {
 	case n >= s.srv.MaxRestarts:
-		return 0, fmt.Errorf("mcp: server %q is not started again: it was restarted %d times within %v, and it last ended: %s",
-			s.srv.Name, n, s.srv.RestartWindow, s.lastEnd)
+		w := s.words()
+		return 0, fmt.Errorf("mcp: server %q is not %s: it was %s %d times within %v, and it last ended: %s",
+			s.srv.Name, w.again, w.done, n, s.srv.RestartWindow, s.lastEnd)
 	case n == 0:
 		return 0, nil
 	}

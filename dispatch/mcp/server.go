@@ -52,9 +52,10 @@ type Server struct {
 	// ListTimeout bounds listing the tools; zero is DefaultListTimeout.
 	ListTimeout time.Duration
 	// MaxRestarts bounds how many times a command that exited is started
-	// again within RestartWindow; zero is DefaultMaxRestarts, and a
-	// negative count never starts it again. A server over HTTP is not
-	// restarted.
+	// again, or a server over HTTP whose session ended (it forgot the
+	// session, as a restarted server does, or the connection broke for
+	// good) is connected again with a new session, within RestartWindow;
+	// zero is DefaultMaxRestarts, and a negative count never does either.
 	MaxRestarts int
 	// RestartWindow is the span MaxRestarts counts in; zero is
 	// DefaultRestartWindow.

@@ -25,8 +25,8 @@ type Source struct {
 	mu        sync.Mutex
 	conn      *conn // the newest connection
 	closed    bool
-	restarted []time.Time // when the command was started again, oldest first
-	lastEnd   string      // how the command last ended or failed to start
+	restarted []time.Time // when the connection was made again, oldest first
+	lastEnd   string      // how the connection last ended or failed to be made
 	tools     []dispatch.Tool
 	remote    map[string]bool // the server's names of tools
 	stale     bool            // the server said its tool list changed
@@ -38,7 +38,8 @@ type Source struct {
 // Connect starts or reaches the server and completes the MCP handshake.
 // ctx bounds the handshake only; the connection lives until Close. A
 // command that exits later is started again by the next call of its
-// tools (see Server.MaxRestarts).
+// tools, and a server over HTTP whose session ended is connected again
+// (see Server.MaxRestarts).
 func Connect(ctx context.Context, srv Server) (*Source, error) {
 	if err := srv.check(); err != nil {
 		return nil, err
@@ -75,9 +76,9 @@ func (s *Source) markStale() {
 }
 
 // Tools returns the server's tools. The list is fetched on the first call
-// and again after the server says it changed or its command was started
+// and again after the server says it changed or the connection was made
 // again, so a host calling Tools before each run gives each run the
-// current list. A command that ended is started again first. When
+// current list. A connection that ended is made again first. When
 // fetching fails (the server is gone or hangs past ListTimeout) the last
 // list is returned with the error, and its calls give error results.
 func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
