@@ -82,7 +82,7 @@ func (s *Source) watch(c *conn) {
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
-		s.lastEnd = c.why
+		s.lastEnd, s.lastEnded = c.why, time.Now()
 	}
 	s.mu.Unlock()
 	close(c.exited)

@@ -13,10 +13,10 @@ const (
 	DefaultRestartWindow = time.Minute
 )
 
-// restartBackoff is the wait before the second restart within the
-// window; each restart after it waits twice as long as the one before,
-// up to maxRestartBackoff. The first restart does not wait: a server
-// that was killed once is wanted back at once.
+// restartBackoff is the pause, after the last try ended, before the
+// second restart within the window; each restart after it waits twice
+// as long as the one before, up to maxRestartBackoff. The first restart
+// does not wait: a server that was killed once is wanted back at once.
 const (
 	restartBackoff    = 250 * time.Millisecond
 	maxRestartBackoff = 4 * time.Second
@@ -110,7 +110,7 @@ func (s *Source) start(ctx context.Context) (*conn, error) {
 	c := s.newConn()
 	if err := s.dial(ctx, c); err != nil {
 		s.mu.Lock()
-		s.lastEnd = c.why
+		s.lastEnd, s.lastEnded = c.why, time.Now()
 		if c.why == "" {
 			s.lastEnd = err.Error()
 		}
@@ -157,7 +157,10 @@ func (s *Source) nextRestart(now time.Time) (time.Duration, error) {
 		return 0, nil
 	}
 	backoff := min(restartBackoff<<(n-1), maxRestartBackoff)
-	return kept[n-1].Add(backoff).Sub(now), nil
+	// Counted from the end of the last try rather than its start, so
+	// that a start that is slow to fail is not followed by another at
+	// once.
+	return max(s.lastEnded.Add(backoff).Sub(now), 0), nil
 }
 
 // sleep waits for d or until ctx ends.

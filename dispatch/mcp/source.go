@@ -27,6 +27,7 @@ type Source struct {
 	closed    bool
 	restarted []time.Time // when the connection was made again, oldest first
 	lastEnd   string      // how the connection last ended or failed to be made
+	lastEnded time.Time   // when it did
 	tools     []dispatch.Tool
 	remote    map[string]bool // the server's names of tools
 	stale     bool            // the server said its tool list changed
