@@ -63,42 +63,74 @@ func (s *Source) live(ctx context.Context) (*conn, error) {
 	return s.restart(ctx, c)
 }
 
+// restartTimeout bounds one restart: starting the command or reaching
+// the server, and the handshake, as a host bounds Connect.
+const restartTimeout = 30 * time.Second
+
+// restartTry is a restart under way, which every call that finds the
+// connection ended waits for.
+type restartTry struct {
+	done chan struct{} // closed once conn or err is set
+	conn *conn
+	err  error
+}
+
 // restart connects again in place of the ended connection old, unless
-// another call did so already. Calls that find it ended together
-// wait for one restart.
+// another call did so already. Calls that find it ended together wait
+// for one restart, each no longer than its ctx allows: the restart is
+// not the call's own, so a call that gives up neither stops it nor
+// makes it count as failed, and one that hangs holds no call past its
+// timeout.
 func (s *Source) restart(ctx context.Context, old *conn) (*conn, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	// Close stops a restart under way rather than wait for it.
-	go func() {
-		select {
-		case <-s.quit:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	select {
-	case s.starting <- struct{}{}:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("mcp: %s %q: %w", s.words().verb, s.srv.Name, context.Cause(ctx))
-	}
-	defer func() { <-s.starting }()
 	s.mu.Lock()
-	current, closed := s.conn, s.closed
-	wait, err := s.nextRestart(time.Now())
+	current, closed, try := s.conn, s.closed, s.restarting
+	if !closed && current == old && try == nil {
+		try = &restartTry{done: make(chan struct{})}
+		s.restarting = try
+		s.tries.Add(1)
+		go s.runRestart(try)
+	}
 	s.mu.Unlock()
 	switch {
 	case closed:
 		return nil, fmt.Errorf("mcp: server %q is closed", s.srv.Name)
 	case current != old:
 		return current, nil
-	case err != nil:
-		return nil, err
 	}
-	if err := sleep(ctx, wait); err != nil {
-		return nil, fmt.Errorf("mcp: %s %q: %w", s.words().verb, s.srv.Name, err)
+	select {
+	case <-try.done:
+		return try.conn, try.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("mcp: %s %q: %w", s.words().verb, s.srv.Name, context.Cause(ctx))
 	}
-	return s.start(ctx)
+}
+
+// runRestart makes the connection again for the calls waiting on try,
+// after the backoff, unless the bound on restarts is reached. Close
+// stops it.
+func (s *Source) runRestart(try *restartTry) {
+	defer s.tries.Done()
+	ctx, cancel := context.WithTimeout(s.life, restartTimeout)
+	defer cancel()
+	s.mu.Lock()
+	wait, err := s.nextRestart(time.Now())
+	s.mu.Unlock()
+	if err == nil {
+		if err = sleep(ctx, wait); err != nil {
+			err = fmt.Errorf("mcp: %s %q: %w", s.words().verb, s.srv.Name, err)
+		}
+	}
+	if err == nil {
+		try.conn, err = s.start(ctx)
+	}
+	if s.life.Err() != nil {
+		try.conn, err = nil, fmt.Errorf("mcp: server %q is closed", s.srv.Name)
+	}
+	try.err = err
+	s.mu.Lock()
+	s.restarting = nil
+	s.mu.Unlock()
+	close(try.done)
 }
 
 // start connects again (runs the command again, or opens a new session

@@ -2,10 +2,13 @@ package mcp_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -101,5 +104,104 @@ func TestServerThatKeepsDying(t *testing.T) {
 	}
 	if gap := time.Duration(at[2] - at[1]); gap < 250*time.Millisecond {
 		t.Errorf("the second restart came %v after the first, want a backoff of 250ms at least", gap)
+	}
+}
+
+// slowRestartServer returns the command of a stdio server that, started
+// again, first sleeps for secs seconds.
+func slowRestartServer(t *testing.T, secs string) []string {
+	t.Helper()
+	started := filepath.Join(t.TempDir(), "started")
+	script := `if [ -e "$0" ]; then sleep ` + secs + `; fi; touch "$0"; exec "$@"`
+	return append([]string{"sh", "-c", script, started}, stdioServer(t)...)
+}
+
+// callPid calls the tool pid directly, bounded by timeout, and says how
+// long the call took.
+func callPid(tools []dispatch.Tool, timeout time.Duration) (string, time.Duration, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	start := time.Now()
+	for _, tl := range tools {
+		if tl.Descriptor().Name == "pid" {
+			o, err := tl.Call(ctx, []byte(`{}`))
+			return o.Content, time.Since(start), err
+		}
+	}
+	return "", 0, errors.New("no tool pid")
+}
+
+// TestImpatientCallDoesNotUseUpRestarts: a call that gives up while the
+// server it started again is still starting does not stop that start
+// nor count it as failed: the next call gets the server.
+func TestImpatientCallDoesNotUseUpRestarts(t *testing.T) {
+	var log logBuffer
+	src := connect(t, mcp.Server{Name: "slow", Command: slowRestartServer(t, "1"), Logger: log.logger(), MaxRestarts: 1})
+	tools, err := src.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := killServer(t, tools, &log)
+	if _, _, err := callPid(tools, 200*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("the impatient call: %v, want it to time out", err)
+	}
+	o := call(t, tools, dispatch.Options{}, "pid", `{}`)
+	if o.Outcome.IsError || o.Outcome.Content == before {
+		t.Errorf("the call after: %+v, want the pid of a new server (the old was %s)", o.Outcome, before)
+	}
+}
+
+// TestHungRestartHoldsNoCall: while a restart hangs, each call waiting
+// for it returns at its own timeout, and Close stops the restart.
+func TestHungRestartHoldsNoCall(t *testing.T) {
+	var log logBuffer
+	src := connect(t, mcp.Server{Name: "hung", Command: slowRestartServer(t, "30"), Logger: log.logger()})
+	tools, err := src.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	killServer(t, tools, &log)
+	const timeout = 300 * time.Millisecond
+	var wg sync.WaitGroup
+	took := make([]time.Duration, 3)
+	errs := make([]error, 3)
+	for i := range took {
+		wg.Go(func() { _, took[i], errs[i] = callPid(tools, timeout) })
+	}
+	wg.Wait()
+	for i := range took {
+		if !errors.Is(errs[i], context.DeadlineExceeded) || took[i] > timeout+time.Second {
+			t.Errorf("call %d: %v after %v, want a timeout after %v", i+1, errs[i], took[i], timeout)
+		}
+	}
+	start := time.Now()
+	src.Close()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+}
+
+// TestCallsRacingARestart: calls that find the server gone together are
+// served by one new run of it.
+func TestCallsRacingARestart(t *testing.T) {
+	var log logBuffer
+	src := connect(t, mcp.Server{Name: "pids", Command: stdioServer(t), Logger: log.logger()})
+	tools, err := src.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := killServer(t, tools, &log)
+	pids := make([]string, 4)
+	errs := make([]error, 4)
+	var wg sync.WaitGroup
+	for i := range pids {
+		wg.Go(func() { pids[i], _, errs[i] = callPid(tools, 20*time.Second) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if pids[0] == before || slices.ContainsFunc(pids, func(p string) bool { return p != pids[0] }) {
+		t.Errorf("pids %v after the kill of %s, want one new server for all", pids, before)
 	}
 }

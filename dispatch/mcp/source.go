@@ -16,21 +16,25 @@ import (
 // Source is a live connection to one MCP server. It is safe for
 // concurrent use.
 type Source struct {
-	srv      Server
-	log      *slog.Logger
-	client   *sdk.Client
-	starting chan struct{} // held while a restart replaces the connection
-	quit     chan struct{} // closed by Close
+	srv    Server
+	log    *slog.Logger
+	client *sdk.Client
+	// life ends with Close; it holds the values of Connect's context
+	// for the connections made again later.
+	life  context.Context
+	end   context.CancelFunc
+	tries sync.WaitGroup // the restart under way, which Close waits for
 
-	mu        sync.Mutex
-	conn      *conn // the newest connection
-	closed    bool
-	restarted []time.Time // when the connection was made again, oldest first
-	lastEnd   string      // how the connection last ended or failed to be made
-	lastEnded time.Time   // when it did
-	tools     []dispatch.Tool
-	remote    map[string]bool // the server's names of tools
-	stale     bool            // the server said its tool list changed
+	mu         sync.Mutex
+	conn       *conn // the newest connection
+	closed     bool
+	restarting *restartTry // the restart under way, or nil
+	restarted  []time.Time // when the connection was made again, oldest first
+	lastEnd    string      // how the connection last ended or failed to be made
+	lastEnded  time.Time   // when it did
+	tools      []dispatch.Tool
+	remote     map[string]bool // the server's names of tools
+	stale      bool            // the server said its tool list changed
 	// changes counts the server's tool-list change notices, so that a
 	// listing answered after a notice does not clear stale.
 	changes uint64
@@ -54,7 +58,8 @@ func Connect(ctx context.Context, srv Server) (*Source, error) {
 	if srv.RestartWindow == 0 {
 		srv.RestartWindow = DefaultRestartWindow
 	}
-	s := &Source{srv: srv, log: srv.Logger, stale: true, starting: make(chan struct{}, 1), quit: make(chan struct{})}
+	s := &Source{srv: srv, log: srv.Logger, stale: true}
+	s.life, s.end = context.WithCancel(context.WithoutCancel(ctx))
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -63,6 +68,7 @@ func Connect(ctx context.Context, srv Server) (*Source, error) {
 	})
 	c := s.newConn()
 	if err := s.dial(ctx, c); err != nil {
+		s.end()
 		return nil, fmt.Errorf("mcp: connect %q: %w", srv.Name, err)
 	}
 	s.conn = c
@@ -151,14 +157,12 @@ func (s *Source) offers(ctx context.Context, remote string) error {
 // is stopped.
 func (s *Source) Close() error {
 	s.mu.Lock()
-	if !s.closed {
-		s.closed = true
-		close(s.quit)
-	}
+	s.closed = true
 	s.mu.Unlock()
-	// Once a restart under way has returned, the connection is the last.
-	s.starting <- struct{}{}
-	<-s.starting
+	s.end()
+	// Once a restart under way has returned, the connection is the last;
+	// no restart begins once closed is set.
+	s.tries.Wait()
 	s.mu.Lock()
 	c := s.conn
 	s.mu.Unlock()
