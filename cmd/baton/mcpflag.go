@@ -80,8 +80,8 @@ func openMCP(ctx context.Context, servers []mcp.Server, stderr io.Writer) (*mcpS
 }
 
 // with returns fixed and the servers' tools as they are now: a server
-// lists its tools again after it says they changed or after its command
-// was started again, so each run a host starts with it offers the
+// lists its tools again after it says they changed or after it was
+// started or connected again, so each run a host starts with it offers the
 // current list. A server whose listing fails gives its last list (its
 // source logs why); a tool whose name another took is left out. m may
 // be nil.
