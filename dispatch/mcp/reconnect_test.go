@@ -95,6 +95,12 @@ func (r *httpRun) stop() {
 	r.ts.Close()
 }
 
+// noKeepAlive makes each request on a connection of its own. A request
+// sent on a kept-alive connection that the stopped run closed fails in
+// transport (the next call finds the session gone), which would make
+// which call sees what depend on timing.
+var noKeepAlive = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
 // TestHTTPServerRestarts: a server over HTTP that is stopped and started
 // again at the same address, with new session ids, is reconnected by the
 // next call (at the latest the call after the one that found its session
@@ -102,7 +108,7 @@ func (r *httpRun) stop() {
 func TestHTTPServerRestarts(t *testing.T) {
 	first := startHTTPRun(t, "", 1, false, "echo")
 	var log logBuffer
-	src := connect(t, mcp.Server{Name: "web", URL: first.ts.URL, Logger: log.logger()})
+	src := connect(t, mcp.Server{Name: "web", URL: first.ts.URL, HTTPClient: noKeepAlive, Logger: log.logger()})
 	tools, err := src.Tools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +155,7 @@ func TestHTTPServerRestarts(t *testing.T) {
 func TestHTTPServerStaysDown(t *testing.T) {
 	first := startHTTPRun(t, "", 1, false, "echo")
 	var log logBuffer
-	src := connect(t, mcp.Server{Name: "web", URL: first.ts.URL, Logger: log.logger(), MaxRestarts: 2})
+	src := connect(t, mcp.Server{Name: "web", URL: first.ts.URL, HTTPClient: noKeepAlive, Logger: log.logger(), MaxRestarts: 2})
 	tools, err := src.Tools(context.Background())
 	if err != nil {
 		t.Fatal(err)
