@@ -33,17 +33,26 @@ func killServer(t *testing.T, tools []dispatch.Tool, log *logBuffer) string {
 	return o.Outcome.Content
 }
 
-// TestKilledServerStartsAgain: a stdio server killed between two calls
-// is started again by the second call, which then succeeds, on the tools
-// the host listed before the kill.
-func TestKilledServerStartsAgain(t *testing.T) {
+// connectAndKill connects srv, lists its tools, kills the server (whose
+// tools must include pid) and waits until the source has seen it go;
+// before is the killed server's pid.
+func connectAndKill(t *testing.T, srv mcp.Server) (src *mcp.Source, tools []dispatch.Tool, before string) {
+	t.Helper()
 	var log logBuffer
-	src := connect(t, mcp.Server{Name: "pids", Command: stdioServer(t), Logger: log.logger()})
+	srv.Logger = log.logger()
+	src = connect(t, srv)
 	tools, err := src.Tools(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := killServer(t, tools, &log)
+	return src, tools, killServer(t, tools, &log)
+}
+
+// TestKilledServerStartsAgain: a stdio server killed between two calls
+// is started again by the second call, which then succeeds, on the tools
+// the host listed before the kill.
+func TestKilledServerStartsAgain(t *testing.T) {
+	src, tools, before := connectAndKill(t, mcp.Server{Name: "pids", Command: stdioServer(t)})
 	o := call(t, tools, dispatch.Options{}, "pid", `{}`)
 	if o.Outcome.IsError || o.Outcome.Content == before {
 		t.Errorf("call after the kill: %+v, want the pid of a new server (the old was %s)", o.Outcome, before)
@@ -135,13 +144,7 @@ func callPid(tools []dispatch.Tool, timeout time.Duration) (string, time.Duratio
 // server it started again is still starting does not stop that start
 // nor count it as failed: the next call gets the server.
 func TestImpatientCallDoesNotUseUpRestarts(t *testing.T) {
-	var log logBuffer
-	src := connect(t, mcp.Server{Name: "slow", Command: slowRestartServer(t, "1"), Logger: log.logger(), MaxRestarts: 1})
-	tools, err := src.Tools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := killServer(t, tools, &log)
+	_, tools, before := connectAndKill(t, mcp.Server{Name: "slow", Command: slowRestartServer(t, "1"), MaxRestarts: 1})
 	if _, _, err := callPid(tools, 200*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("the impatient call: %v, want it to time out", err)
 	}
@@ -154,13 +157,7 @@ func TestImpatientCallDoesNotUseUpRestarts(t *testing.T) {
 // TestHungRestartHoldsNoCall: while a restart hangs, each call waiting
 // for it returns at its own timeout, and Close stops the restart.
 func TestHungRestartHoldsNoCall(t *testing.T) {
-	var log logBuffer
-	src := connect(t, mcp.Server{Name: "hung", Command: slowRestartServer(t, "30"), Logger: log.logger()})
-	tools, err := src.Tools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	killServer(t, tools, &log)
+	src, tools, _ := connectAndKill(t, mcp.Server{Name: "hung", Command: slowRestartServer(t, "30")})
 	const timeout = 300 * time.Millisecond
 	var wg sync.WaitGroup
 	took := make([]time.Duration, 3)
@@ -184,13 +181,7 @@ func TestHungRestartHoldsNoCall(t *testing.T) {
 // TestCallsRacingARestart: calls that find the server gone together are
 // served by one new run of it.
 func TestCallsRacingARestart(t *testing.T) {
-	var log logBuffer
-	src := connect(t, mcp.Server{Name: "pids", Command: stdioServer(t), Logger: log.logger()})
-	tools, err := src.Tools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := killServer(t, tools, &log)
+	_, tools, before := connectAndKill(t, mcp.Server{Name: "pids", Command: stdioServer(t)})
 	pids := make([]string, 4)
 	errs := make([]error, 4)
 	var wg sync.WaitGroup
