@@ -49,7 +49,8 @@ type Backend interface {
 	Commit(ctx context.Context, kind RefKind, session string, old, new Hash, objs []Object) error
 	// Lock takes the session's lock, or fails at once with ErrLocked when
 	// another holder has it. A holder that dies frees it. Commit may
-	// refuse a writer that lost the lock.
+	// refuse a writer that lost the lock; a backend that can lose a lock
+	// while its holder lives returns a LosableLock, to tell the holder.
 	Lock(ctx context.Context, session string) (io.Closer, error)
 	// Close releases what the backend holds; the Store is unusable after.
 	Close() error

@@ -348,6 +348,14 @@ func (d *db) Sessions(ctx context.Context) ([]string, error) {
 func (d *db) Close() error { return d.b.Close() }
 
 func (d *db) Lock(ctx context.Context, sessionID string) (func() error, error) {
+	l, err := d.Lease(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return l.Release, nil
+}
+
+func (d *db) Lease(ctx context.Context, sessionID string) (*Lease, error) {
 	if err := checkSession(sessionID); err != nil {
 		return nil, err
 	}
@@ -358,12 +366,7 @@ func (d *db) Lock(ctx context.Context, sessionID string) (func() error, error) {
 	if err != nil {
 		return nil, err
 	}
-	var once sync.Once
-	return func() error {
-		var err error
-		once.Do(func() { err = c.Close() })
-		return err
-	}, nil
+	return newLease(c), nil
 }
 
 func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {

@@ -36,6 +36,9 @@ type Store interface {
 	// Lock takes the session's lock: ErrLocked when it is held elsewhere.
 	// A lock left by a dead process is free.
 	Lock(ctx context.Context, sessionID string) (release func() error, err error)
+	// Lease takes the session's lock as Lock does, and returns it as a
+	// Lease, which tells its holder when the lock is lost while held.
+	Lease(ctx context.Context, sessionID string) (*Lease, error)
 	// Fork makes a new session whose head is the node at; ErrExists when
 	// the new session exists.
 	Fork(ctx context.Context, newSessionID string, at Hash) error

@@ -48,6 +48,7 @@ var rules = []rule{
 	{"WalkNewestFirst", "Walk yields the chain from the given node back to the root, each naming its parent", walkNewestFirst},
 	{"Fork", "a fork is a new session whose head is any node; it shares the prefix and diverges without touching the original", fork},
 	{"Lock", "a held session lock refuses a second holder with ErrLocked until released", lock},
+	{"LeaseHeld", "a lease holds the session's lock as Lock does, and one no one took from its holder is not lost, neither while held nor by its release: a holder that is told its lock is lost stops its run", leaseHeld},
 	{"Checkpoint", "a checkpoint is a snapshot at a node of the session, whose step count matches that node", checkpoint},
 	{"Links", "a node can link a delegated run's chain; the link must exist, and Verify walks it", links},
 	{"ExportImport", "Export then Import into an empty store gives the same sessions, heads and records", exportImport},
@@ -355,6 +356,54 @@ func lock(ctx context.Context, st store.Store) error {
 		return fmt.Errorf("st.Lock after release: %w", err)
 	}
 	return again()
+}
+
+func leaseHeld(ctx context.Context, st store.Store) error {
+	l, err := st.Lease(ctx, "s")
+	if err != nil {
+		return fmt.Errorf("st.Lease: %w", err)
+	}
+	if _, err := st.Lock(ctx, "s"); !errors.Is(err, store.ErrLocked) {
+		return fmt.Errorf("st.Lock of a leased session: got %v, want ErrLocked", err)
+	}
+	if _, err := st.Lease(ctx, "s"); !errors.Is(err, store.ErrLocked) {
+		return fmt.Errorf("second Lease: got %v, want ErrLocked", err)
+	}
+	lost := make(chan struct{})
+	stop := l.AfterLost(func() { close(lost) })
+	if err := notLost("held", l, lost); err != nil {
+		return err
+	}
+	if !stop() {
+		return errors.New("the stop AfterLost returned says f already started, on a lease never lost")
+	}
+	if err := errors.Join(l.Release(), l.Release()); err != nil {
+		return fmt.Errorf("release: %w", err)
+	}
+	if err := notLost("released", l, lost); err != nil {
+		return err
+	}
+	again, err := st.Lease(ctx, "s")
+	if err != nil {
+		return fmt.Errorf("st.Lease after release: %w", err)
+	}
+	return again.Release()
+}
+
+// notLost checks that l says its lock is not lost, and that the function
+// AfterLost was given did not run (it closes lost).
+func notLost(when string, l *store.Lease, lost chan struct{}) error {
+	select {
+	case <-l.Lost():
+		return fmt.Errorf("lease %s: Lost is closed (Err: %v)", when, l.Err())
+	case <-lost:
+		return fmt.Errorf("lease %s: the function given to AfterLost ran", when)
+	default:
+	}
+	if err := l.Err(); err != nil {
+		return fmt.Errorf("lease %s: Err = %v, want nil", when, err)
+	}
+	return nil
 }
 
 func checkpoint(ctx context.Context, st store.Store) error {

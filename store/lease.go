@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"io"
+	"sync"
+)
+
+// LosableLock is a lock that its holder can lose while it holds it, which
+// a Backend whose locks live outside the process returns from Lock
+// (store/postgres: the lock dies with the server connection that holds
+// it). A lock that lives as long as the process that took it, as the
+// memory and file backends' do, need not be one: it is never lost.
+type LosableLock interface {
+	io.Closer
+	// Lost returns a context that ends when the lock is lost while held,
+	// its cause (context.Cause) an error matching ErrLockLost that says
+	// how. Close does not end it.
+	Lost() context.Context
+}
+
+// Lease is a session lock as its holder sees it: held until Release,
+// unless it is lost first. Where a backend can lose a lock (see
+// LosableLock), the lease says so as soon as the backend learns it, so
+// that the holder stops driving the session before another one takes it
+// over, rather than when its next append is refused with ErrLockLost.
+type Lease struct {
+	release func() error
+	lost    context.Context
+}
+
+func newLease(c io.Closer) *Lease {
+	l := &Lease{lost: context.Background()}
+	if ll, ok := c.(LosableLock); ok {
+		l.lost = ll.Lost()
+	}
+	var once sync.Once
+	l.release = func() error {
+		var err error
+		once.Do(func() { err = c.Close() })
+		return err
+	}
+	return l
+}
+
+// Release lets the lock go; calling it again does nothing.
+func (l *Lease) Release() error { return l.release() }
+
+// Lost returns a channel closed when the lock is lost while held; nil
+// when the backend's locks are never lost. Release does not close it.
+func (l *Lease) Lost() <-chan struct{} { return l.lost.Done() }
+
+// Err is nil until the lock is lost, and then says how, matching
+// ErrLockLost.
+func (l *Lease) Err() error { return context.Cause(l.lost) }
+
+// AfterLost arranges for f to run in its own goroutine once the lock is
+// lost, as context.AfterFunc does: stop undoes that, and reports whether
+// it did so before f was started. A lease that cannot be lost starts no
+// goroutine.
+func (l *Lease) AfterLost(f func()) (stop func() bool) { return context.AfterFunc(l.lost, f) }
