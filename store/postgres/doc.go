@@ -6,7 +6,10 @@
 // lock is an advisory lock held on the backend's owner connection, so an
 // owner that dies frees it; each lock taken bumps the session's owner
 // epoch, and every commit of an owner checks its epoch, so a stale owner
-// that lost the lock cannot move the head (store.ErrLockLost). An owner
+// that lost the lock cannot move the head (store.ErrLockLost). While it
+// holds locks, a backend probes its owner connection every second, so an
+// owner learns within seconds, not at its next commit, that the
+// connection and every lock on it ended (store.LosableLock). An owner
 // records, with its epoch, the address it advertises (Advertise), so
 // that others find it while it holds the lock (Owner); it withdraws the
 // address when it lets the session go, so a session whose owner died is

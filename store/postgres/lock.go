@@ -98,6 +98,9 @@ func (b *Backend) ownerConn(ctx context.Context) (*pgx.Conn, error) {
 	if b.owner != nil && !b.owner.IsClosed() {
 		return b.owner, nil
 	}
+	// Whoever held a lock on the dead connection learns it now, not at
+	// the watcher's next probe.
+	b.loseDead()
 	conn, err := pgx.ConnectConfig(ctx, b.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return nil, ioErr("connect owner", err)
@@ -152,7 +155,9 @@ func (b *Backend) tryLock(ctx context.Context, key int64) (*pgx.Conn, bool, erro
 // Lock takes the session's advisory lock on the owner connection and
 // bumps the session's owner epoch, which fences any earlier owner's
 // commits; the same statement records the address this backend
-// advertises (see Advertise).
+// advertises (see Advertise). The lock is a store.LosableLock: while
+// this backend holds locks, a watcher probes the owner connection, and
+// the holders of the locks it held learn when it ends.
 func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	if err := unstorable(session); err != nil {
 		return nil, err
@@ -177,14 +182,15 @@ func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
 		b.unlock(conn, key)
 		return nil, ioErr("lock "+session, err)
 	}
+	lost, lose := context.WithCancelCause(context.Background())
 	b.mu.Lock()
-	b.held[session] = &ownership{epoch: epoch, refs: map[store.RefKind]store.Hash{}}
+	b.held[session] = &ownership{epoch: epoch, refs: map[store.RefKind]store.Hash{}, conn: conn, lose: lose}
 	b.mu.Unlock()
+	b.watch()
 	var once sync.Once
-	return closer(func() error {
+	return &heldLock{lost: lost, release: func() {
 		once.Do(func() { b.release(session, key, epoch) })
-		return nil
-	}), nil
+	}}, nil
 }
 
 func (b *Backend) release(session string, key, epoch int64) {
@@ -195,9 +201,13 @@ func (b *Backend) release(session string, key, epoch int64) {
 	b.mu.Unlock()
 	b.withdraw(session, epoch)
 	b.ownerMu.Lock()
-	defer b.ownerMu.Unlock()
 	if b.owner != nil && !b.owner.IsClosed() {
 		b.unlock(b.owner, key)
+	}
+	done := b.unwatch(false)
+	b.ownerMu.Unlock()
+	if done != nil {
+		<-done
 	}
 }
 
@@ -210,7 +220,3 @@ func (b *Backend) unlock(conn *pgx.Conn, key int64) {
 		_ = conn.Close(ctx)
 	}
 }
-
-type closer func() error
-
-func (c closer) Close() error { return c() }

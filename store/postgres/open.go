@@ -37,6 +37,7 @@ type Backend struct {
 
 	ownerMu sync.Mutex
 	owner   *pgx.Conn // holds this backend's session locks
+	watcher *watcher  // probes owner while locks are held
 
 	mu   sync.Mutex
 	held map[string]*ownership // sessions locked here
@@ -50,6 +51,10 @@ type ownership struct {
 	epoch int64
 	refs  map[store.RefKind]store.Hash
 	gen   uint64 // bumped by every move or forget of refs
+	// conn is the owner connection the lock was taken on; lose ends the
+	// lock's Lost context once that connection is found closed.
+	conn *pgx.Conn
+	lose context.CancelCauseFunc
 }
 
 // OpenBackend connects and migrates, as Open does, and returns the
@@ -92,8 +97,24 @@ func (b *Backend) init(ctx context.Context) error {
 
 // Close releases the locks held here and the connections.
 func (b *Backend) Close() error {
+	watched, err := b.closeOwner()
+	if watched != nil {
+		<-watched
+	}
+	b.pool.Close()
+	if err != nil {
+		return ioErr("close", err)
+	}
+	return nil
+}
+
+// closeOwner releases the locks held here and closes the owner
+// connection; it returns the channel closed when the watcher has ended,
+// to be waited on without ownerMu, which the watcher may be waiting for.
+func (b *Backend) closeOwner() (<-chan struct{}, error) {
 	b.ownerMu.Lock()
 	defer b.ownerMu.Unlock()
+	watched := b.unwatch(true)
 	b.mu.Lock()
 	held := make(map[string]int64, len(b.held))
 	for session, o := range b.held {
@@ -116,11 +137,7 @@ func (b *Backend) Close() error {
 	b.mu.Lock()
 	clear(b.held)
 	b.mu.Unlock()
-	b.pool.Close()
-	if err != nil {
-		return ioErr("close", err)
-	}
-	return nil
+	return watched, err
 }
 
 func ioErr(op string, err error) error {
