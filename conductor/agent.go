@@ -80,11 +80,16 @@ type Agent struct {
 	// Owned by the closure running (enqueue).
 	state   contract.RunSnapshot
 	run     *runState
-	release func() error
 	failed  error
 	closed  bool
 	backlog []task
 	record  [1]contract.Record // see persist
+
+	// lease is the session's lock while the agent holds it, and
+	// unwatchLease stops waiting for its loss (see lockSession); owned
+	// by the closure running too.
+	lease        *store.Lease
+	unwatchLease func() bool
 }
 
 // runState is what the agent keeps about the run in flight.
@@ -247,9 +252,10 @@ func (a *Agent) now() contract.Timestamp { return contract.TimestampOf(a.deps.En
 func (a *Agent) Config() contract.AgentConfig { return a.cfg }
 
 // Failed returns the store failure that ended the agent's last run and
-// makes it refuse further work (store.ErrLockLost when another process
-// took its session over), until Resume or Reopen; nil when there is
-// none. A host that keeps agents open lets such an agent go, and opens
+// makes it refuse further work (store.ErrLockLost when the agent lost
+// its session's lock: the run in flight is ended as soon as the store
+// tells it so, before another process taking the session over runs it),
+// until Resume or Reopen; nil when there is none. A host that keeps agents open lets such an agent go, and opens
 // the session again, rather than hand it more work.
 func (a *Agent) Failed() error {
 	a.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
+	"github.com/batonrt/baton/store"
 )
 
 // apply steps the reducer and performs the effects in order. It returns
@@ -94,11 +95,30 @@ func (a *Agent) refusal(err error) error {
 // step did not happen, so the agent keeps the last durable state and
 // refuses further work until it is resumed.
 func (a *Agent) storeFailed(err error) {
-	a.failed = contract.WrapError(contract.KindStore, err, "append to session store failed")
+	a.log.Error("conductor: store failed", "err", err)
+	a.halt(contract.WrapError(contract.KindStore, err, "append to session store failed"))
+}
+
+// lockLost ends the run in flight, at once, when the agent has lost the
+// session's lock (lease): another process may be taking the session over,
+// and must not find this one still calling the model and running tools
+// for the same run. Like a store failure, it leaves the last durable
+// state, and the agent refuses further work until it is resumed.
+func (a *Agent) lockLost(lease *store.Lease) {
+	if a.lease != lease || a.failed != nil {
+		return
+	}
+	a.log.Error("conductor: session lock lost", "err", lease.Err())
+	a.halt(contract.WrapError(contract.KindStore, lease.Err(), "stopped driving the session"))
+}
+
+// halt makes the agent refuse further work with failed, a store error,
+// and ends the run in flight with it.
+func (a *Agent) halt(failed *contract.RunError) {
+	a.failed = failed
 	a.mu.Lock()
 	a.shownFailed = a.failed
 	a.mu.Unlock()
-	a.log.Error("conductor: store failed", "err", err)
 	if a.run == nil {
 		return
 	}

@@ -14,10 +14,13 @@
 // Effects, in order: records are appended to the store before the events
 // after them are published, model calls go through the turn driver, tool
 // calls through the dispatch scheduler, compaction through the provider
-// with a summary prompt. Hosts call CreateAgent, Submit, Steer, FollowUp,
-// Approve, Answer, Abort, Subscribe, Snapshot and Resume; ApproveCalls
-// and AnswerCall name the run and turn of the call they decide, as model
-// call ids are unique within one reply only.
+// with a summary prompt. An agent holds its session's store lock while
+// it drives the session; when the store says the lock is lost, the run
+// in flight ends at once with a store error matching store.ErrLockLost.
+// Hosts call CreateAgent, Submit, Steer, FollowUp, Approve, Answer,
+// Abort, Subscribe, Snapshot and Resume; ApproveCalls and AnswerCall
+// name the run and turn of the call they decide, as model call ids are
+// unique within one reply only.
 //
 // A delegate call runs a child Agent through the same machinery, as one
 // call on the parent's scheduler: its records form a chain of their own

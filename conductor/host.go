@@ -305,27 +305,31 @@ func (a *Agent) hostSignal(make func() (contract.Signal, error)) error {
 }
 
 // lockSession takes the store's lock on the session for as long as the
-// agent drives it.
+// agent drives it, and has the agent stop when it loses the lock.
 func (a *Agent) lockSession(ctx context.Context, id string) error {
-	if a.release != nil {
+	if a.lease != nil {
 		return nil
 	}
-	release, err := a.store.Lock(ctx, id)
+	lease, err := a.store.Lease(ctx, id)
 	if err != nil {
 		return contract.WrapError(contract.KindStore, err, "lock session "+id)
 	}
-	a.release = release
+	a.lease = lease
+	a.unwatchLease = lease.AfterLost(func() {
+		a.enqueue(&task{fn: func() { a.lockLost(lease) }})
+	})
 	return nil
 }
 
 func (a *Agent) unlock() {
-	if a.release == nil {
+	if a.lease == nil {
 		return
 	}
-	if err := a.release(); err != nil {
+	a.unwatchLease()
+	if err := a.lease.Release(); err != nil {
 		a.log.Warn("conductor: release session lock", "err", err)
 	}
-	a.release = nil
+	a.lease, a.unwatchLease = nil, nil
 }
 
 // Resume rehydrates a stored session into this idle agent and, when the
