@@ -71,21 +71,8 @@ func (c *stallingConn) SetDeadline(t time.Time) error {
 func TestCancelledLockKeepsOtherLocks(t *testing.T) {
 	ctx := t.Context()
 	url := pgtest.SchemaURL(t)
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		t.Fatal(err)
-	}
 	d := &stallingDialer{reading: make(chan struct{}, 1), cut: make(chan struct{}), resume: make(chan struct{})}
-	cfg.ConnConfig.DialFunc = d.dial
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &Backend{pool: pool, held: map[string]*ownership{}}
-	if err := a.init(ctx); err != nil {
-		pool.Close()
-		t.Fatal(err)
-	}
+	a := openBackendWith(t, url, func(cfg *pgxpool.Config) { cfg.ConnConfig.DialFunc = d.dial })
 	defer a.Close()
 	other := openBackend(t, url)
 	defer other.Close()

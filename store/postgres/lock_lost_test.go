@@ -74,21 +74,8 @@ func TestOwnerIsToldItsLockIsLost(t *testing.T) {
 // server frees once its probes of the connection go unanswered.
 func TestOwnerIsToldWhenItsNetworkGoesQuiet(t *testing.T) {
 	ctx := t.Context()
-	cfg, err := pgxpool.ParseConfig(pgtest.SchemaURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	d := &stallingDialer{reading: make(chan struct{}, 1), cut: make(chan struct{}), resume: make(chan struct{})}
-	cfg.ConnConfig.DialFunc = d.dial
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &Backend{pool: pool, held: map[string]*ownership{}}
-	if err := b.init(ctx); err != nil {
-		pool.Close()
-		t.Fatal(err)
-	}
+	b := openBackendWith(t, pgtest.SchemaURL(t), func(cfg *pgxpool.Config) { cfg.ConnConfig.DialFunc = d.dial })
 	st := store.New(b)
 	defer st.Close()
 	l, err := st.Lease(ctx, "s")

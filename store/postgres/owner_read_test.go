@@ -49,21 +49,8 @@ func (h *holdRefRead) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.Trac
 func TestOwnerReadOverlappingAppendKeepsHeadCurrent(t *testing.T) {
 	ctx := t.Context()
 	url := pgtest.SchemaURL(t)
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		t.Fatal(err)
-	}
 	tr := &holdRefRead{reached: make(chan struct{}), release: make(chan struct{})}
-	cfg.ConnConfig.Tracer = tr
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &Backend{pool: pool, held: map[string]*ownership{}}
-	if err := b.init(ctx); err != nil {
-		pool.Close()
-		t.Fatal(err)
-	}
+	b := openBackendWith(t, url, func(cfg *pgxpool.Config) { cfg.ConnConfig.Tracer = tr })
 	st := store.New(b)
 	defer st.Close()
 	recs := storetest.Script("r", 3)

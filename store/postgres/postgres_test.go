@@ -11,12 +11,35 @@ import (
 	"github.com/batonrt/baton/store/postgres/pgtest"
 	"github.com/batonrt/baton/store/storetest"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 func openBackend(t testing.TB, url string) *Backend {
 	t.Helper()
 	b, err := OpenBackend(context.Background(), url)
 	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// openBackendWith opens a backend whose pool configure has changed (its
+// dialer, its tracer), as OpenBackend would but for the settings it adds.
+func openBackendWith(t testing.TB, url string, configure func(*pgxpool.Config)) *Backend {
+	t.Helper()
+	ctx := context.Background()
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	configure(cfg)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Backend{pool: pool, held: map[string]*ownership{}}
+	if err := b.init(ctx); err != nil {
+		pool.Close()
 		t.Fatal(err)
 	}
 	return b
