@@ -8,9 +8,10 @@
 //
 // The rules live once, in the Store that New builds over a Backend: the
 // raw storage of objects by hash, refs moved by compare-and-set, and
-// session locks. NewMemory's store, the only reader of its own backend,
-// is a Recorder: a record taken through Record is hashed, with the nodes
-// after it, only when the store is next read, and a model's reply or a
+// session locks, held as a Lease, which tells its holder when a backend
+// loses the lock while the holder lives (LosableLock). NewMemory's store,
+// the only reader of its own backend, is a Recorder: a record taken
+// through Record is hashed, with the nodes after it, only when the store is next read, and a model's reply or a
 // tool's result is kept as it is and encoded only then too, so a session
 // no one reads costs no hashing and encodes only its other records. Backends here:
 // NewMemoryBackend, and the file backend of
