@@ -115,3 +115,36 @@ func TestLostLockEndsTheRunInFlight(t *testing.T) {
 		})
 	}
 }
+
+// An idle agent that loses its session's lock takes no more work until
+// it is resumed, which takes the lock again.
+func TestIdleAgentThatLostItsLockWaitsForResume(t *testing.T) {
+	model := &fakeModel{replies: []replyFunc{say("one"), say("two")}}
+	b := newLosableBackend()
+	deps := testDeps(model, toolBox(t))
+	deps.Env.Store = store.New(b)
+	a := newAgent(t, contract.AgentConfig{}, deps)
+	if _, err := a.Submit(ctxT(t), conductor.Text("first")); err != nil {
+		t.Fatal(err)
+	}
+	b.take(a.SessionID())
+	for i := 0; a.Failed() == nil; i++ {
+		if i == 1000 {
+			t.Fatal("the agent was not told its lock was lost within 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := a.Failed(); !errors.Is(err, store.ErrLockLost) {
+		t.Fatalf("Failed: got %v, want an error matching store.ErrLockLost", err)
+	}
+	if _, err := a.Submit(ctxT(t), conductor.Text("refused")); !errors.Is(err, store.ErrLockLost) {
+		t.Fatalf("Submit after the lock was lost: got %v, want an error matching store.ErrLockLost", err)
+	}
+	if _, err := a.Resume(ctxT(t), a.SessionID()); err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	snap, err := a.Submit(ctxT(t), conductor.Text("second"))
+	if err != nil || snap.Phase != contract.PhaseSettled {
+		t.Fatalf("Submit after Resume: phase %s, err %v", snap.Phase, err)
+	}
+}
