@@ -58,4 +58,15 @@ func (l *Lease) Err() error { return context.Cause(l.lost) }
 // lost, as context.AfterFunc does: stop undoes that, and reports whether
 // it did so before f was started. A lease that cannot be lost starts no
 // goroutine.
-func (l *Lease) AfterLost(f func()) (stop func() bool) { return context.AfterFunc(l.lost, f) }
+func (l *Lease) AfterLost(f func()) (stop func() bool) {
+	if l.lost.Done() == nil {
+		// Never lost: every agent on a memory or file store watches its
+		// lease, and nothing need be set up for it.
+		return neverStarted
+	}
+	return context.AfterFunc(l.lost, f)
+}
+
+// neverStarted is the stop of a watch on a lease that cannot be lost: f
+// was not started, and never will be.
+func neverStarted() bool { return true }
