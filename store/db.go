@@ -366,7 +366,7 @@ func (d *db) Lease(ctx context.Context, sessionID string) (*Lease, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newLease(c), nil
+	return NewLease(c), nil
 }
 
 func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {

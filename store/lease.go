@@ -29,7 +29,11 @@ type Lease struct {
 	lost    context.Context
 }
 
-func newLease(c io.Closer) *Lease {
+// NewLease returns the lease of the lock c, which Close releases: lost
+// when c is a LosableLock that is lost, else never. A Store that wraps
+// another's Lease (to count or release its locks itself) returns one
+// made here over its own closer.
+func NewLease(c io.Closer) *Lease {
 	l := &Lease{lost: context.Background()}
 	if ll, ok := c.(LosableLock); ok {
 		l.lost = ll.Lost()

@@ -18,7 +18,7 @@ func markRan() { ran = true }
 // A lease that cannot be lost is watched for free: every agent on the
 // memory or file store watches its lease, and nothing can come of it.
 func TestWatchingALeaseThatCannotBeLostCostsNothing(t *testing.T) {
-	l := newLease(plainLock{})
+	l := NewLease(plainLock{})
 	allocs := testing.AllocsPerRun(100, func() {
 		stop := l.AfterLost(markRan)
 		if !stop() {

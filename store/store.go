@@ -38,6 +38,8 @@ type Store interface {
 	Lock(ctx context.Context, sessionID string) (release func() error, err error)
 	// Lease takes the session's lock as Lock does, and returns it as a
 	// Lease, which tells its holder when the lock is lost while held.
+	// The conductor takes its sessions' locks here, not through Lock: a
+	// Store wrapping another's locks wraps Lease (see NewLease).
 	Lease(ctx context.Context, sessionID string) (*Lease, error)
 	// Fork makes a new session whose head is the node at; ErrExists when
 	// the new session exists.

@@ -52,22 +52,27 @@ func (s *dyingStore) AppendLinked(ctx context.Context, id string, rec contract.R
 	return s.Store.AppendLinked(ctx, id, rec, links...)
 }
 
-func (s *dyingStore) Lock(ctx context.Context, id string) (func() error, error) {
-	release, err := s.Store.Lock(ctx, id)
+func (s *dyingStore) Lease(ctx context.Context, id string) (*store.Lease, error) {
+	lease, err := s.Store.Lease(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	var once sync.Once
 	r := func() error {
 		err := errProcessGone
-		once.Do(func() { err = release() })
+		once.Do(func() { err = lease.Release() })
 		return err
 	}
 	s.mu.Lock()
 	s.held = append(s.held, r)
 	s.mu.Unlock()
-	return r, nil
+	return store.NewLease(releaser(r)), nil
 }
+
+// releaser is a release func as the io.Closer a lease is made over.
+type releaser func() error
+
+func (r releaser) Close() error { return r() }
 
 func (s *dyingStore) die() {
 	s.dead.Store(true)
