@@ -15,7 +15,7 @@ import (
 // driver falls back to it when a stream fails before its first chunk,
 // which some OpenAI-compatible servers do for streaming alone.
 func (p *Provider) Complete(ctx context.Context, req contract.ModelRequest) ([]turn.Chunk, error) {
-	params, err := buildParams(req)
+	params, err := buildParams(req, p.openAI)
 	if err != nil {
 		return nil, failures.BadRequest(err)
 	}

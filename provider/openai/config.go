@@ -9,9 +9,14 @@ var _ turn.ConfigChecker = (*Provider)(nil)
 
 // CheckConfig names the parts of cfg the API refuses, so an agent is
 // refused when it is created rather than on its first model call: the
-// options cfg's model refuses, and tool schemas no request could carry.
-// An agent asking for one tool call per reply is refused on a model
-// that cannot be asked, tools or not.
+// options cfg's model refuses at OpenAI's own API (elsewhere they are
+// sent as asked), and tool schemas no request could carry. An agent
+// asking for one tool call per reply is refused on a model that cannot
+// be asked, tools or not.
 func (p *Provider) CheckConfig(cfg contract.AgentConfig) []contract.FieldError {
-	return append(modelConflicts(cfg.Model, cfg.Thinking, cfg.Sampling, true), turn.ToolSchemaErrors(cfg.Tools)...)
+	var bad []contract.FieldError
+	if p.openAI {
+		bad = modelConflicts(cfg.Model, cfg.Thinking, cfg.Sampling, true)
+	}
+	return append(bad, turn.ToolSchemaErrors(cfg.Tools)...)
 }

@@ -3,9 +3,12 @@
 // OpenRouter): it maps a contract.ModelRequest onto a streaming request
 // through the official SDK and turns the streamed chunks into turn.Chunks,
 // tool calls keyed by their index, usage last, failures as
-// *turn.ProviderError. Options an OpenAI model refuses (temperature on a
+// *turn.ProviderError. At OpenAI's own API (api.openai.com and its
+// regional hosts), options an OpenAI model refuses (temperature on a
 // reasoning model, a reasoning effort on one that does not reason) are
-// refused before sending, and by CheckConfig when an agent is created.
+// refused before sending, and by CheckConfig when an agent is created;
+// the model is known by its name. Any other server, Azure OpenAI among
+// them, names its models as it likes and is sent what was asked.
 // The SDK's own retries are off; the turn driver retries. It imports
 // contract and turn (with its HTTP provider toolkit: endpoint, httpfail,
 // relay). New and NewFromEnv take endpoint's options: base URL, API key,

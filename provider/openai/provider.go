@@ -21,6 +21,9 @@ const DefaultBaseURL = "https://api.openai.com/v1/"
 type Provider struct {
 	stream relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]
 	chat   sdk.ChatCompletionService
+	// openAI says whether the base URL is OpenAI's own API, the one
+	// server whose model names say which options a model refuses.
+	openAI bool
 }
 
 var _ turn.Completer = (*Provider)(nil)
@@ -38,10 +41,13 @@ var sdkOptions = endpoint.SDK[option.RequestOption]{
 // environment. Without endpoint.APIKey no Authorization header is sent,
 // which local servers accept; endpoint.BaseURL points it at any
 // OpenAI-compatible server, such as http://localhost:11434/v1 for Ollama.
+// Options an OpenAI model refuses are refused only at OpenAI's own API;
+// any other server is sent what was asked.
 func New(opts ...endpoint.Option) *Provider {
 	chat := sdk.NewChatCompletionService(sdkOptions.Resolve(DefaultBaseURL, opts)...)
-	return &Provider{chat: chat, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
-		Build: buildParams,
+	openAI := isOpenAIAPI(endpoint.Resolve(DefaultBaseURL, opts).BaseURL)
+	return &Provider{chat: chat, openAI: openAI, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
+		Build: func(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) { return buildParams(req, openAI) },
 		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
 			return chat.NewStreaming(ctx, p, option.WithResponseInto(resp))
 		},

@@ -12,8 +12,8 @@ import (
 type family int
 
 const (
-	// familyOther is any other model, OpenAI's or another server's: it
-	// gets what was asked.
+	// familyOther is any other model of OpenAI's: it gets what was
+	// asked. Models on any other server are not told apart at all.
 	familyOther family = iota
 	// familyChat is OpenAI's models that do not reason: no
 	// reasoning_effort.
@@ -49,15 +49,11 @@ var (
 	}
 )
 
-// modelName is a model's name as OpenAI spells it: in lower case, with a
-// router's "provider/" prefix ("openai/o3" on OpenRouter) taken off, as
-// the compactor reads it.
+// modelName is a model's name as OpenAI spells it, in lower case. Names
+// are read only at OpenAI's own API, which knows no router's "provider/"
+// prefix.
 func modelName(model string) string {
-	m := strings.ToLower(strings.TrimSpace(model))
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:]
-	}
-	return m
+	return strings.ToLower(strings.TrimSpace(model))
 }
 
 // modelFamily is the family of a model name.

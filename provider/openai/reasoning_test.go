@@ -14,8 +14,9 @@ import (
 // TestReasoningModelRefusals). A default the API refuses to be told
 // (temperature or top_p 1, parallel calls on) is left off; the length
 // limit always goes as max_completion_tokens, never max_tokens; the
-// thinking level goes as reasoning_effort; a server that is not OpenAI
-// gets what was asked.
+// thinking level goes as reasoning_effort; a model named as none of
+// OpenAI's gets what was asked. Requests go to OpenAI's base URL, where
+// the rules apply (see TestRulesOnlyAtOpenAI).
 func TestReasoningModelRequests(t *testing.T) {
 	one, cold, nucleus, seed, serial, parallel := 1.0, 0.2, 0.9, int64(7), false, true
 	tests := []struct {
@@ -42,7 +43,7 @@ func TestReasoningModelRequests(t *testing.T) {
 		t.Run(tt.model, func(t *testing.T) {
 			req := basicRequest()
 			req.Model, req.Thinking, req.Sampling = tt.model, tt.thinking, tt.sampling
-			got := suite.Sent(t, req, "temperature", "top_p", "stop", "seed", "parallel_tool_calls", "tool_choice",
+			got := atOpenAI.Sent(t, req, "temperature", "top_p", "stop", "seed", "parallel_tool_calls", "tool_choice",
 				"max_tokens", "max_completion_tokens", "reasoning_effort")
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
@@ -57,19 +58,18 @@ func TestReasoningModelRequests(t *testing.T) {
 // ("Unsupported parameter"); gpt-5.1 and later take temperature and top_p
 // only without reasoning, their default. Models that do not reason refuse
 // reasoning_effort. Such a request fails before it is sent, naming the
-// option.
+// option. The requests go to OpenAI's base URL, where the rules apply.
 func TestReasoningModelRefusals(t *testing.T) {
 	cold, nucleus, serial := 0.2, 0.9, false
 	ask := func(model string, thinking contract.ThinkingLevel, s contract.Sampling) func(*contract.ModelRequest) {
 		return func(r *contract.ModelRequest) { r.Model, r.Thinking, r.Sampling = model, thinking, s }
 	}
-	suite.BadRequests(t, ErrBadRequest, []transcripttest.BadRequest{
+	atOpenAI.BadRequests(t, ErrBadRequest, []transcripttest.BadRequest{
 		{Name: "o3 cold", Names: "Sampling.Temperature", Edit: ask("o3", "", contract.Sampling{Temperature: &cold})},
 		{Name: "o3-mini nucleus", Names: "Sampling.TopP", Edit: ask("o3-mini", "", contract.Sampling{TopP: &nucleus})},
 		{Name: "o1 stop", Names: "Sampling.Stop", Edit: ask("o1", "", contract.Sampling{Stop: []string{"END"}})},
 		{Name: "o4-mini serial", Names: "Sampling.ParallelToolCalls", Edit: ask("o4-mini-2025-04-16", "", contract.Sampling{ParallelToolCalls: &serial})},
 		{Name: "o1-mini effort", Names: "Thinking", Edit: ask("o1-mini", contract.ThinkingLow, contract.Sampling{})},
-		{Name: "routed o3 cold", Names: "Sampling.Temperature", Edit: ask("openai/o3", "", contract.Sampling{Temperature: &cold})},
 		{Name: "gpt-5 cold", Names: "Sampling.Temperature", Edit: ask("gpt-5", "", contract.Sampling{Temperature: &cold})},
 		{Name: "gpt-5-mini stop", Names: "Sampling.Stop", Edit: ask("gpt-5-mini", "", contract.Sampling{Stop: []string{"END"}})},
 		{Name: "gpt-5.2 reasoning cold", Names: "Sampling.Temperature", Edit: ask("gpt-5.2", contract.ThinkingMedium, contract.Sampling{Temperature: &cold})},
@@ -81,7 +81,8 @@ func TestReasoningModelRefusals(t *testing.T) {
 
 // TestCheckConfig: options a model refuses, and a tool schema no request
 // could carry, are found in an agent's config before any run, in the
-// delegates' configs as well.
+// delegates' configs as well. New's base URL is OpenAI's, where the rules
+// apply.
 func TestCheckConfig(t *testing.T) {
 	cold, serial := 0.2, false
 	transcripttest.CheckConfig(t, New(), []transcripttest.ConfigCase{

@@ -17,7 +17,11 @@ import (
 // sent as it stands.
 var ErrBadRequest = errors.New("openai: bad request")
 
-func buildParams(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) {
+// buildParams maps req onto the API's params. atOpenAI says whether they
+// go to OpenAI's own API, where the options req's model refuses are
+// refused and the defaults it refuses to be told are left off; any other
+// server gets what was asked.
+func buildParams(req contract.ModelRequest, atOpenAI bool) (sdk.ChatCompletionNewParams, error) {
 	if req.Model == "" {
 		return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: model is empty", ErrBadRequest)
 	}
@@ -41,13 +45,17 @@ func buildParams(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error)
 	if req.Thinking != contract.ThinkingOff {
 		// Only reasoning models accept this; a thinking level is the
 		// caller saying the model is one, unless it is one of OpenAI's
-		// that is not, which modelConflicts refuses.
+		// that is not, which modelConflicts refuses at OpenAI.
 		p.ReasoningEffort = shared.ReasoningEffort(req.Thinking)
 	}
-	if bad := modelConflicts(req.Model, req.Thinking, req.Sampling, len(tools) > 0); len(bad) > 0 {
-		return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
+	sampling := req.Sampling
+	if atOpenAI {
+		if bad := modelConflicts(req.Model, req.Thinking, sampling, len(tools) > 0); len(bad) > 0 {
+			return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
+		}
+		sampling = modelFamily(req.Model).withoutDefaults(req.Thinking, sampling)
 	}
-	applySampling(&p, modelFamily(req.Model).withoutDefaults(req.Thinking, req.Sampling))
+	applySampling(&p, sampling)
 	if req.Output != nil {
 		if err := applyOutput(&p, *req.Output); err != nil {
 			return sdk.ChatCompletionNewParams{}, err
