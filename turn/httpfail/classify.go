@@ -77,7 +77,12 @@ func (c Classifier) Interrupted(err error) *turn.ProviderError {
 // BadRequest wraps an error found while building the request, before
 // anything was sent.
 func (c Classifier) BadRequest(err error) *turn.ProviderError {
-	return &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: c.API + ": bad request", Err: err}
+	msg := c.API + ": bad request"
+	if strings.HasPrefix(err.Error(), msg) {
+		// The provider's own error says so already (its ErrBadRequest).
+		msg = ""
+	}
+	return &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: msg, Err: err}
 }
 
 // maxDetail bounds how much of an error body is read for its message.

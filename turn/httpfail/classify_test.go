@@ -96,6 +96,12 @@ func TestBadRequest(t *testing.T) {
 	if pe.Failure != contract.FailInvalidRequest || pe.Retryable() || !errors.Is(pe, sentinel) {
 		t.Errorf("got %v, want a final invalid request wrapping the sentinel", pe)
 	}
+	if got, want := pe.Error(), "turn: provider invalid_request: demo: bad request: model is empty"; got != want {
+		t.Errorf("got %q, want %q: the provider's own error says \"bad request\" once", got, want)
+	}
+	if got, want := (Classifier{API: "demo"}).BadRequest(errors.New("tool x: no schema")).Error(), "turn: provider invalid_request: demo: bad request: tool x: no schema"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }
 
 func TestStreamedJSON(t *testing.T) {
