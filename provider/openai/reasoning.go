@@ -49,11 +49,16 @@ var (
 	}
 )
 
-// modelName is a model's name as OpenAI spells it, in lower case. Names
-// are read only at OpenAI's own API, which knows no router's "provider/"
-// prefix.
+// modelName is a model's name as OpenAI spells it, in lower case, and
+// for a fine-tuned model ("ft:o4-mini-2025-04-16:org:suffix:id") the name
+// of the model it was tuned from, whose options it takes. Names are read
+// only at OpenAI's own API, which knows no router's "provider/" prefix.
 func modelName(model string) string {
-	return strings.ToLower(strings.TrimSpace(model))
+	name := strings.ToLower(strings.TrimSpace(model))
+	if base, ok := strings.CutPrefix(name, "ft:"); ok {
+		name, _, _ = strings.Cut(base, ":")
+	}
+	return name
 }
 
 // modelFamily is the family of a model name.

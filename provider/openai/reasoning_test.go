@@ -76,6 +76,8 @@ func TestReasoningModelRefusals(t *testing.T) {
 		{Name: "gpt-5.1 stop", Names: "Sampling.Stop", Edit: ask("gpt-5.1", "", contract.Sampling{Stop: []string{"END"}})},
 		{Name: "gpt-4o-mini effort", Names: "Thinking", Edit: ask("gpt-4o-mini", contract.ThinkingLow, contract.Sampling{})},
 		{Name: "gpt-5-chat-latest effort", Names: "Thinking", Edit: ask("gpt-5-chat-latest", contract.ThinkingLow, contract.Sampling{})},
+		{Name: "fine-tuned o4-mini cold", Names: "Sampling.Temperature", Edit: ask("ft:o4-mini-2025-04-16:acme:triage:AbC123", "", contract.Sampling{Temperature: &cold})},
+		{Name: "fine-tuned gpt-4o-mini effort", Names: "Thinking", Edit: ask("ft:gpt-4o-mini-2024-07-18:acme::AbC123", contract.ThinkingLow, contract.Sampling{})},
 	})
 }
 
