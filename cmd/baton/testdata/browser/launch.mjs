@@ -34,3 +34,9 @@ export async function openPage(url) {
   };
   return { page, consoleErrors, close };
 }
+
+// waitReady waits until the page's chat has no request in progress.
+export const waitReady = (page) => page.waitForFunction(() => document.getElementById("status").textContent === "ready");
+
+// waitShown waits until the page's conversation shows text.
+export const waitShown = (page, text) => page.waitForFunction((t) => document.getElementById("messages").innerText.includes(t), text);

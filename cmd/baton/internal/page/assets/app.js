@@ -97,12 +97,19 @@ $("composer").addEventListener("submit", (ev) => {
   if (!text) return;
   $("prompt").value = "";
   state.error = undefined;
-  if (busy()) {
+  if (busy() || (waiting() && !decided())) {
     steer(text);
     return;
   }
   stopped = false;
-  chat.sendMessage({ text });
+  // A message that carries decisions (see decided) steers the run all
+  // the same, in a stream of its own: once it ends, the thread is read
+  // again, to show the message and the calls once each.
+  const steers = waiting();
+  chat
+    .sendMessage({ text })
+    .then(() => steers && showHistory())
+    .catch(showError);
 });
 $("prompt").addEventListener("keydown", (ev) => {
   // An Enter that ends an input method's composition picks a word; it
@@ -138,11 +145,14 @@ async function stop() {
   }
 }
 
-// steer hands a message sent while the run streams to that run, which
-// takes it at its next model call; the stream shows it there and goes
-// on. Until then it shows as pending. A run that ended meanwhile has
-// nothing to steer: the message then goes as the next prompt, once the
-// stream in progress is done.
+// steer hands a message sent while the run streams, or waits for an
+// answer, to that run, which takes it at its next model call; the stream
+// shows it there and goes on. Until then it shows as pending. A run that
+// waits has no stream open: the page follows it again, from its start,
+// so that its message shows the message taken where it was, and the call
+// it skipped, once each. A run that ended meanwhile has nothing to
+// steer: the message then goes as the next prompt, once the stream in
+// progress is done.
 async function steer(text) {
   steering.push(text);
   render();
@@ -152,7 +162,14 @@ async function steer(text) {
       headers: { "Content-Type": "application/json", ...auth },
       body: JSON.stringify({ text }),
     });
-    if (res.ok) return;
+    if (res.ok) {
+      if (!busy()) {
+        await follow();
+        unpend(text);
+        render();
+      }
+      return;
+    }
     unpend(text);
     render();
     if (res.status !== 409) throw new Error((await res.text()) || "steer failed: " + res.status);
@@ -187,9 +204,32 @@ async function showHistory() {
 async function restore() {
   const phase = await showHistory();
   if (["idle", "settled", "faulted"].includes(phase)) return;
+  await follow();
+}
+
+// follow replays the thread's run in flight and follows it, replacing
+// the run's message (same id); a run that ended before it is read again.
+async function follow() {
   const shown = state.messages;
   await chat.resumeStream();
   if (state.messages === shown) await showHistory();
+}
+
+// waiting reports whether the run's stream ended where the run waits for
+// the user's answer: a message written then steers the run, rather than
+// starting another stream of it whose message would show the message and
+// the call it skipped a second time.
+function waiting() {
+  const m = state.messages.at(-1);
+  return m?.role === "assistant" && ["awaiting_approval", "awaiting_human"].includes(m.metadata?.phase);
+}
+
+// decided reports whether the user decided on some of the calls the run
+// waits on and not yet on all, which the chat sends only together: a
+// message written then is posted as the chat's own, which carries those
+// decisions to the run before the message steers it.
+function decided() {
+  return state.messages.at(-1).parts.some((p) => p.state === "approval-responded");
 }
 
 function threadURL(route) {
