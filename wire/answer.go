@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +29,10 @@ type HumanRunner interface {
 // on.
 type clientAnswer struct {
 	callID, text string
+	// input is the call's input as the client holds it, when its protocol
+	// sends it (the AI SDK's tool part does): an answer to an earlier call
+	// of the same id is not taken by the call that waits.
+	input json.RawMessage
 }
 
 // answer applies a client's answers to the calls the thread's run waits
@@ -39,7 +44,10 @@ type clientAnswer struct {
 // again) are skipped; a request that answers nothing the run waits on is
 // refused with 409, as is one with an answer another client's got in
 // before, its message saying which of the request's answers were applied
-// first.
+// first. So is an AI SDK client's answer to an earlier call of the id
+// the run waits on (its tool part's input is not the call's arguments):
+// a model may reuse call ids, and a client that had not seen the run
+// move on would otherwise decide a call it never showed.
 func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol, threadID string, answers []clientAnswer) {
 	t, ok := h.useThread(w, r, threadID)
 	if !ok {
@@ -178,7 +186,13 @@ func planAnswers(snap contract.RunSnapshot, answers []clientAnswer, asked map[st
 		}
 		seen[a.callID] = true
 		st := answerStep{id: a.callID, callID: a.callID, text: a.text, waits: true, runID: snap.RunID, turn: snap.Turns}
-		switch callState(snap, a.callID) {
+		p, own := pendingCall(snap, a.callID)
+		if own && !sameInput(a.input, p.Call.Arguments) {
+			// The client answers an earlier call of the id, whose run has
+			// moved on since (another client answered it): not this one.
+			continue
+		}
+		switch p.State {
 		case contract.CallAwaitingHuman:
 		case contract.CallAwaitingApproval:
 			st.approval = true
@@ -395,13 +409,31 @@ func subflowCall(id string) (path []string, callID string, ok bool) {
 	return parts[:len(parts)-1], parts[len(parts)-1], true
 }
 
-func callState(s contract.RunSnapshot, id string) contract.CallState {
+// pendingCall returns the run's own pending call of the id.
+func pendingCall(s contract.RunSnapshot, id string) (contract.PendingCall, bool) {
 	for _, p := range s.Pending {
 		if p.Call.ID == id {
-			return p.State
+			return p, true
 		}
 	}
-	return ""
+	return contract.PendingCall{}, false
+}
+
+// sameInput reports whether the input a client holds for a call is the
+// call's arguments, as JSON values; an answer with no input, or input
+// that is not JSON, does not tell.
+func sameInput(input json.RawMessage, args string) bool {
+	var held, want any
+	if len(input) == 0 || json.Unmarshal(input, &held) != nil || held == nil {
+		return true
+	}
+	if strings.TrimSpace(args) == "" {
+		args = "{}"
+	}
+	if json.Unmarshal([]byte(args), &want) != nil {
+		return true
+	}
+	return reflect.DeepEqual(held, want)
 }
 
 // decision reads an approval's answer: {"approved": bool, "scope":

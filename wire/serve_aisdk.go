@@ -25,7 +25,7 @@ func (h *Handler) postChat(w http.ResponseWriter, r *http.Request) {
 	}
 	var answers []clientAnswer
 	for _, a := range in.Answers {
-		answers = append(answers, clientAnswer{callID: a.CallID, text: a.Output})
+		answers = append(answers, clientAnswer{callID: a.CallID, text: a.Output, input: a.Input})
 	}
 	if len(in.Turns) == 0 {
 		h.answer(w, r, ProtocolAISDK, in.ChatID, answers)

@@ -38,6 +38,11 @@ type Input struct {
 type Answer struct {
 	CallID string
 	Output string
+	// Input is the input of the call the client answered, as its part
+	// holds it, or nil: a model may reuse a call id in a later reply, and
+	// a client that had not seen that reply still answers the earlier
+	// call.
+	Input json.RawMessage
 }
 
 // chatRequest is the body the transport POSTs; trigger, message id and
@@ -59,6 +64,7 @@ type part struct {
 	Text       string          `json:"text,omitempty"`
 	ToolCallID string          `json:"toolCallId,omitempty"`
 	State      string          `json:"state,omitempty"`
+	Input      json.RawMessage `json:"input,omitempty"`
 	Output     json.RawMessage `json:"output,omitempty"`
 	Approval   *approval       `json:"approval,omitempty"`
 }
@@ -131,7 +137,7 @@ func answers(m message, approvalsOnly bool) []Answer {
 		}
 		if p.State == "approval-responded" && p.Approval != nil {
 			d, _ := json.Marshal(map[string]any{"approved": p.Approval.Approved, "reason": p.Approval.Reason})
-			out = append(out, Answer{CallID: p.ToolCallID, Output: string(d)})
+			out = append(out, Answer{CallID: p.ToolCallID, Output: string(d), Input: p.Input})
 			continue
 		}
 		if p.State != "output-available" || approvalsOnly {
@@ -141,7 +147,7 @@ func answers(m message, approvalsOnly bool) []Answer {
 		if json.Unmarshal(p.Output, &s) != nil {
 			s = string(p.Output)
 		}
-		out = append(out, Answer{CallID: p.ToolCallID, Output: s})
+		out = append(out, Answer{CallID: p.ToolCallID, Output: s, Input: p.Input})
 	}
 	return out
 }
