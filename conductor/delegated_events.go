@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
@@ -19,7 +18,7 @@ import (
 // restarted host) learns what its delegates did before from here. None
 // for a session not stored yet.
 func (a *Agent) DelegatedEvents(ctx context.Context, session string) ([]contract.RunEvent, error) {
-	if !strings.HasPrefix(session, a.SessionID()+"/") {
+	if !contract.IsDelegatedSession(a.SessionID(), session) {
 		return nil, fmt.Errorf("conductor: %q is not a delegated run of session %q", session, a.SessionID())
 	}
 	records, err := a.store.Records(ctx, session)

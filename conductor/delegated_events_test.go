@@ -25,11 +25,23 @@ func committed(ev contract.RunEvent) bool {
 
 // TestDelegatedEventsAreTheLiveOnes: what DelegatedEvents re-projects
 // of each delegated run, at every depth, is what the live stream carried
-// of it, its deltas and notices aside, event for event.
+// of it, its deltas and notices aside, event for event; also for a
+// session whose id is too long for its delegates' to extend, which name
+// them by its end (contract.ChildSession).
 func TestDelegatedEventsAreTheLiveOnes(t *testing.T) {
+	for name, session := range map[string]string{
+		"short id":          "session_test",
+		"id cut at depth 2": strings.Repeat("s", contract.MaxSessionID-len("/2.0")),
+	} {
+		t.Run(name, func(t *testing.T) { delegatedEventsAreTheLiveOnes(t, session) })
+	}
+}
+
+func delegatedEventsAreTheLiveOnes(t *testing.T, session string) {
 	cfg, model := twoLevels()
 	deps := testDeps(model, toolBox(t))
 	deps.Env.Store = store.NewMemory()
+	deps.Env.SessionID = session
 	a := newAgent(t, cfg, deps)
 	var mu sync.Mutex
 	var live []contract.RunEvent

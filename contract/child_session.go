@@ -21,23 +21,61 @@ func ChildSession(parent string, step uint64, i int) string {
 // IsChildSession reports whether id is the session ChildSession names for
 // one of parent's delegate calls.
 func IsChildSession(parent, id string) bool {
+	_, step, index, ok := lastStep(id)
+	return ok && ChildSession(parent, step, index) == id
+}
+
+// IsDelegatedSession reports whether id is the session ChildSession
+// names for a delegated run below root at any depth: that of one of
+// root's delegate calls, or of one of theirs. An id cut from the front
+// no longer begins with root's, so its "/STEP.INDEX" parts are taken
+// off its end and put back on root's.
+func IsDelegatedSession(root, id string) bool {
+	type step struct {
+		step  uint64
+		index int
+	}
+	var steps []step // the deepest first
+	for rest := id; ; {
+		before, s, i, ok := lastStep(rest)
+		if !ok {
+			break
+		}
+		steps = append(steps, step{s, i})
+		rest = before
+	}
+	for depth := 1; depth <= len(steps); depth++ {
+		name := root
+		for k := depth - 1; k >= 0; k-- {
+			name = ChildSession(name, steps[k].step, steps[k].index)
+		}
+		if name == id {
+			return true
+		}
+	}
+	return false
+}
+
+// lastStep splits the "/STEP.INDEX" ChildSession puts at the end of id
+// off what is before it.
+func lastStep(id string) (before string, step uint64, index int, ok bool) {
 	i := strings.LastIndexByte(id, '/')
 	if i < 0 {
-		return false
+		return "", 0, 0, false
 	}
 	stepText, indexText, ok := strings.Cut(id[i+1:], ".")
 	if !ok {
-		return false
+		return "", 0, 0, false
 	}
 	step, err := strconv.ParseUint(stepText, 10, 64)
 	if err != nil {
-		return false
+		return "", 0, 0, false
 	}
-	index, err := strconv.Atoi(indexText)
+	index, err = strconv.Atoi(indexText)
 	if err != nil || index < 0 {
-		return false
+		return "", 0, 0, false
 	}
-	return ChildSession(parent, step, index) == id
+	return id[:i], step, index, true
 }
 
 // cutFront keeps at most max bytes of the end of s, starting on a rune.

@@ -58,3 +58,49 @@ func TestChildSessionProperties(t *testing.T) {
 		}
 	})
 }
+
+func TestIsDelegatedSession(t *testing.T) {
+	long := strings.Repeat("s", contract.MaxSessionID-len("/2.0"))
+	child := contract.ChildSession(long, 2, 0)
+	grandchild := contract.ChildSession(child, 4, 1)
+	cases := []struct {
+		root, id string
+		want     bool
+	}{
+		{"s", "s/2.0", true},
+		{"s", "s/2.0/5.1", true},
+		{"s/2.0", "s/2.0/5.1", true},
+		{"s", "s", false},
+		{"s", "t/2.0", false},
+		{"s", "ss/2.0", false},
+		{"s", "s/x/2.0", false},
+		{"s/2.0", "s/2.1/5.1", false},
+		{"s/2.0/5.1", "s/2.0", false},
+		// Cut from the front: they begin with no part of root but its end.
+		{long, child, true},
+		{long, grandchild, true},
+		{child, grandchild, true},
+		{long[1:] + "t", child, false},
+		{long[1:] + "t", grandchild, false},
+	}
+	for _, c := range cases {
+		if got := contract.IsDelegatedSession(c.root, c.id); got != c.want {
+			t.Errorf("IsDelegatedSession(%q, %q) = %v, want %v", c.root, c.id, got, c.want)
+		}
+	}
+}
+
+// Every name ChildSession makes at any depth below a root is recognised
+// as one of its delegated runs'.
+func TestIsDelegatedSessionProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		root := rapid.StringOfN(rapid.Rune(), 1, contract.MaxSessionID, contract.MaxSessionID).Draw(t, "root")
+		id := root
+		for depth := rapid.IntRange(1, 6).Draw(t, "depth"); depth > 0; depth-- {
+			id = contract.ChildSession(id, rapid.Uint64Range(0, 1<<20).Draw(t, "step"), rapid.IntRange(0, 16).Draw(t, "index"))
+		}
+		if !contract.IsDelegatedSession(root, id) {
+			t.Fatalf("IsDelegatedSession(%q, %q) = false", root, id)
+		}
+	})
+}

@@ -35,11 +35,15 @@ func delegatingScript() []func(context.Context) ([]turn.Chunk, error) {
 }
 
 func newDelegatingEnv(t *testing.T) *env {
-	e := &env{t: t, agents: map[string]*conductor.Agent{}, scripts: delegatingScript}
-	e.cfg = contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
+	return startEnv(&env{t: t, agents: map[string]*conductor.Agent{}, scripts: delegatingScript, cfg: delegatingConfig()})
+}
+
+// delegatingConfig is the parent's of delegatingScript: one delegate,
+// with the weather tool.
+func delegatingConfig() contract.AgentConfig {
+	return contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
 		{Name: "helper", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "get_weather"}}}},
 	}}
-	return startEnv(e)
 }
 
 // TestAGUIClientShowsADelegatedRun: the official AG-UI client takes a run
