@@ -32,9 +32,18 @@ func (t *thread) withDelegated(ctx context.Context, stored, logged []contract.Ru
 		return stored, nil
 	}
 	have := map[string]bool{}
-	for _, ev := range slices.Concat(stored, logged) {
+	for _, ev := range stored {
 		if len(ev.Subflow) > 0 && track.Stored(ev) {
 			have[track.StoredKey(ev)] = true
+		}
+	}
+	// A run the log has events of goes on in it from the oldest: what its
+	// session holds from there on, some stored since the log was read,
+	// comes in the log, after what the log has.
+	logFrom := map[string]uint64{}
+	for _, ev := range slices.Backward(logged) {
+		if len(ev.Subflow) > 0 && track.Stored(ev) {
+			logFrom[ev.SessionID] = ev.Seq
 		}
 	}
 	last := 0
@@ -43,7 +52,7 @@ func (t *thread) withDelegated(ctx context.Context, stored, logged []contract.Ru
 			last = i
 		}
 	}
-	all, err := missingDelegated(ctx, de, []delegatedRun{{events: stored[last:]}}, have)
+	all, err := missingDelegated(ctx, de, []delegatedRun{{events: stored[last:]}}, have, logFrom)
 	if err != nil || len(all) == 1 {
 		return stored, err
 	}
@@ -52,8 +61,9 @@ func (t *thread) withDelegated(ctx context.Context, stored, logged []contract.Ru
 
 // missingDelegated returns runs, then each run their events began, at
 // every depth, with the events the store keeps of it that are not in
-// have, which takes them.
-func missingDelegated(ctx context.Context, de DelegatedEventer, runs []delegatedRun, have map[string]bool) ([]delegatedRun, error) {
+// have, which takes them, nor at or after the Seq logFrom has for its
+// session.
+func missingDelegated(ctx context.Context, de DelegatedEventer, runs []delegatedRun, have map[string]bool, logFrom map[string]uint64) ([]delegatedRun, error) {
 	all := runs
 	for i := 0; i < len(all); i++ {
 		for _, ev := range all[i].events {
@@ -70,6 +80,9 @@ func missingDelegated(ctx context.Context, de DelegatedEventer, runs []delegated
 				c.Subflow = append(slices.Clone(path), c.Subflow...)
 				// Those the log has stay there, and so do those of the
 				// runs they began: the log has them from their start.
+				if from, ok := logFrom[c.SessionID]; ok && c.Seq >= from {
+					continue
+				}
 				if key := track.StoredKey(c); !have[key] {
 					have[key] = true
 					run.events = append(run.events, c)

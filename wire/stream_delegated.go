@@ -69,7 +69,7 @@ func (s *streamer) withDelegated(ctx context.Context, events []contract.RunEvent
 		}
 		runs = append(runs, run)
 	}
-	all, err := missingDelegated(ctx, de, runs, have)
+	all, err := missingDelegated(ctx, de, runs, have, nil)
 	if err != nil {
 		return nil, err
 	}
