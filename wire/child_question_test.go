@@ -24,21 +24,11 @@ import (
 // askingChildScript: the parent delegates, the child asks a person which
 // city, then answers with it, and the parent passes the answer on.
 func askingChildScript() []func(context.Context) ([]turn.Chunk, error) {
-	call := func(id, name, args string) func(context.Context) ([]turn.Chunk, error) {
-		return reply(
-			turn.Chunk{Kind: turn.ChunkToolCallStart, Index: 0, CallID: id, Name: name},
-			turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: 0, Text: args},
-			turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: 0},
-			turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse})
-	}
-	say := func(text string) func(context.Context) ([]turn.Chunk, error) {
-		return reply(turn.Chunk{Kind: turn.ChunkText, Text: text}, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn})
-	}
 	return []func(context.Context) ([]turn.Chunk, error){
-		call("call_d", "delegate_asker", `{"task":"pick a city"}`),
-		call("q1", "ask_human", `{"question":"Which city?"}`),
-		say("The city is Bergen."),
-		say("Done."),
+		callsTool("call_d", "delegate_asker", `{"task":"pick a city"}`),
+		callsTool("q1", "ask_human", `{"question":"Which city?"}`),
+		says("The city is Bergen."),
+		says("Done."),
 	}
 }
 

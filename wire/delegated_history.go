@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/internal/track"
@@ -107,18 +108,42 @@ type delegatedRun struct {
 
 // interleave merges the runs' events as the live stream had them: each
 // run's in its order, a delegated run's once the subflow_started that
-// began it is in, and otherwise by the time they were stamped, the
-// thread's own run first at a tie (runs that run at once interleave
-// their events, and a delegated frame's id counts from the thread's own
-// event before it). A run whose start is not among them goes last.
+// began it is in and before the event that ends its call in the run
+// above (the call's result, its subflow's end), and otherwise by the
+// time they were stamped, the thread's own run first at a tie (runs that
+// run at once interleave their events, and a delegated frame's id counts
+// from the thread's own event before it). A parent stamps its call's end
+// before its child stamps its own when it is aborted, though the child's
+// is published first. A run whose start is not among them goes last.
 func interleave(runs []delegatedRun) []contract.RunEvent {
 	began := map[string]bool{}
 	next := make([]int, len(runs))
+	byCall := map[string][]int{}
+	for i, r := range runs {
+		if i > 0 && len(r.events) > 0 && len(r.events[0].Subflow) > 0 {
+			path := r.events[0].Subflow
+			key := callKey(path[:len(path)-1], path[len(path)-1])
+			byCall[key] = append(byCall[key], i)
+		}
+	}
+	// waits reports whether ev ends the call of a run begun and not
+	// merged whole.
+	waits := func(ev contract.RunEvent) bool {
+		if ev.Call == nil || (ev.Kind != contract.EvToolResult && ev.Kind != contract.EvSubflowCompleted && ev.Kind != contract.EvSubflowFailed) {
+			return false
+		}
+		for _, j := range byCall[callKey(ev.Subflow, ev.Call.ID)] {
+			if next[j] < len(runs[j].events) && (runs[j].begun || began[runs[j].session]) {
+				return true
+			}
+		}
+		return false
+	}
 	var out []contract.RunEvent
 	for {
 		pick := -1
 		for i, r := range runs {
-			if next[i] == len(r.events) || (i > 0 && !r.begun && !began[r.session]) {
+			if next[i] == len(r.events) || (i > 0 && !r.begun && !began[r.session]) || waits(r.events[next[i]]) {
 				continue
 			}
 			if pick < 0 || r.events[next[i]].At < runs[pick].events[next[pick]].At {
@@ -139,4 +164,9 @@ func interleave(runs []delegatedRun) []contract.RunEvent {
 		out = append(out, r.events[next[i]:]...)
 	}
 	return out
+}
+
+// callKey names the call id of a run at the subflow path.
+func callKey(path []string, id string) string {
+	return strings.Join(append(slices.Clip(path), id), "/")
 }

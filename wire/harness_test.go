@@ -61,6 +61,20 @@ func reply(chunks ...turn.Chunk) func(context.Context) ([]turn.Chunk, error) {
 	return func(context.Context) ([]turn.Chunk, error) { return chunks, nil }
 }
 
+// callsTool is a reply that calls the tool name with args under id.
+func callsTool(id, name, args string) func(context.Context) ([]turn.Chunk, error) {
+	return reply(
+		turn.Chunk{Kind: turn.ChunkToolCallStart, Index: 0, CallID: id, Name: name},
+		turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: 0, Text: args},
+		turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: 0},
+		turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse})
+}
+
+// says is a reply that says text and ends the turn.
+func says(text string) func(context.Context) ([]turn.Chunk, error) {
+	return reply(turn.Chunk{Kind: turn.ChunkText, Text: text}, turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopEndTurn})
+}
+
 func gated(gate <-chan struct{}, then func(context.Context) ([]turn.Chunk, error)) func(context.Context) ([]turn.Chunk, error) {
 	return func(ctx context.Context) ([]turn.Chunk, error) {
 		select {
