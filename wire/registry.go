@@ -380,11 +380,14 @@ func (t *thread) history(ctx context.Context) ([]contract.RunEvent, int, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	logged, end := t.log.snapshot()
+	// The store is read before the log too: what the run commits in
+	// between is then in the log, after the delegates' events it holds,
+	// rather than in the store's part, before them.
 	stored, err := t.r.EventsSince(ctx, 0)
 	if err != nil {
 		return nil, 0, err
 	}
+	logged, end := t.log.snapshot()
 	// The log's first event of the thread's own run begins it: a
 	// committed event, or deltas that follow the committed event they
 	// are numbered with. A delegate's events before it (a thread opened
