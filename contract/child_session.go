@@ -25,6 +25,16 @@ func IsChildSession(parent, id string) bool {
 	return ok && ChildSession(parent, step, index) == id
 }
 
+// MayBeChildSession reports whether id ends as the names ChildSession
+// gives end ("/STEP.INDEX"), so that it may be the session of a delegate
+// call under some parent. A host that lets clients name sessions refuses
+// such names: a client must not drive, or read, a delegated run as if it
+// were a thread of its own.
+func MayBeChildSession(id string) bool {
+	_, _, _, ok := lastStep(id)
+	return ok
+}
+
 // IsDelegatedSession reports whether id is the session ChildSession
 // names for a delegated run below root at any depth: that of one of
 // root's delegate calls, or of one of theirs. An id cut from the front

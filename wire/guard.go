@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/batonrt/baton/contract"
 )
 
 // guard refuses what a handler exposed beyond one trusted client must not
@@ -125,7 +127,8 @@ func isLoopback(host string) bool {
 
 // checkThreadID refuses ids a session cannot have or a terminal would
 // render as commands: empty, too long, not UTF-8, or with control
-// characters.
+// characters; and ids that may name a delegate call's session, which
+// only its parent's run drives.
 func (h *Handler) checkThreadID(id string) error {
 	switch {
 	case id == "":
@@ -136,6 +139,8 @@ func (h *Handler) checkThreadID(id string) error {
 		return fmt.Errorf("wire: thread id is not UTF-8")
 	case strings.ContainsFunc(id, unicode.IsControl):
 		return fmt.Errorf("wire: thread id %q holds a control character", id)
+	case contract.MayBeChildSession(id):
+		return fmt.Errorf("wire: thread id %q ends as a delegate's session does (\"/STEP.INDEX\"): a delegated run is read through its parent's thread", id)
 	}
 	return nil
 }
