@@ -112,6 +112,22 @@ func (a *Agent) lockLost(lease *store.Lease) {
 	a.halt(contract.WrapError(contract.KindStore, lease.Err(), "stopped driving the session"))
 }
 
+// childLockLost ends run, when it is still in flight, because a child of
+// one of its delegate calls lost its session's lock (err): this process
+// no longer drives the delegation tree. Queued before the call's outcome
+// is, so that the child's stop is not written into this session as the
+// call's failure: the process that takes the tree over finds the call
+// unanswered and picks the child's run up again.
+func (a *Agent) childLockLost(run *runState, err error) {
+	a.send(run, func() {
+		if a.failed != nil {
+			return
+		}
+		a.log.Error("conductor: a delegate's session lock lost", "err", err)
+		a.halt(contract.WrapError(contract.KindStore, err, "stopped driving the delegation"))
+	})
+}
+
 // halt makes the agent refuse further work with failed, a store error,
 // and ends the run in flight with it.
 func (a *Agent) halt(failed *contract.RunError) {

@@ -153,7 +153,7 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 	desc := contract.ToolDescriptor{Name: e.Call.Name, Idempotent: true, Timeout: delegateTimeout}
 	tool, err := dispatch.NewTool(desc, func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
 		if a.deps.Hooks.Len() == 0 {
-			return a.runChild(ctx, e, c), nil
+			return a.runChild(ctx, run, e, c), nil
 		}
 		// The tool hooks guard a delegate call as any other: a before
 		// hook that blocks it (or fails) keeps the child from beginning,
@@ -167,7 +167,7 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		// any child about to begin.
 		switch _, err := a.store.Head(ctx, e.Session); {
 		case err == nil:
-			out, _ := a.runAfterTool(ctx, e.Call, a.runChild(ctx, e, c))
+			out, _ := a.runAfterTool(ctx, e.Call, a.runChild(ctx, run, e, c))
 			return out, nil
 		case !errors.Is(err, store.ErrNotFound):
 			c.decide()
@@ -177,7 +177,7 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		if _, reason, _ := a.runBeforeTool(ctx, e.Call); reason != "" {
 			return contract.ToolOutcome{Content: "error: blocked: " + reason, IsError: true}, nil
 		}
-		out, _ := a.runAfterTool(ctx, e.Call, a.runChild(ctx, e, c))
+		out, _ := a.runAfterTool(ctx, e.Call, a.runChild(ctx, run, e, c))
 		return out, nil
 	})
 	if err != nil {
@@ -213,12 +213,13 @@ func delegateFailed(e contract.StartDelegate, c *child, err error) contract.Dele
 }
 
 // runChild drives the child run to its end and returns its final answer,
-// or its error as an error outcome for the parent's model.
-func (a *Agent) runChild(ctx context.Context, e contract.StartDelegate, c *child) contract.ToolOutcome {
+// or its error as an error outcome for the parent's model. A child that
+// lost its session's lock ends the parent's run too (see childLockLost).
+func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDelegate, c *child) contract.ToolOutcome {
 	fail := func(format string, args ...any) contract.ToolOutcome {
 		return contract.ToolOutcome{Content: "error: delegate " + e.Delegate + ": " + fmt.Sprintf(format, args...), IsError: true}
 	}
-	ag, run, w, err := a.beginChild(ctx, e, c)
+	ag, childRun, w, err := a.beginChild(ctx, e, c)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -227,8 +228,11 @@ func (a *Agent) runChild(ctx context.Context, e contract.StartDelegate, c *child
 			a.log.Warn("conductor: close delegate", "session", e.Session, "err", err)
 		}
 	}()
-	o := ag.wait(ctx, run, w, true)
+	o := ag.wait(ctx, childRun, w, true)
 	snap, err := o.snap, o.err
+	if errors.Is(err, store.ErrLockLost) {
+		a.childLockLost(run, err)
+	}
 	c.mu.Lock()
 	c.usage = snap.RunUsage
 	c.mu.Unlock()

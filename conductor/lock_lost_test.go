@@ -54,6 +54,17 @@ func (b *losableBackend) take(session string) {
 	b.lose[session](fmt.Errorf("store: lock %q: %w: taken for the test", session, store.ErrLockLost))
 }
 
+// takeAllBut takes every lock but keep's from its holder.
+func (b *losableBackend) takeAllBut(keep string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for session, lose := range b.lose {
+		if session != keep {
+			lose(fmt.Errorf("store: lock %q: %w: taken for the test", session, store.ErrLockLost))
+		}
+	}
+}
+
 // An agent whose session lock is lost while a run is in flight must stop
 // the run at once, whatever it is doing, and end it with an error that
 // says so: another process may be taking the session over, and both
