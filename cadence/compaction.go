@@ -50,7 +50,7 @@ func (t *transition) onCompacted(sig contract.Compacted) string {
 	condensed := t.estimator().Condense(turns, cut, sig.Summary)
 	if compactor.Shrinks(turns, condensed) {
 		t.s.History = contract.HistoryOf(condensed...)
-		t.afterCondense(cut, len(condensed)-(len(turns)-cut))
+		t.afterCondense(turns, cut, len(condensed)-(len(turns)-cut))
 		t.publish(contract.RunEvent{Kind: contract.EvCompaction, Text: sig.Summary, Index: cut})
 	} else {
 		t.publish(contract.RunEvent{Kind: contract.EvCompaction, Text: "skipped: the summary would not shrink the history", Index: 0})

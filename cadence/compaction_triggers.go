@@ -31,9 +31,20 @@ func summarised(turns []contract.Turn) []contract.Turn {
 }
 
 // afterCondense keeps the run's bookkeeping in step with a history whose
-// first cut turns became head new ones: the run's first turn moves with
-// the kept part, or to the start of it when the cut reached into the run.
-func (t *transition) afterCondense(cut, head int) {
+// first cut turns, turns[:cut], became head new ones: the run's first
+// turn moves with the kept part, or to the start of it when the cut
+// reached into the run, whose input turns with a client id it condensed
+// are then kept aside (CondensedInput).
+func (t *transition) afterCondense(turns []contract.Turn, cut, head int) {
+	for _, turn := range turns[min(max(t.s.RunFrom, 0), cut):cut] {
+		if turn.ClientID == "" {
+			continue
+		}
+		kept := contract.UserText(turn.Text())
+		kept.ClientID = turn.ClientID
+		// A new slice: the snapshot before this step shares the old one.
+		t.s.CondensedInput = append(t.s.CondensedInput[:len(t.s.CondensedInput):len(t.s.CondensedInput)], kept)
+	}
 	if t.s.RunFrom >= cut {
 		t.s.RunFrom += head - cut
 	} else {

@@ -89,6 +89,11 @@ type RunSnapshot struct {
 	RunStartedAt Timestamp `json:"run_started_at,omitempty"`
 	// RunFrom is the history index of the current run's first turn.
 	RunFrom int `json:"run_from,omitempty"`
+	// CondensedInput are the current run's input turns that carry a
+	// client's id (Turn.ClientID) and that compaction condensed into a
+	// summary, as text: the history no longer holds them, and a host
+	// still needs to know which of its client's messages the run took.
+	CondensedInput []Turn `json:"condensed_input,omitempty"`
 	// Excluded counts history turns marked Excluded.
 	Excluded int `json:"excluded,omitempty"`
 	// Progress is the no_progress guard's state for the current run.

@@ -22,8 +22,10 @@ import (
 
 // countingModel answers a user message with "reply to" its text, except
 // "clean up", for which it calls delete_file, a tool that waits for a
-// person's approval. calls counts its model calls, across restarts; the
-// first failing of them fail.
+// person's approval, and a message that starts with "work", for which it
+// calls touch, which does not; it sums a history up in one word. calls
+// counts its model calls, across restarts; the first failing of them
+// fail.
 type countingModel struct{ calls, failing *atomic.Int64 }
 
 func (m countingModel) Stream(_ context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
@@ -35,6 +37,17 @@ func (m countingModel) Stream(_ context.Context, req contract.ModelRequest) iter
 	}
 	last, _ := req.History.Last()
 	chunks := []turn.Chunk{{Kind: turn.ChunkText, Text: "reply to " + last.Text()}, {Kind: turn.ChunkStop, Stop: contract.StopEndTurn}}
+	if req.System == turn.SummarySystem {
+		chunks = []turn.Chunk{{Kind: turn.ChunkText, Text: "summary"}, {Kind: turn.ChunkStop, Stop: contract.StopEndTurn}}
+	}
+	if last.Role == contract.RoleUser && strings.HasPrefix(last.Text(), "work") {
+		chunks = []turn.Chunk{
+			{Kind: turn.ChunkToolCallStart, CallID: "w1", Name: "touch"},
+			{Kind: turn.ChunkToolCallArgs, Text: `{}`},
+			{Kind: turn.ChunkToolCallEnd},
+			{Kind: turn.ChunkStop, Stop: contract.StopToolUse},
+		}
+	}
 	if last.Role == contract.RoleUser && last.Text() == "clean up" {
 		chunks = []turn.Chunk{
 			{Kind: turn.ChunkToolCallStart, CallID: "d1", Name: "delete_file"},
@@ -68,6 +81,8 @@ type repostServer struct {
 	// context, which it then waits for until gate closes.
 	retrieving chan<- struct{}
 	gate       <-chan struct{}
+	// compaction is the agents' compaction policy.
+	compaction contract.CompactionPolicy
 }
 
 func newRepostServer(t *testing.T, proto Protocol) *repostServer {
@@ -83,6 +98,15 @@ func newGatedRepostServer(t *testing.T, proto Protocol, retrieving chan<- struct
 	return s
 }
 
+// newCompactingRepostServer is newRepostServer whose agents compact
+// their history by policy.
+func newCompactingRepostServer(t *testing.T, proto Protocol, policy contract.CompactionPolicy) *repostServer {
+	s := &repostServer{t: t, proto: proto, dir: t.TempDir(), compaction: policy}
+	s.start()
+	t.Cleanup(s.stop)
+	return s
+}
+
 func (s *repostServer) start() {
 	st, err := store.Open(s.dir)
 	if err != nil {
@@ -93,13 +117,16 @@ func (s *repostServer) start() {
 	}) (string, error) {
 		return "deleted", nil
 	}, dispatch.NeedsApproval())
+	touch := dispatch.MustFunc("touch", "Touch a file.", func(context.Context, struct{}) (string, error) {
+		return "touched", nil
+	})
 	s.st = st
 	s.h = NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
-		box, err := dispatch.NewToolBox(del)
+		box, err := dispatch.NewToolBox(del, touch)
 		if err != nil {
 			return nil, err
 		}
-		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{
+		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted", Compaction: s.compaction}, conductor.Deps{
 			Model:  conductor.Model{Provider: countingModel{calls: &s.calls, failing: &s.failing}},
 			Tools:  conductor.Tools{Box: box},
 			People: conductor.People{Approver: conductor.ApproveLater},

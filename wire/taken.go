@@ -83,8 +83,9 @@ func (h *Handler) whenUntaken(t *thread) <-chan struct{} {
 }
 
 // sessionTook returns the client ids of ids that the session of snap
-// took, in its history or its queued input, each with whether it went to
-// the session's latest run. A turn under an id is taken only with the
+// took, in its history, its queued input or the latest run's input that
+// compaction condensed, each with whether it went to the session's
+// latest run. A turn under an id is taken only with the
 // text of turns under that id: a message of another text under an old id
 // is an edit, not the message posted again. The newest turns are looked
 // at first, where a message posted again is.
@@ -110,6 +111,9 @@ func sessionTook(snap contract.RunSnapshot, ids []string, turns []contract.Turn)
 		for _, turn := range q.Turns {
 			see(turn, true)
 		}
+	}
+	for _, turn := range snap.CondensedInput {
+		see(turn, true)
 	}
 	for i, turn := range snap.History.Backward() {
 		if len(took) == len(want) {
