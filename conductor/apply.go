@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/batonrt/baton/cadence"
@@ -129,7 +131,8 @@ func (a *Agent) childLockLost(run *runState, err error) {
 }
 
 // halt makes the agent refuse further work with failed, a store error,
-// and ends the run in flight with it.
+// and ends the run in flight with it, and the runs of its delegate
+// calls' children with them (haltChildren).
 func (a *Agent) halt(failed *contract.RunError) {
 	a.failed = failed
 	a.mu.Lock()
@@ -138,8 +141,29 @@ func (a *Agent) halt(failed *contract.RunError) {
 	if a.run == nil {
 		return
 	}
+	a.haltChildren(failed)
 	for _, w := range a.dropRun().waiters {
 		w <- &outcome{snap: a.handedOut(), err: a.failed}
+	}
+}
+
+// haltChildren halts the children of the run's delegate calls that have
+// begun, before the run's end cancels their calls: a child whose call is
+// cancelled is closed, which aborts its run in its session, while a
+// halted child writes nothing more and leaves its run in flight in the
+// store, as its parent's is, for whoever resumes the tree. Queued on
+// each child ahead of that close.
+func (a *Agent) haltChildren(failed *contract.RunError) {
+	for _, session := range slices.Sorted(maps.Keys(a.run.children)) {
+		ag := a.run.children[session].running()
+		if ag == nil {
+			continue
+		}
+		ag.enqueue(&task{fn: func() {
+			if ag.failed == nil {
+				ag.halt(failed)
+			}
+		}})
 	}
 }
 
