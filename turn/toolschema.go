@@ -30,9 +30,13 @@ const maxSchemaDepth = 16
 // take it: a JSON object of type object with properties. Both OpenAI and
 // Anthropic refuse a schema whose top level is of another type or holds
 // anyOf, oneOf or allOf, and such schemas are common: a sum type, or an
-// MCP tool taking one of several sets of arguments. When every branch of
-// such a union is an object (a local $ref is followed), the union becomes
-// one object with the properties of every branch; a property is required
+// MCP tool taking one of several sets of arguments, or Pydantic's
+// Optional[Model], anyOf the model and null. A tool's arguments are
+// always an object, so a branch of anyOf or oneOf whose type excludes
+// object is never the one taken and is left out, and a type list holding
+// object is object. When every branch left of such a union is an object
+// (a local $ref is followed, and a $ref its target holds), the union
+// becomes one object with the properties of every branch; a property is required
 // where the union requires it whichever branch is taken (for allOf, where
 // any branch requires it), and a property the branches define differently
 // is any of their definitions. The schema on the wire is thus looser than
@@ -41,7 +45,8 @@ const maxSchemaDepth = 16
 // close their properties), which takes only the types the branches that
 // define it give it, as the tool's author meant. A
 // missing or null schema is a tool without arguments; a schema that
-// cannot be an object is an error.
+// cannot be an object (a union with no branch left, allOf with a branch
+// of another type) or whose type is not a type name is an error.
 func ToolSchema(raw json.RawMessage) (map[string]any, error) {
 	var s map[string]any
 	if len(bytes.TrimSpace(raw)) > 0 {
@@ -76,8 +81,10 @@ func objectSchema(root, s map[string]any, depth int) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if typ, ok := s["type"]; ok && typ != "object" {
-		return nil, fmt.Errorf("type is %v, want object", typ)
+	if typ, ok := s["type"]; ok {
+		if err := takesObjects(typ); err != nil {
+			return nil, err
+		}
 	}
 	out := maps.Clone(s)
 	delete(out, "$ref")
@@ -109,21 +116,69 @@ func unionBranches(root map[string]any, key string, list any, depth int) ([]map[
 			return nil, fmt.Errorf("%s[%d] is not a schema object", key, i)
 		}
 		obj, err := objectSchema(root, b, depth+1)
+		var no notObjectError
+		if errors.As(err, &no) && key != "allOf" {
+			// Arguments are an object: this branch is never the one taken.
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s[%d]: %w", key, i, err)
 		}
 		out = append(out, obj)
 	}
+	if len(out) == 0 {
+		return nil, notObjectError{fmt.Sprintf("%s has no branch an object can match", key)}
+	}
 	return out, nil
 }
 
-// dereference is the schema a local $ref ("#/$defs/name") in s names,
-// with s's own keywords beside it.
-func dereference(root, s map[string]any) (map[string]any, error) {
-	ref, ok := s["$ref"].(string)
-	if !ok {
-		return s, nil
+// notObjectError says that a schema matches no object, so no tool's
+// arguments: a branch of anyOf or oneOf that says so is left out.
+type notObjectError struct{ reason string }
+
+func (e notObjectError) Error() string { return e.reason }
+
+// takesObjects reports whether a schema of type typ can match an object:
+// a notObjectError when it cannot, another error when typ is neither a
+// type name nor a list of them, which ToolSchema does not guess about.
+func takesObjects(typ any) error {
+	switch t := typ.(type) {
+	case string:
+		if t == "object" {
+			return nil
+		}
+	case []any:
+		if slices.ContainsFunc(t, func(x any) bool { _, ok := x.(string); return !ok }) {
+			return fmt.Errorf("type %v is not a list of type names", typ)
+		}
+		if slices.Contains(t, any("object")) {
+			return nil
+		}
+	default:
+		return fmt.Errorf("type %v is not a type name", typ)
 	}
+	return notObjectError{fmt.Sprintf("type is %v, want object", typ)}
+}
+
+// dereference is the schema a local $ref ("#/$defs/name") in s names,
+// with s's own keywords beside it, following a $ref that schema holds in
+// turn (a definition that only names another).
+func dereference(root, s map[string]any) (map[string]any, error) {
+	for range maxSchemaDepth {
+		if _, ok := s["$ref"].(string); !ok {
+			return s, nil
+		}
+		var err error
+		if s, err = dereferenceOnce(root, s); err != nil {
+			return nil, err
+		}
+	}
+	return nil, errors.New("nests unions or references too deep")
+}
+
+// dereferenceOnce is dereference for s's own $ref only.
+func dereferenceOnce(root, s map[string]any) (map[string]any, error) {
+	ref := s["$ref"].(string)
 	target := any(root)
 	path, ok := strings.CutPrefix(ref, "#")
 	for _, part := range strings.Split(strings.TrimPrefix(path, "/"), "/") {

@@ -13,11 +13,7 @@ import (
 // becomes one object with every branch's properties, requiring what the
 // union requires whichever branch is taken.
 func TestToolSchemaMergesUnions(t *testing.T) {
-	tests := []struct {
-		name   string
-		schema string
-		want   map[string]any
-	}{
+	checkToolSchemas(t, []schemaCase{
 		{"none", ``, map[string]any{"type": "object", "properties": map[string]any{}}},
 		{"null", `null`, map[string]any{"type": "object", "properties": map[string]any{}}},
 		{"anyOf of objects",
@@ -49,7 +45,19 @@ func TestToolSchemaMergesUnions(t *testing.T) {
 			}}},
 		{"the top's own property wins", `{"properties":{"a":{"type":"string"}},"required":["a"],"anyOf":[{"properties":{"a":{"minLength":2}}}]}`,
 			map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string"}}, "required": []any{"a"}}},
-	}
+	})
+}
+
+// schemaCase is a tool's input schema and the object ToolSchema makes
+// of it.
+type schemaCase struct {
+	name   string
+	schema string
+	want   map[string]any
+}
+
+func checkToolSchemas(t *testing.T, tests []schemaCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := turn.ToolSchema([]byte(tt.schema))
@@ -68,7 +76,14 @@ func TestToolSchemaMergesUnions(t *testing.T) {
 func TestToolSchemaRefusesWhatCannotBeAnObject(t *testing.T) {
 	tests := []struct{ schema, want string }{
 		{`{"type":"string"}`, "type is string, want object"},
-		{`{"anyOf":[{"type":"object"},{"type":"string"}]}`, "anyOf[1]: type is string, want object"},
+		{`{"type":["string","null"]}`, "type is [string null], want object"},
+		{`{"anyOf":[{"type":"string"},{"type":"null"}]}`, "anyOf has no branch an object can match"},
+		{`{"type":"object","oneOf":[{"$ref":"#/$defs/n"}],"$defs":{"n":{"type":"null"}}}`, "oneOf has no branch an object can match"},
+		{`{"allOf":[{"type":"object"},{"type":"null"}]}`, "allOf[1]: type is null, want object"},
+		{`{"anyOf":[{"type":"null"},{"type":7}]}`, "anyOf[1]: type 7 is not a type name"},
+		{`{"anyOf":[{"type":"null"},{"type":["object",{}]}]}`, "anyOf[1]: type [object map[]] is not a list of type names"},
+		{`{"anyOf":[{"type":"null"},{"$ref":"#/$defs/gone"}]}`, `anyOf[1]: $ref "#/$defs/gone" names no schema in this one`},
+		{`{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, "nests unions or references too deep"},
 		{`{"oneOf":{"type":"object"}}`, "oneOf is not a list of schemas"},
 		{`{"allOf":[true]}`, "allOf[0] is not a schema object"},
 		{`{"anyOf":[{"$ref":"#/$defs/gone"}]}`, `anyOf[0]: $ref "#/$defs/gone" names no schema in this one`},

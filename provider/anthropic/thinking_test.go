@@ -73,7 +73,7 @@ func TestCheckConfig(t *testing.T) {
 		{Name: "thinking, cold and forced", Config: contract.AgentConfig{Thinking: contract.ThinkingHigh, Sampling: contract.Sampling{Temperature: &cold, ToolChoice: "get_weather"}}, Fields: []string{"Sampling.Temperature", "Sampling.ToolChoice"}},
 		{Name: "a union tool schema", Config: contract.AgentConfig{Tools: []contract.ToolDescriptor{
 			{Name: "merged", InputSchema: []byte(`{"anyOf":[{"type":"object"},{"properties":{"a":{}}}]}`)},
-			{Name: "scalar", InputSchema: []byte(`{"oneOf":[{"type":"object"},{"type":"string"}]}`)},
+			{Name: "scalar", InputSchema: []byte(`{"oneOf":[{"type":"string"},{"type":"null"}]}`)},
 		}}, Fields: []string{"Tools[1].InputSchema"}},
 	})
 }

@@ -94,7 +94,7 @@ func TestCheckConfig(t *testing.T) {
 		{Name: "thinking on a chat model", Config: contract.AgentConfig{Model: "gpt-4o", Thinking: contract.ThinkingHigh}, Fields: []string{"Thinking"}},
 		{Name: "a union tool schema", Config: contract.AgentConfig{Model: "gpt-4.1", Tools: []contract.ToolDescriptor{
 			{Name: "merged", InputSchema: []byte(`{"anyOf":[{"type":"object"},{"properties":{"a":{}}}]}`)},
-			{Name: "scalar", InputSchema: []byte(`{"oneOf":[{"type":"object"},{"type":"string"}]}`)},
+			{Name: "scalar", InputSchema: []byte(`{"oneOf":[{"type":"string"},{"type":"null"}]}`)},
 		}}, Fields: []string{"Tools[1].InputSchema"}},
 	})
 }

@@ -30,6 +30,8 @@ func TestToolSchemaIsAnObject(t *testing.T) {
 		{"already an object", `{"type":"object","properties":{}}`, map[string]any{"type": "object", "properties": map[string]any{}}},
 		{"anyOf of objects", `{"anyOf":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},{"type":"object","properties":{"lat":{"type":"number"}},"required":["lat"]}]}`,
 			map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}, "lat": map[string]any{"type": "number"}}}},
+		{"an optional model (anyOf it and null)", `{"anyOf":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},{"type":"null"}]}`,
+			map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}, "required": []any{"city"}}},
 		{"exclusions with not", `{"properties":{"a":{"type":"string"},"b":{"type":"string"}},"not":{"required":["a","b"]}}`,
 			map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string"}, "b": map[string]any{"type": "string"}}}},
 	}
@@ -47,15 +49,15 @@ func TestToolSchemaIsAnObject(t *testing.T) {
 }
 
 // TestToolSchemaOfAnotherTypeNeverSent: a schema whose type is not
-// object, or a union with a branch that is not, cannot describe a
+// object, or a union with no branch that is, cannot describe a
 // function's arguments; it is refused before sending, as the Anthropic
 // provider refuses it.
 func TestToolSchemaOfAnotherTypeNeverSent(t *testing.T) {
 	suite.BadRequests(t, ErrBadRequest, []transcripttest.BadRequest{
 		{Name: "string", Edit: func(r *contract.ModelRequest) { r.Tools[0].InputSchema = []byte(`{"type":"string"}`) }},
 		{Name: "array", Edit: func(r *contract.ModelRequest) { r.Tools[0].InputSchema = []byte(`[]`) }},
-		{Name: "union with a string", Edit: func(r *contract.ModelRequest) {
-			r.Tools[0].InputSchema = []byte(`{"oneOf":[{"type":"object"},{"type":"string"}]}`)
+		{Name: "union of no object", Edit: func(r *contract.ModelRequest) {
+			r.Tools[0].InputSchema = []byte(`{"oneOf":[{"type":"string"},{"type":"null"}]}`)
 		}},
 	})
 }
