@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -10,8 +11,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/dispatch/mcp"
+	"github.com/batonrt/baton/turn"
 )
 
 // mcpFlag is one of the repeatable flags that add MCP servers, each
@@ -55,12 +58,14 @@ type mcpServers struct {
 
 // openMCP connects every server and lists its tools. A server that dies
 // or fails a call is logged to stderr, with the end of the server's own
-// stderr, which is otherwise not shown. Close ends every connection.
+// stderr, which is otherwise not shown, and so is a tool left out because
+// its schema cannot be sent. Close ends every connection.
 func openMCP(ctx context.Context, servers []mcp.Server, stderr io.Writer) (*mcpServers, []dispatch.Tool, error) {
 	m := &mcpServers{log: slog.New(slog.NewTextHandler(lockedWriter{mu: new(sync.Mutex), w: stderr}, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	var tools []dispatch.Tool
 	for _, srv := range servers {
 		srv.Logger = m.log
+		srv.CheckTool = sendableTool
 		cctx, cancel := context.WithTimeout(ctx, mcpConnectTimeout)
 		src, err := mcp.Connect(cctx, srv)
 		cancel()
@@ -77,6 +82,16 @@ func openMCP(ctx context.Context, servers []mcp.Server, stderr io.Writer) (*mcpS
 		tools = append(tools, ts...)
 	}
 	return m, tools, nil
+}
+
+// sendableTool refuses an MCP server's tool whose input schema no model
+// can be sent: offered, it would have every run refused, and the server
+// is not the user's to fix, so the tool is left out and the rest offered.
+func sendableTool(d contract.ToolDescriptor) error {
+	if _, err := turn.ToolSchema(d.InputSchema); err != nil {
+		return fmt.Errorf("its input schema cannot be sent to a model: %w", err)
+	}
+	return nil
 }
 
 // with returns fixed and the servers' tools as they are now: a server

@@ -3,13 +3,16 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch/mcp"
 )
 
@@ -66,4 +69,41 @@ func localName(name string) string {
 		}
 	}
 	return string(b)
+}
+
+// TestCheckToolLeavesOutWhatItRefuses: a tool Server.CheckTool refuses is
+// left out of the list with a warning naming the server, the tool and
+// why; the server's other tools are listed, and CheckTool sees each as it
+// would join the tool box.
+func TestCheckToolLeavesOutWhatItRefuses(t *testing.T) {
+	server := sdk.NewServer(&sdk.Implementation{Name: "checked"}, nil)
+	for _, name := range []string{"kept", "refused"} {
+		server.AddTool(&sdk.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		})
+	}
+	url := serveHTTP(t, server)
+	var log logBuffer
+	var asked []string
+	check := func(d contract.ToolDescriptor) error {
+		asked = append(asked, d.Name+" "+string(d.InputSchema))
+		if d.Name == "c_refused" {
+			return errors.New("not for this model")
+		}
+		return nil
+	}
+	src := connect(t, mcp.Server{Name: "c", URL: url, Prefix: "c_", CheckTool: check, Logger: log.logger()})
+	tools, err := src.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"c_kept"}, names(tools)); diff != "" {
+		t.Errorf("tools mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{`c_kept {"properties":{},"type":"object"}`, `c_refused {"properties":{},"type":"object"}`}, asked); diff != "" {
+		t.Errorf("CheckTool was asked (-want +got):\n%s", diff)
+	}
+	if want := `level=WARN msg="mcp: tool left out" server=c tool=refused err="not for this model"`; !strings.Contains(log.String(), want) {
+		t.Errorf("log lacks %s:\n%s", want, log.String())
+	}
 }

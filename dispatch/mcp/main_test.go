@@ -5,6 +5,8 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
 	"github.com/batonrt/baton/dispatch/mcp"
@@ -73,6 +76,15 @@ func connect(t *testing.T, srv mcp.Server) *mcp.Source {
 	}
 	t.Cleanup(func() { src.Close() })
 	return src
+}
+
+// serveHTTP serves server over streamable HTTP on loopback until the
+// test ends, after the connections connect made, and returns its URL.
+func serveHTTP(t *testing.T, server *sdk.Server) string {
+	t.Helper()
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
+	t.Cleanup(ts.Close)
+	return ts.URL
 }
 
 // freePort returns a loopback port nothing listens on.

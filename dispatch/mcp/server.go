@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/batonrt/baton/contract"
 )
 
 // ErrBadServer is wrapped by every error about a Server that cannot be
@@ -60,8 +62,17 @@ type Server struct {
 	// RestartWindow is the span MaxRestarts counts in; zero is
 	// DefaultRestartWindow.
 	RestartWindow time.Duration
-	// Logger receives a line when the server dies, a call fails or a
-	// listing fails; nil discards.
+	// CheckTool, when set, is asked about each tool the server lists, as
+	// its descriptor would join the tool box (before names that come out
+	// alike are told apart); a tool it refuses is left out with a warning
+	// naming the server, the tool and the error, and the others are
+	// offered. A host checks there what its model cannot be sent, such as
+	// an input schema turn.ToolSchema refuses, which would otherwise fail
+	// every run that offers the tool. It may be called from several
+	// goroutines at once.
+	CheckTool func(contract.ToolDescriptor) error
+	// Logger receives a line when the server dies, a call fails, a
+	// listing fails or a tool is left out; nil discards.
 	Logger *slog.Logger
 }
 

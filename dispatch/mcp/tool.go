@@ -43,6 +43,11 @@ func (s *Source) tool(t *sdk.Tool) (*tool, error) {
 	if !contract.ValidToolName(d.Name) {
 		return nil, fmt.Errorf("name %q cannot be made a valid tool name", t.Name)
 	}
+	if s.srv.CheckTool != nil {
+		if err := s.srv.CheckTool(d); err != nil {
+			return nil, err
+		}
+	}
 	return &tool{src: s, remote: t.Name, d: d}, nil
 }
 
