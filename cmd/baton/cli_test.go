@@ -34,6 +34,8 @@ func TestUsageErrors(t *testing.T) {
 		{"fork as a bad id", []string{"fork", "--store", dir, "--as", "bad id/x", "s", "1"}, `fork: --as: session id "bad id/x": use letters, digits, '-', '_' and '.' only`},
 		{"no retries below zero", []string{"run", "--retries", "-1", "hi"}, "run: --retries must be 0 or more, got -1"},
 		{"zero timeout", []string{"serve", "--stall-timeout", "0s"}, "serve: --stall-timeout must be positive, got 0s"},
+		{"negative retry wait", []string{"run", "--max-retry-wait", "-1s", "hi"}, "run: --max-retry-wait must be 0 (no bound) or more, got -1s"},
+		{"negative retry budget", []string{"serve", "--retry-budget", "-1m"}, "serve: --retry-budget must be 0 (no bound) or more, got -1m0s"},
 		{"negative context window", []string{"run", "--context-window", "-5", "hi"}, "run: --context-window must be positive, got -5"},
 	}
 	for _, tt := range tests {

@@ -11,6 +11,7 @@ import (
 // tries again; run and serve share them.
 type modelFlags struct {
 	firstChunk, idle, total time.Duration
+	retryWait, retryBudget  time.Duration
 	retries                 int
 	textCalls               bool
 }
@@ -21,6 +22,8 @@ func addModelFlags(fs *flagSet) *modelFlags {
 	fs.DurationVar(&m.idle, "stall-timeout", turn.DefaultIdleTimeout, "give up on a model reply that stalls this long between chunks")
 	fs.DurationVar(&m.total, "model-timeout", turn.DefaultTotalTimeout, "give up on one model call, retries included, after this long")
 	fs.IntVar(&m.retries, "retries", turn.DefaultMaxRetries, "how many times a failed model call is tried again (0 for none)")
+	fs.DurationVar(&m.retryWait, "max-retry-wait", turn.DefaultMaxRetryWait, "longest wait before a retry; a server asking (Retry-After) for longer fails the call at once (0 for no bound)")
+	fs.DurationVar(&m.retryBudget, "retry-budget", turn.DefaultRetryBudget, "most a model call waits between its tries, added up (0 for no bound)")
 	fs.BoolVar(&m.textCalls, "text-tool-calls", false, "read a reply that is only a JSON tool call as that call (for local models that write tool calls as text)")
 	return m
 }
@@ -32,7 +35,22 @@ func (m *modelFlags) options(fs *flagSet) (conductor.Model, error) {
 			return conductor.Model{}, usagef(fs.FlagSet, "%s: --%s must be positive, got %s", fs.Name(), name, d)
 		}
 	}
-	o := conductor.Model{FirstChunkTimeout: m.firstChunk, IdleTimeout: m.idle, TotalTimeout: m.total, MaxRetries: m.retries, TextToolCalls: m.textCalls}
+	o := conductor.Model{
+		FirstChunkTimeout: m.firstChunk, IdleTimeout: m.idle, TotalTimeout: m.total,
+		MaxRetries: m.retries, MaxRetryWait: m.retryWait, RetryBudget: m.retryBudget,
+		TextToolCalls: m.textCalls,
+	}
+	// Zero on the command line reads as "no bound", as --retries 0 reads
+	// as "none"; the driver spells both with a negative value, its zero
+	// being the default.
+	for name, d := range map[string]*time.Duration{"max-retry-wait": &o.MaxRetryWait, "retry-budget": &o.RetryBudget} {
+		switch {
+		case *d < 0:
+			return conductor.Model{}, usagef(fs.FlagSet, "%s: --%s must be 0 (no bound) or more, got %s", fs.Name(), name, *d)
+		case *d == 0:
+			*d = -1
+		}
+	}
 	switch {
 	case m.retries < 0:
 		return conductor.Model{}, usagef(fs.FlagSet, "%s: --retries must be 0 or more, got %d", fs.Name(), m.retries)
