@@ -80,16 +80,19 @@ func (s *Source) watch(c *conn) {
 	// starts.
 	c.session.Close()
 	s.mu.Lock()
-	closed := s.closed
+	closed, next := s.closed, ""
 	if !closed {
 		s.lastEnd, s.lastEnded = c.why, time.Now()
+		if s.restarts() {
+			next = s.endedWords(s.lastEnded)
+		}
 	}
 	s.mu.Unlock()
 	close(c.exited)
 	switch {
 	case closed:
 	case s.restarts():
-		s.log.Error("mcp: server connection ended; the next call "+s.words().next, "server", s.srv.Name, "err", c.why)
+		s.log.Error("mcp: server connection ended; "+next, "server", s.srv.Name, "err", c.why)
 	default:
 		s.log.Error("mcp: server connection ended; its tools give error results", "server", s.srv.Name, "err", c.why)
 	}

@@ -172,14 +172,7 @@ func (s *Source) start(ctx context.Context) (*conn, error) {
 // there is none: MaxRestarts restarts within the window already. Under
 // mu.
 func (s *Source) nextRestart(now time.Time) (time.Duration, error) {
-	kept := s.restarted[:0]
-	for _, at := range s.restarted {
-		if now.Sub(at) < s.srv.RestartWindow {
-			kept = append(kept, at)
-		}
-	}
-	s.restarted = kept
-	n := len(kept)
+	n := s.recentRestarts(now)
 	switch {
 	case n >= s.srv.MaxRestarts:
 		w := s.words()
@@ -193,6 +186,39 @@ func (s *Source) nextRestart(now time.Time) (time.Duration, error) {
 	// that a start that is slow to fail is not followed by another at
 	// once.
 	return max(s.lastEnded.Add(backoff).Sub(now), 0), nil
+}
+
+// recentRestarts forgets the restarts that fell out of the window by
+// now and counts the rest. Under mu.
+func (s *Source) recentRestarts(now time.Time) int {
+	kept := s.restarted[:0]
+	for _, at := range s.restarted {
+		if now.Sub(at) < s.srv.RestartWindow {
+			kept = append(kept, at)
+		}
+	}
+	s.restarted = kept
+	return len(kept)
+}
+
+// endedWords say, for the log line of a connection that ended at now,
+// what the next call does: make it again, or, with MaxRestarts restarts
+// in the window already, nothing until enough of them fall out of it.
+// Under mu.
+func (s *Source) endedWords(now time.Time) string {
+	w := s.words()
+	n := s.recentRestarts(now)
+	if n < s.srv.MaxRestarts {
+		return "the next call " + w.next
+	}
+	// restarted is in time order: the restart that has to fall out of
+	// the window for one more to be allowed is n-MaxRestarts from the
+	// oldest. Rounded up, so that a call after the time given does make
+	// the connection again.
+	wait := s.restarted[n-s.srv.MaxRestarts].Add(s.srv.RestartWindow).Sub(now)
+	wait = (wait + time.Second - 1).Truncate(time.Second)
+	return fmt.Sprintf("not %s: it was %s %d times within %v, the most allowed, so its tools give error results until a call after %v %s",
+		w.again, w.done, n, s.srv.RestartWindow, wait, w.next)
 }
 
 // sleep waits for d or until ctx ends.

@@ -21,6 +21,15 @@ import (
 // out-of-memory killer would, and waits until the source has seen it go.
 func killServer(t *testing.T, tools []dispatch.Tool, log *logBuffer) string {
 	t.Helper()
+	pid := killPid(t, tools)
+	waitFor(t, "the log line", func() bool { return strings.Contains(log.String(), "server connection ended") })
+	return pid
+}
+
+// killPid asks the server whose tools are tools for its pid, kills it
+// with SIGKILL and returns the pid.
+func killPid(t *testing.T, tools []dispatch.Tool) string {
+	t.Helper()
 	o := call(t, tools, dispatch.Options{}, "pid", `{}`)
 	pid, err := strconv.Atoi(o.Outcome.Content)
 	if err != nil {
@@ -29,7 +38,6 @@ func killServer(t *testing.T, tools []dispatch.Tool, log *logBuffer) string {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the log line", func() bool { return strings.Contains(log.String(), "server connection ended") })
 	return o.Outcome.Content
 }
 
@@ -194,5 +202,46 @@ func TestCallsRacingARestart(t *testing.T) {
 	}
 	if pids[0] == before || slices.ContainsFunc(pids, func(p string) bool { return p != pids[0] }) {
 		t.Errorf("pids %v after the kill of %s, want one new server for all", pids, before)
+	}
+}
+
+// TestEndAfterLastRestartIsLoggedAsFinal: the log line of a server that
+// ends after its last allowed restart says it is not started again, and
+// why, rather than that the next call starts it.
+func TestEndAfterLastRestartIsLoggedAsFinal(t *testing.T) {
+	var log logBuffer
+	src := connect(t, mcp.Server{Name: "once", Command: stdioServer(t), Logger: log.logger(), MaxRestarts: 1, RestartWindow: time.Minute})
+	tools, err := src.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	killServer(t, tools, &log)
+	// The call after the kill starts the server again, the one restart
+	// allowed; killing that one leaves none.
+	killPid(t, tools)
+	ended := func() []string {
+		var lines []string
+		for line := range strings.Lines(log.String()) {
+			if strings.Contains(line, "server connection ended") {
+				lines = append(lines, line)
+			}
+		}
+		return lines
+	}
+	waitFor(t, "the second end's log line", func() bool { return len(ended()) == 2 })
+	lines := ended()
+	if !strings.Contains(lines[0], "the next call starts it again") {
+		t.Errorf("first end: %q, want it to say the next call starts the server again", lines[0])
+	}
+	for _, want := range []string{"not started again", "restarted 1 times within 1m0s, the most allowed", "until a call after ", "s starts it again"} {
+		if !strings.Contains(lines[1], want) {
+			t.Errorf("second end: %q, want %q", lines[1], want)
+		}
+	}
+	if strings.Contains(lines[1], "the next call starts it again") {
+		t.Errorf("second end: %q says the next call starts the server again", lines[1])
+	}
+	if o := call(t, tools, dispatch.Options{}, "pid", `{}`); !strings.Contains(o.Outcome.Content, `server "once" is not started again`) {
+		t.Errorf("call after the second end: %+v, want it not started again", o.Outcome)
 	}
 }
