@@ -33,8 +33,10 @@ const maxSchemaDepth = 16
 // MCP tool taking one of several sets of arguments, or Pydantic's
 // Optional[Model], anyOf the model and null. A tool's arguments are
 // always an object, so a branch of anyOf or oneOf whose type excludes
-// object is never the one taken and is left out, and a type list holding
-// object is object. When every branch left of such a union is an object
+// object, or that is the boolean schema false, is never the one taken
+// and is left out, and a type list holding object is object; a branch
+// true, which any object matches, makes anyOf or oneOf add nothing (and
+// allOf leaves it out). When every branch left of such a union is an object
 // (a local $ref is followed, and a $ref its target holds), the union
 // becomes one object with the properties of every branch; a property is required
 // where the union requires it whichever branch is taken (for allOf, where
@@ -46,7 +48,7 @@ const maxSchemaDepth = 16
 // define it give it, as the tool's author meant. A
 // missing or null schema is a tool without arguments; a schema that
 // cannot be an object (a union with no branch left, allOf with a branch
-// of another type) or whose type is not a type name is an error.
+// of another type or false) or whose type is not a type name is an error.
 func ToolSchema(raw json.RawMessage) (map[string]any, error) {
 	var s map[string]any
 	if len(bytes.TrimSpace(raw)) > 0 {
@@ -98,19 +100,40 @@ func objectSchema(root, s map[string]any, depth int) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if branches == nil {
+			// The union takes any object: it adds nothing to out.
+			continue
+		}
 		merge(out, key, branches)
 	}
 	return out, nil
 }
 
-// unionBranches is each branch of the union key as an object schema.
+// unionBranches is each branch of the union key as an object schema, or
+// nil when the union takes any object. A branch may be a boolean schema:
+// false matches nothing, so it is left out of anyOf and oneOf like a
+// branch of another type, and allOf with it matches nothing; true
+// matches anything, so allOf leaves it out and anyOf or oneOf with it
+// takes any object (for oneOf, any object the tool's own check then
+// sorts out, as for the union's other looseness on the wire).
 func unionBranches(root map[string]any, key string, list any, depth int) ([]map[string]any, error) {
 	items, ok := list.([]any)
 	if !ok || len(items) == 0 {
 		return nil, fmt.Errorf("%s is not a list of schemas", key)
 	}
 	var out []map[string]any
+	takesAny := false
 	for i, item := range items {
+		switch item {
+		case false:
+			if key == "allOf" {
+				return nil, notObjectError{fmt.Sprintf("%s[%d] is false, which nothing matches", key, i)}
+			}
+			continue
+		case true:
+			takesAny = takesAny || key != "allOf"
+			continue
+		}
 		b, ok := item.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("%s[%d] is not a schema object", key, i)
@@ -126,7 +149,10 @@ func unionBranches(root map[string]any, key string, list any, depth int) ([]map[
 		}
 		out = append(out, obj)
 	}
-	if len(out) == 0 {
+	switch {
+	case takesAny:
+		return nil, nil
+	case len(out) == 0 && key != "allOf":
 		return nil, notObjectError{fmt.Sprintf("%s has no branch an object can match", key)}
 	}
 	return out, nil

@@ -17,17 +17,27 @@ import (
 // as schemas made from structs do: a branch open to any other property
 // would take one of any type, which the wire schema narrows to the types
 // the branches defining it give it (see ToolSchema). Branches of another
-// type, which no arguments object matches, are left out.
+// type, which no arguments object matches, are left out, and so are the
+// boolean schemas false, which matches nothing, and true, which matches
+// anything.
 func TestToolSchemaNeverRefusesWhatTheToolTakes(t *testing.T) {
 	names := []string{"a", "b", "c", "d"}
 	types := []string{"string", "number"}
 	rapid.Check(t, func(t *rapid.T) {
 		var branches []any
-		objects := 0
+		objects := 0 // branches some arguments object matches
 		for range rapid.IntRange(1, 3).Draw(t, "branches") {
-			if rapid.IntRange(0, 3).Draw(t, "of another type") == 0 {
+			switch rapid.IntRange(0, 5).Draw(t, "kind") {
+			case 0:
 				// A branch no arguments object matches, as Optional's null.
 				branches = append(branches, map[string]any{"type": rapid.SampledFrom([]any{"null", "string", []any{"array", "null"}}).Draw(t, "type")})
+				continue
+			case 1:
+				branches = append(branches, false)
+				continue
+			case 2:
+				branches = append(branches, true)
+				objects++
 				continue
 			}
 			objects++

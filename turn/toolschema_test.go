@@ -85,7 +85,7 @@ func TestToolSchemaRefusesWhatCannotBeAnObject(t *testing.T) {
 		{`{"anyOf":[{"type":"null"},{"$ref":"#/$defs/gone"}]}`, `anyOf[1]: $ref "#/$defs/gone" names no schema in this one`},
 		{`{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, "nests unions or references too deep"},
 		{`{"oneOf":{"type":"object"}}`, "oneOf is not a list of schemas"},
-		{`{"allOf":[true]}`, "allOf[0] is not a schema object"},
+		{`{"allOf":[7]}`, "allOf[0] is not a schema object"},
 		{`{"anyOf":[{"$ref":"#/$defs/gone"}]}`, `anyOf[0]: $ref "#/$defs/gone" names no schema in this one`},
 		{`{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, "nests unions or references too deep"},
 	}
