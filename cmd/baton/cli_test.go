@@ -36,6 +36,8 @@ func TestUsageErrors(t *testing.T) {
 		{"zero timeout", []string{"serve", "--stall-timeout", "0s"}, "serve: --stall-timeout must be positive, got 0s"},
 		{"negative retry wait", []string{"run", "--max-retry-wait", "-1s", "hi"}, "run: --max-retry-wait must be 0 (no bound) or more, got -1s"},
 		{"negative retry budget", []string{"serve", "--retry-budget", "-1m"}, "serve: --retry-budget must be 0 (no bound) or more, got -1m0s"},
+		{"two bad timeouts, the first listed named", []string{"serve", "--model-timeout", "0s", "--first-chunk-timeout", "-1s"}, "serve: --first-chunk-timeout must be positive, got -1s"},
+		{"two bad retry bounds, the first listed named", []string{"run", "--retry-budget", "-1s", "--max-retry-wait", "-1s", "hi"}, "run: --max-retry-wait must be 0 (no bound) or more, got -1s"},
 		{"negative context window", []string{"run", "--context-window", "-5", "hi"}, "run: --context-window must be positive, got -5"},
 	}
 	for _, tt := range tests {

@@ -30,9 +30,14 @@ func addModelFlags(fs *flagSet) *modelFlags {
 
 // options checks the flags and returns the turn driver's options.
 func (m *modelFlags) options(fs *flagSet) (conductor.Model, error) {
-	for name, d := range map[string]time.Duration{"first-chunk-timeout": m.firstChunk, "stall-timeout": m.idle, "model-timeout": m.total} {
-		if d <= 0 {
-			return conductor.Model{}, usagef(fs.FlagSet, "%s: --%s must be positive, got %s", fs.Name(), name, d)
+	// Checked in the order the flags are listed, so that of two bad
+	// ones the same is named every time.
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"first-chunk-timeout", m.firstChunk}, {"stall-timeout", m.idle}, {"model-timeout", m.total}} {
+		if f.d <= 0 {
+			return conductor.Model{}, usagef(fs.FlagSet, "%s: --%s must be positive, got %s", fs.Name(), f.name, f.d)
 		}
 	}
 	o := conductor.Model{
@@ -43,12 +48,15 @@ func (m *modelFlags) options(fs *flagSet) (conductor.Model, error) {
 	// Zero on the command line reads as "no bound", as --retries 0 reads
 	// as "none"; the driver spells both with a negative value, its zero
 	// being the default.
-	for name, d := range map[string]*time.Duration{"max-retry-wait": &o.MaxRetryWait, "retry-budget": &o.RetryBudget} {
+	for _, f := range []struct {
+		name string
+		d    *time.Duration
+	}{{"max-retry-wait", &o.MaxRetryWait}, {"retry-budget", &o.RetryBudget}} {
 		switch {
-		case *d < 0:
-			return conductor.Model{}, usagef(fs.FlagSet, "%s: --%s must be 0 (no bound) or more, got %s", fs.Name(), name, *d)
-		case *d == 0:
-			*d = -1
+		case *f.d < 0:
+			return conductor.Model{}, usagef(fs.FlagSet, "%s: --%s must be 0 (no bound) or more, got %s", fs.Name(), f.name, *f.d)
+		case *f.d == 0:
+			*f.d = -1
 		}
 	}
 	switch {
