@@ -156,7 +156,8 @@ func (o HandlerOptions) withDefaults() HandlerOptions {
 //
 // GET .../{thread}/messages reads the thread's conversation, every run
 // of it, as the AI SDK chat's messages, with the phase of its run:
-// {"messages": [...], "phase": "settled"}; see aisdk.Messages.
+// {"messages": [...], "phase": "settled"}, with "error" when its last
+// run faulted; see aisdk.Fold.
 type Handler struct {
 	newRunner func(ctx context.Context, threadID string) (Runner, error)
 	opts      HandlerOptions

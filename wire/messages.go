@@ -19,6 +19,10 @@ type threadMessages struct {
 	// Phase is the thread's run's phase; one in flight is the last
 	// run's, and its stream may be resumed.
 	Phase contract.Phase `json:"phase"`
+	// Error is what the thread's last run faulted with, as its stream's
+	// error chunk said it; a client shows it as the chat's error, as the
+	// stream made it.
+	Error string `json:"error,omitempty"`
 }
 
 // messages answers with the thread's conversation so far, every run of
@@ -46,7 +50,8 @@ func (h *Handler) messages(w http.ResponseWriter, r *http.Request) {
 		h.internalError(w, err, "wire: events of thread %q could not be read", threadID)
 		return
 	}
-	b, err := json.Marshal(threadMessages{Messages: aisdk.Messages(t.id, events), Phase: phase})
+	conv := aisdk.Fold(t.id, events)
+	b, err := json.Marshal(threadMessages{Messages: conv.Messages, Phase: phase, Error: conv.Error})
 	if err != nil {
 		h.internalError(w, err, "wire: messages of thread %q could not be encoded", threadID)
 		return

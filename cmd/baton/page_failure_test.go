@@ -47,6 +47,7 @@ type pageFailure struct {
 	Assistant        []string `json:"assistant"`
 	Error            string   `json:"error"`
 	StatusAfterError string   `json:"statusAfterError"`
+	ErrorAfterReload string   `json:"errorAfterReload"`
 	ErrorAfter       string   `json:"errorAfter"`
 	Page             string   `json:"page"`
 	ConsoleErrors    []string `json:"consoleErrors"`
@@ -55,8 +56,9 @@ type pageFailure struct {
 // TestServeChatPageShowsFailure: in a real headless Chromium, a run whose
 // model call fails (an OpenAI-compatible server answering 401 with the
 // key in its message) shows its error on the chat page without the
-// model's URL or the key, and the next prompt typed on the same page
-// starts a new run on the thread, whose reply is shown.
+// model's URL or the key, and the same error once the page is reloaded;
+// the next prompt typed on the reloaded page starts a new run on the
+// thread, whose reply is shown.
 func TestServeChatPageShowsFailure(t *testing.T) {
 	skipShort(t, "starts a browser")
 	isolate(t)
@@ -74,6 +76,7 @@ func TestServeChatPageShowsFailure(t *testing.T) {
 		ok   bool
 	}{
 		{"the failed run's error is shown and the chat is ready for more", got.Error != "" && got.StatusAfterError == "error"},
+		{"the reloaded page shows the same error", got.ErrorAfterReload == got.Error},
 		{"the error says the model refused the key", strings.Contains(got.Error, "401") || strings.Contains(strings.ToLower(got.Error), "auth")},
 		{"the page shows neither the model's address nor the key", !strings.Contains(got.Page+got.Error, host) && !strings.Contains(got.Page+got.Error, "sk-page") && !strings.Contains(got.Page+got.Error, "0123456789abcdef")},
 		{"both prompts are shown", slices.Equal(got.User, []string{"hello", "try again"})},

@@ -45,18 +45,37 @@ type Approval struct {
 // the session's, from its start; a run in flight ends with what it has
 // so far.
 func Messages(chatID string, events []contract.RunEvent) []UIMessage {
+	return Fold(chatID, events).Messages
+}
+
+// Conversation is what a chat holds once it has taken a thread's
+// streams: its messages, and the error the last one ended with.
+type Conversation struct {
+	Messages []UIMessage
+	// Error is the errorText of the error chunk the thread's last run
+	// ended with, "" when it did not fault with one: the chat does not
+	// keep it in a message, it shows it as its error, until the next run.
+	Error string
+}
+
+// Fold returns a thread's conversation: its Messages, and the error its
+// last run faulted with.
+func Fold(chatID string, events []contract.RunEvent) Conversation {
 	p := NewProjector(chatID)
 	f := folder{out: []UIMessage{}}
 	for _, ev := range events {
-		if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 && ev.Text != "" {
-			f.out = append(f.out, UIMessage{ID: ev.RunID + "-input", Role: "user", Parts: []UIPart{{Type: "text", Text: ev.Text}}})
-			f.msg = nil
+		if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 {
+			f.err = ""
+			if ev.Text != "" {
+				f.out = append(f.out, UIMessage{ID: ev.RunID + "-input", Role: "user", Parts: []UIPart{{Type: "text", Text: ev.Text}}})
+				f.msg = nil
+			}
 		}
 		for _, c := range p.Project(ev) {
 			f.chunk(c)
 		}
 	}
-	return f.out
+	return Conversation{Messages: f.out, Error: f.err}
 }
 
 // folder builds messages from chunks, as the SDK's processUIMessageStream
@@ -67,9 +86,15 @@ type folder struct {
 	msg *UIMessage
 	// open holds the text and reasoning parts still streaming, by chunk id.
 	open map[string]int
+	// err is the errorText of the error chunk of the run folded last.
+	err string
 }
 
 func (f *folder) chunk(c Chunk) {
+	if c.Type == Error {
+		f.err = c.ErrorText
+		return
+	}
 	if c.Type == Start {
 		f.start(c)
 		return

@@ -187,12 +187,16 @@ function unpend(text) {
 }
 
 // showHistory shows the thread's conversation so far, every run of it,
-// and returns the phase of its run.
+// and the error its last run faulted with, as that run's stream showed
+// it; it returns the phase of its run.
 async function showHistory() {
   const res = await fetch(threadURL("messages"), { headers: auth });
   if (!res.ok) throw new Error((await res.text()) || "reading the thread failed: " + res.status);
-  const { messages, phase } = await res.json();
-  if (!busy()) chat.messages = messages;
+  const { messages, phase, error } = await res.json();
+  if (!busy()) {
+    chat.messages = messages;
+    if (error) state.error = new Error(error);
+  }
   render();
   return phase;
 }
