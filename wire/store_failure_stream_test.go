@@ -38,48 +38,7 @@ func TestAStreamEndedByTheStoresFailureSaysSo(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var broken atomic.Bool
-			release := make(chan struct{})
-			// The error names a URL with a credential: the stream must not.
-			st := breakableStore{store.NewMemory(), &broken, errors.New(`store: Post "https://db.internal/append?token=s3cret": connection refused`)}
-			h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
-				return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: heldModel{release}}, Env: conductor.Env{Store: st, SessionID: id}})
-			}, HandlerOptions{})
-			srv := httptest.NewServer(h)
-			t.Cleanup(func() { h.Close(); srv.Close() })
-			streamed := make(chan string, 1)
-			go func() {
-				req, _ := http.NewRequest(http.MethodPost, srv.URL+tc.query, strings.NewReader(tc.body("t1")))
-				req.Header.Set("Content-Type", "application/json")
-				if tc.accept != "" {
-					req.Header.Set("Accept", tc.accept)
-				}
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Error(err)
-					streamed <- ""
-					return
-				}
-				defer resp.Body.Close()
-				b, _ := io.ReadAll(resp.Body)
-				streamed <- string(b)
-			}()
-			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-				if p, ok := threadPhase(h, "t1"); ok && p == contract.PhaseAwaitingModel {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("the run never called its model")
-				}
-			}
-			broken.Store(true)
-			close(release)
-			var body string
-			select {
-			case body = <-streamed:
-			case <-time.After(10 * time.Second):
-				t.Fatal("the stream is still open after the run ended with the store's failure")
-			}
+			body, _ := streamThroughStoreFailure(t, tc.query, tc.accept, tc.body("t1"))
 			if !strings.Contains(body, tc.want) {
 				t.Errorf("the stream ended without %s:\n%s", tc.want, body)
 			}
@@ -88,4 +47,54 @@ func TestAStreamEndedByTheStoresFailureSaysSo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// streamThroughStoreFailure posts body to a handler whose store fails
+// once the run waits on its model (the error names a URL with a
+// credential), and returns the stream's body once it ended, and the
+// handler.
+func streamThroughStoreFailure(t *testing.T, query, accept, reqBody string) (string, *Handler) {
+	t.Helper()
+	var broken atomic.Bool
+	release := make(chan struct{})
+	st := breakableStore{store.NewMemory(), &broken, errors.New(`store: Post "https://db.internal/append?token=s3cret": connection refused`)}
+	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
+		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: heldModel{release}}, Env: conductor.Env{Store: st, SessionID: id}})
+	}, HandlerOptions{})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { h.Close(); srv.Close() })
+	streamed := make(chan string, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+query, strings.NewReader(reqBody))
+		req.Header.Set("Content-Type", "application/json")
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			streamed <- ""
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		streamed <- string(b)
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if p, ok := threadPhase(h, "t1"); ok && p == contract.PhaseAwaitingModel {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run never called its model")
+		}
+	}
+	broken.Store(true)
+	close(release)
+	select {
+	case body := <-streamed:
+		return body, h
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream is still open after the run ended with the store's failure")
+	}
+	return "", h
 }

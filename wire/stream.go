@@ -507,7 +507,9 @@ func (s *streamer) follow(ctx context.Context, done <-chan struct{}) error {
 // (FailedRunner), the store having refused the run's records or another
 // process having taken its session over, so no run_faulted was published
 // and the client could not tell the failure from a normal end. The error
-// is redacted as a run's fault is.
+// is redacted as a run's fault is. The state the stream ends with says
+// the phase the store still has the run in, not faulted: no fault was
+// stored, and whoever resumes the run goes on from that phase.
 func (s *streamer) faultIfFailed() error {
 	fr, ok := s.t.r.(FailedRunner)
 	if !ok || s.runID == "" {
@@ -525,13 +527,19 @@ func (s *streamer) faultIfFailed() error {
 	msg = redact.Error(msg)
 	ev := contract.RunEvent{SessionID: s.t.id, RunID: s.runID, Kind: contract.EvRunFaulted, Text: msg, Err: &contract.RunError{Kind: kind, Message: msg}}
 	s.ended = true
+	// The run's end was never stored: the store has it in flight, in the
+	// phase of its last durable step, for whoever resumes it.
+	phase := s.t.r.Snapshot().Phase
+	if !phase.InFlight() {
+		phase = contract.PhaseFaulted
+	}
 	switch {
 	case s.nd != nil:
 		return s.nd.writeEvent(ev)
 	case s.ui != nil:
-		return s.writeUI(s.ui.Project(ev))
+		return s.writeUI(s.ui.Stopped(ev, phase))
 	}
-	events := s.proj.Project(ev)
+	events := s.proj.Stopped(ev, phase)
 	for i := range events {
 		// No cursor: nothing stored follows the run's last event, and a
 		// client resuming from one would be taken back to the start.

@@ -154,7 +154,10 @@ func (p *Projector) runEnded(ev contract.RunEvent, last Event) []Event {
 	p.steps = nil
 	p.t.EndTurn()
 	phase := contract.PhaseSettled
-	if ev.Kind == contract.EvRunFaulted {
+	switch {
+	case ev.Kind == contract.EvRunFaulted && p.stoppedIn != "":
+		phase = p.stoppedIn
+	case ev.Kind == contract.EvRunFaulted:
 		phase = contract.PhaseFaulted
 	}
 	out = append(out, Event{Type: StateSnapshot, Snapshot: runState{SessionID: p.t.SessionID, RunID: ev.RunID, Phase: string(phase), Usage: ev.Usage}})

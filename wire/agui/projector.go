@@ -31,6 +31,9 @@ type Projector struct {
 	// before it.
 	anchor string
 	sub    int
+	// stoppedIn, while Stopped projects, is the phase the store still has
+	// the stopped run in.
+	stoppedIn contract.Phase
 }
 
 // NewProjector returns a projector for a stream of the session threadID
@@ -144,6 +147,21 @@ func (p *Projector) Continue() []Event {
 
 // Project returns the AG-UI events for one baton event, in order.
 func (p *Projector) Project(ev contract.RunEvent) []Event {
+	return p.project(ev)
+}
+
+// Stopped returns the events that end the stream of a run this process
+// stopped driving, its store having failed or another process having
+// taken its session over: ev is the run_faulted that says why, and phase
+// the one the store still has the run in, which the state says rather
+// than faulted, since whoever resumes the run goes on from there.
+func (p *Projector) Stopped(ev contract.RunEvent, phase contract.Phase) []Event {
+	p.stoppedIn = phase
+	defer func() { p.stoppedIn = "" }()
+	return p.project(ev)
+}
+
+func (p *Projector) project(ev contract.RunEvent) []Event {
 	if ev.Kind == contract.EvSignalRejected {
 		return nil
 	}

@@ -166,7 +166,11 @@ func (p *Projector) callOutput(id string, r contract.ToolResult) []Chunk {
 // and a finish whose reason is error.
 func (p *Projector) runFaulted(ev contract.RunEvent) []Chunk {
 	out := p.closeAll()
-	meta := p.endMetadata(ev, contract.PhaseFaulted)
+	phase := contract.PhaseFaulted
+	if p.stoppedIn != "" {
+		phase = p.stoppedIn
+	}
+	meta := p.endMetadata(ev, phase)
 	msg := faultMessage(ev)
 	if ev.Err != nil && ev.Err.Kind == contract.KindAborted {
 		if ev.Err.Message != "" {

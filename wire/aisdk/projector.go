@@ -23,6 +23,9 @@ type Projector struct {
 	// client has a part for, an approval or a question, until the part
 	// has its output.
 	asked map[string]bool
+	// stoppedIn, while Stopped projects, is the phase the store still has
+	// the stopped run in.
+	stoppedIn contract.Phase
 }
 
 // NewProjector returns a projector for a stream of the session chatID
@@ -48,6 +51,18 @@ func (p *Projector) Project(ev contract.RunEvent) []Chunk {
 	}
 	p.t.Committed(ev)
 	return p.committed(ev)
+}
+
+// Stopped returns the chunks that end the stream of a run this process
+// stopped driving, its store having failed or another process having
+// taken its session over: ev is the run_faulted that says why, and phase
+// the one the store still has the run in, which the finish's metadata
+// says rather than faulted, since whoever resumes the run goes on from
+// there.
+func (p *Projector) Stopped(ev contract.RunEvent, phase contract.Phase) []Chunk {
+	p.stoppedIn = phase
+	defer func() { p.stoppedIn = "" }()
+	return p.Project(ev)
 }
 
 func (p *Projector) textID() string      { return "text-" + p.t.TurnID() }
