@@ -49,6 +49,7 @@ type commandTransport struct {
 func newCommandTransport(srv Server) *commandTransport {
 	cmd := exec.Command(srv.Command[0], srv.Command[1:]...)
 	cmd.Env, cmd.Dir = srv.Env, srv.Dir
+	ownGroup(cmd)
 	t := &commandTransport{cmd: cmd, terminate: 2 * time.Second, exited: make(chan struct{})}
 	cmd.Stderr = &t.tail
 	if srv.Stderr != nil {
@@ -114,6 +115,8 @@ func (t *commandTransport) stop() error {
 				<-t.exited
 			}
 		}
+		// The command has ended; what it started must not outlive it.
+		endGroup(t.cmd)
 		t.stdout.Close()
 		t.stopErr = t.waitErr
 	})
