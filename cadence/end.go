@@ -30,8 +30,22 @@ func (t *transition) endRun(phase contract.Phase) {
 	t.s.RunUsage.WallNanos = wall
 	t.s.SessionUsage.WallNanos += wall
 	t.s.Phase = phase
+	t.reportDropped()
 	t.s.Queued = nil
 	t.s.Abort, t.s.AbortReason = "", ""
+}
+
+// reportDropped publishes an input_dropped event for each input still
+// queued as the run ends: the host was told it was accepted, and it will
+// never reach the model. A settling run has delivered its queue, so only
+// a fault or an abort reaches here with input queued.
+func (t *transition) reportDropped() {
+	if !t.reportsDropped() {
+		return
+	}
+	for _, q := range t.s.Queued {
+		t.publish(contract.RunEvent{Kind: contract.EvInputDropped, Text: inputText(q.Turns), Input: q.Kind})
+	}
 }
 
 // answerPending gives every unanswered pending call an error result with

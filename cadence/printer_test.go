@@ -91,6 +91,9 @@ func printEvent(ev contract.RunEvent) string {
 	if ev.Kind == contract.EvCompaction {
 		s += fmt.Sprintf(" cut=%d", ev.Index)
 	}
+	if ev.Input != "" {
+		s += " input=" + string(ev.Input)
+	}
 	if ev.Kind == contract.EvTurnStarted {
 		s += fmt.Sprintf(" round=%d/%d", ev.Round, ev.MaxRounds)
 	}

@@ -47,6 +47,12 @@ func (t *transition) steersOnResume() bool {
 	return t.s.Revision >= contract.RevisionSteerOnResume
 }
 
+// reportsDropped says a run that ends with input still queued publishes
+// an input_dropped event for each (revision 7 on).
+func (t *transition) reportsDropped() bool {
+	return t.s.Revision >= contract.RevisionReportsDropped
+}
+
 // upgrade moves the run in flight to a newer revision when a resume asks
 // for one; a run never goes back to an older one.
 func (t *transition) upgrade(sig contract.Resumed) {

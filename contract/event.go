@@ -20,6 +20,11 @@ const (
 	EvLoopWarning       EventKind = "loop_warning"
 	EvCompaction        EventKind = "compaction"
 	EvModelRetry        EventKind = "model_retry"
+	// EvInputDropped reports steering or follow-up input the host was
+	// told was accepted that the run never delivered because it faulted
+	// or was aborted first (revision 7 on): one per input, before the
+	// run's end event. Text is the input and Input its kind.
+	EvInputDropped EventKind = "input_dropped"
 	// EvTurnStarted opens a model call: Round is its number in the run,
 	// MaxRounds the run's cap.
 	EvTurnStarted EventKind = "turn_started"
@@ -92,6 +97,8 @@ type RunEvent struct {
 	Missed int `json:"missed,omitempty"`
 	// Signal names the rejected signal's kind.
 	Signal SignalKind `json:"signal,omitempty"`
+	// Input is the kind of the input an input_dropped reports.
+	Input InputKind `json:"input,omitempty"`
 	// Round and MaxRounds describe a turn_started.
 	Round     int `json:"round,omitempty"`
 	MaxRounds int `json:"max_rounds,omitempty"`

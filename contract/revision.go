@@ -35,7 +35,11 @@ package contract
 // Revision 6 adds: a run resumed while its model call was out sends the
 // call again with the steering queued before the stop delivered into it
 // (RevisionSteerOnResume).
-const CurrentRevision = RevisionSteerOnResume
+//
+// Revision 7 adds: a run that faults or is aborted with steering or
+// follow-up input still queued publishes an input_dropped event for each
+// before its end event (RevisionReportsDropped).
+const CurrentRevision = RevisionReportsDropped
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -86,6 +90,13 @@ const RevisionBoundedEstimates = 5
 // call that was out died with the process, so the one sent again is the
 // next call, and a steer queued before it is due in it.
 const RevisionSteerOnResume = 6
+
+// RevisionReportsDropped is the first revision under which input the
+// host was told was accepted and the run never delivered, because it
+// faulted or was aborted first, is reported: one input_dropped event per
+// input, before the run's end event. Earlier revisions dropped it
+// silently, so a chat client showed the text as taken and it vanished.
+const RevisionReportsDropped = 7
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

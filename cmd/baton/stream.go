@@ -231,6 +231,8 @@ func (p *printer) text(ev contract.RunEvent) {
 		p.line("·· loop guard: %s", oneLine(ev.Text, 200))
 	case contract.EvLag:
 		p.line("·· (missed %d events)", ev.Missed)
+	case contract.EvInputDropped:
+		p.line("·· not delivered (%s): %s", ev.Input, oneLine(ev.Text, 200))
 	case contract.EvRunSettled:
 		p.settled(ev)
 	case contract.EvRunFaulted:

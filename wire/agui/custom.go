@@ -20,6 +20,8 @@ func (p *Projector) custom(ev contract.RunEvent) (Event, bool) {
 		c.Name, c.Value = CustomSteeringApplied, map[string]any{"text": ev.Text}
 	case contract.EvFollowUpApplied:
 		c.Name, c.Value = CustomFollowUpApplied, map[string]any{"text": ev.Text}
+	case contract.EvInputDropped:
+		c.Name, c.Value = CustomInputDropped, map[string]any{"text": ev.Text, "kind": string(ev.Input)}
 	case contract.EvCompaction:
 		c.Name, c.Value = CustomCompaction, map[string]any{"text": ev.Text, "cut": ev.Index}
 	case contract.EvLoopWarning:

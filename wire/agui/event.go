@@ -31,6 +31,7 @@ const (
 	CustomApprovalResolved  = "baton.approval_resolved"
 	CustomSteeringApplied   = "baton.steering_applied"
 	CustomFollowUpApplied   = "baton.follow_up_applied"
+	CustomInputDropped      = "baton.input_dropped"
 	CustomCompaction        = "baton.compaction"
 	CustomLoopWarning       = "baton.loop_warning"
 	CustomModelRetry        = "baton.model_retry"

@@ -59,6 +59,7 @@ func TestGolden(t *testing.T) {
 		{"agui_faulted_mid_turn.sse", faulted},
 		{"agui_custom.sse", custom},
 		{"agui_delegated.sse", wt.DelegatedRun()},
+		{"agui_input_dropped.sse", wt.DroppedInputRun()},
 	} {
 		t.Run(tt.name, func(t *testing.T) { wt.Golden(t, tt.name, render(t, tt.events)) })
 	}

@@ -39,6 +39,7 @@ const (
 	DataApprovalResolved  = "data-baton-approval-resolved"
 	DataSteeringApplied   = "data-baton-steering-applied"
 	DataFollowUpApplied   = "data-baton-follow-up-applied"
+	DataInputDropped      = "data-baton-input-dropped"
 	DataCompaction        = "data-baton-compaction"
 	DataLoopWarning       = "data-baton-loop-warning"
 	DataModelRetry        = "data-baton-model-retry"

@@ -23,6 +23,8 @@ func data(ev contract.RunEvent) (Chunk, bool) {
 		return Chunk{Type: DataSteeringApplied, ID: seqID("steer"), Data: map[string]any{"text": ev.Text}}, true
 	case contract.EvFollowUpApplied:
 		return Chunk{Type: DataFollowUpApplied, ID: seqID("follow-up"), Data: map[string]any{"text": ev.Text}}, true
+	case contract.EvInputDropped:
+		return Chunk{Type: DataInputDropped, ID: seqID("dropped"), Data: map[string]any{"text": ev.Text, "kind": string(ev.Input)}}, true
 	case contract.EvCompaction:
 		return Chunk{Type: DataCompaction, ID: seqID("compaction"), Data: map[string]any{"text": ev.Text, "cut": ev.Index}}, true
 	case contract.EvLoopWarning:

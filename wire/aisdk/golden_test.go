@@ -78,6 +78,7 @@ func TestGoldenUIMessageStream(t *testing.T) {
 		{"ui_aborted.sse", aborted},
 		{"ui_custom.sse", custom},
 		{"ui_delegated.sse", wt.DelegatedRun()},
+		{"ui_input_dropped.sse", wt.DroppedInputRun()},
 	} {
 		t.Run(tt.name, func(t *testing.T) { wt.Golden(t, tt.name, renderUI(t, tt.events)) })
 	}

@@ -64,6 +64,19 @@ func CommittedOnly(events []contract.RunEvent) []contract.RunEvent {
 	return out
 }
 
+// DroppedInputRun is a run aborted while a steer and a follow-up were
+// still queued: each is reported dropped before the run's end.
+func DroppedInputRun() []contract.RunEvent {
+	return []contract.RunEvent{
+		Ev(1, 0, contract.EvRunStarted),
+		With(Ev(2, 0, contract.EvInputDropped), func(e *contract.RunEvent) { e.Text = "use celsius"; e.Input = contract.InputSteer }),
+		With(Ev(3, 0, contract.EvInputDropped), func(e *contract.RunEvent) { e.Text = "and tomorrow?"; e.Input = contract.InputFollowUp }),
+		With(Ev(4, 0, contract.EvRunFaulted), func(e *contract.RunEvent) {
+			e.Err = &contract.RunError{Kind: contract.KindAborted, Message: "run aborted"}
+		}),
+	}
+}
+
 // DelegatedRun is a run whose model hands a task to a delegate: the
 // child's events, numbered in its own run and marked with the subflow
 // path, come between the parent's subflow_started and subflow_completed.
