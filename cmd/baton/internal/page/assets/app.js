@@ -279,6 +279,12 @@ function renderMessage(m) {
       divs.push(userMessage(part.data?.text ?? ""), el("div", "message " + m.role));
       continue;
     }
+    // A message the run was sent but ended (stopped, failed) before it
+    // took: shown where the run ended, as not delivered.
+    if (part.type === "data-baton-input-dropped") {
+      divs.push(userMessage(part.data?.text ?? "", "dropped"), el("div", "message " + m.role));
+      continue;
+    }
     const p = renderPart(part);
     if (p) divs.at(-1).append(p);
   }
