@@ -34,7 +34,7 @@ var (
 
 // Agent drives one session. Its methods are safe for concurrent use.
 type Agent struct {
-	cfg    contract.AgentConfig
+	// rules holds the agent's config too (Config): a run keeps one copy.
 	rules  *cadence.Rules
 	deps   Deps
 	log    *slog.Logger
@@ -196,7 +196,6 @@ func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) 
 	cfg = cfg.WithDefaults()
 	deps = withDefaults(deps, box)
 	a := &Agent{
-		cfg:    cfg,
 		rules:  cadence.New(cfg),
 		deps:   deps,
 		log:    deps.Env.Logger,
@@ -249,7 +248,7 @@ func (a *Agent) now() contract.Timestamp { return contract.TimestampOf(a.deps.En
 // Config returns the config the agent runs under: defaults filled in and
 // each tool as the box describes it. These are the rules its sessions
 // replay under (cadence.New).
-func (a *Agent) Config() contract.AgentConfig { return a.cfg }
+func (a *Agent) Config() contract.AgentConfig { return a.rules.Config() }
 
 // Failed returns the store failure that ended the agent's last run and
 // makes it refuse further work (store.ErrLockLost when the agent lost

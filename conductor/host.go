@@ -129,7 +129,7 @@ func (a *Agent) startRun(ctx context.Context, sb *submission, w chan *outcome) e
 
 // submitted is the signal that starts run id with sb.
 func (a *Agent) submitted(id string, sb *submission) contract.Signal {
-	cfg := a.cfg
+	cfg := a.rules.Config()
 	return contract.Submitted{RunID: id, Input: sb.input, Retrieved: sb.retrieved, RetrievalError: sb.retrievalErr, Instructions: sb.instructions, Tools: descriptors(sb.tools), Config: &cfg, At: a.now()}
 }
 
@@ -408,8 +408,8 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outc
 	}
 	run := a.newRun(snap.RunID, box)
 	run.waiters = append(run.waiters, w)
-	cfg := a.cfg
-	if err := a.apply(contract.Resumed{Revision: a.cfg.Revision, Config: &cfg, At: a.now()}); err != nil {
+	cfg := a.rules.Config()
+	if err := a.apply(contract.Resumed{Revision: cfg.Revision, Config: &cfg, At: a.now()}); err != nil {
 		a.run = nil
 		run.end()
 		return nil, err

@@ -28,7 +28,7 @@ func (a *Agent) unoffered(tools []dispatch.Tool) error {
 	for _, t := range tools {
 		name := t.Descriptor().Name
 		named := func(d contract.ToolDescriptor) bool { return d.Name == name }
-		if !slices.ContainsFunc(a.state.RunTools, named) && !slices.ContainsFunc(a.cfg.Tools, named) {
+		if !slices.ContainsFunc(a.state.RunTools, named) && !slices.ContainsFunc(a.rules.Config().Tools, named) {
 			return contract.NewError(contract.KindConfig, "tool %q is not offered by the run in flight; a run's tools are set when it starts", name)
 		}
 	}

@@ -396,7 +396,7 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 	a.spawn(run, jobFunc(func() task {
 		ctx, cancel := context.WithCancel(run.ctx)
 		defer cancel()
-		summary, err := turn.Summarize(ctx, a.deps.Model.Provider, a.cfg.Model, prompt, a.deps.Model.driverOptions(a.now, a.log))
+		summary, err := turn.Summarize(ctx, a.deps.Model.Provider, a.rules.Config().Model, prompt, a.deps.Model.driverOptions(a.now, a.log))
 		if run.ctx.Err() != nil {
 			return task{}
 		}
