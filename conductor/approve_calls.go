@@ -36,21 +36,19 @@ type CallDecision struct {
 // that an approval for the session among them allowed already is
 // approved by it, and its own approval for the session is not needed.
 func (a *Agent) ApproveCalls(path []string, ds []CallDecision) error {
-	ag, err := a.subflow(path)
-	if err != nil {
-		return err
-	}
-	return ag.call(context.Background(), func() error {
-		if ag.failed != nil {
-			return ag.failed
-		}
-		if ag.run == nil {
-			return ErrNoRun
-		}
-		if err := ag.awaitApproval(ds); err != nil {
-			return err
-		}
-		return ag.decide(ds)
+	return a.atSubflow(path, func(ag *Agent) error {
+		return ag.call(context.Background(), func() error {
+			if ag.failed != nil {
+				return ag.failed
+			}
+			if ag.run == nil {
+				return ErrNoRun
+			}
+			if err := ag.awaitApproval(ds); err != nil {
+				return err
+			}
+			return ag.decide(ds)
+		})
 	})
 }
 

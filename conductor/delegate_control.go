@@ -2,9 +2,11 @@ package conductor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -13,11 +15,9 @@ import (
 // path (delegate call ids from the root, as events carry it): an empty
 // path is this agent's own run.
 func (a *Agent) ApproveSubflow(path []string, callID string, d Decision) error {
-	ag, err := a.subflow(path)
-	if err != nil {
-		return err
-	}
-	return ag.hostSignal(func() (contract.Signal, error) { return resolution(callID, d, ag.now()), nil })
+	return a.atSubflow(path, func(ag *Agent) error {
+		return ag.hostSignal(func() (contract.Signal, error) { return resolution(callID, d, ag.now()), nil })
+	})
 }
 
 // AnswerSubflow answers a question of the run at the subflow path, as
@@ -26,11 +26,22 @@ func (a *Agent) ApproveSubflow(path []string, callID string, d Decision) error {
 // the path, so a call id two runs of the tree share (call_1, say) answers
 // the one the person was asked in.
 func (a *Agent) AnswerSubflow(ctx context.Context, path []string, callID, answer string) error {
+	return a.atSubflow(path, func(ag *Agent) error { return ag.answerOwn(ctx, callID, answer) })
+}
+
+// atSubflow does fn on the agent running the run at path. A child whose
+// run ended since it was found is closed: that is ErrNoRun, as for this
+// agent's own ended run, not ErrClosed, which would say this agent was.
+func (a *Agent) atSubflow(path []string, fn func(*Agent) error) error {
 	ag, err := a.subflow(path)
 	if err != nil {
 		return err
 	}
-	return ag.answerOwn(ctx, callID, answer)
+	err = fn(ag)
+	if ag != a && errors.Is(err, ErrClosed) && a.call(context.Background(), func() error { return nil }) == nil {
+		return fmt.Errorf("%w: the run at subflow %q has ended", ErrNoRun, strings.Join(path, "/"))
+	}
+	return err
 }
 
 // subflow returns the agent running the run at path, a's own for an
@@ -45,20 +56,23 @@ func (a *Agent) subflow(path []string) (*Agent, error) {
 	return a, nil
 }
 
-// childAgent returns the running child of the delegate call.
+// childAgent returns the child running for the delegate call of the
+// batch in flight. Models reuse call ids from turn to turn, and the run
+// keeps the children of every turn's delegate calls: only the batch's
+// call, still unanswered, names a child whose run goes on.
 func (a *Agent) childAgent(callID string) (*Agent, error) {
 	var ag *Agent
 	err := a.call(context.Background(), func() error {
 		if a.run == nil {
 			return ErrNoRun
 		}
-		for _, c := range a.run.children {
-			if c.callID == callID {
+		for _, p := range a.state.Pending {
+			if c := a.run.children[p.Subflow]; c != nil && p.Call.ID == callID && p.State != contract.CallDone {
 				ag = c.begun()
 			}
 		}
 		if ag == nil {
-			return fmt.Errorf("%w: no child run for delegate call %q", ErrNoRun, callID)
+			return fmt.Errorf("%w: no child run in flight for delegate call %q", ErrNoRun, callID)
 		}
 		return nil
 	})

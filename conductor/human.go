@@ -52,12 +52,10 @@ type CallAnswer struct {
 // answer for a call of an earlier run or turn is refused with
 // ErrRejected rather than given to a later call that shares its id.
 func (a *Agent) AnswerCall(ctx context.Context, path []string, ans CallAnswer) error {
-	ag, err := a.subflow(path)
-	if err != nil {
+	return a.atSubflow(path, func(ag *Agent) error {
+		_, err := ag.answerCall(ctx, ans)
 		return err
-	}
-	_, err = ag.answerCall(ctx, ans)
-	return err
+	})
 }
 
 func (a *Agent) answerOwn(ctx context.Context, callID, answer string) error {
