@@ -68,6 +68,9 @@ type Agent struct {
 	// with forward and never nil beside it (watched walks it).
 	forward func(contract.RunEvent)
 	parent  *Agent
+	// path is the subflow path of delegate call ids from the root agent to
+	// this one, as its events reach the root's subscribers.
+	path []string
 	// toolSource implements the tools of delegates at every depth: the
 	// root agent's Deps.Tools.Box.
 	toolSource *dispatch.ToolBox

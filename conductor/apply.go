@@ -251,7 +251,7 @@ func (a *Agent) performOther(e contract.Effect) error {
 	case *contract.StartDelegate:
 		a.startDelegate(*e)
 	case *contract.RequestApproval:
-		a.askApproval(ApprovalRequest{Call: e.Call, Tool: e.Tool, Keys: e.Keys, RunID: a.state.RunID, Turn: a.state.Turns})
+		a.askApproval(ApprovalRequest{Call: e.Call, Tool: e.Tool, Keys: e.Keys, RunID: a.state.RunID, Turn: a.state.Turns, Subflow: slices.Clone(a.path)})
 	case *contract.AskHuman:
 		a.askHuman(e.Call, e.Question)
 	case *contract.Compact:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -350,6 +351,7 @@ func (a *Agent) newChild(e contract.StartDelegate) (*Agent, error) {
 		return nil, err
 	}
 	ag.parent = a
+	ag.path = append(slices.Clone(a.path), e.Call.ID)
 	ag.forward = func(ev contract.RunEvent) {
 		ev.Subflow = append([]string{e.Call.ID}, ev.Subflow...)
 		a.publish(&ev)

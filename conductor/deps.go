@@ -171,6 +171,12 @@ type ApprovalRequest struct {
 	// reach this call and no other of the same id.
 	RunID string
 	Turn  int
+	// Subflow is the path of delegate call ids from the agent the host
+	// made to the run that asks, as that run's events carry it; nil for
+	// the agent's own run. Its Approver is asked for its delegates'
+	// calls too, and call ids repeat across runs, so a decision given
+	// later goes to ApproveCalls with this path.
+	Subflow []string
 }
 
 // Approver decides whether a call may run. It must return once ctx is
