@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 )
@@ -69,6 +71,15 @@ func TestSubflowPathReachesTheChildInFlight(t *testing.T) {
 	if err := a.ApproveCalls([]string{"call_0"}, []conductor.CallDecision{{CallID: "w1", Decision: conductor.Decision{Approved: true}}}); err != nil {
 		t.Fatalf("deciding the child's call: %v", err)
 	}
+	if diff := cmp.Diff([]string{"first done", "wrote"}, settledContents(t, done)); diff != "" {
+		t.Errorf("parent results mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// settledContents waits for the run to settle and returns its tool
+// results' contents in history order.
+func settledContents(t *testing.T, done <-chan submitted) []string {
+	t.Helper()
 	res := <-done
 	if res.err != nil {
 		t.Fatal(res.err)
@@ -77,9 +88,7 @@ func TestSubflowPathReachesTheChildInFlight(t *testing.T) {
 	for _, r := range results(res.snap) {
 		got = append(got, r.Content)
 	}
-	if want := []string{"first done", "wrote"}; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
-		t.Errorf("parent results %q, want %q", got, want)
-	}
+	return got
 }
 
 // TestSubflowPathOfAnEndedChildIsNoRun: once a delegate call is answered
