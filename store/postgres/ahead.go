@@ -13,14 +13,16 @@ const maxStatementObjects = 64 << 20
 
 // storeAhead stores, before a commit's statement, the objects that would
 // take that statement past maxStatementObjects, a batch per statement,
-// and returns those left for it. Objects nothing names yet are harmless:
-// if the commit then fails, they are the leftovers of a failed step.
+// and returns those left for it: at least the last, which may alone be
+// over the bound and cannot be split, so it goes with the commit. Objects
+// nothing names yet are harmless: if the commit then fails, they are the
+// leftovers of a failed step.
 func (b *Backend) storeAhead(ctx context.Context, objs []store.Object) ([]store.Object, error) {
 	size := 0
 	for _, o := range objs {
 		size += len(o.Bytes)
 	}
-	for size > maxStatementObjects {
+	for size > maxStatementObjects && len(objs) > 1 {
 		n, batch := 0, 0
 		for n < len(objs)-1 && (n == 0 || batch+len(objs[n].Bytes) <= maxStatementObjects) {
 			batch += len(objs[n].Bytes)

@@ -1,0 +1,46 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/store/postgres/pgtest"
+)
+
+// One object larger than the bytes a statement is meant to carry (a tool
+// result of a large file, say) cannot be split: it goes with the commit's
+// own statement, whether it is the only object or the last of several,
+// rather than the commit waiting forever to make it smaller.
+func TestCommitOfAnObjectOverTheStatementBound(t *testing.T) {
+	big := bytes.Repeat([]byte{'x'}, maxStatementObjects+1)
+	small := []byte("small")
+	for _, c := range []struct {
+		name string
+		objs []store.Object
+	}{
+		{"alone", []store.Object{{Hash: store.HashOf(big), Bytes: big}}},
+		{"last", []store.Object{{Hash: store.HashOf(small), Bytes: small}, {Hash: store.HashOf(big), Bytes: big}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := openBackend(t, pgtest.SchemaURL(t))
+			defer b.Close()
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			head := c.objs[len(c.objs)-1].Hash
+			if err := b.Commit(ctx, store.RefHeads, "s", store.Hash{}, head, c.objs); err != nil {
+				t.Fatalf("commit of an object of %d bytes: %v", len(big), err)
+			}
+			if got, err := b.Ref(ctx, store.RefHeads, "s"); err != nil || got != head {
+				t.Fatalf("ref = %s, %v; want %s", got, err, head)
+			}
+			for _, o := range c.objs {
+				if got, err := b.Get(ctx, o.Hash); err != nil || !bytes.Equal(got, o.Bytes) {
+					t.Fatalf("object %s: %d bytes, %v; want %d", o.Hash, len(got), err, len(o.Bytes))
+				}
+			}
+		})
+	}
+}
