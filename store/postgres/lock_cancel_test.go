@@ -54,14 +54,18 @@ func (c *stallingConn) Read(p []byte) (int, error) {
 	return c.Conn.Read(p)
 }
 
+// SetDeadline sets the deadline before it wakes a stalled read: woken
+// first, the read could take the server's answer, which sits ready
+// beneath the stall, and the driver would never see its connection fail.
 func (c *stallingConn) SetDeadline(t time.Time) error {
+	err := c.Conn.SetDeadline(t)
 	if !t.IsZero() {
 		c.once.Do(func() { close(c.gaveUp) })
 		if c.d.stall.Load() {
 			c.d.cutOnce.Do(func() { close(c.d.cut) })
 		}
 	}
-	return c.Conn.SetDeadline(t)
+	return err
 }
 
 // A Lock whose context ends while the server has not answered yet (a
