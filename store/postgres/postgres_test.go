@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/batonrt/baton/store/postgres/pgtest"
 	"github.com/batonrt/baton/store/storetest"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -242,41 +244,74 @@ func TestOwnerReadsHeadAfterUnansweredCommit(t *testing.T) {
 	if _, err := st.Append(ctx, "s", recs[0]); err != nil {
 		t.Fatal(err)
 	}
-	// The server holds the ref's update a while before it commits, so
-	// the owner gives up waiting first; the trigger swallows the cancel
-	// request the driver sends as it gives up, so the update commits.
+	// The ref's update waits in a trigger for a lock the test holds, so
+	// the owner gives up while the server is known to be running it. The
+	// driver, giving up, asks the server to cancel the statement: the
+	// trigger swallows that request, which ends its wait, and the update
+	// commits. The lock's key is the schema's own.
+	gate := fmt.Sprint(ba.lockKey("gate"))
 	admin := pgtest.Admin(t)
 	for _, q := range []string{
-		`CREATE FUNCTION ` + ba.schema + `.slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1); RETURN NEW; EXCEPTION WHEN query_canceled THEN RETURN NEW; END $$`,
-		`CREATE TRIGGER slow AFTER UPDATE ON ` + ba.schema + `.baton_refs FOR EACH ROW EXECUTE FUNCTION ` + ba.schema + `.slow()`,
+		`SELECT pg_advisory_lock(` + gate + `)`,
+		`CREATE FUNCTION ` + ba.schema + `.gated() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(` + gate + `); RETURN NEW; EXCEPTION WHEN query_canceled THEN RETURN NEW; END $$`,
+		`CREATE TRIGGER gated AFTER UPDATE ON ` + ba.schema + `.baton_refs FOR EACH ROW EXECUTE FUNCTION ` + ba.schema + `.gated()`,
 	} {
 		if _, err := admin.Exec(ctx, q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	_, err := st.Append(short, "s", recs[1])
+	short, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := st.Append(short, "s", recs[1])
+		done <- err
+	}()
+	waitForLockWaiters(t, admin, ba.lockKey("gate"), true, time.Minute)
 	cancel()
-	if err == nil {
+	if err := <-done; err == nil {
 		t.Fatal("append outlived its context")
 	}
-	if _, err := admin.Exec(ctx, `DROP TRIGGER slow ON `+ba.schema+`.baton_refs`); err != nil {
-		t.Fatal(err)
-	}
-	var stored []byte
-	for range 50 {
-		if err := admin.QueryRow(ctx, `SELECT hash FROM `+ba.schema+`.baton_refs WHERE kind = 'heads' AND session = 's'`).Scan(&stored); err != nil {
+	// Let go once the cancel has ended the trigger's wait, so that no
+	// cancel lands later, on the commit; bounded, for a driver that
+	// sends none.
+	waitForLockWaiters(t, admin, ba.lockKey("gate"), false, 10*time.Second)
+	for _, q := range []string{
+		`SELECT pg_advisory_unlock(` + gate + `)`,
+		// Waits for the update's transaction to end.
+		`DROP TRIGGER gated ON ` + ba.schema + `.baton_refs`,
+	} {
+		if _, err := admin.Exec(ctx, q); err != nil {
 			t.Fatal(err)
 		}
-		if n, err := st.Node(ctx, store.Hash(stored)); err == nil && n.Record.Step == 2 {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
+	}
+	var stored []byte
+	if err := admin.QueryRow(ctx, `SELECT hash FROM `+ba.schema+`.baton_refs WHERE kind = 'heads' AND session = 's'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := st.Node(ctx, store.Hash(stored)); err != nil || n.Record.Step != 2 {
+		t.Fatalf("the server holds step %d (%v) after the unanswered commit, want 2", n.Record.Step, err)
 	}
 	if head, err := st.Head(ctx, "s"); err != nil || head != store.Hash(stored) {
 		t.Fatalf("head = %s, %v; want %x, where the server committed", head, err, stored)
 	}
 	if _, err := st.Append(ctx, "s", recs[2]); err != nil {
 		t.Fatalf("append after the unanswered commit: %v", err)
+	}
+}
+
+// waitForLockWaiters returns once a session waits for the advisory lock
+// key (or, when waiting is false, none does), or after d.
+func waitForLockWaiters(t *testing.T, admin *pgx.Conn, key int64, waiting bool, d time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		var got bool
+		err := admin.QueryRow(t.Context(), `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+			AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1)`, uint64(key)>>32, uint64(key)&0xffffffff).Scan(&got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == waiting {
+			return
+		}
 	}
 }
