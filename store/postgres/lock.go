@@ -189,11 +189,15 @@ func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	b.watch()
 	var once sync.Once
 	return &heldLock{lost: lost, release: func() {
-		once.Do(func() { b.release(session, key, epoch) })
+		once.Do(func() { b.release(session, key, epoch, conn) })
 	}}, nil
 }
 
-func (b *Backend) release(session string, key, epoch int64) {
+// release lets go of a lock taken on conn. Only there: once conn has
+// ended, its locks ended with it, and the owner connection now may hold
+// the same session's lock taken again since this release began, which
+// is not this holder's to let go.
+func (b *Backend) release(session string, key, epoch int64, conn *pgx.Conn) {
 	b.mu.Lock()
 	if o, ok := b.held[session]; ok && o.epoch == epoch {
 		delete(b.held, session)
@@ -201,8 +205,8 @@ func (b *Backend) release(session string, key, epoch int64) {
 	b.mu.Unlock()
 	b.withdraw(session, epoch)
 	b.ownerMu.Lock()
-	if b.owner != nil && !b.owner.IsClosed() {
-		b.unlock(b.owner, key)
+	if b.owner == conn && !conn.IsClosed() {
+		b.unlock(conn, key)
 	}
 	done := b.unwatch(false)
 	b.ownerMu.Unlock()
