@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/batonrt/baton/store"
@@ -16,28 +15,15 @@ import (
 // holdRefRead holds the first read of a ref, once armed, after the server
 // answered it and before the backend sees the answer: a reader that the
 // scheduler or the network slowed down.
-type holdRefRead struct {
-	mu      sync.Mutex
-	armed   bool
-	reached chan struct{}
-	release chan struct{}
-}
+type holdRefRead struct{ holdOnce }
 
 func (h *holdRefRead) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
 	return ctx
 }
 
 func (h *holdRefRead) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryEndData) {
-	if !strings.HasPrefix(d.CommandTag.String(), "SELECT") {
-		return
-	}
-	h.mu.Lock()
-	hold := h.armed
-	h.armed = false
-	h.mu.Unlock()
-	if hold {
-		close(h.reached)
-		<-h.release
+	if strings.HasPrefix(d.CommandTag.String(), "SELECT") {
+		h.hold()
 	}
 }
 
@@ -49,7 +35,7 @@ func (h *holdRefRead) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.Trac
 func TestOwnerReadOverlappingAppendKeepsHeadCurrent(t *testing.T) {
 	ctx := t.Context()
 	url := pgtest.SchemaURL(t)
-	tr := &holdRefRead{reached: make(chan struct{}), release: make(chan struct{})}
+	tr := &holdRefRead{newHoldOnce()}
 	b := openBackendWith(t, url, func(cfg *pgxpool.Config) { cfg.ConnConfig.Tracer = tr })
 	st := store.New(b)
 	defer st.Close()
@@ -61,9 +47,7 @@ func TestOwnerReadOverlappingAppendKeepsHeadCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Only the reader's query is held: it must be the next SELECT.
-	tr.mu.Lock()
-	tr.armed = true
-	tr.mu.Unlock()
+	tr.arm()
 	done := make(chan error, 1)
 	go func() {
 		_, err := st.Head(ctx, "s")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/batonrt/baton/store"
@@ -15,24 +14,11 @@ import (
 
 // holdWithdraw holds, once armed, the statement that withdraws an owner's
 // address as it releases a session: a release the network slowed down.
-type holdWithdraw struct {
-	mu      sync.Mutex
-	armed   bool
-	reached chan struct{}
-	release chan struct{}
-}
+type holdWithdraw struct{ holdOnce }
 
 func (h *holdWithdraw) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
-	if !strings.Contains(d.SQL, "SET addr = ''") {
-		return ctx
-	}
-	h.mu.Lock()
-	hold := h.armed
-	h.armed = false
-	h.mu.Unlock()
-	if hold {
-		close(h.reached)
-		<-h.release
+	if strings.Contains(d.SQL, "SET addr = ''") {
+		h.hold()
 	}
 	return ctx
 }
@@ -46,7 +32,7 @@ func (h *holdWithdraw) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryE
 func TestReleaseOfALostLockKeepsTheLockTakenAgain(t *testing.T) {
 	ctx := t.Context()
 	url := pgtest.SchemaURL(t)
-	tr := &holdWithdraw{reached: make(chan struct{}), release: make(chan struct{})}
+	tr := &holdWithdraw{newHoldOnce()}
 	b := openBackendWith(t, url, func(cfg *pgxpool.Config) { cfg.ConnConfig.Tracer = tr })
 	st := store.New(b)
 	defer st.Close()
@@ -58,9 +44,7 @@ func TestReleaseOfALostLockKeepsTheLockTakenAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	terminateOwner(t, b)
-	tr.mu.Lock()
-	tr.armed = true
-	tr.mu.Unlock()
+	tr.arm()
 	released := make(chan error, 1)
 	go func() { released <- lost.Release() }()
 	<-tr.reached
