@@ -89,9 +89,6 @@ func (a *Agent) decide(ds []CallDecision) error {
 		return boolOrder(forSession(x.Decision), forSession(y.Decision))
 	})
 	for _, d := range ordered {
-		if a.failed != nil {
-			return a.failed
-		}
 		if a.run == nil {
 			return fmt.Errorf("%w: the run ended before call %q was decided", ErrRejected, d.CallID)
 		}
@@ -101,7 +98,7 @@ func (a *Agent) decide(ds []CallDecision) error {
 		if forSession(d.Decision) && !a.awaitsApproval(d.CallID) {
 			continue
 		}
-		if err := a.apply(resolution(d.CallID, d.Decision, a.now())); err != nil {
+		if err := a.applyInput(resolution(d.CallID, d.Decision, a.now())); err != nil {
 			return fmt.Errorf("conductor: decide %q: %w", d.CallID, err)
 		}
 	}

@@ -243,6 +243,9 @@ func (a *Agent) Approve(callID string, d Decision) error {
 
 // Abort stops the run in flight: at once, after the model's reply, or
 // after the running tools finish. With no run in flight it does nothing.
+// When the store cannot record the abort, the run stops all the same,
+// with a store error Abort returns too: the run stays in flight in the
+// store, for Resume to pick up.
 func (a *Agent) Abort(mode contract.AbortMode) error {
 	children := false
 	err := a.call(context.Background(), func() error {
@@ -277,7 +280,7 @@ func (a *Agent) abortRun(run *runState, mode contract.AbortMode, reason string) 
 }
 
 func (a *Agent) abortNow(mode contract.AbortMode, reason string) error {
-	return a.apply(contract.AbortRequested{Mode: mode, Reason: reason, At: a.now()})
+	return a.applyInput(contract.AbortRequested{Mode: mode, Reason: reason, At: a.now()})
 }
 
 func (a *Agent) hostSignal(make func() (contract.Signal, error)) error {
@@ -292,16 +295,22 @@ func (a *Agent) hostSignal(make func() (contract.Signal, error)) error {
 		if err != nil {
 			return err
 		}
-		if err := a.apply(sig); err != nil {
-			return err
-		}
-		// apply answers a failed persist by ending the run, not with an
-		// error: the input was not recorded, so it was not taken either.
-		if a.failed != nil {
-			return a.failed
-		}
-		return nil
+		return a.applyInput(sig)
 	})
+}
+
+// applyInput applies sig, a host's input, and returns an error unless it
+// was recorded: apply answers a failed persist by ending the run, not
+// with an error, and input that was not recorded was not taken either.
+// In turn (enqueue), with no store failure yet.
+func (a *Agent) applyInput(sig contract.Signal) error {
+	if err := a.apply(sig); err != nil {
+		return err
+	}
+	if a.failed != nil {
+		return a.failed
+	}
+	return nil
 }
 
 // lockSession takes the store's lock on the session for as long as the

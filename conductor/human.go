@@ -77,7 +77,7 @@ func (a *Agent) answerCall(ctx context.Context, ans CallAnswer) (own bool, err e
 		if err := a.askedNow(ans.CallID, ans.RunID, ans.Turn); err != nil {
 			return err
 		}
-		return a.apply(contract.HumanAnswered{CallID: ans.CallID, Answer: validText(ans.Answer), At: a.now()})
+		return a.applyInput(contract.HumanAnswered{CallID: ans.CallID, Answer: validText(ans.Answer), At: a.now()})
 	})
 	return own, err
 }
