@@ -114,18 +114,21 @@ func (a *Agent) lockLost(lease *store.Lease) {
 	a.halt(contract.WrapError(contract.KindStore, lease.Err(), "stopped driving the session"))
 }
 
-// childLockLost ends run, when it is still in flight, because a child of
-// one of its delegate calls lost its session's lock (err): this process
-// no longer drives the delegation tree. Queued before the call's outcome
+// childFailed ends run, when it is still in flight, because a child of
+// one of its delegate calls stopped on a store failure (err): the store
+// refused one of its records, or it lost its session's lock and this
+// process no longer drives the delegation tree. Either way the child's
+// run is left in flight in its session. Queued before the call's outcome
 // is, so that the child's stop is not written into this session as the
-// call's failure: the process that takes the tree over finds the call
-// unanswered and picks the child's run up again.
-func (a *Agent) childLockLost(run *runState, err error) {
+// call's failure, which would leave the child's stored run unfinished for
+// good: whoever resumes the tree finds the call unanswered and picks the
+// child's run up again.
+func (a *Agent) childFailed(run *runState, err error) {
 	a.send(run, func() {
 		if a.failed != nil {
 			return
 		}
-		a.log.Error("conductor: a delegate's session lock lost", "err", err)
+		a.log.Error("conductor: a delegate's run stopped on a store failure", "err", err)
 		a.halt(contract.WrapError(contract.KindStore, err, "stopped driving the delegation"))
 	})
 }

@@ -215,7 +215,8 @@ func delegateFailed(e contract.StartDelegate, c *child, err error) contract.Dele
 
 // runChild drives the child run to its end and returns its final answer,
 // or its error as an error outcome for the parent's model. A child that
-// lost its session's lock ends the parent's run too (see childLockLost).
+// stopped on a store failure, its lock lost or a record refused, ends the
+// parent's run too (see childFailed).
 func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDelegate, c *child) contract.ToolOutcome {
 	fail := func(format string, args ...any) contract.ToolOutcome {
 		return contract.ToolOutcome{Content: "error: delegate " + e.Delegate + ": " + fmt.Sprintf(format, args...), IsError: true}
@@ -231,8 +232,8 @@ func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDel
 	}()
 	o := ag.wait(ctx, childRun, w, true)
 	snap, err := o.snap, o.err
-	if errors.Is(err, store.ErrLockLost) {
-		a.childLockLost(run, err)
+	if failed := ag.Failed(); failed != nil {
+		a.childFailed(run, failed)
 	}
 	c.mu.Lock()
 	c.usage = snap.RunUsage
