@@ -172,7 +172,7 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 			return out, nil
 		case !errors.Is(err, store.ErrNotFound):
 			c.decide()
-			return contract.ToolOutcome{Content: "error: delegate " + e.Delegate + ": " + err.Error(), IsError: true}, nil
+			return a.notBegun(ctx, run, e, childStoreError(e, err)), nil
 		}
 		c.decide()
 		if _, reason, _ := a.runBeforeTool(ctx, e.Call); reason != "" {
@@ -223,7 +223,7 @@ func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDel
 	}
 	ag, childRun, w, err := a.beginChild(ctx, e, c)
 	if err != nil {
-		return fail("%v", err)
+		return a.notBegun(ctx, run, e, err)
 	}
 	defer func() {
 		if err := ag.Close(); err != nil {
@@ -250,6 +250,25 @@ func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDel
 		return fail("%v", err)
 	}
 	return fail("ended in phase %s", snap.Phase)
+}
+
+// notBegun is the outcome of a delegate call whose child could not begin
+// (err). When the store stopped it (unreadable, or the child's session
+// held by another driver), the parent's run stops too (childFailed): the
+// child may have a stored run in flight, which the call's error result
+// would leave unfinished for good. A call cancelled meanwhile is over
+// anyway, and its failure no store's.
+func (a *Agent) notBegun(ctx context.Context, run *runState, e contract.StartDelegate, err error) contract.ToolOutcome {
+	if errors.Is(err, contract.ErrStore) && ctx.Err() == nil {
+		a.childFailed(run, err)
+	}
+	return contract.ToolOutcome{Content: "error: delegate " + e.Delegate + ": " + err.Error(), IsError: true}
+}
+
+// childStoreError is err, from looking up the child's session, as a
+// store error.
+func childStoreError(e contract.StartDelegate, err error) error {
+	return contract.WrapError(contract.KindStore, err, "delegate session "+e.Session)
 }
 
 // finalAnswer is the text of the child's last assistant turn.
@@ -286,7 +305,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 	stored := err == nil
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		_ = ag.Close()
-		return nil, nil, nil, err
+		return nil, nil, nil, childStoreError(e, err)
 	}
 	w := make(chan *outcome, 1)
 	var run *runState

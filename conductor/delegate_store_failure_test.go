@@ -92,3 +92,92 @@ func TestStoreFailureOfADelegatesChildEndsTheParentsRun(t *testing.T) {
 		})
 	}
 }
+
+// headFailsOnce fails the first Head of the sessions whose ids begin
+// with prefix, as a store that cannot be reached for a moment.
+type headFailsOnce struct {
+	store.Store
+	mu     sync.Mutex
+	prefix string
+	done   bool
+}
+
+func (h *headFailsOnce) Head(ctx context.Context, id string) (store.Hash, error) {
+	h.mu.Lock()
+	fail := !h.done && strings.HasPrefix(id, h.prefix)
+	h.done = h.done || fail
+	h.mu.Unlock()
+	if fail {
+		return store.Hash{}, errCrash
+	}
+	return h.Store.Head(ctx, id)
+}
+
+// TestStoreFailureBeforeAStoredChildBeginsEndsTheParentsRun: a parent
+// picked up again must pick up its delegate's stored run, in flight, and
+// the store stops that: it cannot be read for a moment, or another driver
+// holds the child's session. The delegate call is not answered with the
+// failure, which would leave the child's run unfinished for good: the
+// parent's run stops with a store error, and a later resume finishes the
+// tree. With and without tool hooks, which look the child's session up
+// before it begins.
+func TestStoreFailureBeforeAStoredChildBeginsEndsTheParentsRun(t *testing.T) {
+	model := agentsModel{
+		"parent": delegateOnce(call{"c1", "delegate_writer", `{"task":"a poem"}`}),
+		"writer": delegateOnce(call{"e1", "echo", `{"text":"ink"}`}),
+	}
+	for _, hooks := range []bool{false, true} {
+		for _, how := range []string{"unreadable", "locked"} {
+			t.Run(fmt.Sprintf("%s hooks=%v", how, hooks), func(t *testing.T) {
+				newDeps := func(st store.Store) conductor.Deps {
+					deps := testDeps(model, toolBox(t, echoTool(t, dispatch.Idempotent())))
+					deps.Env.Store = st
+					if hooks {
+						deps.Hooks.AfterTool("keep", 0, func(context.Context, contract.ToolCall, *contract.ToolOutcome) error { return nil })
+					}
+					return deps
+				}
+				// The child's reply is not recorded: it stops in flight.
+				st := store.NewMemory()
+				a := newAgent(t, twoDelegates(), newDeps(&failOnceStore{Store: st, prefix: "session_test/", n: 2}))
+				if _, err := a.Submit(ctxT(t), conductor.Text("go")); !errors.Is(err, contract.ErrStore) {
+					t.Fatalf("submit: %v, want a store error", err)
+				}
+				_ = a.Close()
+
+				var resumeOn store.Store = st
+				release := func() {}
+				if how == "unreadable" {
+					resumeOn = &headFailsOnce{Store: st, prefix: "session_test/"}
+				} else {
+					lease, err := st.Lease(ctxT(t), "session_test/2.0")
+					if err != nil {
+						t.Fatal(err)
+					}
+					release = func() { _ = lease.Release() }
+				}
+				b := newAgent(t, twoDelegates(), newDeps(resumeOn))
+				snap, err := b.Resume(ctxT(t), "session_test")
+				if !errors.Is(err, contract.ErrStore) || snap.Phase != contract.PhaseAwaitingTools {
+					t.Fatalf("resume: err %v, phase %s; want a store error in phase awaiting_tools", err, snap.Phase)
+				}
+				if got := results(snap); len(got) != 0 {
+					t.Fatalf("the delegate call was answered: %+v", got)
+				}
+				_ = b.Close()
+				release()
+
+				c := newAgent(t, twoDelegates(), newDeps(st))
+				snap, err = c.Resume(ctxT(t), "session_test")
+				if err != nil || snap.Phase != contract.PhaseSettled {
+					t.Fatalf("second resume: err %v, phase %s", err, snap.Phase)
+				}
+				if got, want := results(snap)[0].Content, "ink"; got != want {
+					t.Errorf("the delegate answered %q, want %q", got, want)
+				}
+				_ = c.Close()
+				checkDAG(t, st, "session_test", 1)
+			})
+		}
+	}
+}
