@@ -47,6 +47,50 @@ func (f *failOnceStore) fails(id string) bool {
 	return f.n == 0
 }
 
+// writerDeps are the deps of twoDelegates' parent on st whose writer
+// calls echo once, with an after-tool hook when hooks is set. The call
+// runs again on resume, so the writer's answer is the same.
+func writerDeps(t *testing.T, st store.Store, hooks bool) conductor.Deps {
+	model := agentsModel{
+		"parent": delegateOnce(call{"c1", "delegate_writer", `{"task":"a poem"}`}),
+		"writer": delegateOnce(call{"e1", "echo", `{"text":"ink"}`}),
+	}
+	deps := testDeps(model, toolBox(t, echoTool(t, dispatch.Idempotent())))
+	deps.Env.Store = st
+	if hooks {
+		deps.Hooks.AfterTool("keep", 0, func(context.Context, contract.ToolCall, *contract.ToolOutcome) error { return nil })
+	}
+	return deps
+}
+
+// wantStopped checks that a run stopped on a store error with the
+// delegate call unanswered.
+func wantStopped(t *testing.T, what string, snap contract.RunSnapshot, err error) {
+	t.Helper()
+	if !errors.Is(err, contract.ErrStore) || snap.Phase != contract.PhaseAwaitingTools {
+		t.Fatalf("%s: err %v, phase %s; want a store error in phase awaiting_tools", what, err, snap.Phase)
+	}
+	if got := results(snap); len(got) != 0 {
+		t.Fatalf("%s: the delegate call was answered: %+v", what, got)
+	}
+}
+
+// finishTree resumes the parent's session in st and checks that the tree
+// settles with the writer's answer and is stored whole.
+func finishTree(t *testing.T, st store.Store) {
+	t.Helper()
+	a := newAgent(t, twoDelegates(), writerDeps(t, st, false))
+	snap, err := a.Resume(ctxT(t), "session_test")
+	if err != nil || snap.Phase != contract.PhaseSettled {
+		t.Fatalf("resume: err %v, phase %s", err, snap.Phase)
+	}
+	if got, want := results(snap)[0].Content, "ink"; got != want {
+		t.Errorf("the delegate answered %q, want %q", got, want)
+	}
+	_ = a.Close()
+	checkDAG(t, st, "session_test", 1)
+}
+
 // TestStoreFailureOfADelegatesChildEndsTheParentsRun: the store refuses
 // one of a child's records, at each of its appends. The child's run stops
 // where its store left it, in flight, so the parent's run must stop too,
@@ -55,40 +99,15 @@ func (f *failOnceStore) fails(id string) bool {
 // result, the child's stored run would never be finished, its chain
 // linked with calls that have no results. Resumed, the tree finishes.
 func TestStoreFailureOfADelegatesChildEndsTheParentsRun(t *testing.T) {
-	model := agentsModel{
-		"parent": delegateOnce(call{"c1", "delegate_writer", `{"task":"a poem"}`}),
-		"writer": delegateOnce(call{"e1", "echo", `{"text":"ink"}`}),
-	}
-	// The child's records: submitted, its call, the call's result, its
-	// answer. The call runs again on resume, so its answer is the same.
-	echo := func(t *testing.T) dispatch.Tool { return echoTool(t, dispatch.Idempotent()) }
+	// The child's records: submitted, its call, the call's result, its answer.
 	for n := 1; n <= 4; n++ {
 		t.Run(fmt.Sprint("append ", n), func(t *testing.T) {
 			st := store.NewMemory()
-			deps := testDeps(model, toolBox(t, echo(t)))
-			deps.Env.Store = &failOnceStore{Store: st, prefix: "session_test/", n: n}
-			a := newAgent(t, twoDelegates(), deps)
+			a := newAgent(t, twoDelegates(), writerDeps(t, &failOnceStore{Store: st, prefix: "session_test/", n: n}, false))
 			snap, err := a.Submit(ctxT(t), conductor.Text("go"))
-			if !errors.Is(err, contract.ErrStore) || snap.Phase != contract.PhaseAwaitingTools {
-				t.Fatalf("submit: err %v, phase %s; want a store error in phase awaiting_tools", err, snap.Phase)
-			}
-			if got := results(snap); len(got) != 0 {
-				t.Fatalf("the delegate call was answered: %+v", got)
-			}
+			wantStopped(t, "submit", snap, err)
 			_ = a.Close()
-
-			deps = testDeps(model, toolBox(t, echo(t)))
-			deps.Env.Store = st
-			b := newAgent(t, twoDelegates(), deps)
-			snap, err = b.Resume(ctxT(t), "session_test")
-			if err != nil || snap.Phase != contract.PhaseSettled {
-				t.Fatalf("resume: err %v, phase %s", err, snap.Phase)
-			}
-			if got, want := results(snap)[0].Content, "ink"; got != want {
-				t.Errorf("the delegate answered %q, want %q", got, want)
-			}
-			_ = b.Close()
-			checkDAG(t, st, "session_test", 1)
+			finishTree(t, st)
 		})
 	}
 }
@@ -122,24 +141,12 @@ func (h *headFailsOnce) Head(ctx context.Context, id string) (store.Hash, error)
 // tree. With and without tool hooks, which look the child's session up
 // before it begins.
 func TestStoreFailureBeforeAStoredChildBeginsEndsTheParentsRun(t *testing.T) {
-	model := agentsModel{
-		"parent": delegateOnce(call{"c1", "delegate_writer", `{"task":"a poem"}`}),
-		"writer": delegateOnce(call{"e1", "echo", `{"text":"ink"}`}),
-	}
 	for _, hooks := range []bool{false, true} {
 		for _, how := range []string{"unreadable", "locked"} {
 			t.Run(fmt.Sprintf("%s hooks=%v", how, hooks), func(t *testing.T) {
-				newDeps := func(st store.Store) conductor.Deps {
-					deps := testDeps(model, toolBox(t, echoTool(t, dispatch.Idempotent())))
-					deps.Env.Store = st
-					if hooks {
-						deps.Hooks.AfterTool("keep", 0, func(context.Context, contract.ToolCall, *contract.ToolOutcome) error { return nil })
-					}
-					return deps
-				}
 				// The child's reply is not recorded: it stops in flight.
 				st := store.NewMemory()
-				a := newAgent(t, twoDelegates(), newDeps(&failOnceStore{Store: st, prefix: "session_test/", n: 2}))
+				a := newAgent(t, twoDelegates(), writerDeps(t, &failOnceStore{Store: st, prefix: "session_test/", n: 2}, hooks))
 				if _, err := a.Submit(ctxT(t), conductor.Text("go")); !errors.Is(err, contract.ErrStore) {
 					t.Fatalf("submit: %v, want a store error", err)
 				}
@@ -156,27 +163,12 @@ func TestStoreFailureBeforeAStoredChildBeginsEndsTheParentsRun(t *testing.T) {
 					}
 					release = func() { _ = lease.Release() }
 				}
-				b := newAgent(t, twoDelegates(), newDeps(resumeOn))
+				b := newAgent(t, twoDelegates(), writerDeps(t, resumeOn, hooks))
 				snap, err := b.Resume(ctxT(t), "session_test")
-				if !errors.Is(err, contract.ErrStore) || snap.Phase != contract.PhaseAwaitingTools {
-					t.Fatalf("resume: err %v, phase %s; want a store error in phase awaiting_tools", err, snap.Phase)
-				}
-				if got := results(snap); len(got) != 0 {
-					t.Fatalf("the delegate call was answered: %+v", got)
-				}
+				wantStopped(t, "resume", snap, err)
 				_ = b.Close()
 				release()
-
-				c := newAgent(t, twoDelegates(), newDeps(st))
-				snap, err = c.Resume(ctxT(t), "session_test")
-				if err != nil || snap.Phase != contract.PhaseSettled {
-					t.Fatalf("second resume: err %v, phase %s", err, snap.Phase)
-				}
-				if got, want := results(snap)[0].Content, "ink"; got != want {
-					t.Errorf("the delegate answered %q, want %q", got, want)
-				}
-				_ = c.Close()
-				checkDAG(t, st, "session_test", 1)
+				finishTree(t, st)
 			})
 		}
 	}
