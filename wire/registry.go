@@ -34,7 +34,10 @@ type thread struct {
 	// returned is closed when the Submit of the thread's claimed run
 	// returns (unclaim).
 	returned chan struct{}
-	idle     time.Time
+	// claimedAfter is the run id the runner's snapshot had when the run
+	// was claimed: until it changes, the claimed run has not started.
+	claimedAfter string
+	idle         time.Time
 	// taken are the client message ids, with their texts, of posts whose
 	// turns the session does not hold yet (see takeNew); untaken is
 	// closed when some are given back.
@@ -328,35 +331,65 @@ func (h *Handler) reap() {
 func (h *Handler) claim(t *thread) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed || t.running || t.r.Snapshot().Phase.InFlight() {
+	snap := t.r.Snapshot()
+	if h.closed || t.running || snap.Phase.InFlight() {
 		return false
 	}
 	t.running = true
 	t.returned = make(chan struct{})
+	t.claimedAfter = snap.RunID
 	h.runs.Add(1)
 	return true
 }
 
-// claimWhenReturned is claim, except that when the thread's run has
+// claimWait is what claimWhenReturned came to.
+type claimWait int
+
+const (
+	// claimRefused: a run is in flight that the message cannot start
+	// after, or the handler is closing.
+	claimRefused claimWait = iota
+	// claimed: the caller claimed the thread, as with claim.
+	claimed
+	// claimStarted: the run claimed before started meanwhile; the
+	// message may steer it.
+	claimStarted
+)
+
+// claimWhenReturned is claim, except that it waits rather than refuse a
+// message as if a run were in flight: when the thread's claimed run has
 // ended but its Submit has not returned yet (a tool that ignores its
-// context may hold it for long), it waits for that, or for ctx, rather
-// than refusing a message as if a run were in flight.
-func (h *Handler) claimWhenReturned(ctx context.Context, t *thread) bool {
+// context may hold it for long), for that; when the claimed run has not
+// started yet (its runner does work of its own first), for it to start,
+// so that the message steers it rather than wait for the whole run. It
+// gives up when ctx ends.
+func (h *Handler) claimWhenReturned(ctx context.Context, t *thread) claimWait {
 	for {
+		// Read before the snapshot: a run that starts after is then
+		// published to this channel.
+		_, _, more, _, logClosed := t.log.read(t.log.end())
 		if h.claim(t) {
-			return true
+			return claimed
 		}
 		h.mu.Lock()
-		returned := t.returned
-		ended := !h.closed && t.running && !t.r.Snapshot().Phase.InFlight()
+		returned, after := t.returned, t.claimedAfter
+		running := !h.closed && t.running
 		h.mu.Unlock()
-		if !ended {
-			return false
+		snap := t.r.Snapshot()
+		if !running || snap.Phase.InFlight() {
+			return claimRefused
+		}
+		if snap.RunID != after || logClosed {
+			more = nil // the claimed run ended: only its return is waited for
 		}
 		select {
 		case <-returned:
+		case <-more:
+			if t.r.Snapshot().Phase.InFlight() {
+				return claimStarted
+			}
 		case <-ctx.Done():
-			return false
+			return claimRefused
 		}
 	}
 }

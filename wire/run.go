@@ -37,17 +37,21 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		h.reposted(w, r, proto, t, postedIDs, posted)
 		return
 	}
-	if !h.claim(t) {
-		switch {
-		case h.steer(w, r, proto, t, turns, ids, carried):
+	for got := h.claim(t); !got; {
+		if h.steer(w, r, proto, t, turns, ids, carried) {
 			return
-		case !h.claimWhenReturned(ctx, t):
+		}
+		switch h.claimWhenReturned(ctx, t) {
+		case claimRefused:
 			h.untake(t, ids)
 			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
 			return
+		case claimed:
+			// The run ended between the first claim and the steer: the
+			// message starts the next run.
+			got = true
 		}
-		// The run ended between the first claim and the steer: the
-		// message starts the next run.
+		// claimStarted: the run claimed before has started; steer it.
 	}
 	header := w.Header().Clone()
 	s := h.newStreamer(w, r, t, proto)

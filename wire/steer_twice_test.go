@@ -44,27 +44,9 @@ func (r gatedRunner) EventsSince(ctx context.Context, seq uint64) ([]contract.Ru
 // steers the run once; the model never sees it twice.
 func TestConcurrentRetriesSteerOnce(t *testing.T) {
 	said := make(chan []string, 16)
-	del := dispatch.MustFunc("delete_file", "Delete a file.", func(context.Context, struct {
-		Path string `json:"path"`
-	}) (string, error) {
-		return "", nil
-	}, dispatch.NeedsApproval())
 	var on atomic.Bool
 	arrived, gate := make(chan struct{}), make(chan struct{})
-	st := store.NewMemory()
-	h := NewRunnerHandler(func(ctx context.Context, id string) (Runner, error) {
-		box, err := dispatch.NewToolBox(del)
-		if err != nil {
-			return nil, err
-		}
-		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: steerable{said: said}}, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
-		if err != nil {
-			return nil, err
-		}
-		return gatedRunner{AgentRunner(a).(agentRunner), &on, arrived, gate}, nil
-	}, HandlerOptions{ClientAnswers: true})
-	srv := httptest.NewServer(h)
-	t.Cleanup(func() { srv.Close(); h.Close() })
+	h, srv := approvingSteerServer(t, said, func(r steerHumanRunner) Runner { return gatedRunner{r, &on, arrived, gate} })
 	post := func(body string) int {
 		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
 		if err != nil {
@@ -104,4 +86,32 @@ func TestConcurrentRetriesSteerOnce(t *testing.T) {
 	if diff := cmp.Diff([]string{"clean up", "keep the build"}, last); diff != "" {
 		t.Errorf("user messages of the last model request mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// approvingSteerServer serves agents played by steerable whose
+// delete_file call waits for the client's approval, each runner wrapped
+// by wrap; said, when not nil, gets the user texts of every model
+// request.
+func approvingSteerServer(t *testing.T, said chan<- []string, wrap func(steerHumanRunner) Runner) (*Handler, *httptest.Server) {
+	t.Helper()
+	del := dispatch.MustFunc("delete_file", "Delete a file.", func(context.Context, struct {
+		Path string `json:"path"`
+	}) (string, error) {
+		return "", nil
+	}, dispatch.NeedsApproval())
+	st := store.NewMemory()
+	h := NewRunnerHandler(func(ctx context.Context, id string) (Runner, error) {
+		box, err := dispatch.NewToolBox(del)
+		if err != nil {
+			return nil, err
+		}
+		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: steerable{said: said}}, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
+		if err != nil {
+			return nil, err
+		}
+		return wrap(AgentRunner(a).(agentRunner)), nil
+	}, HandlerOptions{ClientAnswers: true})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); h.Close() })
+	return h, srv
 }

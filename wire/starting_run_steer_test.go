@@ -1,0 +1,85 @@
+package wire
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// slowStartRunner holds its first Submit until gate closes, saying on
+// arrived that it waits: a runner that does work of its own before the
+// run starts (baton serve lists its MCP servers' tools).
+type slowStartRunner struct {
+	steerHumanRunner
+	first   *atomic.Bool
+	arrived chan<- struct{}
+	gate    <-chan struct{}
+}
+
+func (r slowStartRunner) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {
+	if r.first.CompareAndSwap(true, false) {
+		r.arrived <- struct{}{}
+		<-r.gate
+	}
+	return r.steerHumanRunner.Submit(ctx, input)
+}
+
+// TestAMessagePostedWhileARunStartsSteersIt: a second message posted
+// while the thread's first run is claimed but not started yet steers that
+// run once it starts, as one posted a moment later does. It waited
+// instead for the whole run to return, which a run waiting for the
+// client's approval never does: the second post hung.
+func TestAMessagePostedWhileARunStartsSteersIt(t *testing.T) {
+	var first atomic.Bool
+	first.Store(true)
+	arrived, gate := make(chan struct{}), make(chan struct{})
+	h, srv := approvingSteerServer(t, nil, func(r steerHumanRunner) Runner { return slowStartRunner{r, &first, arrived, gate} })
+	type answer struct {
+		code int
+		body string
+		err  error
+	}
+	post := func(body string) <-chan answer {
+		out := make(chan answer, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				out <- answer{err: err}
+				return
+			}
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			out <- answer{resp.StatusCode, string(b), err}
+		}()
+		return out
+	}
+	msg := func(id, text string) map[string]any { return map[string]any{"id": id, "role": "user", "content": text} }
+	one := post(aguiBody("t1", []map[string]any{msg("m1", "clean up")}))
+	<-arrived
+	two := post(aguiBody("t1", []map[string]any{msg("m1", "clean up"), msg("m2", "keep the build")}))
+	// Only makes the second post likely to arrive before the run starts;
+	// it must steer the run whenever it arrives.
+	h.mu.Lock()
+	th := h.threads["t1"]
+	h.mu.Unlock()
+	waitFor(t, func() bool { h.mu.Lock(); defer h.mu.Unlock(); return th.users == 2 })
+	time.Sleep(20 * time.Millisecond)
+	close(gate)
+	if a := <-one; a.err != nil || a.code != http.StatusOK {
+		t.Fatalf("first post: %d %v", a.code, a.err)
+	}
+	a := <-two
+	if a.err != nil || a.code != http.StatusOK || !strings.Contains(a.body, "Understood: keep the build") {
+		t.Fatalf("second post: %d %v, want 200 with the steered reply:\n%s", a.code, a.err, a.body)
+	}
+}
