@@ -59,5 +59,19 @@ func (h *Handler) messages(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	_, _ = w.Write(b)
+	// Written as a stream is, a piece at a time under the write timeout:
+	// a client that stops reading a long thread is cut off rather than
+	// holding the thread open for ever.
+	out := newDeadlineWriter(w, h.opts.WriteTimeout)
+	for len(b) > 0 {
+		n := min(len(b), messagesPiece)
+		if _, err := out.Write(b[:n]); err != nil {
+			return
+		}
+		b = b[n:]
+	}
 }
+
+// messagesPiece is how much of a thread's messages one write under a
+// deadline carries.
+const messagesPiece = 64 << 10

@@ -65,6 +65,7 @@ func TestEveryStreamWriteHasADeadline(t *testing.T) {
 	}{
 		{"AG-UI resume", e.h, request("GET", "/?threadId=t1&lastEventId=1", "", nil), "18C"},
 		{"NDJSON resume", e.h, request("GET", "/?threadId=t1&lastEventId=1", "", map[string]string{"Accept": "application/x-ndjson"}), "18C"},
+		{"thread's messages", e.h, request("GET", "/t1/messages", "", nil), "18C"},
 		{"AG-UI run that never started", failing, request("POST", "/", runBody("c1", "hi"), nil), "RUN_ERROR"},
 		{"AI SDK run that never started", failing, request("POST", "/?protocol=ai-sdk", chatBody("c1", "hi"), nil), "[DONE]"},
 		{"NDJSON run that never started", failing, request("POST", "/", runBody("c1", "hi"), map[string]string{"Accept": "application/x-ndjson"}), "run_faulted"},
