@@ -123,6 +123,8 @@ func TestHandlerBadInput(t *testing.T) {
 		{"no thread", "POST", `{"runId":"r","messages":[]}`, nil, "", 400, "threadId is empty"},
 		{"no user message", "POST", `{"threadId":"x","runId":"r","messages":[{"id":"a","role":"assistant","content":"hi"}]}`, nil, "", 400, "no user message"},
 		{"bad content", "POST", `{"threadId":"x","runId":"r","messages":[{"id":"a","role":"user","content":7}]}`, nil, "", 400, "string or an array"},
+		{"user message without content", "POST", `{"threadId":"x","runId":"r","messages":[{"id":"a","role":"user","content":null}]}`, nil, "", 400, "no text"},
+		{"user message without text", "POST", `{"threadId":"x","runId":"r","messages":[{"id":"a","role":"user","content":[{"type":"binary","mimeType":"image/png","data":"AA=="}]}]}`, nil, "", 400, "no text"},
 		{"bad tool", "POST", `{"threadId":"x","runId":"r","messages":[],"tools":[{"name":"a b"}]}`, nil, "", 400, "tools[0]"},
 		{"factory refuses", "POST", runBody("forbidden-1", "hi"), nil, "", 404, "unknown thread"},
 		{"resume unknown thread", "POST", runBody("nobody", "hi"), map[string]string{"Last-Event-ID": "3"}, "", 404, "unknown thread"},

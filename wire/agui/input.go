@@ -123,6 +123,12 @@ func newTurns(messages []message) ([]contract.Turn, []string, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: message %q: %v", ErrBadInput, m.ID, err)
 		}
+		if text == "" {
+			// Its content is null or parts baton does not read (an image):
+			// an empty user turn would reach the model, which may refuse
+			// it, and stay in the session.
+			return nil, nil, fmt.Errorf("%w: message %q has no text", ErrBadInput, m.ID)
+		}
 		turns = append(turns, contract.UserText(text))
 		ids = append(ids, m.ID)
 	}
