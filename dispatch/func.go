@@ -114,9 +114,10 @@ func (t *funcTool[In, Out]) callText(ctx context.Context, args string) (contract
 // jsonschema-go derives does not describe, so that the schema the model is
 // sent would refuse what encoding/json takes or take what it drops: an
 // embedded struct with a json name (one field to encoding/json, its
-// fields flattened into the parent by the schema), and the ",string"
-// option on a scalar (a quoted value to encoding/json, a bare one to the
-// schema).
+// fields flattened into the parent by the schema), the ",string" option
+// on a scalar (a quoted value to encoding/json, a bare one to the
+// schema), and embedded fields whose json names the two resolve apart
+// (see sameFields).
 func schemaDescribes(t reflect.Type, seen map[reflect.Type]bool) error {
 	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
 		t = t.Elem()
@@ -149,5 +150,5 @@ func schemaDescribes(t reflect.Type, seen map[reflect.Type]bool) error {
 			return err
 		}
 	}
-	return nil
+	return sameFields(t)
 }
