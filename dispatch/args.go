@@ -30,6 +30,27 @@ func (e *ArgumentError) Error() string {
 
 func (e *ArgumentError) Unwrap() error { return e.Err }
 
+// ObjectArgs returns a call's arguments, as the model wrote them, if they
+// are one JSON object, for a tool that passes them on rather than
+// decoding them; blank arguments are the empty object. Otherwise it
+// returns an *ArgumentError worded as a typed tool's refusal.
+func ObjectArgs(args json.RawMessage) (json.RawMessage, error) {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	// Into a RawMessage: a check of the syntax only, so that a number
+	// too large for a float64 still passes.
+	var raw json.RawMessage
+	if err := json.Unmarshal(args, &raw); err != nil {
+		return nil, malformed(err)
+	}
+	if args[0] != '{' {
+		return nil, notObject(args)
+	}
+	return args, nil
+}
+
 // decodeArgs validates args against schema, then decodes them into dst.
 // Empty arguments mean an empty object: models send nothing for tools
 // without parameters.
@@ -40,10 +61,10 @@ func decodeArgs(schema *jsonschema.Resolved, args json.RawMessage, dst any) erro
 	}
 	var v any
 	if err := json.Unmarshal(args, &v); err != nil {
-		return &ArgumentError{Reason: "malformed JSON: " + err.Error(), Err: err}
+		return malformed(err)
 	}
 	if _, ok := v.(map[string]any); !ok {
-		return &ArgumentError{Reason: "must be a JSON object, got " + jsonKind(v)}
+		return notObject(args)
 	}
 	if err := schema.Validate(v); err != nil {
 		return schemaError(err)
@@ -54,20 +75,25 @@ func decodeArgs(schema *jsonschema.Resolved, args json.RawMessage, dst any) erro
 	return nil
 }
 
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case float64:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
+func malformed(err error) *ArgumentError {
+	return &ArgumentError{Reason: "malformed JSON: " + err.Error(), Err: err}
+}
+
+// notObject refuses args, one JSON value that is not an object, naming
+// its kind by its first byte.
+func notObject(args json.RawMessage) *ArgumentError {
+	kind := "a number"
+	switch args[0] {
+	case 'n':
+		kind = "null"
+	case 't', 'f':
+		kind = "a boolean"
+	case '"':
+		kind = "a string"
+	case '[':
+		kind = "an array"
 	}
-	return "an object"
+	return &ArgumentError{Reason: "must be a JSON object, got " + kind}
 }
 
 var (

@@ -3,6 +3,7 @@ package dispatch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,31 @@ func FuzzFuncArguments(f *testing.F) {
 		var in readArgs
 		if uerr := json.Unmarshal([]byte(args), &in); uerr != nil && strings.TrimSpace(args) != "" {
 			t.Fatalf("ran on %q, which does not decode: %v", args, uerr)
+		}
+	})
+}
+
+// FuzzObjectArgs: ObjectArgs takes exactly the arguments that are blank
+// or one JSON object, giving back the object, and explains the rest.
+func FuzzObjectArgs(f *testing.F) {
+	for _, seed := range []string{``, " \n", `{}`, ` {"n":1e400} `, `{"n":`, `{} {}`, `null`, `[1]`, `"s"`, `-0`, `true`, "{\"s\":\"\xff\"}"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		got, err := ObjectArgs(json.RawMessage(args))
+		trimmed := strings.TrimSpace(args)
+		var ae *ArgumentError
+		switch {
+		case trimmed == "":
+			if err != nil || string(got) != "{}" {
+				t.Fatalf("blank %q gave %s, %v", args, got, err)
+			}
+		case json.Valid([]byte(trimmed)) && trimmed[0] == '{':
+			if err != nil || string(got) != trimmed {
+				t.Fatalf("object %q gave %s, %v", args, got, err)
+			}
+		case !errors.As(err, &ae) || !strings.HasPrefix(err.Error(), "invalid arguments: "):
+			t.Fatalf("%q gave %s, %v; want an ArgumentError", args, got, err)
 		}
 	})
 }

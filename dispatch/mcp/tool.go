@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 )
 
 // maxName is the longest tool name providers accept.
@@ -76,17 +77,21 @@ func (t *tool) Descriptor() contract.ToolDescriptor { return t.d }
 // if it ended. A server that is gone, a tool it no longer offers, a call
 // that fails in transport and a cancelled call are errors, which the
 // scheduler makes error outcomes; a result the server flags as an error
-// is an error outcome too.
+// is an error outcome too, and so are arguments that are not one JSON
+// object, which are not sent.
 func (t *tool) Call(ctx context.Context, args json.RawMessage) (contract.ToolOutcome, error) {
+	// The model's mistake, told to it as a typed tool tells it, before a
+	// server is started again for a call that cannot be sent.
+	args, err := dispatch.ObjectArgs(args)
+	if err != nil {
+		return contract.ToolOutcome{Content: err.Error(), IsError: true}, nil
+	}
 	c, err := t.src.live(ctx)
 	if err != nil {
 		return contract.ToolOutcome{}, err
 	}
 	if err := t.src.offers(ctx, t.remote); err != nil {
 		return contract.ToolOutcome{}, err
-	}
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
 	}
 	res, err := c.session.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
 	if err != nil {
