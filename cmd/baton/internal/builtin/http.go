@@ -95,7 +95,8 @@ func sameHost(c *http.Client, host string) *http.Client {
 }
 
 // decodeStrict parses a hand-schema tool's arguments, refusing unknown
-// fields so a misspelt argument is reported rather than ignored.
+// fields so a misspelt argument is reported rather than ignored, and
+// anything after the object.
 func decodeStrict(raw []byte, v any) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return errors.New("arguments: empty, want a JSON object")
@@ -104,6 +105,11 @@ func decodeStrict(raw []byte, v any) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("arguments: %w", err)
+	}
+	// Decode reads one value and leaves the rest; the approval keys
+	// read the whole text as one value, as this must.
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("arguments: more after the JSON object")
 	}
 	return nil
 }
