@@ -10,7 +10,7 @@ import (
 // decoder turns Messages stream events into turn.Chunks. Content blocks
 // are indexed across text, thinking, redacted thinking and tool use; tool calls are renumbered
 // 0, 1, ... in order so the driver sees the same indices from every
-// provider. Usage and the stop are held back until message_stop.
+// provider. Usage and the stop are held back until the stream ends.
 type decoder struct {
 	calls   map[int64]*call
 	order   int
@@ -116,10 +116,13 @@ func (d *decoder) blockStop(index int64) []turn.Chunk {
 	return append(out, turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: c.index})
 }
 
-// End returns the held-back usage and stop once message_stop arrived, or
-// a stream failure when the stream ended before it.
+// End returns the held-back usage and stop once the reply is whole, or a
+// stream failure when the stream ended before that. message_delta's stop
+// reason makes it whole: it follows the last block and carries the final
+// usage, and message_stop after it only closes the stream, so a stream
+// that breaks between the two is not asked for (and billed) again.
 func (d *decoder) End() ([]turn.Chunk, error) {
-	if !d.stopped {
+	if !d.stopped && d.stop == "" {
 		return nil, &turn.ProviderError{Failure: contract.FailStream, Message: "anthropic: stream ended before message_stop"}
 	}
 	stop := d.stop

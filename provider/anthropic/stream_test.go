@@ -27,6 +27,9 @@ func TestStreamTranscripts(t *testing.T) {
 	const w = "get_weather"
 	suite.Transcripts(t, []transcripttest.Transcript{
 		{Name: "text", Want: helloChunks},
+		// Cut after message_delta, before message_stop: the reply and
+		// its usage are whole.
+		{Name: "cut_after_stop", Want: helloChunks},
 		{Name: "tools", Want: []turn.Chunk{
 			start(0, "call_1", w), args(0, `{"city": "Pa`), args(0, `ris"}`), end(0), usage(380, 54, 0), stop(contract.StopToolUse),
 		}},

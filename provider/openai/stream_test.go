@@ -26,6 +26,9 @@ var helloChunks = []turn.Chunk{text("Hello"), text(","), text(" world"), text(".
 func TestStreamTranscripts(t *testing.T) {
 	suite.Transcripts(t, []transcripttest.Transcript{
 		{Name: "text", Want: helloChunks},
+		// Cut after finish_reason, before the usage chunk: the reply is
+		// whole, and its usage is missing, not made up.
+		{Name: "cut_after_stop", Want: []turn.Chunk{text("Hello"), text(","), text(" world"), text("."), stop(contract.StopEndTurn)}},
 		{Name: "tools", Want: []turn.Chunk{
 			start(0, "call_1"), args(0, `{"`), args(0, "city"), args(0, `":"`), args(0, "Paris"), args(0, `"}`),
 			end(0), usage(82, 17, 0), stop(contract.StopToolUse),

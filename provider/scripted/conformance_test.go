@@ -56,6 +56,9 @@ func TestConformanceInGo(t *testing.T) {
 		turntest.CaseMaxTokensMidCall: func() turn.Provider {
 			return scripted.New(scripted.Reply{Calls: []scripted.Call{{ID: "call_1", Name: "get_weather", Arguments: `{"city": "Par`}}, Stop: contract.StopMaxTokens})
 		},
+		// An in-process script has no connection to break: its stream
+		// ends after the stop.
+		turntest.CaseCutAfterStop: func() turn.Provider { return scripted.New(hello) },
 		turntest.CaseNeverEnds: func() turn.Provider {
 			return scripted.New(scripted.Reply{Text: "Hello", Fail: &scripted.Failure{After: 1, Hang: true}})
 		},

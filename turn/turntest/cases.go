@@ -22,12 +22,14 @@ const (
 	CaseMalformedArguments Case = "malformed_arguments"
 	CaseMaxTokensMidCall   Case = "max_tokens_mid_tool_call"
 	CaseNeverEnds          Case = "never_ends"
+	CaseCutAfterStop       Case = "cut_after_stop"
 )
 
 // Cases lists every case in the order Run drives them.
 var Cases = []Case{
 	CaseText, CaseTools, CaseParallelTools, CaseThinking, CaseUsage, CaseErrorFrame,
 	CaseRateLimited, CaseServerErrorThenOK, CaseCutMidToolCall, CaseMalformedArguments, CaseMaxTokensMidCall, CaseNeverEnds,
+	CaseCutAfterStop,
 }
 
 // WeatherTool is the one tool every request offers.

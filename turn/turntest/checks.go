@@ -88,6 +88,12 @@ var checks = map[Case]func(*testing.T, outcome){
 			t.Errorf("turntest: the cut call's arguments are %s, want them as they came, {\"city\": \"Par: a call the token limit cut must not reach its tool as if whole", args)
 		}
 	},
+	CaseCutAfterStop: func(t *testing.T, o outcome) {
+		r := replied(t, o)
+		wantText(t, r, "Hello, world.")
+		wantStop(t, r, contract.StopEndTurn)
+		wantRetries(t, o, 0)
+	},
 	CaseNeverEnds: func(t *testing.T, o outcome) {
 		if f := failed(t, o); f.Failure != contract.FailTimeout {
 			t.Errorf("turntest: failure %q (%s), want %q", f.Failure, f.Message, contract.FailTimeout)

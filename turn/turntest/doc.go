@@ -34,6 +34,12 @@
 //	                      as cut, never closed into a call that would run
 //	never_ends            one text chunk, then nothing until ctx is done: with
 //	                      IdleTimeout 200ms and no retries, ModelFailed timeout
+//	cut_after_stop        every attempt's stream carries "Hello, world." and says how
+//	                      it stopped (finish_reason "stop", message_delta's stop_reason),
+//	                      then breaks before the stream's own end (the usage chunk and
+//	                      [DONE], message_stop): ModelReplied with that text and stop
+//	                      end_turn at the first attempt, no model_retry; usage the cut
+//	                      took is zero
 //
 // For every reply the suite also checks that the published deltas
 // reassemble into the reply, so a provider streams rather than buffers.

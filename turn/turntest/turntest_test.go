@@ -87,6 +87,7 @@ var referencePlays = map[turntest.Case][]attempt{
 	turntest.CaseMalformedArguments: {{chunks: cat(call(0, "call_1", `{"city": "Paris"`), []turn.Chunk{stop(contract.StopToolUse)})}},
 	turntest.CaseMaxTokensMidCall:   {{chunks: cat(call(0, "call_1", `{"city": "Par`), []turn.Chunk{stop(contract.StopMaxTokens)})}},
 	turntest.CaseNeverEnds:          {{chunks: []turn.Chunk{text("Hello")}, hang: true}},
+	turntest.CaseCutAfterStop:       {{chunks: hello.chunks, err: &turn.ProviderError{Failure: contract.FailStream, Message: "unexpected EOF"}}},
 }
 
 func TestReferenceProviderPasses(t *testing.T) {
