@@ -53,6 +53,9 @@ type callSlot struct {
 type deltas struct {
 	first string
 	buf   []byte
+	// held is the start of a character the last delta left unfinished,
+	// not yet published (see show).
+	held string
 }
 
 func (d *deltas) add(s string) {
@@ -98,14 +101,14 @@ func (a *assembler) add(c Chunk) error {
 	a.chunks++
 	switch c.Kind {
 	case ChunkText:
-		a.appendText(contract.BlockText, c.Text, "")
-		if c.Text != "" {
-			a.emit(contract.EvTextDelta, 0, nil, c.Text)
+		i := a.appendText(contract.BlockText, c.Text, "")
+		if s := a.text[i].show(c.Text); s != "" {
+			a.emit(contract.EvTextDelta, 0, nil, s)
 		}
 	case ChunkThinking:
-		a.appendText(contract.BlockThinking, c.Text, c.Signature)
-		if c.Text != "" {
-			a.emit(contract.EvThinkingDelta, 0, nil, c.Text)
+		i := a.appendText(contract.BlockThinking, c.Text, c.Signature)
+		if s := a.text[i].show(c.Text); s != "" {
+			a.emit(contract.EvThinkingDelta, 0, nil, s)
 		}
 	case ChunkRedactedThinking:
 		a.addRedacted(c.Signature)
@@ -137,8 +140,9 @@ func (a *assembler) emit(kind contract.EventKind, index int, call *contract.Tool
 }
 
 // appendText extends the newest block when it is of the same kind, so a
-// reply alternating thinking and text keeps its order.
-func (a *assembler) appendText(kind contract.BlockKind, s, sig string) {
+// reply alternating thinking and text keeps its order, and returns the
+// block's position.
+func (a *assembler) appendText(kind contract.BlockKind, s, sig string) int {
 	n := len(a.blocks)
 	if n == 0 || a.blocks[n-1].Kind != kind {
 		a.blocks = append(a.blocks, contract.Block{Kind: kind})
@@ -150,6 +154,7 @@ func (a *assembler) appendText(kind contract.BlockKind, s, sig string) {
 	if sig != "" {
 		a.blocks[n-1].Signature += sig
 	}
+	return n - 1
 }
 
 // addRedacted adds one redacted thinking block. Each chunk is a whole
@@ -183,10 +188,35 @@ func (a *assembler) addArgs(c Chunk) error {
 	}
 	a.text[slot.pos].add(c.Text)
 	a.tail = slot.pos + 1
-	if c.Text != "" {
-		a.emit(contract.EvToolCallDelta, c.Index, slot.shown, c.Text)
+	if s := a.text[slot.pos].show(c.Text); s != "" {
+		a.emit(contract.EvToolCallDelta, c.Index, slot.shown, s)
 	}
 	return nil
+}
+
+// showHeld publishes what the blocks held back of a character the
+// stream never finished, as the reply will have it (U+FFFD), so the
+// deltas still spell the reply.
+func (a *assembler) showHeld() {
+	for i := range a.text {
+		held := a.text[i].held
+		if held == "" {
+			continue
+		}
+		a.text[i].held = ""
+		switch a.blocks[i].Kind {
+		case contract.BlockText:
+			a.emit(contract.EvTextDelta, 0, nil, validText(held))
+		case contract.BlockThinking:
+			a.emit(contract.EvThinkingDelta, 0, nil, validText(held))
+		case contract.BlockToolCall:
+			for _, c := range a.args {
+				if c.pos == i {
+					a.emit(contract.EvToolCallDelta, c.index, c.shown, validText(held))
+				}
+			}
+		}
+	}
 }
 
 // mergeUsage keeps the newest non-zero value of each counter: providers
@@ -206,6 +236,7 @@ func (a *assembler) mergeUsage(u contract.Usage) {
 // reply finishes the turn: joins the deltas, repairs arguments and
 // settles the stop reason.
 func (a *assembler) reply() (contract.Turn, contract.StopReason) {
+	a.showHeld()
 	blocks := make([]contract.Block, 0, len(a.blocks))
 	// The reply's calls, in one allocation: the blocks pointed at the
 	// calls their events showed, which are not to change.

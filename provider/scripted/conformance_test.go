@@ -59,6 +59,9 @@ func TestConformanceInGo(t *testing.T) {
 		// An in-process script has no connection to break: its stream
 		// ends after the stop.
 		turntest.CaseCutAfterStop: func() turn.Provider { return scripted.New(hello) },
+		turntest.CaseSplitCharacters: func() turn.Provider {
+			return scripted.New(scripted.Reply{Text: "Grüße aus 東京.", Calls: []scripted.Call{{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Zürich"}`}}})
+		},
 		turntest.CaseNeverEnds: func() turn.Provider {
 			return scripted.New(scripted.Reply{Text: "Hello", Fail: &scripted.Failure{After: 1, Hang: true}})
 		},

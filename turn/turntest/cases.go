@@ -23,13 +23,14 @@ const (
 	CaseMaxTokensMidCall   Case = "max_tokens_mid_tool_call"
 	CaseNeverEnds          Case = "never_ends"
 	CaseCutAfterStop       Case = "cut_after_stop"
+	CaseSplitCharacters    Case = "split_characters"
 )
 
 // Cases lists every case in the order Run drives them.
 var Cases = []Case{
 	CaseText, CaseTools, CaseParallelTools, CaseThinking, CaseUsage, CaseErrorFrame,
 	CaseRateLimited, CaseServerErrorThenOK, CaseCutMidToolCall, CaseMalformedArguments, CaseMaxTokensMidCall, CaseNeverEnds,
-	CaseCutAfterStop,
+	CaseCutAfterStop, CaseSplitCharacters,
 }
 
 // WeatherTool is the one tool every request offers.

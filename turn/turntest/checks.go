@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -94,6 +95,12 @@ var checks = map[Case]func(*testing.T, outcome){
 		wantStop(t, r, contract.StopEndTurn)
 		wantRetries(t, o, 0)
 	},
+	CaseSplitCharacters: func(t *testing.T, o outcome) {
+		r := replied(t, o)
+		wantText(t, r, "Grüße aus 東京.")
+		wantCalls(t, r, []wantCall{{"call_1", "get_weather", `{"city":"Zürich"}`}})
+		wantStop(t, r, contract.StopToolUse)
+	},
 	CaseNeverEnds: func(t *testing.T, o outcome) {
 		if f := failed(t, o); f.Failure != contract.FailTimeout {
 			t.Errorf("turntest: failure %q (%s), want %q", f.Failure, f.Message, contract.FailTimeout)
@@ -166,11 +173,15 @@ func wantRetries(t *testing.T, o outcome, want int) {
 }
 
 // wantDeltasReassemble checks that the deltas of the successful attempt
-// (after the last model_retry) spell out the reply's text and thinking.
+// (after the last model_retry) spell out the reply's text and thinking,
+// and that every delta is UTF-8.
 func wantDeltasReassemble(t *testing.T, o outcome, r contract.ModelReplied) {
 	t.Helper()
 	var text, thinking strings.Builder
 	for _, ev := range o.events {
+		if !utf8.ValidString(ev.Text) {
+			t.Errorf("turntest: %s delta %q is not UTF-8: a client reading it on its own gets U+FFFD for the character it splits", ev.Kind, ev.Text)
+		}
 		switch ev.Kind {
 		case contract.EvModelRetry:
 			text.Reset()

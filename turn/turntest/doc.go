@@ -40,7 +40,11 @@
 //	                      [DONE], message_stop): ModelReplied with that text and stop
 //	                      end_turn at the first attempt, no model_retry; usage the cut
 //	                      took is zero
+//	split_characters      text "Grüße aus 東京." and one call call_1 get_weather
+//	                      {"city":"Zürich"}, the stream splitting ü, ß, 東 and 京
+//	                      between chunks: stop tool_use
 //
 // For every reply the suite also checks that the published deltas
-// reassemble into the reply, so a provider streams rather than buffers.
+// reassemble into the reply, so a provider streams rather than buffers,
+// and that each delta is UTF-8, as a client reads them one by one.
 package turntest

@@ -87,7 +87,10 @@ var referencePlays = map[turntest.Case][]attempt{
 	turntest.CaseMalformedArguments: {{chunks: cat(call(0, "call_1", `{"city": "Paris"`), []turn.Chunk{stop(contract.StopToolUse)})}},
 	turntest.CaseMaxTokensMidCall:   {{chunks: cat(call(0, "call_1", `{"city": "Par`), []turn.Chunk{stop(contract.StopMaxTokens)})}},
 	turntest.CaseNeverEnds:          {{chunks: []turn.Chunk{text("Hello")}, hang: true}},
-	turntest.CaseCutAfterStop:       {{chunks: hello.chunks, err: &turn.ProviderError{Failure: contract.FailStream, Message: "unexpected EOF"}}},
+	turntest.CaseSplitCharacters: {{chunks: cat(
+		[]turn.Chunk{text("Gr\xc3"), text("\xbc\xc3"), text("\x9fe aus \xe6\x9d"), text("\xb1\xe4\xba"), text("\xac.")},
+		call(0, "call_1", "{\"city\":\"Z\xc3\xbcrich\"}"), []turn.Chunk{stop(contract.StopToolUse)})}},
+	turntest.CaseCutAfterStop: {{chunks: hello.chunks, err: &turn.ProviderError{Failure: contract.FailStream, Message: "unexpected EOF"}}},
 }
 
 func TestReferenceProviderPasses(t *testing.T) {
