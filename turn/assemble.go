@@ -141,10 +141,11 @@ func (a *assembler) emit(kind contract.EventKind, index int, call *contract.Tool
 
 // appendText extends the newest block when it is of the same kind, so a
 // reply alternating thinking and text keeps its order, and returns the
-// block's position.
+// block's position. A signature ends the thinking block it signs: text
+// after it starts the next block, which the provider signs apart.
 func (a *assembler) appendText(kind contract.BlockKind, s, sig string) int {
 	n := len(a.blocks)
-	if n == 0 || a.blocks[n-1].Kind != kind {
+	if n == 0 || a.blocks[n-1].Kind != kind || s != "" && a.blocks[n-1].Signature != "" {
 		a.blocks = append(a.blocks, contract.Block{Kind: kind})
 		a.text = append(a.text, deltas{})
 		n++

@@ -29,7 +29,7 @@ type ChunkKind string
 
 const (
 	ChunkText          ChunkKind = "text"            // Text
-	ChunkThinking      ChunkKind = "thinking"        // Text, and Signature when the provider signs it
+	ChunkThinking      ChunkKind = "thinking"        // Text, and Signature when the provider signs it (see Chunk)
 	ChunkToolCallStart ChunkKind = "tool_call_start" // Index, CallID, Name
 	ChunkToolCallArgs  ChunkKind = "tool_call_args"  // Index, Text (an argument fragment)
 	ChunkToolCallEnd   ChunkKind = "tool_call_end"   // Index
@@ -42,7 +42,9 @@ const (
 	ChunkRedactedThinking ChunkKind = "redacted_thinking"
 )
 
-// Chunk is one piece of a streamed reply.
+// Chunk is one piece of a streamed reply. A thinking signature, in one
+// chunk or several, ends the block it signs: thinking text after it
+// starts the next block.
 type Chunk struct {
 	Kind      ChunkKind
 	Text      string
