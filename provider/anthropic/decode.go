@@ -1,6 +1,8 @@
 package anthropic
 
 import (
+	"strings"
+
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/batonrt/baton/contract"
@@ -73,13 +75,26 @@ func (d *decoder) blockStart(index int64, b sdk.ContentBlockStartEventContentBlo
 			return []turn.Chunk{{Kind: turn.ChunkRedactedThinking, Signature: b.Data}}
 		}
 	case "tool_use":
+		if c, ok := d.calls[index]; ok {
+			// The block was started before: the stream broke the
+			// protocol, and the driver refuses a call started twice
+			// rather than run it twice under one id.
+			return []turn.Chunk{{Kind: turn.ChunkToolCallStart, Index: c.index, CallID: b.ID, Name: b.Name}}
+		}
 		if d.calls == nil {
 			d.calls = map[int64]*call{}
 		}
 		c := &call{index: d.order}
 		d.calls[index] = c
 		d.order++
-		return []turn.Chunk{{Kind: turn.ChunkToolCallStart, Index: c.index, CallID: b.ID, Name: b.Name}}
+		out := []turn.Chunk{{Kind: turn.ChunkToolCallStart, Index: c.index, CallID: b.ID, Name: b.Name}}
+		// The API streams the input in deltas after an empty one; a
+		// server that sends it whole here sends none after it.
+		if in := strings.TrimSpace(b.JSON.Input.Raw()); in != "" && in != "{}" && in != "null" {
+			c.hasArgs = true
+			out = append(out, turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: c.index, Text: in})
+		}
+		return out
 	}
 	return nil
 }
