@@ -129,3 +129,16 @@ var weatherReq = contract.ModelRequest{
 	Tools:   []contract.ToolDescriptor{{Name: "get_weather"}, {Name: "search"}},
 	Turn:    1,
 }
+
+// replyOf drives one attempt playing chunks and returns its reply, with
+// the events it published.
+func replyOf(t *testing.T, chunks []turn.Chunk) (contract.ModelReplied, *recorder) {
+	t.Helper()
+	r := &recorder{}
+	sig := turn.NewDriver(newFake(play{chunks: chunks}), testOptions(r)).Run(context.Background(), weatherReq, r.publish)
+	reply, ok := sig.(contract.ModelReplied)
+	if !ok {
+		t.Fatalf("got %#v, want a reply", sig)
+	}
+	return reply, r
+}

@@ -1,7 +1,6 @@
 package turn_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -58,12 +57,7 @@ func TestSignedThinkingBlocksStayApart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &recorder{}
-			sig := turn.NewDriver(newFake(play{chunks: tt.chunks}), testOptions(r)).Run(context.Background(), weatherReq, r.publish)
-			reply, ok := sig.(contract.ModelReplied)
-			if !ok {
-				t.Fatalf("got %#v, want a reply", sig)
-			}
+			reply, _ := replyOf(t, tt.chunks)
 			if diff := cmp.Diff(tt.want, reply.Reply.Blocks); diff != "" {
 				t.Errorf("blocks mismatch (-want +got):\n%s", diff)
 			}

@@ -1,7 +1,6 @@
 package turn_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
@@ -61,12 +60,7 @@ func TestDeltasNeverSplitARune(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &recorder{}
-			sig := turn.NewDriver(newFake(play{chunks: tt.chunks}), testOptions(r)).Run(context.Background(), weatherReq, r.publish)
-			reply, ok := sig.(contract.ModelReplied)
-			if !ok {
-				t.Fatalf("got %#v, want a reply", sig)
-			}
+			reply, r := replyOf(t, tt.chunks)
 			var text, think string
 			args := map[int]string{}
 			for _, ev := range r.events {
