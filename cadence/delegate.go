@@ -80,20 +80,15 @@ func (t *transition) admitDelegate(p *contract.PendingCall) bool {
 }
 
 // startDelegate hands a delegate call out for the first time: the child's
-// session is named here, from this step, so it is the same on replay.
+// session is named here, from this step and under the run's revision
+// (contract.ChildSessionAt, by which the store's export finds a parent's
+// children too), so it is the same on replay.
 func (t *transition) startDelegate(i int) {
 	p := &t.pending()[i]
 	p.State = t.handedOut()
-	p.Subflow = childSession(t.s.SessionID, t.s.Steps+1, i)
+	p.Subflow = contract.ChildSessionAt(t.s.Revision, t.s.SessionID, t.s.Steps+1, i)
 	t.publish(contract.RunEvent{Kind: contract.EvSubflowStarted, Call: &p.Call, Text: p.Subflow})
 	t.emit(t.runEffect(p))
-}
-
-// childSession names the session of the delegate call at index i of the
-// batch dispatched by step (contract.ChildSession, by which the store's
-// export finds a parent's children too).
-func childSession(parent string, step uint64, i int) string {
-	return contract.ChildSession(parent, step, i)
 }
 
 // childStep is the part of a child session's id its parent's rules

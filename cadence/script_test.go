@@ -24,7 +24,8 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 //	                          max_turns, warn, critical, window, keep, ratio, compaction=off,
 //	                          revision, failed_runs, max_messages, max_chars,
 //	                          temperature, top_p, seed, stop=a,b, parallel=false, tool_choice,
-//	                          output=RETRIES (an output schema "answer")
+//	                          output=RETRIES (an output schema "answer"),
+//	                          session=ID (the session's id; s1 unless given)
 //	submit RUN "text" [tools=...] [retrieval_failed "why"] [instruction NAME "text"]...
 //	reply [text "..."] [call ID TOOL ARGS]... [keys N=k1,k2]... [usage=IN/OUT] [bad "output error"]
 //	fail KIND ["message"]
@@ -46,6 +47,8 @@ type script struct {
 	phases map[contract.Phase]contract.RunSnapshot
 	// request is the newest invoke_model's request.
 	request contract.ModelRequest
+	// session is the session's id.
+	session string
 }
 
 type cell struct {
@@ -64,6 +67,7 @@ func newScript(t *testing.T) *script {
 func (s *script) configure(args []string) string {
 	cfg := contract.AgentConfig{Model: "scripted", Tools: []contract.ToolDescriptor{{Name: "echo"}},
 		Compaction: contract.CompactionPolicy{ContextWindow: 1_000_000}}
+	session := "s1"
 	for _, a := range args {
 		k, v, _ := strings.Cut(a, "=")
 		n, _ := strconv.Atoi(v)
@@ -123,6 +127,8 @@ func (s *script) configure(args []string) string {
 			cfg.ToolConcurrency = n
 		case "output":
 			cfg.Output = &contract.OutputSchema{Name: "answer", Schema: []byte(`{"type":"object"}`), MaxRetries: n}
+		case "session":
+			session = v
 		default:
 			s.t.Fatalf("config: unknown key %q", k)
 		}
@@ -135,7 +141,8 @@ func (s *script) configure(args []string) string {
 		s.checkReplay()
 	}
 	s.rules = cadence.New(cfg)
-	s.snap = cadence.InitialSnapshot("s1")
+	s.session = session
+	s.snap = cadence.InitialSnapshot(session)
 	s.records = nil
 	return "ok"
 }
@@ -368,7 +375,7 @@ func (s *script) checkReplay() {
 		}
 		stored = append(stored, back)
 	}
-	got, err := s.rules.Replay(cadence.InitialSnapshot("s1"), stored)
+	got, err := s.rules.Replay(cadence.InitialSnapshot(s.session), stored)
 	if err != nil {
 		s.t.Fatalf("replay: %v", err)
 	}

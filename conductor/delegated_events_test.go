@@ -32,6 +32,7 @@ func TestDelegatedEventsAreTheLiveOnes(t *testing.T) {
 	for name, session := range map[string]string{
 		"short id":          "session_test",
 		"id cut at depth 2": strings.Repeat("s", contract.MaxSessionID-len("/2.0")),
+		"id cut at depth 1": strings.Repeat("s", contract.MaxSessionID-2),
 	} {
 		t.Run(name, func(t *testing.T) { delegatedEventsAreTheLiveOnes(t, session) })
 	}

@@ -11,25 +11,34 @@ import (
 
 func TestChildSession(t *testing.T) {
 	long := strings.Repeat("é", contract.MaxSessionID/2) // two bytes a rune
+	before := contract.RevisionChildDigest - 1
 	cases := []struct {
-		parent string
-		step   uint64
-		index  int
-		want   string
+		revision int
+		parent   string
+		step     uint64
+		index    int
+		want     string
 	}{
-		{"s", 2, 0, "s/2.0"},
-		{"s/2.0", 5, 1, "s/2.0/5.1"},
-		// Cut from the front to fit, never inside a rune.
-		{long, 12, 3, strings.Repeat("é", (contract.MaxSessionID-6)/2) + "/12.3"},
-		{"x" + long, 12, 3, strings.Repeat("é", (contract.MaxSessionID-6)/2) + "/12.3"},
+		{before, "s", 2, 0, "s/2.0"},
+		{before, "s/2.0", 5, 1, "s/2.0/5.1"},
+		{contract.CurrentRevision, "s", 2, 0, "s/2.0"},
+		{contract.CurrentRevision, "s/2.0", 5, 1, "s/2.0/5.1"},
+		// Cut from the front to fit, never inside a rune: before
+		// revision 8 parents that end alike name their children alike.
+		{before, long, 12, 3, strings.Repeat("é", (contract.MaxSessionID-6)/2) + "/12.3"},
+		{before, "x" + long, 12, 3, strings.Repeat("é", (contract.MaxSessionID-6)/2) + "/12.3"},
+		// From revision 8 a digest of the whole parent id comes first.
+		{contract.RevisionChildDigest, long, 12, 3, "~84fe2e03d50dd3a1:" + strings.Repeat("é", 28) + "/12.3"},
+		{contract.RevisionChildDigest, "x" + long, 12, 3, "~85c6ce9faaa994a7:" + strings.Repeat("é", 28) + "/12.3"},
+		{contract.RevisionChildDigest, strings.Repeat("s", contract.MaxSessionID-4), 2, 0, strings.Repeat("s", contract.MaxSessionID-4) + "/2.0"},
 	}
 	for _, c := range cases {
-		got := contract.ChildSession(c.parent, c.step, c.index)
+		got := contract.ChildSessionAt(c.revision, c.parent, c.step, c.index)
 		if got != c.want {
-			t.Errorf("ChildSession(%q, %d, %d) = %q, want %q", c.parent, c.step, c.index, got, c.want)
+			t.Errorf("ChildSessionAt(%d, %q, %d, %d) = %q, want %q", c.revision, c.parent, c.step, c.index, got, c.want)
 		}
 		if !contract.IsChildSession(c.parent, got) {
-			t.Errorf("IsChildSession(%q, %q) = false for the name ChildSession made", c.parent, got)
+			t.Errorf("IsChildSession(%q, %q) = false for the name ChildSessionAt made", c.parent, got)
 		}
 	}
 }
@@ -42,14 +51,14 @@ func TestIsChildSessionRefusesOtherNames(t *testing.T) {
 	}
 }
 
-// Every name ChildSession makes is valid UTF-8 within MaxSessionID and is
-// recognised as the parent's child.
+// Every name ChildSessionAt makes, under any revision, is valid UTF-8
+// within MaxSessionID and is recognised as the parent's child.
 func TestChildSessionProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		parent := rapid.StringOfN(rapid.Rune(), 1, contract.MaxSessionID, contract.MaxSessionID).Draw(t, "parent")
 		step := rapid.Uint64().Draw(t, "step")
 		index := rapid.IntRange(0, 1<<20).Draw(t, "index")
-		id := contract.ChildSession(parent, step, index)
+		id := contract.ChildSessionAt(rapid.IntRange(0, contract.CurrentRevision).Draw(t, "revision"), parent, step, index)
 		if len(id) > contract.MaxSessionID || !utf8.ValidString(id) {
 			t.Fatalf("ChildSession(%q, %d, %d) = %q: %d bytes, valid %v", parent, step, index, id, len(id), utf8.ValidString(id))
 		}
@@ -90,14 +99,16 @@ func TestIsDelegatedSession(t *testing.T) {
 	}
 }
 
-// Every name ChildSession makes at any depth below a root is recognised
-// as one of its delegated runs'.
+// Every name ChildSessionAt makes at any depth below a root, each level
+// under a revision of its own, is recognised as one of its delegated
+// runs'.
 func TestIsDelegatedSessionProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		root := rapid.StringOfN(rapid.Rune(), 1, contract.MaxSessionID, contract.MaxSessionID).Draw(t, "root")
 		id := root
 		for depth := rapid.IntRange(1, 6).Draw(t, "depth"); depth > 0; depth-- {
-			id = contract.ChildSession(id, rapid.Uint64Range(0, 1<<20).Draw(t, "step"), rapid.IntRange(0, 16).Draw(t, "index"))
+			rev := rapid.IntRange(0, contract.CurrentRevision).Draw(t, "revision")
+			id = contract.ChildSessionAt(rev, id, rapid.Uint64Range(0, 1<<20).Draw(t, "step"), rapid.IntRange(0, 16).Draw(t, "index"))
 		}
 		if !contract.IsDelegatedSession(root, id) {
 			t.Fatalf("IsDelegatedSession(%q, %q) = false", root, id)

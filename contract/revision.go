@@ -39,7 +39,12 @@ package contract
 // Revision 7 adds: a run that faults or is aborted with steering or
 // follow-up input still queued publishes an input_dropped event for each
 // before its end event (RevisionReportsDropped).
-const CurrentRevision = RevisionReportsDropped
+//
+// Revision 8 adds: a delegate call whose parent's session id is too long
+// to extend names its child's session with a digest of the whole parent
+// id, so parents that end alike name their children apart
+// (RevisionChildDigest).
+const CurrentRevision = RevisionChildDigest
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -97,6 +102,15 @@ const RevisionSteerOnResume = 6
 // input, before the run's end event. Earlier revisions dropped it
 // silently, so a chat client showed the text as taken and it vanished.
 const RevisionReportsDropped = 7
+
+// RevisionChildDigest is the first revision under which the session of a
+// delegate call whose parent's id is too long to take "/STEP.INDEX" keeps
+// a digest of the whole parent id (see ChildSessionAt). Earlier revisions
+// cut the parent's id from the front alone, so two sessions whose ids
+// ended alike, or the descendants of two roots deep enough down, named
+// their delegates' sessions alike: in one store a delegate of one ran on,
+// resumed or was read as the other's child run.
+const RevisionChildDigest = 8
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

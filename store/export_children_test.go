@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/store/storetest"
 	"github.com/google/go-cmp/cmp"
@@ -15,12 +16,19 @@ import (
 // TestExportNamedTakesDelegateChildren: exporting a session by name takes
 // along the sessions of its delegate calls at every depth, named as the
 // runtime names them (the parent's id and "/STEP.INDEX", cut from the
-// front when too long), whether or not the parent links them yet; other
+// front when too long, after a digest of the whole parent id from rules
+// revision 8 on), whether or not the parent links them yet; other
 // sessions that merely share a prefix stay behind.
 func TestExportNamedTakesDelegateChildren(t *testing.T) {
 	long := strings.Repeat("p", store.MaxSessionID-2)
-	longChild := long[2:] + "/2.0"
+	longChild := long[2:] + "/2.0" // as runs before revision 8 name them
 	longGrandchild := longChild[4:] + "/3.1"
+	// From revision 8 a cut name begins with a digest of the whole parent
+	// id, so a parent ending as long does keeps its children apart.
+	other := "q" + long[1:]
+	digestChild := contract.ChildSession(long, 2, 0)
+	digestGrandchild := contract.ChildSession(digestChild, 3, 1)
+	otherChild := contract.ChildSession(other, 2, 0)
 	cases := []struct {
 		name     string
 		sessions []string
@@ -44,6 +52,12 @@ func TestExportNamedTakesDelegateChildren(t *testing.T) {
 			sessions: []string{long, longChild, longGrandchild, long + "/2"},
 			export:   long,
 			want:     []string{long, longChild, longGrandchild},
+		},
+		{
+			name:     "ids cut to fit after a digest",
+			sessions: []string{long, digestChild, digestGrandchild, other, otherChild, contract.ChildSession(otherChild, 3, 1)},
+			export:   long,
+			want:     []string{long, digestChild, digestGrandchild},
 		},
 	}
 	for _, c := range cases {

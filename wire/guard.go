@@ -128,7 +128,8 @@ func isLoopback(host string) bool {
 // checkThreadID refuses ids a session cannot have or a terminal would
 // render as commands: empty, too long, not UTF-8, or with control
 // characters; and ids that may name a delegate call's session, which
-// only its parent's run drives.
+// only its parent's run drives, or begin as one whose parent's id was cut
+// does, whose own delegates' sessions could be named as that parent's.
 func (h *Handler) checkThreadID(id string) error {
 	switch {
 	case id == "":
@@ -140,7 +141,7 @@ func (h *Handler) checkThreadID(id string) error {
 	case strings.ContainsFunc(id, unicode.IsControl):
 		return fmt.Errorf("wire: thread id %q holds a control character", id)
 	case contract.MayBeChildSession(id):
-		return fmt.Errorf("wire: thread id %q ends as a delegate's session does (\"/STEP.INDEX\"): a delegated run is read through its parent's thread", id)
+		return fmt.Errorf("wire: thread id %q may name a delegate's session (ending \"/STEP.INDEX\" or beginning \"~DIGEST:\"): a delegated run is read through its parent's thread", id)
 	}
 	return nil
 }

@@ -59,6 +59,7 @@ func TestHandlerRefusesHostileRequests(t *testing.T) {
 		{"thread id with control characters", "POST", "", runBody("a\u0000b\u001b[2J", "hi"), json, 400, "control character"},
 		{"thread id naming a delegate's session", "POST", "", runBody("t1/3.0", "hi"), json, 400, "delegate"},
 		{"chat id naming a delegate's session", "POST", "?protocol=ai-sdk", chatBody("t1/3.0/5.1", "hi"), json, 400, "delegate"},
+		{"thread id beginning as a cut parent's child's", "POST", "", runBody("~84fe2e03d50dd3a1:tail", "hi"), json, 400, "delegate"},
 		{"chat id with control characters", "POST", "?protocol=ai-sdk", chatBody("a\u001b[2J", "hi"), json, 400, "control character"},
 		{"body over the limit", "POST", "", runBody("t1", strings.Repeat("x", 2<<10)), json, 413, "over 1024 bytes"},
 		{"preflight from elsewhere", "OPTIONS", "", "", map[string]string{"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"}, 403, "origin"},
