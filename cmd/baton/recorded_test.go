@@ -48,6 +48,16 @@ var recordedSessions = map[string]struct {
 	// An output schema: two answers sent back (not JSON, a field
 	// missing), the third settles; each reply records the verdict.
 	"structured-output.jsonl": {"proud-lantern-a20f", 4},
+	// Revision 8: a session whose id is too long for its delegate's to
+	// extend (forked from a short one, then a run delegating); the
+	// child's session begins with a digest of the parent id.
+	"long-id-delegation.jsonl": {"team-notes.2026-11-27.a-thread-whose-id-is-long-enough-to-cut-its-delegates-ids", 10},
+}
+
+// recordedChildren names, for a recorded file that holds them beside its
+// session, the sessions of its delegated runs, which import lists too.
+var recordedChildren = map[string][]string{
+	"long-id-delegation.jsonl": {"~f7cbf1995885d139:.a-thread-whose-id-is-long-enough-to-cut-its-delegates-ids/4.0"},
 }
 
 // badSessions are damaged or tampered sessions and the exact message
@@ -97,7 +107,11 @@ func TestRecordedSessionsReplay(t *testing.T) {
 			path := filepath.Join(sessionsDir, name)
 			dir := t.TempDir()
 			code, stdout, stderr := cli(t, "", "import", "--store", dir, path)
-			if code != exitOK || stdout != "imported "+want.id+"\n" {
+			imported := "imported " + want.id + "\n"
+			for _, c := range recordedChildren[name] {
+				imported += "imported " + c + "\n"
+			}
+			if code != exitOK || stdout != imported {
 				t.Fatalf("import: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 			}
 			code, stdout, stderr = cli(t, "", "replay", "--store", dir, want.id)
