@@ -14,6 +14,11 @@ import (
 	"github.com/batonrt/baton/dispatch/mcp"
 )
 
+// settleWithin bounds a call's wait for its outcome. It is long: a 17 MiB
+// result under the race detector, on a busy 2-core machine, has taken
+// over 30 seconds to cross a pipe and be decoded.
+const settleWithin = 3 * time.Minute
+
 // call runs one call of the named tool through a Scheduler, as an agent
 // would, and returns its outcome.
 func call(t *testing.T, tools []dispatch.Tool, opts dispatch.Options, name, args string) dispatch.Outcome {
@@ -36,8 +41,8 @@ func call(t *testing.T, tools []dispatch.Tool, opts dispatch.Options, name, args
 	select {
 	case o := <-done:
 		return o
-	case <-time.After(30 * time.Second):
-		t.Fatal("call never settled")
+	case <-time.After(settleWithin):
+		t.Fatalf("call never settled in %v", settleWithin)
 	}
 	return dispatch.Outcome{}
 }
