@@ -66,6 +66,21 @@ type (
 		embName
 		N string `json:"name"` // hides embName.N from both
 	}
+	embOptionalName struct {
+		ID   string `json:"id"`
+		Name int    `json:"name,omitempty"`
+	}
+	// The schema keeps the last field of a json name, Title, which is
+	// the one encoding/json decodes; only Title makes name required.
+	renamedAfterEmbedded struct {
+		embOptionalName
+		Title string `json:"name"`
+	}
+	// Both make name required, which the schema then lists twice.
+	requiredTwiceAfterEmbedded struct {
+		embX
+		Z int `json:"x"`
+	}
 )
 
 // String shows an embedded pointer's target in %+v.
@@ -88,9 +103,11 @@ func TestEmbeddedFieldsMatchTheDecoder(t *testing.T) {
 		{name: "an embedded non-struct", make: funcOf[embeddedText], refused: true},
 		{name: "an embedded pointer to an unexported struct", make: funcOf[embeddedUnexportedPointer], refused: true},
 		{name: "a conflict in a nested struct", make: funcOf[nestedConflict], refused: true},
+		{name: "a json name required by two fields", make: funcOf[requiredTwiceAfterEmbedded], refused: true},
 		{name: "a plain embedded struct", make: funcOf[plainEmbedded], args: `{"x":1,"q":"a"}`, want: "{embX:{X:1} Q:a}"},
 		{name: "an embedded pointer to an exported struct", make: funcOf[embeddedExportedPointer], args: `{"name":"a"}`, want: "EmbExported:a"},
 		{name: "a field hidden from both by its names", make: funcOf[overriddenByName], args: `{"name":"a"}`, want: "{embName:{N:} N:a}"},
+		{name: "a promoted field of a json name declared before the outer one", make: funcOf[renamedAfterEmbedded], args: `{"id":"i","name":"a"}`, want: "{embOptionalName:{ID:i Name:0} Title:a}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,15 +20,22 @@ import (
 func sameFields(t reflect.Type) error {
 	decoded := decodedFields(t)
 	described := map[string]reflect.StructField{}
+	requiredBy := map[string]reflect.StructField{}
 	for _, sf := range reflect.VisibleFields(t) {
 		name, ok := schemaName(sf)
 		if !ok {
 			continue
 		}
-		if other, dup := described[name]; dup {
-			return fmt.Errorf("fields %s and %s of %s both take the json name %q, which the derived schema cannot describe", goPath(t, other.Index), goPath(t, sf.Index), t, name)
+		if schemaRequires(sf) {
+			if other, dup := requiredBy[name]; dup {
+				return fmt.Errorf("fields %s and %s of %s both take the json name %q, which the derived schema cannot describe", goPath(t, other.Index), goPath(t, sf.Index), t, name)
+			}
+			requiredBy[name] = sf
 		}
 		described[name] = sf
+	}
+	for _, name := range slices.Sorted(maps.Keys(described)) {
+		sf := described[name]
 		if index, ok := decoded[name]; !ok || !slices.Equal(index, sf.Index) {
 			return fmt.Errorf("field %s of %s: encoding/json does not decode it as %q, which the derived schema says it does", goPath(t, sf.Index), t, name)
 		}
@@ -42,6 +49,18 @@ func sameFields(t reflect.Type) error {
 		}
 	}
 	return nil
+}
+
+// schemaRequires reports whether jsonschema-go adds the field sf to
+// required: unless it is omitempty or omitzero.
+func schemaRequires(sf reflect.StructField) bool {
+	_, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+	for o := range strings.SplitSeq(opts, ",") {
+		if o == "omitempty" || o == "omitzero" {
+			return false
+		}
+	}
+	return true
 }
 
 // goPath names the field at index of the struct t as Go code reaches it
