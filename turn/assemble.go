@@ -146,6 +146,7 @@ func (a *assembler) emit(kind contract.EventKind, index int, call *contract.Tool
 func (a *assembler) appendText(kind contract.BlockKind, s, sig string) int {
 	n := len(a.blocks)
 	if n == 0 || a.blocks[n-1].Kind != kind || s != "" && a.blocks[n-1].Signature != "" {
+		a.endText()
 		a.blocks = append(a.blocks, contract.Block{Kind: kind})
 		a.text = append(a.text, deltas{})
 		n++
@@ -165,6 +166,7 @@ func (a *assembler) addRedacted(data string) {
 	if data == "" {
 		return
 	}
+	a.endText()
 	a.blocks = append(a.blocks, contract.Block{Kind: contract.BlockRedactedThinking, Signature: data})
 	a.text = append(a.text, deltas{})
 }
@@ -173,6 +175,7 @@ func (a *assembler) startCall(c Chunk) error {
 	if _, dup := a.call(c.Index); dup {
 		return fmt.Errorf("turn: tool call index %d started twice", c.Index)
 	}
+	a.endText()
 	shown := &contract.ToolCall{ID: c.CallID, Name: NormalizeToolName(c.Name, a.known)}
 	a.args = append(a.args, callSlot{index: c.Index, pos: len(a.blocks), shown: shown})
 	a.blocks = append(a.blocks, contract.Block{Kind: contract.BlockToolCall, Call: shown})
@@ -200,21 +203,35 @@ func (a *assembler) addArgs(c Chunk) error {
 // deltas still spell the reply.
 func (a *assembler) showHeld() {
 	for i := range a.text {
-		held := a.text[i].held
-		if held == "" {
-			continue
-		}
-		a.text[i].held = ""
-		switch a.blocks[i].Kind {
-		case contract.BlockText:
-			a.emit(contract.EvTextDelta, 0, nil, validText(held))
-		case contract.BlockThinking:
-			a.emit(contract.EvThinkingDelta, 0, nil, validText(held))
-		case contract.BlockToolCall:
-			for _, c := range a.args {
-				if c.pos == i {
-					a.emit(contract.EvToolCallDelta, c.index, c.shown, validText(held))
-				}
+		a.showHeldAt(i)
+	}
+}
+
+// endText publishes what the newest block held back, before a new block
+// starts, if it is text or thinking: only the newest of those grows, so
+// its character stays unfinished, and its deltas carry no index that
+// would place them in their block if they came after the next block's.
+func (a *assembler) endText() {
+	if n := len(a.blocks); n > 0 && a.blocks[n-1].Kind != contract.BlockToolCall {
+		a.showHeldAt(n - 1)
+	}
+}
+
+func (a *assembler) showHeldAt(i int) {
+	held := a.text[i].held
+	if held == "" {
+		return
+	}
+	a.text[i].held = ""
+	switch a.blocks[i].Kind {
+	case contract.BlockText:
+		a.emit(contract.EvTextDelta, 0, nil, validText(held))
+	case contract.BlockThinking:
+		a.emit(contract.EvThinkingDelta, 0, nil, validText(held))
+	case contract.BlockToolCall:
+		for _, c := range a.args {
+			if c.pos == i {
+				a.emit(contract.EvToolCallDelta, c.index, c.shown, validText(held))
 			}
 		}
 	}

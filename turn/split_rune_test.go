@@ -53,6 +53,14 @@ func TestDeltasNeverSplitARune(t *testing.T) {
 			text:   "caf\uFFFD",
 		},
 		{
+			name: "a character a block never finishes, before the next block",
+			chunks: []turn.Chunk{
+				text("caf\xc3"), {Kind: turn.ChunkThinking, Text: "hm\xe4\xb8"}, {Kind: turn.ChunkThinking, Signature: "sig"},
+				{Kind: turn.ChunkThinking, Text: "ok"}, text("d\xc3"), callStart(0, "a", "get_weather"), callArgs(0, "{}"), text("e"), stop(contract.StopEndTurn),
+			},
+			text: "caf\uFFFDd\uFFFDe", think: "hm\uFFFDok", args: map[int]string{0: "{}"},
+		},
+		{
 			name:   "bytes that are no character",
 			chunks: []turn.Chunk{text("a\xffb"), text("c"), stop(contract.StopEndTurn)},
 			text:   "a\uFFFDbc",
