@@ -362,8 +362,11 @@ const (
 // context may hold it for long), for that; when the claimed run has not
 // started yet (its runner does work of its own first), for it to start,
 // so that the message steers it rather than wait for the whole run. It
-// gives up when ctx ends.
-func (h *Handler) claimWhenReturned(ctx context.Context, t *thread) claimWait {
+// gives up when ctx ends. steerable says whether a claimed run found in
+// flight is to be steered, having started since the caller's steer
+// found none: not when the runner refused that steer as its run had
+// ended, which the snapshot may not show yet.
+func (h *Handler) claimWhenReturned(ctx context.Context, t *thread, steerable bool) claimWait {
 	for {
 		// Read before the snapshot: a run that starts after is then
 		// published to this channel.
@@ -376,7 +379,13 @@ func (h *Handler) claimWhenReturned(ctx context.Context, t *thread) claimWait {
 		running := !h.closed && t.running
 		h.mu.Unlock()
 		snap := t.r.Snapshot()
-		if !running || snap.Phase.InFlight() {
+		if !running {
+			return claimRefused
+		}
+		if snap.Phase.InFlight() {
+			if _, ok := t.r.(SteerRunner); ok && steerable {
+				return claimStarted
+			}
 			return claimRefused
 		}
 		if snap.RunID != after || logClosed {

@@ -38,10 +38,11 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		return
 	}
 	for got := h.claim(t); !got; {
-		if h.steer(w, r, proto, t, turns, ids, carried) {
+		done, ended := h.steer(w, r, proto, t, turns, ids, carried)
+		if done {
 			return
 		}
-		switch h.claimWhenReturned(ctx, t) {
+		switch h.claimWhenReturned(ctx, t, !ended) {
 		case claimRefused:
 			h.untake(t, ids)
 			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
@@ -109,19 +110,20 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 // (running, or waiting for an approval or an answer) to that run as
 // steering, as Agent.Submit does, and streams the run on from there, in
 // a message of its own for the AI SDK. It reports false, having written
-// nothing, when there is no run to steer. Steering that fails while the
+// nothing, when there is no run to steer; ended then says the runner
+// refused the message as its run had ended. Steering that fails while the
 // run is in flight is answered with its cause, the messages (ids) left
 // for a retry. The answers carried along are applied first, to the calls
 // that wait on them: a steer goes to the root run only and waits there
 // for a delegate call, so a decision on the delegate's child's request
 // that the client gave with its message must not be lost.
-func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string, carried []clientAnswer) bool {
+func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string, carried []clientAnswer) (done, ended bool) {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
 	sr, ok := t.r.(SteerRunner)
 	if closed || !ok || !t.r.Snapshot().Phase.InFlight() {
-		return false
+		return false, false
 	}
 	ctx := r.Context()
 	// Read before steering: everything newer is the client's.
@@ -132,7 +134,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 		if answered, code, err = carryAnswers(ctx, t.r, carried, events); err != nil {
 			h.untake(t, ids)
 			httpError(w, code, "%v", err)
-			return true
+			return true, false
 		}
 	}
 	if err == nil {
@@ -142,13 +144,13 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 		h.untake(t, ids) // the session holds them now
 	}
 	if errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) {
-		return false // the run ended meanwhile: the message may start the next
+		return false, true // the run ended meanwhile: the message may start the next
 	}
 	if err != nil {
 		h.untake(t, ids)
 		code, msg := steerFailure(err)
 		httpError(w, code, "wire: steer thread %q: %s", t.id, msg)
-		return true
+		return true, false
 	}
 	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
@@ -157,7 +159,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	if err := s.carryOn(ctx, events, end, true); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: steered stream ended early", "thread", t.id, "err", err)
 	}
-	return true
+	return true, false
 }
 
 // steerFailure is the status and the client's message for steering

@@ -83,3 +83,32 @@ func TestAMessagePostedWhileARunStartsSteersIt(t *testing.T) {
 		t.Fatalf("second post: %d %v, want 200 with the steered reply:\n%s", a.code, a.err, a.body)
 	}
 }
+
+// TestARunThatStartsAfterTheSteerLookedIsSteered: a message whose steer
+// found no run in flight, the thread being claimed by a post whose run
+// was about to start, and which then finds that run in flight, steers it.
+// It was refused with 409, as if another run were in flight, when the run
+// started between the two looks.
+func TestARunThatStartsAfterTheSteerLookedIsSteered(t *testing.T) {
+	h, srv := approvingSteerServer(t, nil, func(r steerHumanRunner) Runner { return r })
+	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(aguiBody("t1", []map[string]any{{"id": "m1", "role": "user", "content": "clean up"}})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	h.mu.Lock()
+	th := h.threads["t1"]
+	h.mu.Unlock()
+	// The claimed run waits for the client's approval: in flight.
+	waitFor(t, func() bool { return th.r.Snapshot().Phase == contract.PhaseAwaitingApproval })
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if got := h.claimWhenReturned(ctx, th, true); got != claimStarted {
+		t.Errorf("claimWhenReturned = %d, want claimStarted (%d): the claimed run has started and may be steered", got, claimStarted)
+	}
+	// Once the runner refused a steer as its run had ended, a snapshot
+	// still in flight must not send the message back to steer it again.
+	if got := h.claimWhenReturned(ctx, th, false); got != claimRefused {
+		t.Errorf("claimWhenReturned after a refused steer = %d, want claimRefused (%d)", got, claimRefused)
+	}
+}
