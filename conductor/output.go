@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 )
 
 // OutputOf returns an output schema for answers of type T, derived as
@@ -16,6 +18,11 @@ import (
 // one optional, a jsonschema tag describes it). T must be a struct or a
 // map with string keys.
 func OutputOf[T any](name string) (*contract.OutputSchema, error) {
+	// The schema vets answers that Output decodes with encoding/json,
+	// so the two must agree on T's fields, as for a typed tool's input.
+	if err := dispatch.CheckDerivedSchema(reflect.TypeFor[T]()); err != nil {
+		return nil, fmt.Errorf("conductor: output schema of %s: %w", name, err)
+	}
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		return nil, fmt.Errorf("conductor: output schema of %s: %w", name, err)

@@ -110,6 +110,15 @@ func (t *funcTool[In, Out]) callText(ctx context.Context, args string) (contract
 	return contract.ToolOutcome{Content: string(b)}, nil
 }
 
+// CheckDerivedSchema reports a json feature of t that the schema
+// github.com/google/jsonschema-go derives for t does not describe, as
+// Func refuses for an input type: anything else that derives a schema
+// from a Go type and decodes into it with encoding/json needs the same
+// check, or the schema passes values the decoder reads otherwise.
+func CheckDerivedSchema(t reflect.Type) error {
+	return schemaDescribes(t, map[reflect.Type]bool{})
+}
+
 // schemaDescribes reports the json features of t that the schema
 // jsonschema-go derives does not describe, so that the schema the model is
 // sent would refuse what encoding/json takes or take what it drops: an
