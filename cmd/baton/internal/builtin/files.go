@@ -104,7 +104,8 @@ func (s *Set) readFile() (dispatch.Tool, error) {
 			return "", rootErr("read", a.Path, err)
 		}
 		if int64(len(b)) > s.opts.MaxRead {
-			return string(b[:s.opts.MaxRead]) + fmt.Sprintf("\n[truncated at %d bytes]", s.opts.MaxRead), nil
+			keep := runeCut(b, int(s.opts.MaxRead))
+			return string(b[:keep]) + fmt.Sprintf("\n[truncated at %d bytes]", keep), nil
 		}
 		return string(b), nil
 	}, dispatch.Idempotent())

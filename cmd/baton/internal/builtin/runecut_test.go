@@ -1,0 +1,39 @@
+package builtin
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"pgregory.net/rapid"
+)
+
+// TestRuneCutProperty: on UTF-8 text the cut splits no character and is
+// the last boundary at or before n; on any bytes it is at most n and at
+// most utf8.UTFMax-1 bytes before it.
+func TestRuneCutProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		text := rapid.Bool().Draw(t, "text")
+		var b []byte
+		if text {
+			b = []byte(rapid.String().Draw(t, "s"))
+		} else {
+			b = rapid.SliceOf(rapid.Byte()).Draw(t, "b")
+		}
+		n := rapid.IntRange(0, len(b)+2).Draw(t, "n")
+		cut := runeCut(b, n)
+		if cut > n || cut > len(b) || min(n, len(b))-cut >= utf8.UTFMax {
+			t.Fatalf("runeCut(%q, %d) = %d", b, n, cut)
+		}
+		if !text {
+			return
+		}
+		if !utf8.Valid(b[:cut]) || !utf8.Valid(b[cut:]) {
+			t.Fatalf("runeCut(%q, %d) = %d splits a character", b, n, cut)
+		}
+		for i := cut + 1; i <= min(n, len(b)-1); i++ {
+			if utf8.RuneStart(b[i]) {
+				t.Fatalf("runeCut(%q, %d) = %d, but %d is a boundary", b, n, cut, i)
+			}
+		}
+	})
+}
