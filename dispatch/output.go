@@ -9,15 +9,19 @@ import (
 )
 
 // capOutput cuts o's content to at most limit bytes, marker included,
-// at a rune boundary, and says so in a marker the model can read. The kept
-// prefix is copied so a huge output's buffer can be freed.
+// at a rune boundary, and says so in a marker the model can read when the
+// limit has room for one; o.Truncated says so either way. The kept prefix
+// is copied so a huge output's buffer can be freed.
 func capOutput(o contract.ToolOutcome, limit int) contract.ToolOutcome {
 	if len(o.Content) <= limit {
 		return o
 	}
 	total := len(o.Content)
 	marker := fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", limit, total)
-	keep := max(limit-len(marker), 0)
+	if len(marker) > limit {
+		marker = ""
+	}
+	keep := limit - len(marker)
 	// Back up to the start of a rune the cut splits; a byte that is not
 	// part of a valid rune is one of its own, so at most UTFMax-1 bytes.
 	start := keep
@@ -27,7 +31,9 @@ func capOutput(o contract.ToolOutcome, limit int) contract.ToolOutcome {
 	if _, size := utf8.DecodeRuneInString(o.Content[start:]); start+size > keep {
 		keep = start
 	}
-	marker = fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", keep, total)
+	if marker != "" {
+		marker = fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", keep, total)
+	}
 	var b strings.Builder
 	b.Grow(keep + len(marker))
 	b.WriteString(o.Content[:keep])

@@ -232,6 +232,9 @@ func TestSchedulerOutputCap(t *testing.T) {
 		{"exact", "hello", 5, contract.ToolOutcome{Content: "hello"}},
 		{"over", strings.Repeat("y", 100), 60, contract.ToolOutcome{Content: "yyyyyyyyyyyyyyyyyy\n[output truncated: 18 of 100 bytes shown]", Truncated: true}},
 		{"rune boundary", "x" + strings.Repeat("é", 50), 62, contract.ToolOutcome{Content: "xééééééééé\n[output truncated: 19 of 101 bytes shown]", Truncated: true}},
+		{"cap under the marker", strings.Repeat("y", 100), 10, contract.ToolOutcome{Content: "yyyyyyyyyy", Truncated: true}},
+		{"cap one byte under the marker", strings.Repeat("y", 100), 41, contract.ToolOutcome{Content: strings.Repeat("y", 41), Truncated: true}},
+		{"cap inside the only character", "é", 1, contract.ToolOutcome{Truncated: true}},
 		{"50MiB", huge, 1 << 20, contract.ToolOutcome{Content: huge[:1<<20-52] + "\n[output truncated: 1048524 of 52428800 bytes shown]", Truncated: true}},
 	}
 	for _, tt := range tests {
