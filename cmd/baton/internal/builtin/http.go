@@ -58,7 +58,7 @@ func (s *Set) fetch(ctx context.Context, raw json.RawMessage) (contract.ToolOutc
 	}
 	truncated := int64(len(body)) > s.opts.MaxHTTP
 	if truncated {
-		body = body[:s.opts.MaxHTTP]
+		body = body[:runeCut(body, int(s.opts.MaxHTTP))]
 	}
 	head := fmt.Sprintf("HTTP %s\ncontent-type: %s\n", resp.Status, resp.Header.Get("Content-Type"))
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
@@ -68,7 +68,7 @@ func (s *Set) fetch(ctx context.Context, raw json.RawMessage) (contract.ToolOutc
 	}
 	text := fmt.Sprintf("%s\n%s", head, body)
 	if truncated {
-		text += fmt.Sprintf("\n[truncated at %d bytes]", s.opts.MaxHTTP)
+		text += fmt.Sprintf("\n[truncated at %d bytes]", len(body))
 	}
 	return contract.ToolOutcome{Content: text, IsError: resp.StatusCode >= 400, Truncated: truncated}, nil
 }

@@ -19,3 +19,17 @@ func runeCut(b []byte, n int) int {
 	}
 	return n
 }
+
+// runeEnd is the length of b without a character its last bytes begin
+// and do not finish: what to keep of b when what followed it is cut off.
+func runeEnd(b []byte) int {
+	n := len(b)
+	start := n - 1
+	for start > 0 && n-start < utf8.UTFMax && !utf8.RuneStart(b[start]) {
+		start--
+	}
+	if start >= 0 && !utf8.FullRune(b[start:]) {
+		return start
+	}
+	return n
+}

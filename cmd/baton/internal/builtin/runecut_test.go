@@ -37,3 +37,23 @@ func TestRuneCutProperty(t *testing.T) {
 		}
 	})
 }
+
+// TestRuneEndProperty: what runeEnd keeps of a cut-off UTF-8 text is
+// valid and loses only the unfinished character; on any bytes it drops
+// fewer than utf8.UTFMax.
+func TestRuneEndProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := []byte(rapid.String().Draw(t, "s"))
+		b := s[:rapid.IntRange(0, len(s)).Draw(t, "n")]
+		end := runeEnd(b)
+		if end > len(b) || len(b)-end >= utf8.UTFMax {
+			t.Fatalf("runeEnd(%q) = %d", b, end)
+		}
+		if !utf8.Valid(b[:end]) || !utf8.Valid(s[end:]) {
+			t.Fatalf("runeEnd(%q) = %d splits a character", b, end)
+		}
+		if utf8.Valid(b) && end != len(b) {
+			t.Fatalf("runeEnd(%q) = %d drops a whole character", b, end)
+		}
+	})
+}

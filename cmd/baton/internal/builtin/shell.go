@@ -18,7 +18,8 @@ type shellArgs struct {
 	Command string `json:"command" jsonschema:"a command line for sh -c, run in the workspace folder"`
 }
 
-// capWriter keeps the first max bytes and counts the rest.
+// capWriter keeps the first max bytes, cut before a character the cap
+// falls inside, and counts the rest.
 type capWriter struct {
 	buf     bytes.Buffer
 	max     int
@@ -34,6 +35,12 @@ func (w *capWriter) Write(p []byte) (int, error) {
 		w.buf.Write(p[:room])
 	}
 	w.dropped += len(p) - max(room, 0)
+	// The cut must not split a character, here or begun in an earlier
+	// write; nothing goes in after it.
+	keep := runeEnd(w.buf.Bytes())
+	w.dropped += w.buf.Len() - keep
+	w.buf.Truncate(keep)
+	w.max = keep
 	return len(p), nil
 }
 
