@@ -39,15 +39,21 @@ type child struct {
 
 // stop keeps a child from beginning and aborts one that has: the parent
 // answered its call, so nothing more of the child may happen. It returns
-// once the child's abort is durable.
-func (c *child) stop() {
+// once the child's abort is durable, or the store failure that stopped
+// the child short of it: its run is then left in flight in its session.
+func (c *child) stop() error {
 	c.mu.Lock()
 	c.stopped = true
 	ag := c.agent
 	c.mu.Unlock()
-	if ag != nil {
-		_ = ag.Abort(contract.AbortNow)
+	if ag == nil {
+		return nil
 	}
+	_ = ag.Abort(contract.AbortNow)
+	if failed := ag.Failed(); failed != nil {
+		return failed
+	}
+	return nil
 }
 
 // decide closes decided; it may be called more than once.
@@ -114,14 +120,19 @@ func (a *Agent) persist(e *contract.Persist) error {
 
 // persistLinked appends the record of a step that answered delegate
 // calls, linking the heads of their children's chains, each child
-// stopped first so its head is final.
+// stopped first so its head is final. A child the store stopped short of
+// its end fails the step: linked, its run would stay in flight for good
+// under an answered call, while unrecorded, the step leaves the call
+// unanswered for whoever resumes the tree.
 func (a *Agent) persistLinked(e *contract.Persist) error {
 	ctx := context.Background()
 	var links []store.Hash
 	for _, session := range e.Links {
 		if a.run != nil {
 			if c := a.run.children[session]; c != nil {
-				c.stop()
+				if err := c.stop(); err != nil {
+					return fmt.Errorf("child %s: %w", session, err)
+				}
 			}
 		}
 		head, err := a.store.Head(ctx, session)

@@ -173,3 +173,61 @@ func TestStoreFailureBeforeAStoredChildBeginsEndsTheParentsRun(t *testing.T) {
 		}
 	}
 }
+
+// researcherDeps are the deps of twoDelegates' parent on st whose
+// researcher answers "found" once released, or never when release is nil.
+func researcherDeps(t *testing.T, st store.Store, release <-chan struct{}) conductor.Deps {
+	model := agentsModel{
+		"parent": delegateOnce(call{"c1", "delegate_researcher", `{"task":"look"}`}),
+		"researcher": func(context.Context, contract.ModelRequest) replyFunc {
+			if release == nil {
+				return say("found")
+			}
+			return blockUntil(release, say("found"))
+		},
+	}
+	deps := testDeps(model, toolBox(t, echoTool(t)))
+	deps.Env.Store = st
+	return deps
+}
+
+// TestAbortTheChildsStoreRefusedIsAnError: the parent's abort aborts its
+// running child, and the store refuses the child's record of it. The
+// child's run stops in flight in its session, so the parent's run stops
+// too, with the delegate call unanswered, and Abort says the store
+// failed, at once or after the running tools alike. An abort at once
+// must not be recorded over the child, linking a chain whose run never
+// ended: a resume finishes the tree.
+func TestAbortTheChildsStoreRefusedIsAnError(t *testing.T) {
+	for _, mode := range []contract.AbortMode{contract.AbortNow, contract.AbortAfterTools} {
+		t.Run(string(mode), func(t *testing.T) {
+			st := store.NewMemory()
+			// The child's records: submitted, then the abort.
+			a := newAgent(t, twoDelegates(), researcherDeps(t, &failOnceStore{Store: st, prefix: "session_test/", n: 2}, make(chan struct{})))
+			done := submitAsync(a, "go")
+			waitFor(t, func() bool {
+				ids, err := st.Sessions(ctxT(t))
+				return err == nil && len(ids) == 2
+			})
+			if err := a.Abort(mode); !errors.Is(err, contract.ErrStore) {
+				t.Errorf("abort the child's store refused: %v, want a store error", err)
+			}
+			res := <-done
+			wantStopped(t, "submit", res.snap, res.err)
+			_ = a.Close()
+			if mode != contract.AbortNow {
+				return
+			}
+			b := newAgent(t, twoDelegates(), researcherDeps(t, st, nil))
+			snap, err := b.Resume(ctxT(t), "session_test")
+			if err != nil || snap.Phase != contract.PhaseSettled {
+				t.Fatalf("resume: err %v, phase %s", err, snap.Phase)
+			}
+			if got := results(snap); len(got) != 1 || got[0].Content != "found" {
+				t.Errorf("resume: results %+v, want the child's answer", got)
+			}
+			_ = b.Close()
+			checkDAG(t, st, "session_test", 1)
+		})
+	}
+}

@@ -263,8 +263,13 @@ func (a *Agent) Abort(mode contract.AbortMode) error {
 		return nil
 	})
 	if err == nil && children {
+		// A child whose abort the store refused stops its parent's run
+		// (childFailed), which stays in flight in the store: the abort
+		// was not all taken.
 		for _, k := range a.runningChildren() {
-			_ = k.agent.Abort(mode)
+			if cerr := k.agent.Abort(mode); errors.Is(cerr, contract.ErrStore) && err == nil {
+				err = cerr
+			}
 		}
 	}
 	return err
