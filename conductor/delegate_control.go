@@ -30,15 +30,15 @@ func (a *Agent) AnswerSubflow(ctx context.Context, path []string, callID, answer
 }
 
 // atSubflow does fn on the agent running the run at path. A child whose
-// run ended since it was found is closed: that is ErrNoRun, as for this
-// agent's own ended run, not ErrClosed, which would say this agent was.
+// run ended since it was found is closed, whether it runs the run at
+// path or one on the way there: that is ErrNoRun, as for this agent's own
+// ended run, not ErrClosed, which would say this agent was.
 func (a *Agent) atSubflow(path []string, fn func(*Agent) error) error {
 	ag, err := a.subflow(path)
-	if err != nil {
-		return err
+	if err == nil {
+		err = fn(ag)
 	}
-	err = fn(ag)
-	if ag != a && errors.Is(err, ErrClosed) && a.call(context.Background(), func() error { return nil }) == nil {
+	if len(path) > 0 && errors.Is(err, ErrClosed) && a.call(context.Background(), func() error { return nil }) == nil {
 		return fmt.Errorf("%w: the run at subflow %q has ended", ErrNoRun, strings.Join(path, "/"))
 	}
 	return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 )
 
 // reusedDelegateID is a parent whose model numbers its calls call_0 in
@@ -124,5 +125,43 @@ func TestSubflowPathOfAnEndedChildIsNoRun(t *testing.T) {
 	close(release)
 	if res := <-done; res.err != nil {
 		t.Fatal(res.err)
+	}
+}
+
+// TestSubflowPathThroughAnEndedChildIsNoRun: a child ends its run and is
+// closed a moment before its parent takes its answer (here held in an
+// after-tool hook). A path through it to its own delegate's run names a
+// run that ended too: ErrNoRun, as for the child's own, at every depth,
+// and not ErrClosed, which says the agent asked was closed.
+func TestSubflowPathThroughAnEndedChildIsNoRun(t *testing.T) {
+	cfg, model := askerTwoDown()
+	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
+	deps.People.Answerer = func(context.Context, contract.ToolCall, contract.Question) (string, error) {
+		return "Bergen", nil
+	}
+	held, release := make(chan struct{}), make(chan struct{})
+	deps.Hooks.AfterTool("hold", 0, func(ctx context.Context, c contract.ToolCall, _ *contract.ToolOutcome) error {
+		if c.ID == "c1" {
+			close(held)
+			<-release
+		}
+		return nil
+	})
+	a := newAgent(t, cfg, deps)
+	done := submitAsync(a, "go")
+	<-held
+	for _, path := range [][]string{{"c1"}, {"c1", "m1"}} {
+		err := a.ApproveSubflow(path, "q1", conductor.Decision{Approved: true})
+		if !errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) {
+			t.Errorf("deciding a call at %v, whose run ended: %v, want ErrNoRun", path, err)
+		}
+		err = a.AnswerSubflow(ctxT(t), path, "q1", "Oslo")
+		if !errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) {
+			t.Errorf("answering a call at %v, whose run ended: %v, want ErrNoRun", path, err)
+		}
+	}
+	close(release)
+	if diff := cmp.Diff([]string{"Bergen"}, settledContents(t, done)); diff != "" {
+		t.Errorf("parent results mismatch (-want +got):\n%s", diff)
 	}
 }
