@@ -75,3 +75,75 @@ func riskyTool(t *testing.T) dispatch.Tool {
 }
 
 func askTool(*testing.T) dispatch.Tool { return dispatch.AskHuman("") }
+
+// TestChildDecisionTheStoreCouldNotRecordIsAnError: a decision or an
+// answer for a delegate's child, whether named by its path or offered
+// down the tree by call id alone, is taken only once the child's store
+// records it. Refused, the child's run and its parent's stop with a
+// store error, and the call that handed it in says so: not nil, and not
+// ErrRejected, which would tell the host no run had such a call.
+func TestChildDecisionTheStoreCouldNotRecordIsAnError(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ask  bool
+		send func(a *conductor.Agent, callID string, path []string) error
+	}{
+		{"approve", false, func(a *conductor.Agent, id string, _ []string) error {
+			return a.Approve(id, conductor.Decision{Approved: true})
+		}},
+		{"approve subflow", false, func(a *conductor.Agent, id string, path []string) error {
+			return a.ApproveSubflow(path, id, conductor.Decision{Approved: true})
+		}},
+		{"approve calls", false, func(a *conductor.Agent, id string, path []string) error {
+			return a.ApproveCalls(path, []conductor.CallDecision{{CallID: id, Decision: conductor.Decision{Approved: true}}})
+		}},
+		{"answer", true, func(a *conductor.Agent, id string, _ []string) error {
+			return a.Answer(context.Background(), id, "Bergen")
+		}},
+		{"answer subflow", true, func(a *conductor.Agent, id string, path []string) error {
+			return a.AnswerSubflow(context.Background(), path, id, "Bergen")
+		}},
+		{"answer call", true, func(a *conductor.Agent, id string, path []string) error {
+			return a.AnswerCall(context.Background(), path, conductor.CallAnswer{CallID: id, Answer: "Bergen"})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The child's records: submitted, its reply, then the decision.
+			st := &failOnceStore{Store: store.NewMemory(), prefix: "session_test/", n: 3}
+			var deps conductor.Deps
+			var cfg contract.AgentConfig
+			if tc.ask {
+				var model agentsModel
+				cfg, model = askerTree()
+				deps = testDeps(model, toolBox(t, dispatch.AskHuman("")))
+			} else {
+				cfg = twoDelegates()
+				deps = testDeps(agentsModel{
+					"parent": delegateOnce(call{"c1", "delegate_writer", `{"task":"write"}`}),
+					"writer": delegateOnce(call{"w1", "echo", `{"text":"ink"}`}),
+				}, toolBox(t, echoTool(t, dispatchNeedsApproval)))
+				deps.People.Approver = conductor.ApproveLater
+			}
+			deps.Env.Store = st
+			a := newAgent(t, cfg, deps)
+			done := submitAsync(a, "go")
+			var asked contract.RunEvent
+			waitFor(t, func() bool {
+				asks, err := a.SubflowAsks(ctxT(t))
+				if err != nil || len(asks) != 1 {
+					return false
+				}
+				asked = asks[0]
+				return true
+			})
+			err := tc.send(a, asked.Call.ID, asked.Subflow)
+			if !errors.Is(err, contract.ErrStore) {
+				t.Errorf("decision the child's store refused: err %v, want a store error", err)
+			}
+			res := <-done
+			if !errors.Is(res.err, contract.ErrStore) {
+				t.Errorf("submit: err %v, want a store error", res.err)
+			}
+		})
+	}
+}

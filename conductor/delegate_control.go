@@ -79,15 +79,25 @@ func (a *Agent) childAgent(callID string) (*Agent, error) {
 	return ag, err
 }
 
-// approveInChildren offers the decision to every running child, depth
-// first, and reports whether one took it.
-func (a *Agent) approveInChildren(callID string, d Decision) bool {
+// offerChildren offers an answer or a decision the run has no call for
+// to every running child (fn), depth first, and returns nil once one
+// takes it. Otherwise it returns the store failure of a child whose
+// store refused it, which ended that child's run, or that had failed
+// before; or else refusal, the run's own.
+func (a *Agent) offerChildren(fn func(*Agent) error, refusal error) error {
+	var failed error
 	for _, k := range a.runningChildren() {
-		if k.agent.Approve(callID, d) == nil {
-			return true
+		switch err := fn(k.agent); {
+		case err == nil:
+			return nil
+		case errors.Is(err, contract.ErrStore) && failed == nil:
+			failed = err
 		}
 	}
-	return false
+	if failed != nil {
+		return failed
+	}
+	return refusal
 }
 
 // runningChild is a child run that has begun, with its delegate call.

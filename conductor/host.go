@@ -235,8 +235,8 @@ func (a *Agent) Approve(callID string, d Decision) error {
 		own = a.ownAsk(callID, func(t contract.ToolDescriptor) bool { return t.NeedsApproval })
 		return resolution(callID, d, a.now()), nil
 	})
-	if errors.Is(err, ErrRejected) && !own && a.approveInChildren(callID, d) {
-		return nil
+	if errors.Is(err, ErrRejected) && !own {
+		return a.offerChildren(func(k *Agent) error { return k.Approve(callID, d) }, err)
 	}
 	return err
 }

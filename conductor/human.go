@@ -26,11 +26,7 @@ type Answerer func(ctx context.Context, call contract.ToolCall, q contract.Quest
 func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
 	own, err := a.answerCall(ctx, CallAnswer{CallID: callID, Answer: answer})
 	if errors.Is(err, ErrRejected) && !own {
-		for _, k := range a.runningChildren() {
-			if k.agent.Answer(ctx, callID, answer) == nil {
-				return nil
-			}
-		}
+		return a.offerChildren(func(k *Agent) error { return k.Answer(ctx, callID, answer) }, err)
 	}
 	return err
 }
