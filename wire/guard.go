@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/aisdk"
 )
 
 // guard refuses what a handler exposed beyond one trusted client must not
@@ -44,7 +45,7 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
 		}
 		w.Header().Set("Access-Control-Allow-Origin", origin)
 		w.Header().Add("Vary", "Origin")
-		w.Header().Set("Access-Control-Expose-Headers", "x-vercel-ai-ui-message-stream")
+		w.Header().Set("Access-Control-Expose-Headers", exposeHeaders)
 	}
 	if r.Method == http.MethodOptions {
 		if r.Header.Get("Access-Control-Request-Method") == "" {
@@ -74,6 +75,10 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
 	}
 	return true
 }
+
+// exposeHeaders are the headers, beyond the CORS-safelisted ones, that a
+// page on an allowed origin reads: the browser hides the rest from it.
+var exposeHeaders = strings.Join([]string{aisdk.StreamHeader, "Retry-After", "WWW-Authenticate", "Allow"}, ", ")
 
 // refuse answers a request refused before its body is read and closes
 // its connection: the server would otherwise wait, with no deadline, to
