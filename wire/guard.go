@@ -130,12 +130,16 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// checkThreadID refuses ids a session cannot have or a terminal would
-// render as commands: empty, too long, not UTF-8, or with control
-// characters; and ids that may name a delegate call's session, which
-// only its parent's run drives, or begin as one whose parent's id was cut
-// does, whose own delegates' sessions could be named as that parent's.
+// checkThreadID refuses ids a session cannot have, a terminal would
+// render as commands, or a reader could not tell from another: empty,
+// too long, not UTF-8, with control characters or invisible ones
+// (formatting such as bidirectional overrides and zero-width characters,
+// line and paragraph separators); and ids that may name a delegate
+// call's session, which only its parent's run drives, or begin as one
+// whose parent's id was cut does, whose own delegates' sessions could be
+// named as that parent's.
 func (h *Handler) checkThreadID(id string) error {
+	i := strings.IndexFunc(id, invisible)
 	switch {
 	case id == "":
 		return fmt.Errorf("wire: thread id is empty")
@@ -145,8 +149,15 @@ func (h *Handler) checkThreadID(id string) error {
 		return fmt.Errorf("wire: thread id is not UTF-8")
 	case strings.ContainsFunc(id, unicode.IsControl):
 		return fmt.Errorf("wire: thread id %q holds a control character", id)
+	case i >= 0:
+		r, _ := utf8.DecodeRuneInString(id[i:])
+		return fmt.Errorf("wire: thread id %q holds an invisible character (%U)", id, r)
 	case contract.MayBeChildSession(id):
 		return fmt.Errorf("wire: thread id %q may name a delegate's session (ending \"/STEP.INDEX\" or beginning \"~DIGEST:\"): a delegated run is read through its parent's thread", id)
 	}
 	return nil
 }
+
+// invisible reports the characters, other than controls, that are not
+// shown as themselves.
+func invisible(r rune) bool { return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) }

@@ -91,4 +91,10 @@ func TestTerminalEscapes(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, `--session "a\x1b[2Jb" holds control characters`) {
 		t.Errorf("control id: exit %d: %q", code, stderr)
 	}
+	// So is one with a character shown as nothing, as the server refuses
+	// such a thread id.
+	code, _, stderr = cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "--session", "a\u200bb", "hi")
+	if code != exitUsage || !strings.Contains(stderr, `--session "a\u200bb" holds control characters`) {
+		t.Errorf("zero-width id: exit %d: %q", code, stderr)
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
 	"github.com/batonrt/baton/cmd/baton/internal/page"
@@ -55,8 +54,8 @@ func (a *app) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	cfg.driver = driver
-	if len(cfg.namespace) > store.MaxSessionID/2 || strings.ContainsFunc(cfg.namespace, unicode.IsControl) {
-		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--namespace %q: at most %d bytes, no control characters", cfg.namespace, store.MaxSessionID/2)}
+	if len(cfg.namespace) > store.MaxSessionID/2 || hasControl(cfg.namespace) {
+		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--namespace %q: at most %d bytes, no control characters or invisible ones", cfg.namespace, store.MaxSessionID/2)}
 	}
 	if cfg.token == "" && !loopbackAddr(*addr) {
 		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--addr %s listens beyond loopback: set --token or BATON_SERVE_TOKEN", *addr)}

@@ -108,6 +108,9 @@ func TestServeRefusesUnsafeFlags(t *testing.T) {
 		{[]string{"--addr", ":0"}, "listens beyond loopback: set --token or BATON_SERVE_TOKEN"},
 		{[]string{"--addr", "0.0.0.0:0"}, "listens beyond loopback"},
 		{[]string{"--namespace", "a\x1b[2J"}, "no control characters"},
+		// Beyond loopback, so that a namespace let through fails too.
+		{[]string{"--namespace", "a\u202eb", "--addr", ":0"}, "no control characters"},
+		{[]string{"--namespace", "a\u200bb", "--addr", ":0"}, "no control characters"},
 	} {
 		args := append([]string{"serve", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", t.TempDir()}, tt.args...)
 		code, _, stderr := cli(t, "", args...)

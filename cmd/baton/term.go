@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -75,8 +76,12 @@ func unsafeRune(r rune, multiline bool) bool {
 }
 
 // hasControl reports whether an id holds a character that is not shown
-// as itself on a terminal; such ids are refused.
-func hasControl(s string) bool { return needsEscape(s, false) }
+// as itself on a terminal, or is shown as nothing (a format character
+// such as a zero-width space); such ids are refused, as the server
+// refuses such thread ids.
+func hasControl(s string) bool {
+	return needsEscape(s, false) || strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) })
+}
 
 // checkID refuses a session id given on the command line that a terminal
 // would not show as typed.
