@@ -6,7 +6,8 @@
 // classify right, bad requests never leave, a ConfigChecker names the
 // fields its API refuses, request bodies match their
 // golden files, API keys are sent as the API expects, streams keep their
-// invariants under fuzzing), and the requests the transcripts answer. A
+// invariants under fuzzing), the requests the transcripts answer, and a
+// generator of histories in any order a host may leave them. A
 // provider outside this module points a Suite at its own testdata folder.
 // It imports contract and turn with its toolkit (endpoint, httpfail,
 // relay) only.

@@ -1,0 +1,77 @@
+package transcripttest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
+)
+
+// Histories sends the suite's request with histories drawn by History
+// through the turn driver, as a run does, and hands each request body
+// the provider put on the wire to check.
+func (s Suite) Histories(t *testing.T, check func(t *rapid.T, body []byte)) {
+	srv, p := s.Serve(t, "text")
+	d := turn.NewDriver(p, turn.Options{})
+	rapid.Check(t, func(rt *rapid.T) {
+		req := s.Request()
+		req.History = History().Draw(rt, "history")
+		if sig, ok := d.Run(context.Background(), req, nil).(contract.ModelReplied); !ok {
+			rt.Fatalf("the call failed: %+v", sig)
+		}
+		check(rt, srv.Request(srv.Served()-1))
+	})
+}
+
+// History draws histories as a host may hand them to the turn driver,
+// well formed or not: user turns (steering, follow-ups, notes) between a
+// call and its results, tool turns holding text before their results,
+// results for calls already answered or never made, calls left without
+// results. Call ids are unique, as the APIs require. A property over a
+// provider's requests checks that what the driver sends, after
+// turn.Sanitize, pairs calls and results as the API requires.
+func History() *rapid.Generator[contract.History] {
+	return rapid.Custom(func(t *rapid.T) contract.History {
+		turns := []contract.Turn{contract.UserText("go")}
+		var ids []string
+		for i := range rapid.IntRange(1, 8).Draw(t, "turns") {
+			switch rapid.SampledFrom([]string{"user", "assistant", "tool"}).Draw(t, "role") {
+			case "user":
+				turns = append(turns, contract.UserText(fmt.Sprintf("note %d", i)))
+			case "assistant":
+				blocks := []contract.Block{contract.TextBlock(fmt.Sprintf("reply %d", i))}
+				for k := range rapid.IntRange(0, 2).Draw(t, "calls") {
+					id := fmt.Sprintf("call_%d_%d", i, k)
+					ids = append(ids, id)
+					blocks = append(blocks, contract.CallBlock(contract.ToolCall{ID: id, Name: "get_weather", Arguments: `{}`}))
+				}
+				turns = append(turns, contract.Turn{Role: contract.RoleAssistant, Blocks: blocks})
+			default:
+				turns = append(turns, toolTurn(t, i, append(ids, "call_unknown")))
+			}
+		}
+		return contract.HistoryOf(turns...)
+	})
+}
+
+// toolTurn draws a tool turn answering some of ids, with text before or
+// after its results.
+func toolTurn(t *rapid.T, i int, ids []string) contract.Turn {
+	var blocks []contract.Block
+	for range rapid.IntRange(0, 2).Draw(t, "results") {
+		id := rapid.SampledFrom(ids).Draw(t, "answers")
+		blocks = append(blocks, contract.ResultBlock(contract.ToolResult{CallID: id, Name: "get_weather", Content: "18C"}))
+	}
+	text := contract.TextBlock(fmt.Sprintf("aside %d", i))
+	switch rapid.IntRange(0, 2).Draw(t, "aside") {
+	case 1:
+		blocks = append([]contract.Block{text}, blocks...)
+	case 2:
+		blocks = append(blocks, text)
+	}
+	return contract.Turn{Role: contract.RoleTool, Blocks: blocks}
+}
