@@ -16,7 +16,10 @@ import (
 // Submit drives input to the end of a run and returns the terminal
 // snapshot, with the run's *contract.RunError when it faulted. While a
 // run is in flight, Submit steers it instead and returns when that same
-// run ends. Cancelling ctx aborts the run.
+// run ends. Cancelling ctx aborts the run: it ends faulted, with an error
+// matching contract.ErrAborted. A ctx done before Submit is called starts
+// and steers nothing: the error says so and matches ctx's error (and its
+// cause), not ErrAborted, as no run began.
 func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, error) {
 	// The caller waits in wait, running the run's model calls, so
 	// Submit's own frame is kept small: it is on the stack of every run
@@ -42,6 +45,10 @@ func (a *Agent) refused(err error) *outcome {
 
 // submit starts a run with in, or steers the run in flight with it.
 func (a *Agent) submit(ctx context.Context, in Input) (run *runState, w chan *outcome, steering bool, err error) {
+	if ctx.Err() != nil {
+		// Not even the retriever is asked.
+		return nil, nil, false, notStarted(ctx)
+	}
 	input := in.turns(a.est)
 	if len(input) == 0 {
 		return nil, nil, false, contract.NewError(contract.KindConfig, "submit: empty input")
@@ -357,6 +364,9 @@ func (a *Agent) unlock() {
 // next Submit starts a new run on the session. tools are the run's own
 // tools, as its Submit gave them (Input.Tools): a run in flight calls
 // them, and runs an interrupted idempotent call of theirs again.
+//
+// Cancelling ctx aborts the run it finishes, as for Submit, and a ctx
+// done before the call starts nothing.
 func (a *Agent) Resume(ctx context.Context, sessionID string, tools ...dispatch.Tool) (contract.RunSnapshot, error) {
 	w := make(chan *outcome, 1)
 	var run *runState
@@ -376,7 +386,8 @@ func (a *Agent) Resume(ctx context.Context, sessionID string, tools ...dispatch.
 // a run in flight has picked up again, without waiting for it to end: for
 // hosts whose runs wait for people (a question, an approval answered with
 // Agent.Approve), where the answer may come much later, through Answer or
-// Approve, and the run then ends on its own. tools are as for Resume.
+// Approve, and the run then ends on its own. tools and ctx are as for
+// Resume.
 func (a *Agent) Reopen(ctx context.Context, sessionID string, tools ...dispatch.Tool) (contract.RunSnapshot, error) {
 	w := make(chan *outcome, 1)
 	err := a.call(ctx, func() error {

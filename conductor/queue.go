@@ -2,6 +2,7 @@ package conductor
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -97,10 +98,10 @@ func settledAt(r *contract.ToolSettled, at contract.Timestamp) contract.Signal {
 
 // call runs fn in turn with the agent's other tasks and waits for its
 // error. Once Close has had its turn, fn is refused: a run started then
-// would outlive the agent.
+// would outlive the agent. With ctx done already, fn is not run.
 func (a *Agent) call(ctx context.Context, fn func() error) error {
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return notStarted(ctx)
 	}
 	res := make(chan error, 1)
 	a.enqueue(&task{fn: func() {
@@ -123,4 +124,14 @@ func (a *Agent) send(run *runState, fn func()) {
 // performed, before any other task, so steps never nest.
 func (a *Agent) later(run *runState, sig contract.Signal) {
 	a.backlog = append(a.backlog, task{run: run, sig: sig})
+}
+
+// notStarted is the error of a call that started nothing as its ctx was
+// done already: it matches ctx's error, and its cause when that differs.
+func notStarted(ctx context.Context) error {
+	err, cause := ctx.Err(), context.Cause(ctx)
+	if cause != err {
+		return fmt.Errorf("conductor: nothing started, the context is done: %w: %w", err, cause)
+	}
+	return fmt.Errorf("conductor: nothing started, the context is done: %w", err)
 }
