@@ -87,6 +87,8 @@ type Agent struct {
 	closed  bool
 	backlog []task
 	record  [1]contract.Record // see persist
+	// claiming is set while a claim is applied (applyFirst).
+	claiming bool
 
 	// lease is the session's lock while the agent holds it, and
 	// unwatchLease stops waiting for its loss (see lockSession); owned
@@ -258,7 +260,10 @@ func (a *Agent) Config() contract.AgentConfig { return a.rules.Config() }
 // its session's lock: the run in flight is ended as soon as the store
 // tells it so, before another process taking the session over runs it),
 // until Resume or Reopen; nil when there is none. A host that keeps agents open lets such an agent go, and opens
-// the session again, rather than hand it more work.
+// the session again, rather than hand it more work. A record refused
+// before any of the session is the agent's (a new session's first
+// submit) fails only the call that made it, which returns the store's
+// error: there is nothing to resume.
 func (a *Agent) Failed() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -16,7 +16,8 @@ import (
 
 // apply steps the reducer and performs the effects in order. It returns
 // an error matching ErrRejected when the rules refused the signal, or the
-// agent refuses all work after a store failure.
+// agent refuses all work after a store failure, and the store's error
+// when it refused the record of a claim (see applyFirst).
 //
 // apply is on the stack under every effect it performs, down to a store
 // append or a tool run in place, so it keeps no snapshot in its frame:
@@ -37,8 +38,7 @@ func (a *Agent) apply(sig contract.Signal) error {
 	for i, e := range effects {
 		if err := a.perform(e); err != nil {
 			a.restore()
-			a.storeFailed(err)
-			return nil
+			return a.storeFailed(err)
 		}
 		if i == 0 {
 			// The step is durable (its persist comes first): hosts may see
@@ -95,10 +95,28 @@ func (a *Agent) refusal(err error) error {
 
 // storeFailed ends the run when a record could not be made durable: the
 // step did not happen, so the agent keeps the last durable state and
-// refuses further work until it is resumed.
-func (a *Agent) storeFailed(err error) {
+// refuses further work until it is resumed. A refused claim is returned
+// instead, the agent left as it was: nothing of the session is its own.
+func (a *Agent) storeFailed(err error) error {
+	failed := contract.WrapError(contract.KindStore, err, "append to session store failed")
+	if a.claiming {
+		return failed
+	}
 	a.log.Error("conductor: store failed", "err", err)
-	a.halt(contract.WrapError(contract.KindStore, err, "append to session store failed"))
+	a.halt(failed)
+	return nil
+}
+
+// applyFirst applies sig, which starts a run, as apply does; first says
+// it is the agent's claim on the session, the first record of its hold
+// on it: a new session's first submit. The store refusing a claim leaves nothing of the
+// session the agent's, so the agent does not refuse work from then on:
+// applyFirst returns the store's error, for the caller to let the
+// session go.
+func (a *Agent) applyFirst(sig contract.Signal, first bool) error {
+	a.claiming = first
+	defer func() { a.claiming = false }()
+	return a.apply(sig)
 }
 
 // lockLost ends the run in flight, at once, when the agent has lost the

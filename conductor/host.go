@@ -19,7 +19,10 @@ import (
 // run ends. Cancelling ctx aborts the run: it ends faulted, with an error
 // matching contract.ErrAborted. A ctx done before Submit is called starts
 // and steers nothing: the error says so and matches ctx's error (and its
-// cause), not ErrAborted, as no run began.
+// cause), not ErrAborted, as no run began. When the store refuses a new
+// session's first record, nothing of the session is stored: Submit
+// returns the store's error, the session is let go, and the agent takes
+// the next Submit (see Failed).
 func (a *Agent) Submit(ctx context.Context, in Input) (contract.RunSnapshot, error) {
 	// The caller waits in wait, running the run's model calls, so
 	// Submit's own frame is kept small: it is on the stack of every run
@@ -121,7 +124,7 @@ func (a *Agent) startRun(ctx context.Context, sb *submission, w chan *outcome) e
 	}
 	run := a.newRun(a.deps.Env.IDs.NewID("run"), box)
 	run.waiters = append(run.waiters, w)
-	if err := a.apply(a.submitted(run.id, sb)); err != nil {
+	if err := a.applyFirst(a.submitted(run.id, sb), a.state.Steps == 0); err != nil {
 		if a.run == run {
 			a.run = nil
 		}

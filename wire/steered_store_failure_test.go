@@ -32,6 +32,18 @@ func (s breakableStore) Append(ctx context.Context, id string, recs ...contract.
 	return s.Store.Append(ctx, id, recs...)
 }
 
+// breakableServer serves threads whose agents keep their sessions in st
+// and whose model answers once release closes.
+func breakableServer(t *testing.T, st breakableStore, release <-chan struct{}) (*Handler, *httptest.Server) {
+	t.Helper()
+	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
+		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: heldModel{release}}, Env: conductor.Env{Store: st, SessionID: id}})
+	}, HandlerOptions{})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { h.Close(); srv.Close() })
+	return h, srv
+}
+
 // heldModel answers once release closes.
 type heldModel struct{ release <-chan struct{} }
 
@@ -59,12 +71,7 @@ func (m heldModel) Stream(ctx context.Context, _ contract.ModelRequest) iter.Seq
 func TestASteeredStreamEndsWhenTheStoreFails(t *testing.T) {
 	var broken atomic.Bool
 	release := make(chan struct{})
-	st := breakableStore{store.NewMemory(), &broken, errDiskGone}
-	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
-		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: heldModel{release}}, Env: conductor.Env{Store: st, SessionID: id}})
-	}, HandlerOptions{})
-	srv := httptest.NewServer(h)
-	t.Cleanup(func() { h.Close(); srv.Close() })
+	h, srv := breakableServer(t, breakableStore{store.NewMemory(), &broken, errDiskGone}, release)
 	post := func(body string) <-chan int { return postInBackground(t, srv.URL, body) }
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()

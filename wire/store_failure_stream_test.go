@@ -1,17 +1,14 @@
 package wire
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 )
@@ -57,12 +54,7 @@ func streamThroughStoreFailure(t *testing.T, query, accept, reqBody string) (str
 	t.Helper()
 	var broken atomic.Bool
 	release := make(chan struct{})
-	st := breakableStore{store.NewMemory(), &broken, errors.New(`store: Post "https://db.internal/append?token=s3cret": connection refused`)}
-	h := NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
-		return conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: heldModel{release}}, Env: conductor.Env{Store: st, SessionID: id}})
-	}, HandlerOptions{})
-	srv := httptest.NewServer(h)
-	t.Cleanup(func() { h.Close(); srv.Close() })
+	h, srv := breakableServer(t, breakableStore{store.NewMemory(), &broken, errors.New(`store: Post "https://db.internal/append?token=s3cret": connection refused`)}, release)
 	streamed := make(chan string, 1)
 	go func() {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+query, strings.NewReader(reqBody))
