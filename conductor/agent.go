@@ -262,8 +262,8 @@ func (a *Agent) Config() contract.AgentConfig { return a.rules.Config() }
 // until Resume or Reopen; nil when there is none. A host that keeps agents open lets such an agent go, and opens
 // the session again, rather than hand it more work. A record refused
 // before any of the session is the agent's (a new session's first
-// submit) fails only the call that made it, which returns the store's
-// error: there is nothing to resume.
+// submit, a resume's record) fails only the call that made it, which
+// returns the store's error: there is nothing to resume.
 func (a *Agent) Failed() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()

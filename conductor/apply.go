@@ -109,7 +109,8 @@ func (a *Agent) storeFailed(err error) error {
 
 // applyFirst applies sig, which starts a run, as apply does; first says
 // it is the agent's claim on the session, the first record of its hold
-// on it: a new session's first submit. The store refusing a claim leaves nothing of the
+// on it: a new session's first submit, or the resume of a stored run
+// in flight. The store refusing a claim leaves nothing of the
 // session the agent's, so the agent does not refuse work from then on:
 // applyFirst returns the store's error, for the caller to let the
 // session go.

@@ -18,8 +18,8 @@
 // it drives the session; when the store says the lock is lost, the run
 // in flight ends at once with a store error matching store.ErrLockLost.
 // Its hold on a session begins with its first durable record there: a
-// Submit that fails before that lets the session go, the agent's state
-// unchanged, and may be tried again.
+// Submit or Resume that fails before that lets the session go, the
+// agent's state unchanged, and may be tried again.
 // Hosts call CreateAgent, Submit, Steer, FollowUp, Approve, Answer,
 // Abort, Subscribe, Snapshot and Resume; ApproveCalls and AnswerCall
 // name the run and turn of the call they decide, as model call ids are

@@ -369,7 +369,12 @@ func (a *Agent) unlock() {
 // them, and runs an interrupted idempotent call of theirs again.
 //
 // Cancelling ctx aborts the run it finishes, as for Submit, and a ctx
-// done before the call starts nothing.
+// done before the call starts nothing. When Resume fails (the session
+// cannot be locked or read, tools cannot make a tool box, the store or
+// the rules refuse the resume's record), nothing of the session is the
+// agent's: its lock is let go, and Resume may be tried again. The agent
+// keeps the state it had, but not the lock of its former session, which
+// its next Submit takes again.
 func (a *Agent) Resume(ctx context.Context, sessionID string, tools ...dispatch.Tool) (contract.RunSnapshot, error) {
 	w := make(chan *outcome, 1)
 	var run *runState
@@ -389,8 +394,8 @@ func (a *Agent) Resume(ctx context.Context, sessionID string, tools ...dispatch.
 // a run in flight has picked up again, without waiting for it to end: for
 // hosts whose runs wait for people (a question, an approval answered with
 // Agent.Approve), where the answer may come much later, through Answer or
-// Approve, and the run then ends on its own. tools and ctx are as for
-// Resume.
+// Approve, and the run then ends on its own. tools, ctx and failures are
+// as for Resume.
 func (a *Agent) Reopen(ctx context.Context, sessionID string, tools ...dispatch.Tool) (contract.RunSnapshot, error) {
 	w := make(chan *outcome, 1)
 	err := a.call(ctx, func() error {
@@ -404,7 +409,9 @@ func (a *Agent) Reopen(ctx context.Context, sessionID string, tools ...dispatch.
 }
 
 // resumeOnLoop rehydrates the session and, when a run is in flight,
-// restarts it, returning it; w gets the outcome. In turn (enqueue).
+// restarts it, returning it; w gets the outcome. When it fails, nothing
+// of the session is the agent's: the session is let go, and the agent
+// stays as it was. In turn (enqueue).
 func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outcome, tools []dispatch.Tool) (*runState, error) {
 	if a.run != nil {
 		return nil, ErrBusy
@@ -420,29 +427,51 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outc
 		a.unlock()
 		return nil, contract.WrapError(contract.KindStore, err, "resume "+sessionID)
 	}
-	a.failed = nil
-	a.mu.Lock()
-	a.shownFailed = nil
-	a.mu.Unlock()
-	a.state = snap
-	a.show()
 	if !snap.Phase.InFlight() {
+		a.failed = nil
+		a.state = snap
+		a.show()
+		a.clearFailed()
 		w <- &outcome{snap: a.handedOut()}
 		return nil, nil
 	}
+	run, err := a.restart(snap, w, tools)
+	if err != nil {
+		a.unlock()
+		return nil, err
+	}
+	a.clearFailed()
+	return run, nil
+}
+
+// restart picks up snap's run in flight, on tools; w gets its outcome.
+// The agent takes snap on once the resume is recorded, and stays as it
+// was when the tools cannot be had or the record is refused. In turn.
+func (a *Agent) restart(snap contract.RunSnapshot, w chan *outcome, tools []dispatch.Tool) (*runState, error) {
 	box, err := a.deps.Tools.Box.With(tools...)
 	if err != nil {
 		return nil, contract.WrapError(contract.KindConfig, err, "resume: tools")
 	}
+	failed := a.failed
+	a.failed, a.state = nil, snap
 	run := a.newRun(snap.RunID, box)
 	run.waiters = append(run.waiters, w)
 	cfg := a.rules.Config()
-	if err := a.apply(contract.Resumed{Revision: cfg.Revision, Config: &cfg, At: a.now()}); err != nil {
+	if err := a.applyFirst(contract.Resumed{Revision: cfg.Revision, Config: &cfg, At: a.now()}, true); err != nil {
 		a.run = nil
 		run.end()
+		a.failed = failed
+		a.restore()
 		return nil, err
 	}
 	return run, nil
+}
+
+// clearFailed shows hosts that the agent takes work again (Failed).
+func (a *Agent) clearFailed() {
+	a.mu.Lock()
+	a.shownFailed = nil
+	a.mu.Unlock()
 }
 
 // EventsSince returns the committed events after seq, re-projected from
