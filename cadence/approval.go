@@ -60,17 +60,22 @@ func (t *transition) allowlisted(keys []string) bool {
 // allow adds keys to the session's allowlist, kept sorted; other pending
 // calls whose keys are now all allowed need no approval any more.
 func (t *transition) allow(keys []string) {
-	for _, k := range keys {
-		if i, found := slices.BinarySearch(t.s.Allowed, k); !found {
-			t.s.Allowed = slices.Insert(slices.Clone(t.s.Allowed), i, k)
-		}
-	}
+	t.grant(keys)
 	pending := t.pending()
 	for i := range pending {
 		p := &pending[i]
 		if p.State == contract.CallAwaitingApproval && t.allowlisted(approvalKeys(*p)) {
 			p.State = contract.CallQueued
 			t.publish(contract.RunEvent{Kind: contract.EvApprovalResolved, Call: &p.Call, Approved: true, Scope: contract.ScopeSession})
+		}
+	}
+}
+
+// grant adds keys to the session's allowlist, kept sorted.
+func (t *transition) grant(keys []string) {
+	for _, k := range keys {
+		if i, found := slices.BinarySearch(t.s.Allowed, k); !found {
+			t.s.Allowed = slices.Insert(slices.Clone(t.s.Allowed), i, k)
 		}
 	}
 }

@@ -62,7 +62,11 @@ func (t *transition) runEffect(p *contract.PendingCall) contract.Effect {
 func (t *transition) delegateEffect(p *contract.PendingCall) contract.Effect {
 	d, _ := t.rules.cfg.DelegateNamed(p.Tool.Delegate)
 	task, _ := delegateTask(p.Call.Arguments)
-	return &contract.StartDelegate{Call: p.Call, Delegate: d.Name, Task: task, Session: p.Subflow, Config: t.rules.cfg.ChildConfig(d)}
+	e := &contract.StartDelegate{Call: p.Call, Delegate: d.Name, Task: task, Session: p.Subflow, Config: t.rules.cfg.ChildConfig(d)}
+	if t.allowsTree() {
+		e.Allowed = t.s.Allowed
+	}
+	return e
 }
 
 // admitDelegate checks a delegate call before it is queued; it answers the
@@ -130,6 +134,11 @@ func (t *transition) onDelegateSettled(sig contract.DelegateSettled) string {
 	}
 	t.publish(contract.RunEvent{Kind: kind, Call: &pp.Call, Text: pp.Subflow, Usage: &sig.Usage})
 	t.answer(pp, sig.Outcome.Content, sig.Outcome.IsError)
+	if t.allowsTree() {
+		// What a person allowed in the child holds here too, and so for
+		// the parent's own calls that wait on the same approval.
+		t.allow(sig.Allowed)
+	}
 	t.advance()
 	return ""
 }

@@ -87,6 +87,9 @@ func (t *transition) startRun(sub contract.Submitted) {
 	s.Progress = contract.Progress{}
 	s.Instructions = sub.Instructions
 	s.Revision = t.rules.cfg.Revision
+	if t.allowsTree() {
+		t.grant(sub.Allowed)
+	}
 	t.publish(contract.RunEvent{Kind: contract.EvRunStarted, Text: inputText(sub.Input)})
 	for _, turn := range sub.Retrieved {
 		turn.Role = contract.RoleUser

@@ -50,7 +50,11 @@ func printEffect(e contract.Effect) string {
 	case *contract.RunTool:
 		return fmt.Sprintf("run_tool %s %s %s", e.Call.ID, e.Call.Name, e.Call.Arguments)
 	case *contract.StartDelegate:
-		return fmt.Sprintf("start_delegate %s %s session=%s depth=%d/%d model=%s task=%s", e.Call.ID, e.Delegate, e.Session, e.Config.Depth, e.Config.MaxDelegationDepth, e.Config.Model, clip(e.Task))
+		out := fmt.Sprintf("start_delegate %s %s session=%s depth=%d/%d model=%s task=%s", e.Call.ID, e.Delegate, e.Session, e.Config.Depth, e.Config.MaxDelegationDepth, e.Config.Model, clip(e.Task))
+		if len(e.Allowed) > 0 {
+			out += " allowed=" + strings.Join(e.Allowed, ",")
+		}
+		return out
 	case *contract.RequestApproval:
 		out := fmt.Sprintf("request_approval %s %s", e.Call.ID, e.Call.Name)
 		if len(e.Keys) != 1 || e.Keys[0] != e.Call.Name {

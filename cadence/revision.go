@@ -53,6 +53,13 @@ func (t *transition) reportsDropped() bool {
 	return t.s.Revision >= contract.RevisionReportsDropped
 }
 
+// allowsTree says what the session allows reaches the delegation tree
+// (revision 9 on): a child starts with its parent's allowlist, and the
+// parent keeps what the child allowed.
+func (t *transition) allowsTree() bool {
+	return t.s.Revision >= contract.RevisionAllowTree
+}
+
 // upgrade moves the run in flight to a newer revision when a resume asks
 // for one; a run never goes back to an older one.
 func (t *transition) upgrade(sig contract.Resumed) {

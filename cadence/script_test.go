@@ -26,11 +26,12 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 //	                          temperature, top_p, seed, stop=a,b, parallel=false, tool_choice,
 //	                          output=RETRIES (an output schema "answer"),
 //	                          session=ID (the session's id; s1 unless given)
-//	submit RUN "text" [tools=...] [retrieval_failed "why"] [instruction NAME "text"]...
+//	submit RUN "text" [tools=...] [allowed=k1,k2] [retrieval_failed "why"] [instruction NAME "text"]...
 //	reply [text "..."] [call ID TOOL ARGS]... [keys N=k1,k2]... [usage=IN/OUT] [bad "output error"]
 //	fail KIND ["message"]
 //	started ID | settled ID "out" [error] | approve ID once|session | deny ID ["reason"]
 //	answer ID "text"
+//	delegated ID SESSION "out" [error] [usage=IN/OUT] [allowed=k1,k2]
 //	steer "text" | followup "text" | abort MODE ["reason"] | resumed
 //	compacted CUT "summary" | compaction_failed "reason"
 //	history | usage | request (the newest invoke_model's system and history) | results
@@ -219,6 +220,9 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 			if t, ok := strings.CutPrefix(a(i), "tools="); ok {
 				sub.Tools = parseTools(t)
 			}
+			if keys, ok := strings.CutPrefix(a(i), "allowed="); ok {
+				sub.Allowed = strings.Split(keys, ",")
+			}
 			switch a(i) {
 			case "retrieval_failed":
 				sub.RetrievalError = a(i + 1)
@@ -262,11 +266,16 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 		return contract.CompactionFailed{Reason: a(1), At: at}, nil
 	case "delegated":
 		d := contract.DelegateSettled{CallID: a(1), Session: a(2), Outcome: contract.ToolOutcome{Content: a(3), IsError: a(4) == "error"}, At: at}
-		if u, ok := strings.CutPrefix(a(len(words)-1), "usage="); ok {
-			in, out, _ := strings.Cut(u, "/")
-			d.Usage.InputTokens, _ = strconv.ParseInt(in, 10, 64)
-			d.Usage.OutputTokens, _ = strconv.ParseInt(out, 10, 64)
-			d.Usage.ModelCalls = 1
+		for i := 4; i < len(words); i++ {
+			if u, ok := strings.CutPrefix(a(i), "usage="); ok {
+				in, out, _ := strings.Cut(u, "/")
+				d.Usage.InputTokens, _ = strconv.ParseInt(in, 10, 64)
+				d.Usage.OutputTokens, _ = strconv.ParseInt(out, 10, 64)
+				d.Usage.ModelCalls = 1
+			}
+			if keys, ok := strings.CutPrefix(a(i), "allowed="); ok {
+				d.Allowed = strings.Split(keys, ",")
+			}
 		}
 		return d, nil
 	}

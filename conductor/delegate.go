@@ -35,6 +35,9 @@ type child struct {
 	stopped bool
 	agent   *Agent
 	usage   contract.Usage
+	// allowed is the child session's allowlist at its run's end, for
+	// the parent to keep.
+	allowed []string
 }
 
 // stop keeps a child from beginning and aborts one that has: the parent
@@ -205,12 +208,12 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		Done: func(o dispatch.Outcome) {
 			c.decide() // the call ended, maybe before the child began
 			c.mu.Lock()
-			usage := c.usage
+			usage, allowed := c.usage, c.allowed
 			c.mu.Unlock()
 			out := o.Outcome
 			out.Content = validText(out.Content)
 			a.send(run, func() {
-				a.apply(contract.DelegateSettled{CallID: e.Call.ID, Session: e.Session, Outcome: out, Usage: usage, At: a.now()})
+				a.apply(contract.DelegateSettled{CallID: e.Call.ID, Session: e.Session, Outcome: out, Usage: usage, Allowed: allowed, At: a.now()})
 			})
 		},
 	}
@@ -248,6 +251,7 @@ func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDel
 	}
 	c.mu.Lock()
 	c.usage = snap.RunUsage
+	c.allowed = snap.Allowed
 	c.mu.Unlock()
 	switch {
 	case snap.Phase == contract.PhaseSettled:
@@ -330,7 +334,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 			return err
 		}
 		in := Text(e.Task)
-		err := ag.startRun(ctx, &submission{input: in.turns(ag.est)}, w)
+		err := ag.startRun(ctx, &submission{input: in.turns(ag.est), allowed: e.Allowed}, w)
 		run = ag.run
 		return err
 	})

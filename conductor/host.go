@@ -140,7 +140,7 @@ func (a *Agent) startRun(ctx context.Context, sb *submission, w chan *outcome) e
 // submitted is the signal that starts run id with sb.
 func (a *Agent) submitted(id string, sb *submission) contract.Signal {
 	cfg := a.rules.Config()
-	return contract.Submitted{RunID: id, Input: sb.input, Retrieved: sb.retrieved, RetrievalError: sb.retrievalErr, Instructions: sb.instructions, Tools: descriptors(sb.tools), Config: &cfg, At: a.now()}
+	return contract.Submitted{RunID: id, Input: sb.input, Retrieved: sb.retrieved, RetrievalError: sb.retrievalErr, Instructions: sb.instructions, Tools: descriptors(sb.tools), Allowed: sb.allowed, Config: &cfg, At: a.now()}
 }
 
 // steerInput puts retrieved context before the input of a Submit folded

@@ -19,6 +19,9 @@ type submission struct {
 	instructions []contract.Instruction
 	// tools are the run's own tools, given to Submit.
 	tools []dispatch.Tool
+	// allowed is what a delegate's child run starts allowed: its
+	// parent's allowlist.
+	allowed []string
 }
 
 // retrieve asks the retriever, if any, for context. A failure (an error

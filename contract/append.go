@@ -97,6 +97,10 @@ func appendSubmitted(b []byte, s *Submitted) (_ []byte, ok bool) {
 			return b, false
 		}
 	}
+	if len(s.Allowed) > 0 {
+		b = append(b, `,"allowed":`...)
+		b = appendStrings(b, s.Allowed)
+	}
 	if s.Config != nil {
 		b = append(b, `,"config":`...)
 		if b, err = appendConfig(b, s.Config); err != nil {

@@ -60,6 +60,9 @@ type StartDelegate struct {
 	Task     string
 	Session  string
 	Config   AgentConfig
+	// Allowed is the parent's allowlist, which the child run starts with
+	// (Submitted.Allowed), from revision 9 on.
+	Allowed []string
 }
 
 // RequestApproval asks the host whether a call may run. Keys are what

@@ -78,7 +78,7 @@ func TestHandWrittenBodiesUnchanged(t *testing.T) {
 			check(t, ModelReplied{Reply: Turn{Blocks: []Block{}}, Keys: []CallKeys{{}}, RewrittenBy: []string{}})
 			check(t, ToolSettled{RewrittenBy: []string{}})
 			check(t, Submitted{})
-			check(t, Submitted{Input: []Turn{}, Retrieved: []Turn{}, Instructions: []Instruction{}, Tools: []ToolDescriptor{}, Config: &AgentConfig{}})
+			check(t, Submitted{Input: []Turn{}, Retrieved: []Turn{}, Instructions: []Instruction{}, Tools: []ToolDescriptor{}, Allowed: []string{}, Config: &AgentConfig{}})
 		})
 	})
 }
@@ -172,6 +172,7 @@ func submittedGen() *rapid.Generator[Submitted] {
 			RetrievalError: rapid.String().Draw(t, "retrieval error"),
 			Instructions:   rapid.OneOf(rapid.Just[[]Instruction](nil), rapid.SliceOfN(rapid.Make[Instruction](), 0, 2)).Draw(t, "instructions"),
 			Tools:          tools.Draw(t, "tools"),
+			Allowed:        rapid.OneOf(rapid.Just[[]string](nil), rapid.SliceOfN(rapid.String(), 0, 3)).Draw(t, "allowed"),
 			Config:         config.Draw(t, "config"),
 			At:             Timestamp(rapid.Int64().Draw(t, "at")),
 		}

@@ -44,7 +44,12 @@ package contract
 // to extend names its child's session with a digest of the whole parent
 // id, so parents that end alike name their children apart
 // (RevisionChildDigest).
-const CurrentRevision = RevisionChildDigest
+//
+// Revision 9 adds: what was allowed for the session holds in the whole
+// delegation tree under it: a delegate's child run starts with what its
+// parent allows, and what the child allowed is kept by its parent when
+// the child's run ends (RevisionAllowTree).
+const CurrentRevision = RevisionAllowTree
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -111,6 +116,18 @@ const RevisionReportsDropped = 7
 // their delegates' sessions alike: in one store a delegate of one ran on,
 // resumed or was read as the other's child run.
 const RevisionChildDigest = 8
+
+// RevisionAllowTree is the first revision under which an approval for the
+// session reaches the delegation tree: a delegate call hands its child
+// the parent's allowlist (StartDelegate.Allowed, recorded as the child's
+// Submitted.Allowed), and the child's allowlist comes back with its end
+// (DelegateSettled.Allowed) to be kept by the parent, and so by the root
+// and every later child. Earlier revisions kept an "always" in the
+// session of the run that asked: the next delegate call, its siblings and
+// the root asked again, for what the person was told was allowed. A
+// child already running takes nothing allowed elsewhere meanwhile: it
+// asks for itself until it ends.
+const RevisionAllowTree = 9
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

@@ -45,6 +45,10 @@ type Submitted struct {
 	Instructions []Instruction `json:"instructions,omitempty"`
 	// Tools given to this submit shadow the agent's tools of the same name.
 	Tools []ToolDescriptor `json:"tools,omitempty"`
+	// Allowed is what the run starts allowed for the session besides
+	// what its session allowed already: a delegate's child run takes its
+	// parent's allowlist (StartDelegate.Allowed), from revision 9 on.
+	Allowed []string `json:"allowed,omitempty"`
 	// Config is the agent configuration the run starts under, recorded so
 	// a stored session replays under the rules that made it, whoever
 	// replays it.
@@ -210,7 +214,11 @@ type DelegateSettled struct {
 	Session string      `json:"session"`
 	Outcome ToolOutcome `json:"outcome"`
 	Usage   Usage       `json:"usage,omitzero"`
-	At      Timestamp   `json:"at"`
+	// Allowed is the child session's allowlist when its run ended, which
+	// the parent keeps from revision 9 on, so what a person allowed in a
+	// delegate holds for the parent and its later delegates too.
+	Allowed []string  `json:"allowed,omitempty"`
+	At      Timestamp `json:"at"`
 }
 
 // Resumed says a stored session was rehydrated by a new process; the run

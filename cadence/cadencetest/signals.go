@@ -96,8 +96,10 @@ func answer(t *rapid.T, s contract.RunSnapshot, at contract.Timestamp) (contract
 	}
 	p := rapid.SampledFrom(open).Draw(t, "pending")
 	if p.Tool.Delegate != "" && rapid.IntRange(0, 2).Draw(t, "child_settles") > 0 {
+		// What the child allowed may cover calls waiting on approval here.
+		allowed := rapid.SampledFrom([][]string{nil, {"echo"}, {"echo", "other:key"}}).Draw(t, "child_allowed")
 		return contract.DelegateSettled{CallID: p.Call.ID, Session: p.Subflow, Outcome: Outcome().Draw(t, "child_outcome"),
-			Usage: contract.Usage{InputTokens: 7, OutputTokens: 3, ModelCalls: 1}, At: at}, true
+			Usage: contract.Usage{InputTokens: 7, OutputTokens: 3, ModelCalls: 1}, Allowed: allowed, At: at}, true
 	}
 	switch p.State {
 	case contract.CallAwaitingApproval:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,5 +73,33 @@ func TestAgentsFileErrors(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d, stderr %q, want it to say %q", c.body, code, stderr, c.want)
 		}
+	}
+}
+
+// "always" answered for a delegate's call holds for the whole run: the
+// second delegate call's child runs the same command unasked.
+func TestAlwaysHoldsForLaterDelegates(t *testing.T) {
+	isolate(t)
+	dir, ws := t.TempDir(), t.TempDir()
+	agents := writeAgents(t, `{"agents": [
+	  {"name": "worker", "description": "Runs commands.", "system": "You run commands.", "tools": ["shell"]}
+	]}`)
+	// One child at a time, so the shared script plays in a fixed order.
+	script := writeScript(t, `{"replies": [
+	  {"tool_calls": [{"id": "c1", "name": "delegate_worker", "arguments": {"task": "say one"}}]},
+	  {"tool_calls": [{"id": "w1", "name": "shell", "arguments": {"command": "echo one"}}]},
+	  {"text": "Said one."},
+	  {"tool_calls": [{"id": "c2", "name": "delegate_worker", "arguments": {"task": "say two"}}]},
+	  {"tool_calls": [{"id": "w1", "name": "shell", "arguments": {"command": "echo two"}}]},
+	  {"text": "Said two."},
+	  {"text": "Both said."}
+	]}`)
+	s := startInteractive(t, "run", "--allow-shell", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "--agents", agents, "go")
+	s.err.waitFor(t, "run shell `echo one`? [y]es/[n]o/[a]lways allow echo ")
+	io.WriteString(s.in, "a\n")
+	// A second prompt would be answered "no" by the end of input.
+	s.endInput(t)
+	if n := strings.Count(s.err.String(), "? [y]es/[n]o/[a]lways"); n != 1 {
+		t.Errorf("%d approval prompts, want 1:\n%s", n, s.err.String())
 	}
 }
