@@ -123,6 +123,15 @@ func TestAlwaysReachesTheWholeTree(t *testing.T) {
 				t.Errorf("root's allowlist mismatch (-want +got):\n%s", diff)
 			}
 			checkDAG(t, st, snap.SessionID, -1)
+			records, err := st.Records(ctxT(t), snap.SessionID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range records {
+				if ds, ok := r.Signal.(contract.DelegateSettled); ok && tc.revision < contract.RevisionAllowTree && ds.Allowed != nil {
+					t.Errorf("step %d: revision %d recorded a child's allowances %v its rules keep none of", r.Step, tc.revision, ds.Allowed)
+				}
+			}
 			folded, err := store.Resume(ctxT(t), st, cadence.New(contract.AgentConfig{Model: "gpt-4o"}), snap.SessionID)
 			if err != nil {
 				t.Fatal(err)

@@ -213,6 +213,11 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 			out := o.Outcome
 			out.Content = validText(out.Content)
 			a.send(run, func() {
+				if a.state.Revision < contract.RevisionAllowTree {
+					// Rules before it keep no child's allowances: the
+					// record stays as those revisions wrote it.
+					allowed = nil
+				}
 				a.apply(contract.DelegateSettled{CallID: e.Call.ID, Session: e.Session, Outcome: out, Usage: usage, Allowed: allowed, At: a.now()})
 			})
 		},
