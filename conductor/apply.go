@@ -36,6 +36,9 @@ func (a *Agent) apply(sig contract.Signal) error {
 		return err
 	}
 	for i, e := range effects {
+		if _, ok := e.(*contract.StartDelegate); ok {
+			continue
+		}
 		if err := a.perform(e); err != nil {
 			a.restore()
 			return a.storeFailed(err)
@@ -44,6 +47,16 @@ func (a *Agent) apply(sig contract.Signal) error {
 			// The step is durable (its persist comes first): hosts may see
 			// it now, before any of its events reach them.
 			a.show()
+		}
+	}
+	// Children begin once the whole step is published: a child runs on
+	// its own, and one begun between the step's events could publish
+	// before its siblings' subflow_started, where a stream read back from
+	// the store, ordered by the time each event was stamped, never has
+	// it (wire numbers a delegated run's events from the event before).
+	for _, e := range effects {
+		if sd, ok := e.(*contract.StartDelegate); ok {
+			a.startDelegate(*sd)
 		}
 	}
 	if a.run != nil {
@@ -270,8 +283,6 @@ func persistFailed(e *contract.Persist, err error) error {
 //go:noinline
 func (a *Agent) performOther(e contract.Effect) error {
 	switch e := e.(type) {
-	case *contract.StartDelegate:
-		a.startDelegate(*e)
 	case *contract.RequestApproval:
 		a.askApproval(ApprovalRequest{Call: e.Call, Tool: e.Tool, Keys: e.Keys, RunID: a.state.RunID, Turn: a.state.Turns, Subflow: slices.Clone(a.path)})
 	case *contract.AskHuman:

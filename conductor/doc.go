@@ -28,11 +28,12 @@
 // A delegate call runs a child Agent through the same machinery, as one
 // call on the parent's scheduler: its records form a chain of their own
 // in the same store, linked at the parent's node that answers the call;
-// its events reach the parent's subscribers with their subflow path; the
-// parent's Abort stops it, a store failure that stops it (a record
-// refused, its lock lost) stops the parent's run too, leaving the call
-// unanswered for Resume, and its approvals and questions are answered
-// through the parent.
+// it begins once the step that called it has published all its events,
+// and its events reach the parent's subscribers after them, with their
+// subflow path; the parent's Abort stops it, a store failure that stops
+// it (a record refused, its lock lost) stops the parent's run too,
+// leaving the call unanswered for Resume, and its approvals and
+// questions are answered through the parent.
 //
 // It imports contract, compactor, cadence, ledger, store, dispatch, turn
 // and internal/redact; never provider (hosts choose one) nor wire.
