@@ -49,16 +49,7 @@ func (a *Agent) apply(sig contract.Signal) error {
 			a.show()
 		}
 	}
-	// Children begin once the whole step is published: a child runs on
-	// its own, and one begun between the step's events could publish
-	// before its siblings' subflow_started, where a stream read back from
-	// the store, ordered by the time each event was stamped, never has
-	// it (wire numbers a delegated run's events from the event before).
-	for _, e := range effects {
-		if sd, ok := e.(*contract.StartDelegate); ok {
-			a.startDelegate(*sd)
-		}
-	}
+	a.startDelegates(effects)
 	if a.run != nil {
 		a.run.dropAnswered(a.state.Pending)
 	}
@@ -131,6 +122,24 @@ func (a *Agent) applyFirst(sig contract.Signal, first bool) error {
 	a.claiming = first
 	defer func() { a.claiming = false }()
 	return a.apply(sig)
+}
+
+// startDelegates begins the children of a step's delegate calls, once
+// the whole step is published: a child runs on its own, and one begun
+// between the step's events could publish before its siblings'
+// subflow_started, where a stream read back from the store, ordered by
+// the time each event was stamped, never has it (wire numbers a
+// delegated run's events from the event before). It is not inlined: the
+// copy of each effect would sit in apply's frame, deep on the stack of
+// every run's caller.
+//
+//go:noinline
+func (a *Agent) startDelegates(effects []contract.Effect) {
+	for _, e := range effects {
+		if sd, ok := e.(*contract.StartDelegate); ok {
+			a.startDelegate(*sd)
+		}
+	}
 }
 
 // lockLost ends the run in flight, at once, when the agent has lost the
