@@ -20,10 +20,7 @@ import (
 func OutputOf[T any](name string) (*contract.OutputSchema, error) {
 	// The schema vets answers that Output decodes with encoding/json,
 	// so the two must agree on T's fields, as for a typed tool's input.
-	if err := dispatch.CheckDerivedSchema(reflect.TypeFor[T]()); err != nil {
-		return nil, fmt.Errorf("conductor: output schema of %s: %w", name, err)
-	}
-	s, err := jsonschema.For[T](nil)
+	s, err := dispatch.DerivedSchema(reflect.TypeFor[T]())
 	if err != nil {
 		return nil, fmt.Errorf("conductor: output schema of %s: %w", name, err)
 	}

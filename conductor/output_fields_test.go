@@ -1,6 +1,7 @@
 package conductor_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -9,6 +10,12 @@ import (
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/provider/scripted"
 )
+
+// outRaw keeps part of the answer as whatever JSON the model gave, as
+// a typed tool's json.RawMessage argument takes any JSON value.
+type outRaw struct {
+	Data json.RawMessage `json:"data"`
+}
 
 // Output types whose fields reach the schema through embedding, where
 // the derived schema and encoding/json may resolve a json name apart.
@@ -65,6 +72,7 @@ func TestOutputOfEmbeddedFields(t *testing.T) {
 		fieldsCase[outShadowed]("a deeper field of the same json name", "", nil),
 		fieldsCase[outHiddenByGoName]("a promoted field hidden by its Go name only", "", nil),
 		fieldsCase[outPlain]("a plain embedded struct", `{"city":"Oslo","temp_c":-3}`, outPlain{outCity{City: "Oslo"}, -3}),
+		fieldsCase[outRaw]("a json.RawMessage field holding an object", `{"data":{"x":1}}`, outRaw{json.RawMessage(`{"x":1}`)}),
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,9 +5,10 @@
 // outcome as soon as its call finishes. Its ToolBox holds the tools an
 // agent may call, in scopes that shadow by name, and Func turns a typed Go
 // function into a Tool whose JSON Schema is derived from its input type
-// and enforced before the function runs; CheckDerivedSchema is the check
-// Func makes that the schema and encoding/json agree on the type's
-// fields, for others that derive a schema the same way.
+// and enforced before the function runs; DerivedSchema derives a schema
+// the same way, with the check Func makes that the schema and
+// encoding/json agree on the type's fields, for others that decode into
+// a Go type.
 //
 // A tool that ignores its context cannot be stopped in Go. The Scheduler
 // answers such a call when its timeout or cancellation comes, lets the

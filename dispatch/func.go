@@ -39,12 +39,7 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 	if err := schemaDescribes(reflect.TypeFor[In](), map[reflect.Type]bool{}); err != nil {
 		return nil, fmt.Errorf("%w %q: input type: %w", ErrInvalidTool, name, err)
 	}
-	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		// Any JSON value, as encoding/json decodes it, not []byte; the
-		// types listed, as an empty schema would become null only for a
-		// pointer.
-		reflect.TypeFor[json.RawMessage](): {Types: []string{"null", "boolean", "object", "array", "number", "string"}},
-	}})
+	schema, err := jsonschema.ForType(reflect.TypeFor[In](), schemaOptions())
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: input schema: %w", ErrInvalidTool, name, err)
 	}
@@ -110,13 +105,27 @@ func (t *funcTool[In, Out]) callText(ctx context.Context, args string) (contract
 	return contract.ToolOutcome{Content: string(b)}, nil
 }
 
-// CheckDerivedSchema reports a json feature of t that the schema
-// github.com/google/jsonschema-go derives for t does not describe, as
-// Func refuses for an input type: anything else that derives a schema
-// from a Go type and decodes into it with encoding/json needs the same
-// check, or the schema passes values the decoder reads otherwise.
-func CheckDerivedSchema(t reflect.Type) error {
-	return schemaDescribes(t, map[reflect.Type]bool{})
+// DerivedSchema is the JSON Schema of t as Func derives a typed tool's
+// input schema: anything else that derives a schema from a Go type and
+// decodes into it with encoding/json uses it, so that the schema passes
+// what the decoder takes. It refuses t, as Func does, when the schema
+// could not describe a json feature of t.
+func DerivedSchema(t reflect.Type) (*jsonschema.Schema, error) {
+	if err := schemaDescribes(t, map[reflect.Type]bool{}); err != nil {
+		return nil, err
+	}
+	return jsonschema.ForType(t, schemaOptions())
+}
+
+// schemaOptions are how Func and DerivedSchema derive a schema from a Go
+// type.
+func schemaOptions() *jsonschema.ForOptions {
+	return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		// Any JSON value, as encoding/json decodes it, not []byte; the
+		// types listed, as an empty schema would become null only for a
+		// pointer.
+		reflect.TypeFor[json.RawMessage](): {Types: []string{"null", "boolean", "object", "array", "number", "string"}},
+	}}
 }
 
 // schemaDescribes reports the json features of t that the schema
