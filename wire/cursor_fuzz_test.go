@@ -30,6 +30,7 @@ func FuzzCursor(f *testing.F) {
 	f.Add("-1")
 	f.Add("3+2")
 	f.Add("3.1:0,4,-+1")
+	f.Add("3.1:0,4,-~1a+1")
 	f.Add("3+0")
 	f.Add("3+")
 	f.Fuzz(func(t *testing.T, id string) {

@@ -142,6 +142,24 @@ func (c cursor) findOwn(events []contract.RunEvent) (int, bool) {
 	return n, c.delta == 0
 }
 
+// holds reports whether a stream of the thread threadID whose client has
+// had (its events up to c) and primer (see primer) stands inside its
+// model call where c's mark says.
+func (c cursor) holds(threadID string, had, primer []contract.RunEvent) bool {
+	p := agui.NewProjector(threadID)
+	for _, ev := range slices.Concat(had, primer) {
+		p.Project(ev)
+	}
+	return p.Holds(*c.mark)
+}
+
+// committed counts the events of a thread's stream up to the newest
+// committed event of its own run at or before c.seq.
+func (c cursor) committed(events []contract.RunEvent) int {
+	n, _ := cursor{seq: c.seq}.findOwn(events)
+	return n
+}
+
 // primer returns what a client at c has of the model call it was in
 // when the stream it resumes no longer holds that call's deltas (the
 // thread was closed and opened again from the store): deltas cut from
@@ -194,13 +212,25 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	// state its stream had: the run in flight, message ids, the text
 	// each open message holds, and the client's place in it.
 	n, exact := at.find(events)
+	var primer []contract.RunEvent
+	if !exact {
+		primer = at.primer(events[n:])
+	}
+	held := at.mark == nil || at.holds(threadID, events[:n], primer)
+	if !held {
+		// The client's model call died with the process that streamed
+		// it: the deltas here of the same numbers, or the stored reply,
+		// are the call made again, all of which the client lacks.
+		n, primer = at.committed(events), nil
+	}
 	for _, ev := range events[:n] {
 		s.silent(ev)
 	}
-	if !exact {
-		for _, ev := range at.primer(events[n:]) {
-			s.silent(ev)
-		}
+	for _, ev := range primer {
+		s.silent(ev)
+	}
+	if at.mark != nil {
+		s.proj.Rejoin(at.seq, *at.mark, held)
 	}
 	s.proj.Reconnected(lastID)
 	s.runID, _ = s.inRun()

@@ -101,6 +101,26 @@ func (p *Projector) Reconnected(last string) {
 	}
 }
 
+// Holds reports whether the stream, once the events a reconnecting
+// client has went through Project, stands inside its model call where
+// the client's mark says: the same bytes of each part.
+func (p *Projector) Holds(m track.Mark) bool { return p.t.Holds(m) }
+
+// Rejoin brings the stream to where a reconnecting client with mark m
+// stands inside the model call whose deltas carry seq. held is Holds(m):
+// the stream numbers the call's attempts as the client does. Otherwise
+// the client's call died with the process that streamed it, and the
+// stream's events hold none of it: the call made again streams as the
+// attempt after the client's, into messages of its own, not onto the
+// dead call's text.
+func (p *Projector) Rejoin(seq uint64, m track.Mark, held bool) {
+	if held {
+		p.t.Adopt(m)
+		return
+	}
+	p.t.Superseded(seq, m.Attempt)
+}
+
 // startReasoning, startText and startCall open the parts of the model
 // call in flight, live and again on a new run that continues them.
 func (p *Projector) startReasoning() []Event {

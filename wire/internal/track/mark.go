@@ -22,6 +22,10 @@ type Mark struct {
 	// Calls are the arguments bytes of each call streamed, in the order
 	// the calls began.
 	Calls []int
+	// Sum fingerprints what the parts streamed, when HasSum: marks of
+	// earlier releases carry none.
+	Sum    uint32
+	HasSum bool
 }
 
 // maxMark bounds an encoded mark: a call with more parallel calls than
@@ -51,21 +55,83 @@ func (s *Stream) Mark() string {
 			return ""
 		}
 	}
+	b.WriteByte('~')
+	b.WriteString(strconv.FormatUint(uint64(s.sum()), 36))
 	return b.String()
 }
+
+// sum fingerprints what the call's parts streamed.
+func (s *Stream) sum() sum {
+	parts := []sum{s.Thinking.sum, s.Text.sum}
+	for _, i := range s.order {
+		parts = append(parts, s.calls[i].sum)
+	}
+	return sums(parts...)
+}
+
+// Holds reports whether the stream stands where m says inside its model
+// call: each part streamed as many bytes, the same ones when m has a sum.
+// The attempt is not compared: a client that followed a call made again
+// after its process died numbers its attempts on (see Superseded).
+func (s *Stream) Holds(m Mark) bool {
+	if !s.InTurn || len(m.Calls) != len(s.order) {
+		return false
+	}
+	for i, p := range []*Part{&s.Thinking, &s.Text} {
+		n := -1
+		if p.Sent {
+			n = p.streamed.Len()
+		}
+		if n != []int{m.Thinking, m.Text}[i] {
+			return false
+		}
+	}
+	for i, idx := range s.order {
+		if s.calls[idx].args.Len() != m.Calls[i] {
+			return false
+		}
+	}
+	return !m.HasSum || sum(m.Sum) == s.sum()
+}
+
+// Superseded opens, for a client whose model call at seq died with the
+// process that streamed it (its mark held nothing the stream has), the
+// call made again as the attempt after the client's: it streams into
+// messages of its own rather than onto the dead call's.
+func (s *Stream) Superseded(seq uint64, attempt int) {
+	s.InTurn = false
+	s.BeginTurn(seq)
+	s.Attempt = attempt + 1
+}
+
+// Adopt numbers the stream's attempts as the client's mark does, once
+// the stream holds what the mark says (Holds).
+func (s *Stream) Adopt(m Mark) { s.Attempt = m.Attempt }
 
 var errMark = errors.New("track: malformed mark")
 
 // ParseMark decodes what Stream.Mark encodes.
 func ParseMark(s string) (Mark, error) {
-	if len(s) > maxMark+12 {
+	if len(s) > maxMark+20 {
 		return Mark{}, errMark
 	}
+	var m Mark
+	if s, fp, ok := strings.Cut(s, "~"); ok {
+		n, err := strconv.ParseUint(fp, 36, 32)
+		if err != nil {
+			return Mark{}, errMark
+		}
+		m.Sum, m.HasSum = uint32(n), true
+		return m.parse(s)
+	}
+	return m.parse(s)
+}
+
+func (m Mark) parse(s string) (Mark, error) {
 	fields := strings.Split(s, ",")
 	if len(fields) < 3 {
 		return Mark{}, errMark
 	}
-	var m Mark
 	var err error
 	if m.Attempt, err = count(fields[0], false); err != nil {
 		return Mark{}, err

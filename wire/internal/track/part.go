@@ -9,6 +9,7 @@ type Part struct {
 	// Sent is set once the part has streamed in the current attempt.
 	Sent     bool
 	streamed strings.Builder
+	sum      sum
 }
 
 // Start marks the part open and sent; it reports whether it was closed.
@@ -19,7 +20,10 @@ func (p *Part) Start() bool {
 }
 
 // Append records text the part streamed.
-func (p *Part) Append(text string) { p.streamed.WriteString(text) }
+func (p *Part) Append(text string) {
+	p.streamed.WriteString(text)
+	p.sum.add(text)
+}
 
 // Rest is what final holds beyond the streamed text, and whether the
 // streamed text is where final starts (so that sending the rest makes the
@@ -35,4 +39,5 @@ func (p *Part) Rest(final string) (rest string, ok bool) {
 func (p *Part) reset() {
 	p.Open, p.Sent = false, false
 	p.streamed.Reset()
+	p.sum = 0
 }

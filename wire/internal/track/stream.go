@@ -34,6 +34,7 @@ type Stream struct {
 type Call struct {
 	ID, Name string
 	args     strings.Builder
+	sum      sum
 }
 
 // Args is the arguments text streamed so far.
@@ -123,7 +124,10 @@ func (s *Stream) Call(ev contract.RunEvent) (c *Call, first bool) {
 }
 
 // AppendArgs records arguments text a call streamed.
-func (c *Call) AppendArgs(text string) { c.args.WriteString(text) }
+func (c *Call) AppendArgs(text string) {
+	c.args.WriteString(text)
+	c.sum.add(text)
+}
 
 // Calls are the streamed calls of the attempt, in the order they began.
 func (s *Stream) Calls() []*Call {
