@@ -81,17 +81,20 @@ func (b *Backend) Refs(ctx context.Context, kind store.RefKind) ([]string, error
 // $5 is the owner epoch the session was locked with, or null for a writer
 // that holds no lock (it holds the advisory lock for its transaction
 // instead). FOR SHARE makes a new owner's epoch bump wait for a commit in
-// flight, and a commit after it see the new epoch.
+// flight, and a commit after it see the new epoch. $8 is the SHA-256 the
+// parent's stored bytes must still have (see parentSum), or null.
 const (
 	ownerCheck = `WITH owner AS (
 		SELECT 1 FROM baton_owners WHERE $5::bigint IS NOT NULL AND session = $2 AND epoch = $5 FOR SHARE
+	), parent AS (
+		SELECT 1 WHERE $8::bytea IS NULL OR (SELECT sha256(bytes) FROM baton_objects WHERE hash = $3::bytea) = $8
 	), objs AS (
 		INSERT INTO baton_objects (hash, bytes)
 		SELECT h, o FROM unnest($6::bytea[], $7::bytea[]) AS t(h, o) WHERE $5::bigint IS NULL OR EXISTS (SELECT 1 FROM owner)
 		ON CONFLICT (hash) DO NOTHING
 	) `
 	moveRef = ownerCheck + `UPDATE baton_refs SET hash = $4 WHERE kind = $1 AND session = $2 AND hash = $3
-		AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM owner)) RETURNING 1`
+		AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM owner)) AND EXISTS (SELECT 1 FROM parent) RETURNING 1`
 	createRef = ownerCheck + `INSERT INTO baton_refs (kind, session, hash)
 		SELECT $1, $2, $4 WHERE $3::bytea IS NULL AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM owner))
 		ON CONFLICT (kind, session) DO NOTHING RETURNING 1`
@@ -101,7 +104,12 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 	if err := unstorable(session); err != nil {
 		return err
 	}
-	objs, err := b.storeAhead(ctx, objs)
+	sum, err := b.parentSum(ctx, kind, session, old)
+	if err != nil {
+		return err
+	}
+	all := objs
+	objs, err = b.storeAhead(ctx, objs)
 	if err != nil {
 		return err
 	}
@@ -115,7 +123,7 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 	if held {
 		epochArg = epoch
 	}
-	args := []any{string(kind), session, oldArg, new[:], epochArg, hashes, bytes}
+	args := []any{string(kind), session, oldArg, new[:], epochArg, hashes, bytes, sum}
 	var moved bool
 	if held {
 		moved, err = runCommit(ctx, b.pool, q, args)
@@ -133,10 +141,13 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 	if moved {
 		if held {
 			b.remember(kind, session, epoch, new)
+			if kind == store.RefHeads {
+				b.rememberSum(session, epoch, new, all)
+			}
 		}
 		return nil
 	}
-	return b.refused(ctx, kind, session, old, epoch, held)
+	return b.refused(ctx, kind, session, old, epoch, held, sum != nil)
 }
 
 // Repair replaces the stored bytes of objects that no longer hash to
@@ -196,8 +207,9 @@ func (b *Backend) commitUnlocked(ctx context.Context, session, sql string, args 
 }
 
 // refused says why a commit moved nothing: another owner took the
-// session, or the ref was not where the writer expected.
-func (b *Backend) refused(ctx context.Context, kind store.RefKind, session string, old store.Hash, epoch int64, held bool) error {
+// session, the ref was not where the writer expected, or it was and the
+// parent's bytes had changed (checked says the commit compared them).
+func (b *Backend) refused(ctx context.Context, kind store.RefKind, session string, old store.Hash, epoch int64, held, checked bool) error {
 	if held {
 		var now int64
 		err := b.pool.QueryRow(ctx, `SELECT epoch FROM baton_owners WHERE session = $1`, session).Scan(&now)
@@ -212,6 +224,11 @@ func (b *Backend) refused(ctx context.Context, kind store.RefKind, session strin
 	cur, err := b.readRef(ctx, kind, session)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
+	}
+	if err == nil && cur == old && checked {
+		// The ref was where the writer expected it: the parent's bytes
+		// were not.
+		return damagedHead(session, old)
 	}
 	return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, store.ErrConflict, cur, old)
 }

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"sync"
@@ -55,6 +56,10 @@ type ownership struct {
 	// lock's Lost context once that connection is found closed.
 	conn *pgx.Conn
 	lose context.CancelCauseFunc
+	// sum is the SHA-256 of the bytes of sumOf, the head this owner last
+	// committed (see parentSum).
+	sumOf store.Hash
+	sum   [sha256.Size]byte
 }
 
 // OpenBackend connects and migrates, as Open does, and returns the
