@@ -2,9 +2,27 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/batonrt/baton/store"
 )
+
+// maxObject bounds one object: PostgreSQL keeps no value, and takes no
+// message, of 1 GiB or more, and the statement that carries an object
+// carries its other arguments too (at most a few KiB with the longest
+// session id), which the MiB kept back leaves room for.
+const maxObject = 1<<30 - 1<<20
+
+// oversized refuses, before anything is stored, a commit with an object
+// this backend cannot hold: no retry would store it.
+func oversized(session string, objs []store.Object) error {
+	for _, o := range objs {
+		if len(o.Bytes) > maxObject {
+			return fmt.Errorf("store: postgres: commit %q: object %s: %w: %d bytes, PostgreSQL stores at most %d in one object", session, o.Hash, store.ErrInvalid, len(o.Bytes), maxObject)
+		}
+	}
+	return nil
+}
 
 // maxStatementObjects bounds the object bytes one statement carries: pgx
 // refuses a message over 1 GiB, and a statement that size would take as

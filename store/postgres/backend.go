@@ -104,6 +104,9 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 	if err := unstorable(session); err != nil {
 		return err
 	}
+	if err := oversized(session, objs); err != nil {
+		return err
+	}
 	sum, err := b.parentSum(ctx, kind, session, old)
 	if err != nil {
 		return err

@@ -3,6 +3,8 @@ package postgres
 import (
 	"bytes"
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,5 +44,30 @@ func TestCommitOfAnObjectOverTheStatementBound(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// PostgreSQL takes no value, and no message, of 1 GiB or more, so an
+// object that large cannot be stored here: the commit says so, as bad
+// input that no retry will mend, rather than as a failure of the
+// database, and stores nothing.
+func TestObjectOverTheSizeLimitIsRefused(t *testing.T) {
+	ctx := t.Context()
+	b := openBackend(t, pgtest.SchemaURL(t))
+	defer b.Close()
+	// Never written, so the pages stay unallocated: only its length is
+	// looked at.
+	huge := make([]byte, 1<<30)
+	small := []byte("small")
+	objs := []store.Object{{Hash: store.HashOf(small), Bytes: small}, {Hash: store.HashOf([]byte("huge")), Bytes: huge}}
+	err := b.Commit(ctx, store.RefHeads, "s", store.Hash{}, objs[1].Hash, objs)
+	if !errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrIO) || !strings.Contains(err.Error(), "at most") {
+		t.Fatalf("commit of an object of 1 GiB: got %v, want ErrInvalid naming the size limit", err)
+	}
+	if _, err := b.Ref(ctx, store.RefHeads, "s"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("ref after the refused commit: got %v, want ErrNotFound", err)
+	}
+	if _, err := b.Get(ctx, objs[0].Hash); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an object of the refused commit: got %v, want ErrNotFound", err)
 	}
 }
