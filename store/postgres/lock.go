@@ -13,9 +13,20 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// closeTimeout bounds how long a statement on the owner connection, Close
-// and a lock release wait for the server.
+// closeTimeout bounds how long Close, and the withdrawal of an address,
+// wait for the server.
 const closeTimeout = 5 * time.Second
+
+// ownerTimeout bounds how long a statement on the owner connection (a
+// probe, a lock, a release) waits for the server before the connection
+// is given up, and every lock on it with it. A slow answer is no sign
+// that the locks are gone: the server holds them until it finds the
+// connection dead, which its keepalive probes (ownerSettings) do only
+// after 10 + 3×5 = 25 s without a word from this side. So the owner
+// rides out a stall of several seconds, and still gives up, and tells
+// its holders, some 10 s before another process could take their
+// sessions over.
+const ownerTimeout = 15 * time.Second
 
 // lockKey names a session's advisory lock, per schema, so stores in two
 // schemas of one database never share a lock.
@@ -139,7 +150,7 @@ func (b *Backend) tryLock(ctx context.Context, key int64) (*pgx.Conn, bool, erro
 		// statement it gives up on, and this one holds every lock of this
 		// backend. Lock lets go of a lock got after ctx ended: its next
 		// statement fails.
-		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ownerTimeout)
 		var got bool
 		err = conn.QueryRow(qctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got)
 		cancel()
@@ -218,7 +229,7 @@ func (b *Backend) release(session string, key, epoch int64, conn *pgx.Conn) {
 // unlock releases an advisory lock; when the server cannot be told, the
 // connection is closed, which releases every lock it held.
 func (b *Backend) unlock(conn *pgx.Conn, key int64) {
-	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), ownerTimeout)
 	defer cancel()
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, key); err != nil {
 		_ = conn.Close(ctx)

@@ -10,7 +10,7 @@ import (
 
 // probeEvery is how often the owner connection is asked whether it is
 // alive while it holds locks: an owner learns within about this long, or
-// closeTimeout when the network went quiet, that its locks died with it.
+// ownerTimeout when the network went quiet, that its locks died with it.
 const probeEvery = time.Second
 
 // watcher probes the owner connection while this backend holds locks.
@@ -60,14 +60,15 @@ func (b *Backend) probeUntil(w *watcher) {
 }
 
 // probe asks the owner connection a question of no cost and, when it
-// does not answer, closes it, so that its locks are free and known to be
-// lost rather than held by a connection no one can use; then it tells
-// the holders of every lock held on a closed connection.
+// does not answer within ownerTimeout, closes it, so that its locks are
+// free and known to be lost rather than held by a connection no one can
+// use; then it tells the holders of every lock held on a closed
+// connection. A slow answer loses nothing.
 func (b *Backend) probe() {
 	b.ownerMu.Lock()
 	defer b.ownerMu.Unlock()
 	if b.owner != nil && !b.owner.IsClosed() {
-		ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), ownerTimeout)
 		if err := b.owner.Ping(ctx); err != nil {
 			_ = b.owner.Close(ctx)
 		}
