@@ -93,9 +93,7 @@ func messages(req contract.ModelRequest) ([]sdk.ChatCompletionMessageParamUnion,
 				out = append(out, m)
 			}
 		case contract.RoleTool:
-			for _, r := range t.Results() {
-				out = append(out, sdk.ToolMessage(r.Content, r.CallID))
-			}
+			out = appendToolTurn(out, t)
 		default:
 			err = fmt.Errorf("%w: turn %d has unknown role %q", ErrBadRequest, i, t.Role)
 		}
@@ -104,6 +102,26 @@ func messages(req contract.ModelRequest) ([]sdk.ChatCompletionMessageParamUnion,
 		}
 	}
 	return out, nil
+}
+
+// appendToolTurn sends a tool turn's results as tool messages, and what
+// else it holds (text, images) as a user message after them: a tool
+// message takes only its result's text, and the API wants the tool
+// messages of a call right after it.
+func appendToolTurn(out []sdk.ChatCompletionMessageParamUnion, t contract.Turn) []sdk.ChatCompletionMessageParamUnion {
+	rest := contract.Turn{Role: contract.RoleUser}
+	for _, b := range t.Blocks {
+		switch {
+		case b.Kind == contract.BlockToolResult && b.Result != nil:
+			out = append(out, sdk.ToolMessage(b.Result.Content, b.Result.CallID))
+		case b.Kind == contract.BlockText && b.Text != "", b.Kind == contract.BlockImage && b.Image != nil:
+			rest.Blocks = append(rest.Blocks, b)
+		}
+	}
+	if len(rest.Blocks) > 0 {
+		out = append(out, userMessage(rest))
+	}
+	return out
 }
 
 // userMessage sends plain text as a string and mixes text with images by
