@@ -13,8 +13,10 @@ import (
 
 // Complete answers req with one chat completion, not streamed: the turn
 // driver falls back to it when a stream fails before its first chunk,
-// which some OpenAI-compatible servers do for streaming alone.
+// which some OpenAI-compatible servers do for streaming alone. The
+// history is sanitized, as Stream's is.
 func (p *Provider) Complete(ctx context.Context, req contract.ModelRequest) ([]turn.Chunk, error) {
+	req.History = turn.Sanitize(req.History)
 	params, err := buildParams(req, p.openAI)
 	if err != nil {
 		return nil, failures.BadRequest(err)

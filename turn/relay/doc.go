@@ -3,6 +3,7 @@
 // arrive, then the decoder's tail (usage, stop), or the failure that ended
 // the stream classified by httpfail. The stream is closed however the
 // caller stops. SDK is a provider's whole Stream method over such an SDK,
-// given how to build the request, open the stream and decode it. It
-// imports contract, turn and turn/httpfail only.
+// given how to build the request, open the stream and decode it; it
+// sanitizes the history (turn.Sanitize) as the driver does. It imports
+// contract, turn and turn/httpfail only.
 package relay

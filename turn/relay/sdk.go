@@ -27,8 +27,13 @@ type SDK[P, E any] struct {
 }
 
 // Stream sends req and yields the reply as it arrives. The request is
-// made when the sequence is ranged over, once per range.
+// made when the sequence is ranged over, once per range. The history goes
+// through turn.Sanitize first: the turn driver has done so already, but a
+// provider used on its own would otherwise send results out of their
+// calls' order, which the APIs refuse. A well-formed history costs one
+// look over it and no copy.
 func (s SDK[P, E]) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+	req.History = turn.Sanitize(req.History)
 	return func(yield func(turn.Chunk, error) bool) {
 		params, err := s.Build(req)
 		if err != nil {

@@ -12,8 +12,9 @@ import (
 )
 
 // Histories sends the suite's request with histories drawn by History
-// through the turn driver, as a run does, and hands each request body
-// the provider put on the wire to check.
+// through the turn driver, as a run does, and straight to the provider,
+// as a program that uses it alone does, and hands each request body the
+// provider put on the wire to check.
 func (s Suite) Histories(t *testing.T, check func(t *rapid.T, body []byte)) {
 	srv, p := s.Serve(t, "text")
 	d := turn.NewDriver(p, turn.Options{})
@@ -21,7 +22,11 @@ func (s Suite) Histories(t *testing.T, check func(t *rapid.T, body []byte)) {
 		req := s.Request()
 		req.History = History().Draw(rt, "history")
 		if sig, ok := d.Run(context.Background(), req, nil).(contract.ModelReplied); !ok {
-			rt.Fatalf("the call failed: %+v", sig)
+			rt.Fatalf("the call through the driver failed: %+v", sig)
+		}
+		check(rt, srv.Request(srv.Served()-1))
+		if _, err := Collect(context.Background(), p, req); err != nil {
+			rt.Fatalf("the call straight to the provider failed: %v", err)
 		}
 		check(rt, srv.Request(srv.Served()-1))
 	})
