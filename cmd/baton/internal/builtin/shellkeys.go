@@ -74,9 +74,12 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 // shellKeys are the approval keys of a shell call: the sorted names of
 // every command its line runs, in pipelines, lists, subshells, command
 // substitutions, functions, behind wrappers such as sudo or xargs, in
-// find -exec and in sh -c strings; and, for each file a redirection
-// writes, ">" and its path, so that approving a command does not also
-// approve writing any file with it (echo x >> ~/.ssh/authorized_keys). A
+// find -exec and in sh -c strings; for each file a redirection writes,
+// ">" and its path, so that approving a command does not also approve
+// writing any file with it (echo x >> ~/.ssh/authorized_keys); and for
+// each variable the line sets, NAME=VALUE (NAME=* when the value is
+// computed), since a variable decides what a command runs (PATH=/tmp ls,
+// LD_PRELOAD=x.so ls) and approving ls must not approve those. A
 // line whose command names or written paths are computed when it runs
 // ($CMD, sh -c "$X", > "$F") has no keys, so it is approved only as
 // itself.
@@ -120,6 +123,13 @@ func commandNames(line string, depth int, work *int) ([]string, error) {
 			names = append(names, n.Variant.Value)
 		case *syntax.LetClause:
 			names = append(names, "let")
+		case *syntax.Assign:
+			if key := assignKey(n); key != "" {
+				names = append(names, key)
+			}
+		case *syntax.WordIter:
+			// for NAME in ... sets NAME to each item in turn.
+			names = append(names, n.Name.Value+"=*")
 		case *syntax.ArithmCmd:
 			// bash evaluates ((...)), but dash, sh on Debian, runs it
 			// as a command in two nested subshells: ((sh<evil)).
@@ -314,6 +324,31 @@ func optionValue(base, s string) (optionTakes, error) {
 		}
 	}
 	return valueNone, nil
+}
+
+// assignKey is the key of an assignment, NAME=VALUE or NAME+=VALUE, with
+// * for a value computed when the line runs or not plain text; "" for a
+// declaration's bare name or option (export NAME, local -r), which sets
+// nothing. literal refuses *, so no fixed value reads as a computed one.
+func assignKey(a *syntax.Assign) string {
+	if a.Naked || a.Name == nil {
+		return ""
+	}
+	op := "="
+	if a.Append {
+		op = "+="
+	}
+	if a.Value == nil && a.Array == nil && a.Index == nil {
+		return a.Name.Value + op
+	}
+	value, ok := "", false
+	if a.Value != nil && a.Array == nil && a.Index == nil {
+		value, ok = literal(a.Value)
+	}
+	if !ok {
+		value = "*"
+	}
+	return a.Name.Value + op + value
 }
 
 // writtenPath returns the file a redirection writes, or "" when it
