@@ -651,7 +651,7 @@ func TestGrandchildTakesToolsFromTheRootsBox(t *testing.T) {
 	ctx := ctxT(t)
 	cfg, model := askerTwoDown()
 	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
-	deps.People.Answerer = func(context.Context, contract.ToolCall, contract.Question) (string, error) {
+	deps.People.Answerer = func(context.Context, conductor.QuestionRequest) (string, error) {
 		return "Bergen", nil
 	}
 	snap, err := newAgent(t, cfg, deps).Submit(ctx, conductor.Text("go"))
@@ -808,7 +808,8 @@ func resumeAnswering(t *testing.T, st store.Store, cfg contract.AgentConfig, mod
 	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
 	deps.Env.Store = st
 	var again []string
-	deps.People.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
+	deps.People.Answerer = func(_ context.Context, req conductor.QuestionRequest) (string, error) {
+		c, q := req.Call, req.Question
 		again = append(again, c.ID+": "+q.Text)
 		return "Bergen", nil
 	}

@@ -11,9 +11,26 @@ import (
 
 // Answerer answers a question the model asked a person (see
 // dispatch.AskHuman). An error leaves the question pending for
-// Agent.Answer. It must return once ctx is done: the run was aborted,
-// steered past the question, or ended.
-type Answerer func(ctx context.Context, call contract.ToolCall, q contract.Question) (string, error)
+// Agent.Answer or AnswerCall. It must return once ctx is done: the run
+// was aborted, steered past the question, or ended.
+type Answerer func(ctx context.Context, q QuestionRequest) (string, error)
+
+// QuestionRequest is a question waiting for a person's answer.
+type QuestionRequest struct {
+	Call     contract.ToolCall
+	Question contract.Question
+	// RunID and Turn name the model reply that asked, as an
+	// ApprovalRequest's do: an answer given later (CallAnswer) names them
+	// to reach this call and no other of the same id.
+	RunID string
+	Turn  int
+	// Subflow is the path of delegate call ids from the agent the host
+	// made to the run that asks; nil for the agent's own run. Its
+	// Answerer is asked its delegates' questions too, and call ids repeat
+	// across runs, so an answer given later goes to AnswerCall with this
+	// path.
+	Subflow []string
+}
 
 // Answer answers a pending question with a person's text, which the
 // model gets as the call's result. A question has no timeout: it waits
@@ -98,6 +115,7 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 		return
 	}
 	run, runID, turn := a.run, a.state.RunID, a.state.Turns
+	req := QuestionRequest{Call: call, Question: q, RunID: runID, Turn: turn, Subflow: slices.Clone(a.path)}
 	ctx := run.asking(call.ID)
 	a.spawn(run, jobFunc(func() task {
 		var text string
@@ -105,7 +123,7 @@ func (a *Agent) askHuman(call contract.ToolCall, q contract.Question) {
 		// question stays pending for Agent.Answer.
 		err := guard(func() error {
 			var err error
-			text, err = answerer(ctx, call, q)
+			text, err = answerer(ctx, req)
 			return err
 		})
 		if err != nil {

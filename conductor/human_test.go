@@ -138,7 +138,8 @@ func TestAnswererAnswers(t *testing.T) {
 	ctx := ctxT(t)
 	model := &fakeModel{replies: []replyFunc{callTools(call{"q1", "ask", `{"question":"Which city?"}`}), say("ok")}}
 	deps := testDeps(model, toolBox(t, dispatch.AskHuman("ask")))
-	deps.People.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
+	deps.People.Answerer = func(_ context.Context, req conductor.QuestionRequest) (string, error) {
+		c, q := req.Call, req.Question
 		return "answered " + c.ID + ": " + q.Text, nil
 	}
 	a := newAgent(t, contract.AgentConfig{}, deps)
@@ -204,8 +205,8 @@ func TestQuestionSurvivesRestart(t *testing.T) {
 	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
 	deps.Env.Store = st
 	var asked []contract.Question
-	deps.People.Answerer = func(_ context.Context, c contract.ToolCall, q contract.Question) (string, error) {
-		asked = append(asked, q)
+	deps.People.Answerer = func(_ context.Context, req conductor.QuestionRequest) (string, error) {
+		asked = append(asked, req.Question)
 		return "Bergen", nil
 	}
 	a := newAgent(t, contract.AgentConfig{}, deps)
@@ -310,7 +311,7 @@ func TestFailingAnswererLeavesTheQuestionPending(t *testing.T) {
 			model := &fakeModel{replies: []replyFunc{callTools(call{"q1", "ask_human", `{"question":"Which city?"}`}), say("ok")}}
 			deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
 			returned := make(chan struct{})
-			deps.People.Answerer = func(context.Context, contract.ToolCall, contract.Question) (string, error) {
+			deps.People.Answerer = func(context.Context, conductor.QuestionRequest) (string, error) {
 				defer close(returned)
 				return tc.fail()
 			}

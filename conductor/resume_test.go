@@ -359,7 +359,7 @@ func TestResumeUnderAnotherConfigReplays(t *testing.T) {
 	model := &fakeModel{replies: []replyFunc{say("Bergen it is.")}}
 	deps2 := testDeps(model, toolBox(t, dispatch.AskHuman(""), echoTool(t), shout))
 	deps2.Env.Store = st
-	deps2.People.Answerer = func(context.Context, contract.ToolCall, contract.Question) (string, error) { return "Bergen", nil }
+	deps2.People.Answerer = func(context.Context, conductor.QuestionRequest) (string, error) { return "Bergen", nil }
 	snap, err := newAgent(t, contract.AgentConfig{}, deps2).Resume(ctx, "session_test")
 	if err != nil || snap.Phase != contract.PhaseSettled {
 		t.Fatalf("resumed run %s with %v", snap.Phase, err)

@@ -136,7 +136,7 @@ func TestSubflowPathOfAnEndedChildIsNoRun(t *testing.T) {
 func TestSubflowPathThroughAnEndedChildIsNoRun(t *testing.T) {
 	cfg, model := askerTwoDown()
 	deps := testDeps(model, toolBox(t, dispatch.AskHuman("")))
-	deps.People.Answerer = func(context.Context, contract.ToolCall, contract.Question) (string, error) {
+	deps.People.Answerer = func(context.Context, conductor.QuestionRequest) (string, error) {
 		return "Bergen", nil
 	}
 	held, release := make(chan struct{}), make(chan struct{})

@@ -118,7 +118,8 @@ func (c *console) approve(ctx context.Context, req conductor.ApprovalRequest) (c
 
 // answer puts a question the model asked to the person at the terminal;
 // a number picks one of the offered choices.
-func (c *console) answer(ctx context.Context, call contract.ToolCall, q contract.Question) (string, error) {
+func (c *console) answer(ctx context.Context, req conductor.QuestionRequest) (string, error) {
+	call, q := req.Call, req.Question
 	var text strings.Builder
 	fmt.Fprintf(&text, "? %s\n", safeLine(q.Text))
 	for i, choice := range q.Choices {
@@ -254,7 +255,7 @@ func autoApprover(yes bool) conductor.Approver {
 // autoAnswerer answers the model's questions when nobody is at a
 // terminal, as a run resumed from a script does with a question its
 // stopped process left open; without it the run would wait forever.
-func autoAnswerer(ctx context.Context, call contract.ToolCall, q contract.Question) (string, error) {
+func autoAnswerer(context.Context, conductor.QuestionRequest) (string, error) {
 	return "(no answer: stdin is not a terminal, so nobody can answer)", nil
 }
 
