@@ -88,7 +88,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 // requests are then applied together (CallsApprover), so a call the
 // client denied or approved once keeps that decision when an "always"
 // in the same request would allow it too.
-func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, asked map[string]contract.EventKind) (map[string]bool, int, error) {
+func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, asked map[string]childAsk) (map[string]bool, int, error) {
 	snap := hr.Snapshot()
 	if !snap.Phase.InFlight() {
 		return nil, http.StatusConflict, fmt.Errorf("wire: thread %q has no run waiting for an answer", snap.SessionID)
@@ -103,7 +103,7 @@ func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, a
 // applyWaiting applies the answers to the calls of the run (as snap
 // found it) that wait on them, as applyAnswers does, and returns those
 // it applied, maybe none.
-func applyWaiting(ctx context.Context, hr HumanRunner, snap contract.RunSnapshot, answers []clientAnswer, asked map[string]contract.EventKind) (map[string]bool, int, error) {
+func applyWaiting(ctx context.Context, hr HumanRunner, snap contract.RunSnapshot, answers []clientAnswer, asked map[string]childAsk) (map[string]bool, int, error) {
 	steps, err := planAnswers(snap, answers, asked)
 	if err != nil {
 		return nil, http.StatusBadRequest, err
@@ -177,7 +177,7 @@ type answerStep struct {
 // do not wait are left out (the AI SDK sends every output of the message
 // again), as is a second answer to one call; a decision that cannot be
 // read is an error.
-func planAnswers(snap contract.RunSnapshot, answers []clientAnswer, asked map[string]contract.EventKind) ([]answerStep, error) {
+func planAnswers(snap contract.RunSnapshot, answers []clientAnswer, asked map[string]childAsk) ([]answerStep, error) {
 	var steps []answerStep
 	seen := map[string]bool{}
 	for _, a := range answers {
@@ -204,11 +204,17 @@ func planAnswers(snap contract.RunSnapshot, answers []clientAnswer, asked map[st
 			if !ok {
 				continue
 			}
-			kind, waits := asked[a.callID]
-			st.path, st.callID, st.waits, st.runID, st.turn = path, id, waits, "", 0
+			ask, waits := asked[a.callID]
+			if waits && !sameInput(a.input, ask.args) {
+				continue // an earlier call of the id, as for the run's own
+			}
+			// The child's call is the one the events showed, of its run
+			// and turn: a decision read for it is not taken by a later
+			// call of the id.
+			st.path, st.callID, st.waits, st.runID, st.turn = path, id, waits, ask.runID, ask.turn
 			// A delegated run's approval request is decided in the run at
 			// its path, its question answered there.
-			st.approval = kind == contract.EvApprovalRequested
+			st.approval = ask.kind == contract.EvApprovalRequested
 		}
 		if st.approval {
 			var err error
@@ -320,18 +326,48 @@ func answerIDs(group []answerStep) string {
 	return strings.Join(ids, ", ")
 }
 
+// childAsk is a question or approval request a delegated run made and
+// that waits for an answer, as the thread's events showed it.
+type childAsk struct {
+	kind contract.EventKind
+	// runID and turn name the model reply of the child's run that made
+	// the call; turn is 0 when the events hold no turn_started of that
+	// run before the ask (a thread opened after a restart).
+	runID string
+	turn  int
+	args  string
+}
+
 // childAsks are the questions and approval requests delegated runs made
 // in events and that wait for an answer, by the id a client answers them
-// under (track.SubflowCallID), with the kind of event that asked.
-func childAsks(events []contract.RunEvent) map[string]contract.EventKind {
-	asked := map[string]contract.EventKind{}
+// under (track.SubflowCallID). The turn of each is the one the last
+// turn_started of its run before it began.
+func childAsks(events []contract.RunEvent) map[string]childAsk {
+	asked := map[string]childAsk{}
+	type runTurn struct {
+		runID string
+		turn  int
+	}
+	turns := map[string]runTurn{}
 	for _, ev := range events {
-		if len(ev.Subflow) == 0 || ev.Call == nil {
+		if len(ev.Subflow) == 0 {
+			continue
+		}
+		path := strings.Join(ev.Subflow, "/")
+		if ev.Kind == contract.EvTurnStarted {
+			turns[path] = runTurn{ev.RunID, ev.Round}
+			continue
+		}
+		if ev.Call == nil {
 			continue
 		}
 		switch ev.Kind {
 		case contract.EvQuestionAsked, contract.EvApprovalRequested:
-			asked[track.SubflowCallID(ev)] = ev.Kind
+			ask := childAsk{kind: ev.Kind, runID: ev.RunID, args: ev.Call.Arguments}
+			if rt := turns[path]; rt.runID == ev.RunID {
+				ask.turn = rt.turn
+			}
+			asked[track.SubflowCallID(ev)] = ask
 		case contract.EvQuestionAnswered, contract.EvApprovalResolved:
 			delete(asked, track.SubflowCallID(ev))
 		}
