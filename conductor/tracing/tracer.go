@@ -32,8 +32,8 @@ type Options struct {
 	// model of their own config.
 	Model string
 	// Content records message content: the run's input, each reply, tool
-	// arguments and results. It may hold personal or secret data, so it is
-	// off by default.
+	// arguments and results, a failed call's output among them. It may
+	// hold personal or secret data, so it is off by default.
 	Content bool
 }
 
@@ -299,7 +299,13 @@ func (t *Tracer) toolSettled(r *runSpans, ev contract.RunEvent, at time.Time) {
 	}
 	if ev.Result.IsError {
 		span.SetAttributes(semconv.ErrorTypeKey.String("tool_error"))
-		span.SetStatus(codes.Error, errorText(ev.Result.Content))
+		// A failed call's result is what the tool said (a shell line's
+		// output before its exit status): content, told only with Content.
+		desc := ""
+		if t.opts.Content {
+			desc = errorText(ev.Result.Content)
+		}
+		span.SetStatus(codes.Error, desc)
 	}
 	span.End(trace.WithTimestamp(at))
 }
