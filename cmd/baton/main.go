@@ -81,23 +81,37 @@ type command struct {
 	name    string
 	summary string
 	run     func(a *app, ctx context.Context, args []string) error
+	// ownsCtrlC says the command handles Ctrl-C itself (a run aborts, a
+	// server shuts down); any other is stopped by it, exit 130.
+	ownsCtrlC bool
 }
 
 func commands() []command {
 	return []command{
-		{"demo", "play a scripted session with real tools, then replay and verify it", (*app).demo},
-		{"run", "run a prompt against a model with the built-in tools", (*app).runPrompt},
-		{"sessions", "list the stored sessions", (*app).sessions},
-		{"log", "print a session's transcript, or its node graph with --graph", (*app).log},
-		{"replay", "replay a session and verify it byte for byte", (*app).replay},
-		{"fork", "start a new session from a node of an existing one", (*app).fork},
-		{"export", "write sessions as JSONL", (*app).export},
-		{"import", "read sessions from JSONL", (*app).importSessions},
-		{"serve", "serve an agent over AG-UI (HTTP + SSE)", (*app).serve},
+		{"demo", "play a scripted session with real tools, then replay and verify it", (*app).demo, true},
+		{"run", "run a prompt against a model with the built-in tools", (*app).runPrompt, true},
+		{"sessions", "list the stored sessions", (*app).sessions, false},
+		{"log", "print a session's transcript, or its node graph with --graph", (*app).log, false},
+		{"replay", "replay a session and verify it byte for byte", (*app).replay, false},
+		{"fork", "start a new session from a node of an existing one", (*app).fork, false},
+		{"export", "write sessions as JSONL", (*app).export, false},
+		{"import", "read sessions from JSONL", (*app).importSessions, false},
+		{"serve", "serve an agent over AG-UI (HTTP + SSE)", (*app).serve, true},
 	}
 }
 
 func (a *app) main(ctx context.Context, args []string) int {
+	out := &outputWriter{w: a.stdout}
+	a.stdout = out
+	code := a.command(ctx, args)
+	if err := out.failed(); err != nil && code == exitOK {
+		fmt.Fprintf(a.stderr, "baton: write output: %v\n", err)
+		return exitFailure
+	}
+	return code
+}
+
+func (a *app) command(ctx context.Context, args []string) int {
 	if len(args) == 0 {
 		a.usage(a.stderr)
 		return exitUsage
@@ -114,7 +128,18 @@ func (a *app) main(ctx context.Context, args []string) int {
 		a.usage(a.stderr)
 		return exitUsage
 	}
-	err := commands()[i].run(a, ctx, args[1:])
+	c := commands()[i]
+	if c.ownsCtrlC {
+		return a.exit(c.run(a, ctx, args[1:]))
+	}
+	// The interrupt handler installed for runs would otherwise swallow
+	// Ctrl-C here, leaving a command blocked on stdin or a store with no
+	// way out.
+	ctx, stopped := a.stopOnInterrupt(ctx)
+	err := c.run(a, ctx, args[1:])
+	if stopped() {
+		return exitStopped
+	}
 	return a.exit(err)
 }
 

@@ -73,7 +73,8 @@ func (a *app) importSessions(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var r io.Reader = a.stdin
+	// stdin may be a terminal nobody types at: Ctrl-C must reach it.
+	var r io.Reader = ctxReader{ctx: ctx, r: a.stdin}
 	if len(pos) == 1 && pos[0] != "-" {
 		f, err := os.Open(pos[0])
 		if err != nil {
