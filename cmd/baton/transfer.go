@@ -95,8 +95,9 @@ func (a *app) importSessions(ctx context.Context, args []string) error {
 	if fs.json {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"imported": ids})
 	}
+	// The ids come from the file, which may have been crafted.
 	for _, id := range ids {
-		fmt.Fprintf(a.stdout, "imported %s\n", id)
+		fmt.Fprintf(a.stdout, "imported %s\n", safeLine(id))
 	}
 	return nil
 }
