@@ -115,6 +115,9 @@ type runState struct {
 	// children are the run's delegate calls handed out, by child session
 	// (nil until the first).
 	children map[string]*child
+	// stored are the delegate calls handed out before the run was
+	// picked up again, by child session (see storedChildren).
+	stored map[string]contract.PendingCall
 	// wg counts the workers the run started; host hands a job to a
 	// caller waiting for the run, and crew leaves one for a worker about
 	// to be free (spawn), calls helper to take it, or hands it to a

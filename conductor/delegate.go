@@ -131,11 +131,18 @@ func (a *Agent) persistLinked(e *contract.Persist) error {
 	ctx := context.Background()
 	var links []store.Hash
 	for _, session := range e.Links {
+		begun := false
 		if a.run != nil {
 			if c := a.run.children[session]; c != nil {
 				if err := c.stop(); err != nil {
 					return fmt.Errorf("child %s: %w", session, err)
 				}
+				begun = c.running() != nil
+			}
+		}
+		if !begun {
+			if err := a.endStoredChild(ctx, session); err != nil {
+				return fmt.Errorf("child %s: %w", session, err)
 			}
 		}
 		head, err := a.store.Head(ctx, session)

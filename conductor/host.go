@@ -452,12 +452,20 @@ func (a *Agent) restart(snap contract.RunSnapshot, w chan *outcome, tools []disp
 	if err != nil {
 		return nil, contract.WrapError(contract.KindConfig, err, "resume: tools")
 	}
+	cfg := a.rules.Config()
+	return a.pickUp(snap, box, w, contract.Resumed{Revision: cfg.Revision, Config: &cfg, At: a.now()})
+}
+
+// pickUp takes on snap's run in flight, on box, with sig as its first
+// step here; w gets its outcome. The agent stays as it was when the
+// store or the rules refuse sig. In turn.
+func (a *Agent) pickUp(snap contract.RunSnapshot, box *dispatch.ToolBox, w chan *outcome, sig contract.Signal) (*runState, error) {
 	failed := a.failed
 	a.failed, a.state = nil, snap
 	run := a.newRun(snap.RunID, box)
 	run.waiters = append(run.waiters, w)
-	cfg := a.rules.Config()
-	if err := a.applyFirst(contract.Resumed{Revision: cfg.Revision, Config: &cfg, At: a.now()}, true); err != nil {
+	run.stored = storedChildren(snap.Pending)
+	if err := a.applyFirst(sig, true); err != nil {
 		a.run = nil
 		run.end()
 		a.failed = failed

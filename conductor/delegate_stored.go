@@ -1,0 +1,88 @@
+package conductor
+
+import (
+	"context"
+	"errors"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+)
+
+// storedChildren are the delegate calls a run picked up again (Resume,
+// Reopen) had handed out, by child session: an earlier process began
+// their children, whose runs may be in flight in their sessions.
+func storedChildren(pending []contract.PendingCall) map[string]contract.PendingCall {
+	var out map[string]contract.PendingCall
+	for _, p := range pending {
+		if p.Subflow == "" || p.Tool.Delegate == "" {
+			continue
+		}
+		switch p.State {
+		case contract.CallDispatched, contract.CallStarted:
+			if out == nil {
+				out = map[string]contract.PendingCall{}
+			}
+			out[p.Subflow] = p
+		}
+	}
+	return out
+}
+
+// endStoredChild ends the run in flight in the session of a delegate
+// call's child that no agent of this process began: the run picked up
+// again answered the call first (an abort recorded before the stop, say).
+// Linked under that answer, the child's run would stay in flight for
+// good, so it is aborted in its session, as a running child is (stop),
+// and its own children with it. A child whose session holds no run in
+// flight, or none at all, is left as it is.
+func (a *Agent) endStoredChild(ctx context.Context, session string) error {
+	if a.run == nil {
+		return nil
+	}
+	p, ok := a.run.stored[session]
+	if !ok {
+		return nil
+	}
+	d, ok := a.rules.Config().DelegateNamed(p.Tool.Delegate)
+	if !ok {
+		return nil
+	}
+	switch _, err := a.store.Head(ctx, session); {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	}
+	ag, err := a.newChild(contract.StartDelegate{Call: p.Call, Delegate: d.Name, Session: session, Config: a.rules.Config().ChildConfig(d)})
+	if err != nil {
+		return err
+	}
+	err = ag.abortStored(ctx, session)
+	if cerr := ag.Close(); cerr != nil {
+		a.log.Warn("conductor: close delegate", "session", session, "err", cerr)
+	}
+	return err
+}
+
+// abortStored aborts the run in flight in the stored session, without
+// picking it up first: nothing of it runs again. The abort is durable
+// when it returns nil.
+func (a *Agent) abortStored(ctx context.Context, session string) error {
+	w := make(chan *outcome, 1)
+	return a.call(ctx, func() error {
+		if err := a.lockSession(ctx, session); err != nil {
+			return err
+		}
+		snap, err := store.Resume(ctx, a.store, a.rules, session)
+		if err != nil {
+			return contract.WrapError(contract.KindStore, err, "resume "+session)
+		}
+		if !snap.Phase.InFlight() {
+			a.state = snap
+			a.show()
+			return nil
+		}
+		_, err = a.pickUp(snap, a.deps.Tools.Box, w, contract.AbortRequested{Mode: contract.AbortNow, Reason: "aborted by host", At: a.now()})
+		return err
+	})
+}
