@@ -86,6 +86,8 @@ func probe(kind contract.SignalKind, s contract.RunSnapshot) contract.Signal {
 		return contract.DelegateSettled{CallID: id, Session: sess, At: at}
 	case contract.SigAbortRequested:
 		return contract.AbortRequested{Mode: contract.AbortNow, At: at}
+	case contract.SigAllowanceShared:
+		return contract.AllowanceShared{Keys: []string{"probe"}, At: at}
 	}
 	return contract.Resumed{At: at}
 }

@@ -5,7 +5,8 @@ import (
 )
 
 // onHostInput handles what the host may send in any in-flight phase:
-// steering, follow-ups and aborts.
+// steering, follow-ups, aborts, and what other runs of the delegation
+// tree allowed.
 func (t *transition) onHostInput(where string) string {
 	switch sig := t.sig.(type) {
 	case contract.Steered:
@@ -14,6 +15,8 @@ func (t *transition) onHostInput(where string) string {
 		return t.queue(contract.InputFollowUp, sig.Input)
 	case contract.AbortRequested:
 		return t.onAbort(sig)
+	case contract.AllowanceShared:
+		return t.onAllowanceShared(sig)
 	}
 	return string(t.sig.SignalKind()) + " does not fit a run " + where
 }

@@ -32,6 +32,7 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 //	started ID | settled ID "out" [error] | approve ID once|session | deny ID ["reason"]
 //	answer ID "text"
 //	delegated ID SESSION "out" [error] [usage=IN/OUT] [allowed=k1,k2]
+//	shared k1,k2 (what another run of the delegation tree allowed)
 //	steer "text" | followup "text" | abort MODE ["reason"] | resumed
 //	compacted CUT "summary" | compaction_failed "reason"
 //	history | usage | request (the newest invoke_model's system and history) | results
@@ -264,6 +265,8 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 		return contract.Compacted{Cut: cut, Summary: a(2), At: at}, err
 	case "compaction_failed":
 		return contract.CompactionFailed{Reason: a(1), At: at}, nil
+	case "shared":
+		return contract.AllowanceShared{Keys: strings.Split(a(1), ","), At: at}, nil
 	case "delegated":
 		d := contract.DelegateSettled{CallID: a(1), Session: a(2), Outcome: contract.ToolOutcome{Content: a(3), IsError: a(4) == "error"}, At: at}
 		for i := 4; i < len(words); i++ {

@@ -31,6 +31,7 @@ func (a *Agent) apply(sig contract.Signal) error {
 	}
 	sc := scratches.Get().(*cadence.Scratch)
 	defer putScratch(sc)
+	allowed := len(a.state.Allowed)
 	effects, err := a.step(sc, sig)
 	if err != nil {
 		return err
@@ -52,6 +53,9 @@ func (a *Agent) apply(sig contract.Signal) error {
 	a.startDelegates(effects)
 	if a.run != nil {
 		a.run.dropAnswered(a.state.Pending)
+	}
+	if len(a.state.Allowed) != allowed {
+		a.shareAllowed()
 	}
 	if a.state.Phase.Terminal() && a.run != nil {
 		a.endRun()

@@ -19,5 +19,6 @@
 //	Publish           (nothing)
 //
 // Host input arrives on its own: Submitted, Steered, FollowUpQueued,
-// AbortRequested and Resumed.
+// AbortRequested and Resumed; and what other runs of a delegation tree
+// allowed, as AllowanceShared.
 package contract

@@ -159,6 +159,8 @@ func decodeSignalBody(kind SignalKind, body []byte) (Signal, error) {
 		s, err = decodeAs[Resumed](body)
 	case SigDelegateSettled:
 		s, err = decodeAs[DelegateSettled](body)
+	case SigAllowanceShared:
+		s, err = decodeAs[AllowanceShared](body)
 	default:
 		return nil, fmt.Errorf("%w: unknown signal kind %q", ErrMalformed, kind)
 	}

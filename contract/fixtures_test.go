@@ -42,6 +42,7 @@ func sampleSignals() []contract.Signal {
 		contract.AbortRequested{Mode: contract.AbortAfterTools, Reason: "user pressed stop", At: 11},
 		contract.Resumed{At: 12},
 		contract.DelegateSettled{CallID: "c1", Session: "sess-1/4.0", Outcome: contract.ToolOutcome{Content: "Oslo: 12°C"}, Usage: contract.Usage{InputTokens: 30, OutputTokens: 8, ModelCalls: 2, ToolCalls: 1}, At: 13},
+		contract.AllowanceShared{Keys: []string{"shell:git status", "weather"}, At: 14},
 	}
 }
 

@@ -49,7 +49,11 @@ package contract
 // delegation tree under it: a delegate's child run starts with what its
 // parent allows, and what the child allowed is kept by its parent when
 // the child's run ends (RevisionAllowTree).
-const CurrentRevision = RevisionAllowTree
+//
+// Revision 10 adds: what is allowed for the session while delegates'
+// children run reaches them at once, and what they allow reaches their
+// parent at once, as AllowanceShared (RevisionAllowRunning).
+const CurrentRevision = RevisionAllowRunning
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -126,8 +130,18 @@ const RevisionChildDigest = 8
 // session of the run that asked: the next delegate call, its siblings and
 // the root asked again, for what the person was told was allowed. A
 // child already running takes nothing allowed elsewhere meanwhile: it
-// asks for itself until it ends.
+// asks for itself until it ends (see RevisionAllowRunning).
 const RevisionAllowTree = 9
+
+// RevisionAllowRunning is the first revision under which a run in flight
+// takes what other runs of its delegation tree allowed meanwhile
+// (AllowanceShared): an "always" given in the parent, or in a sibling
+// child and passed up, reaches a child already running, which stops
+// asking for it and approves its calls waiting on it; and a child's
+// "always" reaches its parent, and so the root and the other children,
+// at once rather than at the child's end. Earlier revisions refuse the
+// signal, so their runs record none and replay as they were.
+const RevisionAllowRunning = 10
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

@@ -18,10 +18,11 @@ const (
 	SigAbortRequested   SignalKind = "abort_requested"
 	SigResumed          SignalKind = "resumed"
 	SigDelegateSettled  SignalKind = "delegate_settled"
+	SigAllowanceShared  SignalKind = "allowance_shared"
 )
 
 // SignalKinds lists every signal kind in a fixed order.
-var SignalKinds = []SignalKind{SigSubmitted, SigSteered, SigFollowUpQueued, SigModelReplied, SigModelFailed, SigToolStarted, SigToolSettled, SigApprovalResolved, SigHumanAnswered, SigCompacted, SigCompactionFailed, SigAbortRequested, SigResumed, SigDelegateSettled}
+var SignalKinds = []SignalKind{SigSubmitted, SigSteered, SigFollowUpQueued, SigModelReplied, SigModelFailed, SigToolStarted, SigToolSettled, SigApprovalResolved, SigHumanAnswered, SigCompacted, SigCompactionFailed, SigAbortRequested, SigResumed, SigDelegateSettled, SigAllowanceShared}
 
 // Signal is a fact fed to the reducer. Its time is data, stamped by the
 // conductor.
@@ -221,6 +222,17 @@ type DelegateSettled struct {
 	At      Timestamp `json:"at"`
 }
 
+// AllowanceShared carries allowlist entries (tool or tool:key, as
+// ApprovalResolved's session scope adds them) that another run of the
+// delegation tree allowed while this run is in flight: its parent's, a
+// child's, or through them a sibling's. From revision 10 on the run keeps
+// them and approves any of its calls waiting on them; earlier revisions
+// refuse it.
+type AllowanceShared struct {
+	Keys []string  `json:"keys"`
+	At   Timestamp `json:"at"`
+}
+
 // Resumed says a stored session was rehydrated by a new process; the run
 // in flight, if any, picks up where it stopped.
 type Resumed struct {
@@ -251,6 +263,7 @@ func (CompactionFailed) SignalKind() SignalKind { return SigCompactionFailed }
 func (AbortRequested) SignalKind() SignalKind   { return SigAbortRequested }
 func (Resumed) SignalKind() SignalKind          { return SigResumed }
 func (DelegateSettled) SignalKind() SignalKind  { return SigDelegateSettled }
+func (AllowanceShared) SignalKind() SignalKind  { return SigAllowanceShared }
 
 func (s Submitted) When() Timestamp        { return s.At }
 func (s Steered) When() Timestamp          { return s.At }
@@ -266,3 +279,4 @@ func (s CompactionFailed) When() Timestamp { return s.At }
 func (s AbortRequested) When() Timestamp   { return s.At }
 func (s Resumed) When() Timestamp          { return s.At }
 func (s DelegateSettled) When() Timestamp  { return s.At }
+func (s AllowanceShared) When() Timestamp  { return s.At }

@@ -52,12 +52,18 @@ var recordedSessions = map[string]struct {
 	// extend (forked from a short one, then a run delegating); the
 	// child's session begins with a digest of the parent id.
 	"long-id-delegation.jsonl": {"team-notes.2026-11-27.a-thread-whose-id-is-long-enough-to-cut-its-delegates-ids", 10},
+	// Revision 10: two delegate calls whose children each ask to run
+	// shell; "always" for the first child's call reaches the parent
+	// (allowance_shared) and from it the second child, still running,
+	// whose waiting call runs unasked.
+	"allow-running.jsonl": {"shared-ink-5e1d", 16},
 }
 
 // recordedChildren names, for a recorded file that holds them beside its
 // session, the sessions of its delegated runs, which import lists too.
 var recordedChildren = map[string][]string{
 	"long-id-delegation.jsonl": {"~f7cbf1995885d139:.a-thread-whose-id-is-long-enough-to-cut-its-delegates-ids/4.0"},
+	"allow-running.jsonl":      {"shared-ink-5e1d/2.0", "shared-ink-5e1d/2.1"},
 }
 
 // badSessions are damaged or tampered sessions and the exact message

@@ -1,0 +1,51 @@
+package conductor
+
+import (
+	"slices"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// shareAllowed offers the agent's allowlist, which its last step grew, to
+// the runs of its delegation tree in flight beside it: its parent's and
+// its running children's. Each takes what it lacks as AllowanceShared,
+// and offers it on in turn, so an "always" given anywhere reaches the
+// whole tree. Offered as tasks of their own, never waited for: a child's
+// loop never waits for its parent's. In turn (enqueue).
+//
+//go:noinline
+func (a *Agent) shareAllowed() {
+	allowed := a.state.Allowed
+	if a.parent != nil {
+		p := a.parent
+		p.enqueue(&task{fn: func() { p.takeAllowed(allowed) }})
+	}
+	if a.run == nil {
+		return
+	}
+	for _, c := range a.run.children {
+		if k := c.running(); k != nil {
+			k.enqueue(&task{fn: func() { k.takeAllowed(allowed) }})
+		}
+	}
+}
+
+// takeAllowed applies the keys the run in flight does not allow yet, when
+// its rules take allowances from other runs (revision 10 on). In turn.
+func (a *Agent) takeAllowed(keys []string) {
+	if a.closed || a.failed != nil || a.run == nil || !a.state.Phase.InFlight() || a.state.Revision < contract.RevisionAllowRunning {
+		return
+	}
+	var fresh []string
+	for _, k := range keys {
+		if _, found := slices.BinarySearch(a.state.Allowed, k); !found {
+			fresh = append(fresh, k)
+		}
+	}
+	if len(fresh) == 0 {
+		return
+	}
+	if err := a.apply(contract.AllowanceShared{Keys: fresh, At: a.now()}); err != nil {
+		a.log.Debug("conductor: allowance not taken", "err", err)
+	}
+}
