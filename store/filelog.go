@@ -86,14 +86,12 @@ func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
 	if size == l.end {
 		return nil
 	}
-	buf := make([]byte, size-l.end)
-	if n, err := f.fs.ReadAt(l.name, buf, l.end); err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
-		return ioErr("read "+l.name, err)
-	}
-	off := 0
-	for off < len(buf) {
-		fr, state, err := readFrame(buf[off:], l.end)
+	r := newLogReader(f.fs, l.name, size)
+	for l.end < size {
+		fr, state, err := r.frame(l.end)
 		switch state {
+		case frameUnreadable:
+			return err
 		case frameBad:
 			return f.damaged(l, err.Error())
 		case frameTorn:
@@ -103,7 +101,6 @@ func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
 			return nil
 		}
 		f.apply(l, fr)
-		off += int(fr.size)
 	}
 	return nil
 }
@@ -188,12 +185,12 @@ func (f *fileBackend) reindexLog(l *sessionLog) error {
 	if l.bad != nil || l.end == 0 {
 		return nil
 	}
-	buf := make([]byte, l.end)
-	if n, err := f.fs.ReadAt(l.name, buf, 0); err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
-		return ioErr("read "+l.name, err)
-	}
-	for off := 0; off < len(buf); {
-		fr, state, _ := readFrame(buf[off:], int64(off))
+	r := newLogReader(f.fs, l.name, l.end)
+	for off := int64(0); off < l.end; {
+		fr, state, err := r.frame(off)
+		if state == frameUnreadable {
+			return err
+		}
 		if state != frameWhole {
 			return nil
 		}
@@ -204,7 +201,7 @@ func (f *fileBackend) reindexLog(l *sessionLog) error {
 			}
 		}
 		f.mu.Unlock()
-		off += int(fr.size)
+		off += fr.size
 	}
 	return nil
 }

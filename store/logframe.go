@@ -86,9 +86,10 @@ func encodeFrame(dst []byte, kind RefKind, old, new Hash, objs []Object) []byte 
 type frameState int
 
 const (
-	frameWhole frameState = iota // a whole, valid frame
-	frameTorn                    // the tail of an interrupted write: cut it
-	frameBad                     // damage with data after it: refuse the log
+	frameWhole      frameState = iota // a whole, valid frame
+	frameTorn                         // the tail of an interrupted write: cut it
+	frameBad                          // damage with data after it: refuse the log
+	frameUnreadable                   // the log could not be read: the error says why
 )
 
 // readFrame decodes the frame at the start of b, which holds the log from
@@ -97,20 +98,36 @@ func readFrame(b []byte, base int64) (frame, frameState, error) {
 	if len(b) < frameOverhead {
 		return frame{}, frameTorn, nil
 	}
-	n := binary.LittleEndian.Uint32(b[0:])
-	if binary.LittleEndian.Uint32(b[4:]) != crc32.Checksum(b[0:4], castagnoli) {
+	n, ok := frameLen(b)
+	if !ok {
 		if allZero(b) {
 			return frame{}, frameTorn, nil
 		}
-		return frame{}, frameBad, fmt.Errorf("bad frame header at offset %d", base)
+		return frame{}, frameBad, badHeader(base)
 	}
 	if n > maxFrame || int64(n)+frameOverhead > int64(len(b)) {
 		return frame{}, frameTorn, nil
 	}
-	end := frameHeader + int(n)
+	end := int(n) + frameOverhead
+	return judgeFrame(b[:end], base, end == len(b))
+}
+
+// frameLen returns the payload length a frame's header holds, and whether
+// the header's checksum holds.
+func frameLen(h []byte) (uint32, bool) {
+	return binary.LittleEndian.Uint32(h[0:]), binary.LittleEndian.Uint32(h[4:]) == crc32.Checksum(h[0:4], castagnoli)
+}
+
+func badHeader(base int64) error { return fmt.Errorf("bad frame header at offset %d", base) }
+
+// judgeFrame decodes b, the bytes of one frame at base whose header was
+// checked; a frame failing its checksum is a torn write when it ends the
+// log (last), and damage when data follows it.
+func judgeFrame(b []byte, base int64, last bool) (frame, frameState, error) {
+	end := len(b) - frameTrailer
 	payload := b[frameHeader:end]
-	if binary.LittleEndian.Uint32(b[8:]) != crc32.Checksum(payload, castagnoli) || binary.LittleEndian.Uint32(b[end:]) != n {
-		if end+frameTrailer == len(b) {
+	if binary.LittleEndian.Uint32(b[8:]) != crc32.Checksum(payload, castagnoli) || binary.LittleEndian.Uint32(b[end:]) != uint32(len(payload)) {
+		if last {
 			return frame{}, frameTorn, nil
 		}
 		return frame{}, frameBad, fmt.Errorf("frame at offset %d fails its checksum", base)
@@ -119,7 +136,7 @@ func readFrame(b []byte, base int64) (frame, frameState, error) {
 	if err != nil {
 		return frame{}, frameBad, fmt.Errorf("frame at offset %d: %w", base, err)
 	}
-	f.size = int64(end + frameTrailer)
+	f.size = int64(len(b))
 	copy(f.head[:], b)
 	return f, frameWhole, nil
 }
