@@ -67,6 +67,9 @@ func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 	if err := fb.init(format); err != nil {
 		return nil, err
 	}
+	if fb.folds, err = fb.foldsCase(); err != nil {
+		return nil, err
+	}
 	if err := fb.cleanLitter(); err != nil {
 		return nil, err
 	}
@@ -94,6 +97,7 @@ type fileBackend struct {
 	group   *groupSync  // nil when fs cannot flush all its files at once
 	flusher vfs.Flusher // the group's, closed with the backend
 	loose   bool        // a format 1 folder: loose objects and ref files are read too
+	folds   bool        // the file system ignores case in names (see ownLog)
 	seq     atomic.Uint64
 
 	mu    sync.Mutex

@@ -26,6 +26,7 @@ type sessionLog struct {
 	bad    error     // damage found inside the log: it is refused
 	f      vfs.File  // append handle, kept open between commits
 	named  bool      // the log's name is durable
+	own    bool      // the file found under name is this session's (see ownLog)
 	failed bool      // a commit failed after writing: cut back to end first
 	held   int       // locks on the session held through this backend
 	lock   *heldLock // the file lock Lock took, which Close releases
@@ -72,6 +73,9 @@ func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
 	}
 	if err != nil {
 		return ioErr("stat "+l.name, err)
+	}
+	if err := f.ownLog(l); err != nil {
+		return err
 	}
 	if l.end > 0 {
 		rewound, err := f.rewound(l, size)
@@ -373,6 +377,9 @@ func (f *fileBackend) write(l *sessionLog, b []byte) error {
 			return ioErr("open "+l.name, err)
 		}
 		l.f = file
+		// Opened under the session's lock, after refresh found the log
+		// missing or checked its name: what it names is this session's.
+		l.own = true
 	}
 	if _, err := l.f.Write(b); err != nil {
 		return ioErr("write "+l.name, err)
@@ -455,7 +462,7 @@ func (f *fileBackend) refreshAll() error {
 		return err
 	}
 	for _, id := range ids {
-		l := f.log(id)
+		l := f.listed(id)
 		l.mu.Lock()
 		err := f.refresh(l, false)
 		l.mu.Unlock()
@@ -490,7 +497,7 @@ func (f *fileBackend) Refs(ctx context.Context, kind RefKind) ([]string, error) 
 	}
 	var out []string
 	for _, id := range ids {
-		l := f.log(id)
+		l := f.listed(id)
 		l.mu.Lock()
 		err := f.refresh(l, false)
 		_, has := l.refs[kind]
@@ -590,7 +597,7 @@ func (f *fileBackend) cutTornTails() error {
 		return err
 	}
 	for _, id := range ids {
-		l := f.log(id)
+		l := f.listed(id)
 		if ok, err := f.tailWhole(l); err != nil || ok {
 			if err != nil {
 				return err
