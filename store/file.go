@@ -193,7 +193,8 @@ func (f *fileBackend) writeAtomic(dir, name string, b []byte) error {
 
 // cleanLitter removes the temporary files that interrupted writes left
 // (this release writes them only for the format file; format 1 wrote one
-// per object and ref). This process's own are spared.
+// per object and ref). This process's own are spared, and so are those
+// of a folder this process may only read.
 func (f *fileBackend) cleanLitter() error {
 	dirs := []string{"."}
 	if f.loose {
@@ -217,7 +218,7 @@ func (f *fileBackend) cleanLitter() error {
 		}
 		for _, n := range names {
 			if strings.HasPrefix(n, ".tmp-") && !strings.HasPrefix(n, mine) {
-				if err := f.fs.Remove(d + "/" + n); err != nil && !errors.Is(err, vfs.ErrNotExist) {
+				if err := f.fs.Remove(d + "/" + n); err != nil && !errors.Is(err, vfs.ErrNotExist) && !cannotWrite(err) {
 					return ioErr("open: remove "+d+"/"+n, err)
 				}
 			}

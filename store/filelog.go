@@ -590,7 +590,7 @@ func (f *fileBackend) unlock(l *sessionLog) error {
 // cutTornTails checks the last frame of every log and, where a write was
 // interrupted, reads the log through and cuts the torn tail, holding the
 // session's lock; a log whose lock is held belongs to a live writer and
-// is left to it.
+// is left to it, and one this process may not write is left to a writer.
 func (f *fileBackend) cutTornTails() error {
 	ids, err := f.logIDs()
 	if err != nil {
@@ -605,7 +605,7 @@ func (f *fileBackend) cutTornTails() error {
 			continue
 		}
 		c, err := f.lockFile(l)
-		if errors.Is(err, ErrLocked) {
+		if errors.Is(err, ErrLocked) || cannotWrite(err) {
 			continue
 		}
 		if err != nil {
@@ -620,7 +620,7 @@ func (f *fileBackend) cutTornTails() error {
 		if cerr := c.Close(); err == nil && !errors.Is(err, ErrCorrupt) {
 			err = cerr
 		}
-		if err != nil && !errors.Is(err, ErrCorrupt) {
+		if err != nil && !errors.Is(err, ErrCorrupt) && !cannotWrite(err) {
 			return err
 		}
 	}
