@@ -9,7 +9,8 @@ import (
 
 // Faulty wraps an FS and fails one chosen mutating operation, or every
 // one from it on: syncs fail with EIO and everything else with ENOSPC, as
-// a failing disk and a full one do.
+// a failing disk and a full one do. A failed write first writes half its
+// bytes, as a full disk's short write does.
 type Faulty struct {
 	inner  FS
 	mu     sync.Mutex
@@ -140,7 +141,8 @@ type faultyFile struct {
 
 func (ff faultyFile) Write(p []byte) (int, error) {
 	if err := ff.f.fault("write"); err != nil {
-		return 0, err
+		n, _ := ff.inner.Write(p[:len(p)/2])
+		return n, err
 	}
 	return ff.inner.Write(p)
 }
