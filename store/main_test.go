@@ -11,5 +11,8 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(killChildEnv); dir != "" {
 		os.Exit(killChild(dir))
 	}
+	if arg := os.Getenv(contendChildEnv); arg != "" {
+		os.Exit(contendChild(arg))
+	}
 	goleak.VerifyTestMain(m)
 }
