@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -644,7 +645,9 @@ func (f *fileBackend) syncCut(l *sessionLog) error {
 }
 
 // tailWhole reports whether the log is empty or ends with a whole frame,
-// reading only that frame.
+// reading only that frame. The trailer names where the last frame
+// starts; a torn tail's last bytes may name the start of an earlier
+// frame too, so the frame found there must also end the log.
 func (f *fileBackend) tailWhole(l *sessionLog) (bool, error) {
 	size, err := f.fs.Size(l.name)
 	if err != nil {
@@ -660,15 +663,13 @@ func (f *fileBackend) tailWhole(l *sessionLog) (bool, error) {
 	if _, err := f.fs.ReadAt(l.name, t[:], size-frameTrailer); err != nil {
 		return false, ioErr("read "+l.name, err)
 	}
-	n := int64(t[0]) | int64(t[1])<<8 | int64(t[2])<<16 | int64(t[3])<<24
-	start := size - n - frameOverhead
+	start := size - int64(binary.LittleEndian.Uint32(t[:])) - frameOverhead
 	if start < 0 {
 		return false, nil
 	}
-	b := make([]byte, size-start)
-	if _, err := f.fs.ReadAt(l.name, b, start); err != nil && !errors.Is(err, io.EOF) {
-		return false, ioErr("read "+l.name, err)
+	fr, state, err := newLogReader(f.fs, l.name, size).frame(start)
+	if state == frameUnreadable {
+		return false, err
 	}
-	_, state, _ := readFrame(b, start)
-	return state == frameWhole, nil
+	return state == frameWhole && start+fr.size == size, nil
 }

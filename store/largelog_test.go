@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -95,5 +96,45 @@ func BenchmarkOpenLargeLog(b *testing.B) {
 	for b.Loop() {
 		st, _ := openAndReadHead(b, mem)
 		st.Close()
+	}
+}
+
+// A torn tail whose last four bytes read as the length of a frame
+// starting at the log's first byte, as any four bytes of a torn write's
+// payload may, is cut on open like any other, in memory bounded as for a
+// whole log: the trailer is a hint to check, not a frame to read whole.
+func TestTornTailPointingBackCutInBoundedMemory(t *testing.T) {
+	const frames, size = 256, 32 << 10
+	// The folder is the operating system's: the in-memory FS copies a
+	// whole file to make a cut durable, which would be counted here.
+	mem := vfs.OS(t.TempDir())
+	objs := largeLog(t, mem, frames, size)
+	log := must(mem.ReadFile("logs/big.log"))
+	whole := int64(len(log))
+	// The first 96 bytes of a frame, then four whose value points back
+	// to offset 0.
+	tail := append(bytes.Clone(log[:96]), 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(tail[96:], uint32(whole+int64(len(tail))-16))
+	f := must(mem.OpenAppend("logs/big.log"))
+	if _, err := f.Write(tail); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b := must(store.OpenFSBackend(mem))
+	runtime.ReadMemStats(&after)
+	defer b.Close()
+	if got := must(mem.Size("logs/big.log")); got != whole {
+		t.Errorf("log is %d bytes after open, want the torn tail cut to %d", got, whole)
+	}
+	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(frames*size/8); got > limit {
+		t.Errorf("opening a %d-byte log with a torn tail allocated %d bytes, want at most %d", whole, got, limit)
+	}
+	if head := must(b.Ref(t.Context(), store.RefHeads, "big")); head != objs[len(objs)-1].Hash {
+		t.Errorf("head %s, want %s", head, objs[len(objs)-1].Hash)
 	}
 }
