@@ -77,10 +77,11 @@ func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 		return nil, err
 	}
 	// Opened before any commit writes, so that a flush sees every
-	// write-back error of the commits it makes durable; one that cannot
-	// be opened leaves each commit to sync its own file.
+	// write-back error of the commits it makes durable, and on the logs
+	// folder, which may be on another file system than the store's; one
+	// that cannot be opened leaves each commit to sync its own file.
 	if ffs, ok := fsys.(vfs.FlushFS); ok {
-		if fl, err := ffs.OpenFlusher(); err == nil {
+		if fl, err := ffs.OpenFlusher("logs"); err == nil {
 			fb.flusher = fl
 			fb.group = newGroupSync(fl)
 		}

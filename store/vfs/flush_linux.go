@@ -9,25 +9,25 @@ import (
 )
 
 // OpenFlusher returns a flusher that calls syncfs(2) on the file system
-// holding the root: it writes back and commits every file of that file
+// holding dir: it writes back and commits every file of that file
 // system. Linux reports through it a write-back error that any of those
 // files met only since 5.8, and only one met since the descriptor it is
 // given was opened; before 5.8 such an error would be lost, so there
 // flushing is unsupported and each file is synced on its own.
-func (o osFS) OpenFlusher() (Flusher, error) {
+func (o osFS) OpenFlusher(dir string) (Flusher, error) {
 	if !syncfsReportsErrors() {
 		return nil, errors.ErrUnsupported
 	}
-	d, err := os.Open(o.root)
+	d, err := os.Open(o.path(dir))
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	return rootFlusher{d: d}, nil
+	return dirFlusher{d: d}, nil
 }
 
-type rootFlusher struct{ d *os.File }
+type dirFlusher struct{ d *os.File }
 
-func (r rootFlusher) Flush() error {
+func (r dirFlusher) Flush() error {
 	var err error
 	for {
 		err = unix.Syncfs(int(r.d.Fd()))
@@ -41,7 +41,7 @@ func (r rootFlusher) Flush() error {
 	return nil
 }
 
-func (r rootFlusher) Close() error { return r.d.Close() }
+func (r dirFlusher) Close() error { return r.d.Close() }
 
 // syncfsReportsErrors reports whether the running kernel is 5.8 or later.
 var syncfsReportsErrors = sync.OnceValue(func() bool {

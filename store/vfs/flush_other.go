@@ -4,4 +4,4 @@ package vfs
 
 import "errors"
 
-func (o osFS) OpenFlusher() (Flusher, error) { return nil, errors.ErrUnsupported }
+func (o osFS) OpenFlusher(string) (Flusher, error) { return nil, errors.ErrUnsupported }

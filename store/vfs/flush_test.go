@@ -16,7 +16,7 @@ func TestOSFlush(t *testing.T) {
 	if !ok {
 		t.Fatal("the OS file system does not offer Flush")
 	}
-	fl, err := fsys.OpenFlusher()
+	fl, err := fsys.OpenFlusher(".")
 	if errors.Is(err, errors.ErrUnsupported) {
 		t.Skip("no file system flush on this platform; File.Sync is used")
 	}
@@ -36,7 +36,7 @@ func TestOSFlush(t *testing.T) {
 		t.Fatalf("flush: %v", err)
 	}
 	gone := vfs.OS(filepath.Join(dir, "missing")).(vfs.FlushFS)
-	if _, err := gone.OpenFlusher(); !errors.Is(err, vfs.ErrNotExist) {
+	if _, err := gone.OpenFlusher("."); !errors.Is(err, vfs.ErrNotExist) {
 		t.Errorf("flush of a missing folder: %v, want ErrNotExist", err)
 	}
 }

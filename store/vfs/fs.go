@@ -68,9 +68,11 @@ type File interface {
 // disk can then pay for one flush instead of one each.
 type FlushFS interface {
 	FS
-	// OpenFlusher returns a flusher of the file system beneath.
+	// OpenFlusher returns a flusher of the file system holding the
+	// folder dir, which need not be the one holding the root (dir may be
+	// a symlink or a mount point): it makes durable the files in dir.
 	// errors.ErrUnsupported means the platform has no such flush.
-	OpenFlusher() (Flusher, error)
+	OpenFlusher(dir string) (Flusher, error)
 }
 
 // Flusher flushes a file system. It reports a write-back error any of
