@@ -33,7 +33,8 @@ func Open(dir string, opts ...Option) (Store, error) {
 
 // OpenFS opens (creating if needed) a store on fsys: logs/<session>.log
 // holds a session's commits, one checksummed frame each, locks/<session> are lock
-// files, format names the layout. A folder of format 1 is read as it is
+// files (locks/.open is held by openers while they write format and
+// remove litter), format names the layout. A folder of format 1 is read as it is
 // and upgraded in place: its loose objects and ref files stay readable,
 // and new commits go to logs. Files starting with .tmp- are litter of an
 // interrupted write and are removed.
@@ -51,26 +52,11 @@ func OpenFSBackend(fsys vfs.FS) (Backend, error) { return openFileBackend(fsys) 
 
 func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 	fb := &fileBackend{fs: fsys, logs: map[string]*sessionLog{}, index: map[Hash]objLoc{}}
-	format, err := fb.readFormat()
-	if err != nil {
+	if err := fb.prepare(); err != nil {
 		return nil, err
 	}
-	// A folder upgraded from format 1 keeps its loose files.
-	fb.loose = format == 1
-	for _, d := range []string{"objects", "refs"} {
-		ok, err := fsys.Exists(d)
-		if err != nil {
-			return nil, ioErr("open: stat "+d, err)
-		}
-		fb.loose = fb.loose || ok
-	}
-	if err := fb.init(format); err != nil {
-		return nil, err
-	}
+	var err error
 	if fb.folds, err = fb.foldsCase(); err != nil {
-		return nil, err
-	}
-	if err := fb.cleanLitter(); err != nil {
 		return nil, err
 	}
 	if err := fb.cutTornTails(); err != nil {
@@ -194,8 +180,9 @@ func (f *fileBackend) writeAtomic(dir, name string, b []byte) error {
 
 // cleanLitter removes the temporary files that interrupted writes left
 // (this release writes them only for the format file; format 1 wrote one
-// per object and ref). This process's own are spared, and so are those
-// of a folder this process may only read.
+// per object and ref). The open lock keeps other openers from writing
+// meanwhile; this process's own are spared, and so are those of a
+// folder this process may only read.
 func (f *fileBackend) cleanLitter() error {
 	dirs := []string{"."}
 	if f.loose {
