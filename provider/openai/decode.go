@@ -16,10 +16,13 @@ import (
 // deltas are keyed by their index; each index becomes one call numbered
 // in order of first appearance, and a new call id at an index in use
 // starts a new call (some compatible servers put every parallel call at
-// index 0). Usage and the stop are held back until the stream ends,
-// because usage arrives after finish_reason. A refusal arrives in its own
-// field, content left empty, under finish_reason "stop": it is passed on
-// as text so the caller reads why, and it makes the stop a refusal.
+// index 0). A call's start is held back until its name is whole, as
+// some compatible servers send the name in pieces: until its arguments
+// begin, anything else streams, or the reply finishes. Usage and the
+// stop are held back until the stream ends, because usage arrives after
+// finish_reason. A refusal arrives in its own field, content left empty,
+// under finish_reason "stop": it is passed on as text so the caller
+// reads why, and it makes the stop a refusal.
 type decoder struct {
 	calls   map[int64]int
 	ids     map[int64]string
@@ -27,6 +30,14 @@ type decoder struct {
 	reason  string
 	refused bool
 	usage   *contract.Usage
+	// held is the start of the newest call while its name may still
+	// grow; holding says whether there is one.
+	held    turn.Chunk
+	holding bool
+	// streamed says whether the reply streamed anything, and done
+	// whether the server ended it with [DONE] (see doneEvents): a reply
+	// with both is whole even without a finish_reason.
+	streamed, done bool
 	// prefix is the random part of the ids given to calls that came
 	// without one (see missingID).
 	prefix string
@@ -43,6 +54,10 @@ func (d *decoder) missingID(i int) string {
 }
 
 func (d *decoder) Decode(c sdk.ChatCompletionChunk) []turn.Chunk {
+	if c.Object == doneObject {
+		d.done = true
+		return nil
+	}
 	if c.JSON.Usage.Valid() {
 		d.usage = &contract.Usage{
 			InputTokens:     c.Usage.PromptTokens,
@@ -58,17 +73,38 @@ func (d *decoder) Decode(c sdk.ChatCompletionChunk) []turn.Chunk {
 		}
 		out = d.delta(out, ch.Delta)
 		if ch.FinishReason != "" && d.reason == "" {
-			d.reason = ch.FinishReason
-			for i := range d.order {
-				out = append(out, turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: i})
-			}
+			out = d.finish(out, ch.FinishReason)
 		}
 	}
 	return out
 }
 
+// finish ends every call the reply started.
+func (d *decoder) finish(out []turn.Chunk, reason string) []turn.Chunk {
+	d.reason = reason
+	out = d.release(out)
+	for i := range d.order {
+		out = append(out, turn.Chunk{Kind: turn.ChunkToolCallEnd, Index: i})
+	}
+	return out
+}
+
+// release passes on the held start of a call, its name now whole.
+func (d *decoder) release(out []turn.Chunk) []turn.Chunk {
+	if !d.holding {
+		return out
+	}
+	d.holding = false
+	return append(out, d.held)
+}
+
 func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDelta) []turn.Chunk {
-	if r := reasoning(delta.JSON.ExtraFields); r != "" {
+	r := reasoning(delta.JSON.ExtraFields)
+	if r != "" || delta.Content != "" || delta.Refusal != "" {
+		out = d.release(out)
+		d.streamed = true
+	}
+	if r != "" {
 		out = append(out, turn.Chunk{Kind: turn.ChunkThinking, Text: r})
 	}
 	if delta.Content != "" {
@@ -98,10 +134,13 @@ func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDel
 				// other attempts included.
 				id = d.missingID(i)
 			}
-			out = append(out, turn.Chunk{Kind: turn.ChunkToolCallStart, Index: i, CallID: id, Name: tc.Function.Name})
+			out = d.release(out)
+			d.held, d.holding, d.streamed = turn.Chunk{Kind: turn.ChunkToolCallStart, Index: i, CallID: id, Name: tc.Function.Name}, true, true
+		} else if d.holding && d.held.Index == i {
+			d.held.Name += tc.Function.Name
 		}
 		if tc.Function.Arguments != "" {
-			out = append(out, turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: i, Text: tc.Function.Arguments})
+			out = append(d.release(out), turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: i, Text: tc.Function.Arguments})
 		}
 	}
 	return out
@@ -125,11 +164,17 @@ func reasoning(extra map[string]respjson.Field) string {
 
 // End returns the held-back usage and stop once the stream ended
 // cleanly, or a stream failure when it ended before a finish_reason.
+// Some compatible servers never send a finish_reason: a reply they
+// streamed and ended with [DONE] is whole, its stop tool use if it
+// called tools and the end of the turn otherwise.
 func (d *decoder) End() ([]turn.Chunk, error) {
-	if d.reason == "" {
-		return nil, &turn.ProviderError{Failure: contract.FailStream, Message: "openai: stream ended before finish_reason"}
-	}
 	var out []turn.Chunk
+	if d.reason == "" {
+		if !d.done || !d.streamed {
+			return nil, &turn.ProviderError{Failure: contract.FailStream, Message: "openai: stream ended before finish_reason"}
+		}
+		out = d.finish(out, "stop")
+	}
 	if d.usage != nil {
 		out = append(out, turn.Chunk{Kind: turn.ChunkUsage, Usage: *d.usage})
 	}

@@ -2,8 +2,10 @@
 // and every server that speaks it (Ollama, vLLM, llama.cpp, LM Studio,
 // OpenRouter): it maps a contract.ModelRequest onto a streaming request
 // through the official SDK and turns the streamed chunks into turn.Chunks,
-// tool calls keyed by their index, usage last, failures as
-// *turn.ProviderError. At OpenAI's own API (api.openai.com and its
+// tool calls keyed by their index (a name sent in pieces joined), usage
+// last, failures as *turn.ProviderError. A stream that ends with
+// "data: [DONE]" and no finish_reason, as some compatible servers send,
+// is a whole reply; one that ends without either was cut. At OpenAI's own API (api.openai.com and its
 // regional hosts), options an OpenAI model refuses (temperature on a
 // reasoning model, a reasoning effort on one that does not reason) are
 // refused before sending, and by CheckConfig when an agent is created;

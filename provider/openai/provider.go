@@ -49,7 +49,8 @@ func New(opts ...endpoint.Option) *Provider {
 	return &Provider{chat: chat, openAI: openAI, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
 		Build: func(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) { return buildParams(req, openAI) },
 		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
-			return chat.NewStreaming(ctx, p, option.WithResponseInto(resp))
+			body := &doneBody{}
+			return &doneEvents{Events: chat.NewStreaming(ctx, p, option.WithResponseInto(resp), watchDone(body)), body: body}
 		},
 		Decoder:  func() relay.Decoder[sdk.ChatCompletionChunk] { return &decoder{} },
 		Failures: failures,
