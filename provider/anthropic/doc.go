@@ -6,7 +6,9 @@
 // tool loop that started without thinking, which the API refuses with
 // it), refuses before sending and in CheckConfig the options a model
 // refuses, and turns the streamed events into turn.Chunks, usage (with
-// cache reads) last, failures as *turn.ProviderError. The SDK's own
+// cache reads) last, failures as *turn.ProviderError. Events a gateway
+// relays without their "event:" line, which the SDK would skip, are
+// named by the type their JSON says. The SDK's own
 // retries are off; the turn driver retries. It imports contract and turn
 // (with its HTTP provider toolkit: endpoint, httpfail, relay). New and
 // NewFromEnv take endpoint's options: base URL, API key, HTTP client.

@@ -39,7 +39,9 @@ var sdkOptions = endpoint.SDK[option.RequestOption]{
 // environment. Without endpoint.APIKey no x-api-key header is sent,
 // which gateways that add their own credentials accept.
 func New(opts ...endpoint.Option) *Provider {
-	messages := sdk.NewMessageService(sdkOptions.Resolve(DefaultBaseURL, opts)...)
+	// nameEvents comes first, so that it reads the stream after
+	// endpoint.StripBOM.
+	messages := sdk.NewMessageService(append([]option.RequestOption{option.WithMiddleware(nameEvents)}, sdkOptions.Resolve(DefaultBaseURL, opts)...)...)
 	return &Provider{stream: relay.SDK[sdk.MessageNewParams, sdk.MessageStreamEventUnion]{
 		Build: buildParams,
 		Open: func(ctx context.Context, p sdk.MessageNewParams, resp **http.Response) relay.Events[sdk.MessageStreamEventUnion] {
