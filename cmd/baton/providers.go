@@ -22,11 +22,20 @@ type providerSpec struct {
 	model   string
 	baseURL string
 	script  string
+	// openAIRules names the openai.Rules the OpenAI provider follows;
+	// empty keeps its default.
+	openAIRules string
 }
+
+// openAIRulesHelp is the help of --openai-rules, shared by run and serve.
+const openAIRulesHelp = "with --provider openai, which rules say what a model takes: host (OpenAI's rules for its model names at api.openai.com only), openai (at any host, e.g. an Azure deployment named after its model) or compatible (none, the output limit sent as max_tokens) (default host)"
 
 // openProvider builds the named provider, reading keys from the
 // environment. A missing key is an error here, before any run starts.
 func openProvider(p providerSpec) (turn.Provider, string, error) {
+	if p.openAIRules != "" && p.name != "openai" {
+		return nil, "", &usageError{msg: fmt.Sprintf("--openai-rules is for --provider openai, not %s", p.name)}
+	}
 	switch p.name {
 	case "openai":
 		baseURL := p.baseURL
@@ -40,7 +49,14 @@ func openProvider(p providerSpec) (turn.Provider, string, error) {
 		if p.baseURL != "" {
 			opts = append(opts, endpoint.BaseURL(p.baseURL))
 		}
-		return openai.NewFromEnv(opts...), orDefault(p.model, defaultOpenAIModel), nil
+		rules := openai.RulesByHost
+		if p.openAIRules != "" {
+			var err error
+			if rules, err = openai.ParseRules(p.openAIRules); err != nil {
+				return nil, "", &usageError{msg: fmt.Sprintf("--openai-rules: %v", err)}
+			}
+		}
+		return openai.NewFromEnv(opts...).WithRules(rules), orDefault(p.model, defaultOpenAIModel), nil
 	case "anthropic":
 		if os.Getenv("ANTHROPIC_API_KEY") == "" {
 			return nil, "", fmt.Errorf("--provider anthropic: ANTHROPIC_API_KEY is not set")

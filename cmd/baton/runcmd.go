@@ -18,6 +18,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	fs.StringVar(&p.name, "provider", "openai", "openai, anthropic or scripted")
 	fs.StringVar(&p.model, "model", "", "model name (default per provider)")
 	fs.StringVar(&p.baseURL, "base-url", "", "API base URL, e.g. http://localhost:11434/v1 for Ollama")
+	fs.StringVar(&p.openAIRules, "openai-rules", "", openAIRulesHelp)
 	fs.StringVar(&p.script, "script", "", "script file for --provider scripted")
 	session := fs.String("session", "", "go on with this stored session instead of starting one")
 	workspace := fs.String("workspace", ".", "folder the file tools are confined to")

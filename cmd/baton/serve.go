@@ -32,6 +32,7 @@ func (a *app) serve(ctx context.Context, args []string) error {
 	fs.StringVar(&p.name, "provider", "openai", "openai, anthropic or scripted")
 	fs.StringVar(&p.model, "model", "", "model name (default per provider)")
 	fs.StringVar(&p.baseURL, "base-url", "", "API base URL for the provider")
+	fs.StringVar(&p.openAIRules, "openai-rules", "", openAIRulesHelp)
 	fs.StringVar(&p.script, "script", "", "script file for --provider scripted")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; beyond loopback a --token is required")
 	workspace := fs.String("workspace", ".", "folder the file tools are confined to")

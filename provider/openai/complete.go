@@ -17,7 +17,7 @@ import (
 // history is sanitized, as Stream's is.
 func (p *Provider) Complete(ctx context.Context, req contract.ModelRequest) ([]turn.Chunk, error) {
 	req.History = turn.Sanitize(req.History)
-	params, err := buildParams(req, p.openAI)
+	params, err := buildParams(req, p.send)
 	if err != nil {
 		return nil, failures.BadRequest(err)
 	}

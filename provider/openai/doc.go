@@ -5,12 +5,21 @@
 // tool calls keyed by their index (a name sent in pieces joined), usage
 // last, failures as *turn.ProviderError. A stream that ends with
 // "data: [DONE]" and no finish_reason, as some compatible servers send,
-// is a whole reply; one that ends without either was cut. At OpenAI's own API (api.openai.com and its
-// regional hosts), options an OpenAI model refuses (temperature on a
-// reasoning model, a reasoning effort on one that does not reason) are
-// refused before sending, and by CheckConfig when an agent is created;
-// the model is known by its name. Any other server, Azure OpenAI among
-// them, names its models as it likes and is sent what was asked.
+// is a whole reply; one that ends without either was cut.
+//
+// Which options a model takes is decided by Rules. By default
+// (RulesByHost), at OpenAI's own API (api.openai.com and its regional
+// hosts) options an OpenAI model refuses (temperature on a reasoning
+// model, a reasoning effort on one that does not reason) are refused
+// before sending, and by CheckConfig when an agent is created; the model
+// is known by its name. Any other server, Azure OpenAI among them, names
+// its models as it likes and is sent what was asked. WithRules changes
+// that: RulesOpenAI follows OpenAI's rules at any host (an Azure
+// deployment named after its model, a gateway in front of OpenAI), and
+// RulesCompatible follows none and sends the output limit as max_tokens
+// rather than max_completion_tokens, for servers that know only the
+// older name.
+//
 // The SDK's own retries are off; the turn driver retries. It imports
 // contract and turn (with its HTTP provider toolkit: endpoint, httpfail,
 // relay). New and NewFromEnv take endpoint's options: base URL, API key,

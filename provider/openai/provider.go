@@ -21,9 +21,10 @@ const DefaultBaseURL = "https://api.openai.com/v1/"
 type Provider struct {
 	stream relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]
 	chat   sdk.ChatCompletionService
-	// openAI says whether the base URL is OpenAI's own API, the one
+	// atOpenAI says whether the base URL is OpenAI's own API, the one
 	// server whose model names say which options a model refuses.
-	openAI bool
+	atOpenAI bool
+	send     sending
 }
 
 var _ turn.Completer = (*Provider)(nil)
@@ -42,12 +43,21 @@ var sdkOptions = endpoint.SDK[option.RequestOption]{
 // which local servers accept; endpoint.BaseURL points it at any
 // OpenAI-compatible server, such as http://localhost:11434/v1 for Ollama.
 // Options an OpenAI model refuses are refused only at OpenAI's own API;
-// any other server is sent what was asked.
+// any other server is sent what was asked, unless WithRules says
+// otherwise.
 func New(opts ...endpoint.Option) *Provider {
 	chat := sdk.NewChatCompletionService(sdkOptions.Resolve(DefaultBaseURL, opts)...)
-	openAI := isOpenAIAPI(endpoint.Resolve(DefaultBaseURL, opts).BaseURL)
-	return &Provider{chat: chat, openAI: openAI, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
-		Build: func(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) { return buildParams(req, openAI) },
+	return newProvider(chat, isOpenAIAPI(endpoint.Resolve(DefaultBaseURL, opts).BaseURL), RulesByHost)
+}
+
+// WithRules returns a provider like p that follows rules r, for a server
+// whose host does not say what its models take (see Rules).
+func (p *Provider) WithRules(r Rules) *Provider { return newProvider(p.chat, p.atOpenAI, r) }
+
+func newProvider(chat sdk.ChatCompletionService, atOpenAI bool, r Rules) *Provider {
+	send := r.at(atOpenAI)
+	return &Provider{chat: chat, atOpenAI: atOpenAI, send: send, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
+		Build: func(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) { return buildParams(req, send) },
 		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
 			body := &doneBody{}
 			return &doneEvents{Events: chat.NewStreaming(ctx, p, option.WithResponseInto(resp), watchDone(body)), body: body}

@@ -33,7 +33,7 @@ func TestRedactedThinkingDropped(t *testing.T) {
 	body := func(h contract.History) string {
 		req := basicRequest()
 		req.History = h
-		p, err := buildParams(req, true)
+		p, err := buildParams(req, RulesByHost.at(true))
 		if err != nil {
 			t.Fatal(err)
 		}

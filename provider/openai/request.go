@@ -17,11 +17,11 @@ import (
 // sent as it stands.
 var ErrBadRequest = errors.New("openai: bad request")
 
-// buildParams maps req onto the API's params. atOpenAI says whether they
-// go to OpenAI's own API, where the options req's model refuses are
-// refused and the defaults it refuses to be told are left off; any other
-// server gets what was asked.
-func buildParams(req contract.ModelRequest, atOpenAI bool) (sdk.ChatCompletionNewParams, error) {
+// buildParams maps req onto the API's params as send says: under
+// OpenAI's model rules the options req's model refuses are refused and
+// the defaults it refuses to be told are left off; otherwise the server
+// gets what was asked.
+func buildParams(req contract.ModelRequest, send sending) (sdk.ChatCompletionNewParams, error) {
 	if req.Model == "" {
 		return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: model is empty", ErrBadRequest)
 	}
@@ -39,7 +39,11 @@ func buildParams(req contract.ModelRequest, atOpenAI bool) (sdk.ChatCompletionNe
 		Tools:         tools,
 		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
 	}
-	if req.MaxOutputTokens > 0 {
+	switch {
+	case req.MaxOutputTokens <= 0:
+	case send.maxTokens:
+		p.MaxTokens = sdk.Int(int64(req.MaxOutputTokens))
+	default:
 		p.MaxCompletionTokens = sdk.Int(int64(req.MaxOutputTokens))
 	}
 	if req.Thinking != contract.ThinkingOff {
@@ -49,7 +53,7 @@ func buildParams(req contract.ModelRequest, atOpenAI bool) (sdk.ChatCompletionNe
 		p.ReasoningEffort = shared.ReasoningEffort(req.Thinking)
 	}
 	sampling := req.Sampling
-	if atOpenAI {
+	if send.modelRules {
 		if bad := modelConflicts(req.Model, req.Thinking, sampling, len(tools) > 0); len(bad) > 0 {
 			return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
 		}
