@@ -136,7 +136,9 @@ func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDel
 			}
 			out = d.release(out)
 			d.held, d.holding, d.streamed = turn.Chunk{Kind: turn.ChunkToolCallStart, Index: i, CallID: id, Name: tc.Function.Name}, true, true
-		} else if d.holding && d.held.Index == i {
+		} else if d.holding && d.held.Index == i && tc.Function.Name != d.held.Name {
+			// A piece equal to the whole name so far is a server sending
+			// the name again with each delta, not a second half.
 			d.held.Name += tc.Function.Name
 		}
 		if tc.Function.Arguments != "" {
