@@ -19,7 +19,9 @@ import (
 // give an error outcome naming the field, and fn is not called. In must
 // be a struct or a map with string keys, since models only call tools
 // whose arguments are an object. If Out is a string it is the outcome's
-// content as is; otherwise the content is Out marshalled as JSON. When In
+// content as is; if it is a contract.ToolOutcome it is the outcome as is,
+// for a tool that says it cut its output or failed; otherwise the content
+// is Out marshalled as JSON. When In
 // is a struct of scalar fields, valid arguments are checked by decoding
 // them and looking at their keys, derived once per type, without walking
 // the schema; anything else still goes through the schema.
@@ -95,8 +97,11 @@ func (t *funcTool[In, Out]) callText(ctx context.Context, args string) (contract
 	if err != nil {
 		return contract.ToolOutcome{}, err
 	}
-	if s, ok := any(out).(string); ok {
-		return contract.ToolOutcome{Content: s}, nil
+	switch o := any(out).(type) {
+	case string:
+		return contract.ToolOutcome{Content: o}, nil
+	case contract.ToolOutcome:
+		return o, nil
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

@@ -118,6 +118,9 @@ func TestFuncOutput(t *testing.T) {
 		return []int{len(in)}, nil
 	})
 	bad := MustFunc("bad", "", func(context.Context, struct{}) (func(), error) { return func() {}, nil })
+	whole := MustFunc("whole", "", func(context.Context, struct{}) (contract.ToolOutcome, error) {
+		return contract.ToolOutcome{Content: "cut", IsError: true, Truncated: true}, nil
+	})
 	tests := []struct {
 		name    string
 		tool    Tool
@@ -128,6 +131,7 @@ func TestFuncOutput(t *testing.T) {
 		{"string as is", str, `{"s":"a \"quoted\" text"}`, contract.ToolOutcome{Content: `a "quoted" text`}, ""},
 		{"JSON", jsn, `{"a":1,"b":2}`, contract.ToolOutcome{Content: `[2]`}, ""},
 		{"map value type", jsn, `{"a":"x"}`, contract.ToolOutcome{Content: `invalid arguments: field "{}": x has type "string", want "integer"`, IsError: true}, ""},
+		{"an outcome as is", whole, `{}`, contract.ToolOutcome{Content: "cut", IsError: true, Truncated: true}, ""},
 		{"unencodable", bad, `{}`, contract.ToolOutcome{}, `dispatch: tool "bad": encode result: json: unsupported type: func()`},
 	}
 	for _, tt := range tests {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
 )
 
@@ -82,33 +83,40 @@ func rootErr(op, p string, err error) error {
 }
 
 func (s *Set) readFile() (dispatch.Tool, error) {
-	return dispatch.Func("read_file", "Read a text file of the workspace.", func(ctx context.Context, a readArgs) (string, error) {
-		p, err := s.at(ctx, a.Path)
-		if err != nil {
-			return "", err
-		}
-		// Non-blocking, so that opening a FIFO does not wait for a
-		// writer; only regular files are read.
-		f, err := s.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-		if err != nil {
-			return "", rootErr("read", a.Path, err)
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err != nil {
-			return "", rootErr("read", a.Path, err)
-		} else if !fi.Mode().IsRegular() {
-			return "", fmt.Errorf("read %q: not a regular file (%s)", a.Path, fi.Mode().Type())
-		}
-		b, err := io.ReadAll(io.LimitReader(f, s.opts.MaxRead+1))
-		if err != nil {
-			return "", rootErr("read", a.Path, err)
-		}
-		if int64(len(b)) > s.opts.MaxRead {
-			keep := runeCut(b, int(s.opts.MaxRead))
-			return string(b[:keep]) + fmt.Sprintf("\n[truncated at %d bytes]", keep), nil
-		}
-		return string(b), nil
+	return dispatch.Func("read_file", "Read a text file of the workspace.", func(ctx context.Context, a readArgs) (contract.ToolOutcome, error) {
+		text, cut, err := s.read(ctx, a.Path)
+		return contract.ToolOutcome{Content: text, Truncated: cut}, err
 	}, dispatch.Idempotent())
+}
+
+// read is the start of the regular file p, at most MaxRead bytes and a
+// note when it had more, and whether it had more.
+func (s *Set) read(ctx context.Context, name string) (string, bool, error) {
+	p, err := s.at(ctx, name)
+	if err != nil {
+		return "", false, err
+	}
+	// Non-blocking, so that opening a FIFO does not wait for a writer;
+	// only regular files are read.
+	f, err := s.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", false, rootErr("read", name, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return "", false, rootErr("read", name, err)
+	} else if !fi.Mode().IsRegular() {
+		return "", false, fmt.Errorf("read %q: not a regular file (%s)", name, fi.Mode().Type())
+	}
+	b, err := io.ReadAll(io.LimitReader(f, s.opts.MaxRead+1))
+	if err != nil {
+		return "", false, rootErr("read", name, err)
+	}
+	if int64(len(b)) > s.opts.MaxRead {
+		keep := runeCut(b, int(s.opts.MaxRead))
+		return string(b[:keep]) + fmt.Sprintf("\n[truncated at %d bytes]", keep), true, nil
+	}
+	return string(b), false, nil
 }
 
 func (s *Set) writeFile() (dispatch.Tool, error) {

@@ -39,6 +39,9 @@ func TestReadFileCutsAtRuneBoundary(t *testing.T) {
 			if diff := cmp.Diff(tt.want, out.Content); diff != "" {
 				t.Errorf("content mismatch (-want +got):\n%s", diff)
 			}
+			if cut := int64(len(tt.content)) > tt.max; out.Truncated != cut {
+				t.Errorf("Truncated = %v, want %v: the outcome must say the file was cut", out.Truncated, cut)
+			}
 		})
 	}
 }
