@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -70,6 +71,17 @@ type (
 		ID   string `json:"id"`
 		Name int    `json:"name,omitempty"`
 	}
+	embAged struct {
+		Name string `json:"name"`
+		Age  int    `json:"age"`
+	}
+	// Its Name, kept out of the json by "-", hides embAged.Name from the
+	// schema on purpose; the schema refuses name, so the decoder never
+	// sees the promoted field either.
+	hiddenByDash struct {
+		embAged
+		Name string `json:"-"`
+	}
 	// The schema keeps the last field of a json name, Title, which is
 	// the one encoding/json decodes; only Title makes name required.
 	renamedAfterEmbedded struct {
@@ -107,6 +119,7 @@ func TestEmbeddedFieldsMatchTheDecoder(t *testing.T) {
 		{name: "a plain embedded struct", make: funcOf[plainEmbedded], args: `{"x":1,"q":"a"}`, want: "{embX:{X:1} Q:a}"},
 		{name: "an embedded pointer to an exported struct", make: funcOf[embeddedExportedPointer], args: `{"name":"a"}`, want: "EmbExported:a"},
 		{name: "a field hidden from both by its names", make: funcOf[overriddenByName], args: `{"name":"a"}`, want: "{embName:{N:} N:a}"},
+		{name: "a promoted field hidden by a json:\"-\" field of its Go name", make: funcOf[hiddenByDash], args: `{"age":2}`, want: "{embAged:{Name: Age:2} Name:}"},
 		{name: "a promoted field of a json name declared before the outer one", make: funcOf[renamedAfterEmbedded], args: `{"id":"i","name":"a"}`, want: "{embOptionalName:{ID:i Name:0} Title:a}"},
 	}
 	for _, tt := range tests {
@@ -133,6 +146,26 @@ func TestEmbeddedFieldsMatchTheDecoder(t *testing.T) {
 				t.Errorf("input mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestHiddenOnPurposeStaysHidden: the promoted field a json:"-" field
+// hides is left out of the schema, so arguments naming it are refused
+// before the tool runs rather than decoded into it.
+func TestHiddenOnPurposeStaysHidden(t *testing.T) {
+	tool, err := funcOf[hiddenByDash]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if props := string(tool.Descriptor().InputSchema); strings.Contains(props, `"name"`) {
+		t.Errorf("schema %s names the hidden field", props)
+	}
+	out, err := tool.Call(context.Background(), json.RawMessage(`{"name":"x","age":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.IsError || !strings.Contains(out.Content, "name") {
+		t.Errorf("outcome = %+v, want an error naming the unexpected name", out)
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 // encoding/json goes by json names, keeps the shallowest field of a
 // name, drops two at one depth, hides no field by its Go name alone, and
 // decodes an embedded non-struct as a field of its type's name.
+// A promoted field a json:"-" field hides is left out of both in effect:
+// the schema refuses the property, so no argument reaches the decoder.
 func sameFields(t reflect.Type) error {
 	decoded := decodedFields(t)
 	described := map[string]reflect.StructField{}
@@ -44,11 +46,26 @@ func sameFields(t reflect.Type) error {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(decoded)) {
-		if _, ok := described[name]; !ok {
+		if _, ok := described[name]; !ok && !hiddenOnPurpose(t, decoded[name]) {
 			return fmt.Errorf("field %s of %s: encoding/json decodes it as %q, which the derived schema leaves out", goPath(t, decoded[name]), t, name)
 		}
 	}
 	return nil
+}
+
+// hiddenOnPurpose reports whether the promoted field at index of the
+// struct t is hidden from reflect.VisibleFields, and so from the schema,
+// by a shallower field of its Go name tagged json:"-": a field written to
+// keep it from the model. The derived schema refuses properties it does
+// not list, so arguments that reach encoding/json never name it.
+func hiddenOnPurpose(t reflect.Type, index []int) bool {
+	name := t.FieldByIndex(index).Name
+	for _, sf := range reflect.VisibleFields(t) {
+		if sf.Name == name && len(sf.Index) < len(index) {
+			return sf.Tag.Get("json") == "-"
+		}
+	}
+	return false
 }
 
 // schemaRequires reports whether jsonschema-go adds the field sf to
