@@ -372,8 +372,9 @@ func writtenPath(r *syntax.Redirect) (string, error) {
 	return path, nil
 }
 
-// inlineLine returns the line an inline shell runs: the argument after
-// -c, or eval's arguments joined; "" when it runs a script file.
+// inlineLine returns the line an inline shell runs: with the c flag, the
+// first operand after the options, or eval's arguments joined; "" when
+// it runs a script file.
 func inlineLine(base string, args []*syntax.Word) (string, error) {
 	var words []string
 	for _, w := range args {
@@ -386,12 +387,39 @@ func inlineLine(base string, args []*syntax.Word) (string, error) {
 	if base == "eval" {
 		return strings.Join(words, " "), nil
 	}
-	for i, w := range words {
-		if strings.HasPrefix(w, "-") && strings.Contains(w, "c") && !strings.HasPrefix(w, "--") && i+1 < len(words) {
-			return words[i+1], nil
+	i, cflag := shellOptions(words)
+	if !cflag || i >= len(words) {
+		return "", nil
+	}
+	return words[i], nil
+}
+
+// shellOptions reads a shell's options as sh and bash do, and returns
+// where its operands begin and whether -c was given. The options may
+// follow -c (sh -c -e LINE, sh -c -- LINE): the line is the first
+// operand, not the word after -c. Each o or O in an option word takes
+// the next word as its value, as do bash's --rcfile and --init-file; a
+// lone - or -- ends the options.
+func shellOptions(words []string) (int, bool) {
+	cflag := false
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--" || w == "-":
+			return i + 1, cflag
+		case w == "--rcfile" || w == "--init-file":
+			i++
+		case strings.HasPrefix(w, "--"):
+		case len(w) > 1 && (w[0] == '-' || w[0] == '+'):
+			if w[0] == '-' && strings.Contains(w, "c") {
+				cflag = true
+			}
+			i += strings.Count(w, "o") + strings.Count(w, "O")
+		default:
+			return i, cflag
 		}
 	}
-	return "", nil
+	return len(words), cflag
 }
 
 // literal returns a word's value when it is fixed text, quoted or not.
