@@ -33,6 +33,7 @@ var errArithmCmd = errors.New("((...)) is a command in a subshell for some sh, a
 var wrappers = map[string]bool{
 	"sudo": true, "doas": true, "env": true, "xargs": true, "nice": true, "nohup": true,
 	"time": true, "timeout": true, "command": true, "exec": true, "builtin": true, "stdbuf": true,
+	"setsid": true, "ionice": true, "busybox": true,
 }
 
 // shortValues are the wrappers' one-letter options that take a value:
@@ -48,6 +49,7 @@ var shortValues = map[string]string{
 	"stdbuf":  "eio",
 	"exec":    "a",
 	"time":    "fo",
+	"ionice":  "cnpPu",
 }
 
 // longValues are the wrappers' long options that take the next word as
@@ -62,6 +64,7 @@ var longValues = map[string][]string{
 	"env":     {"unset", "chdir"},
 	"stdbuf":  {"input", "output", "error"},
 	"time":    {"format", "output"},
+	"ionice":  {"class", "classdata", "pid", "pgid", "uid"},
 }
 
 // execActions are find's actions that run the command after them.

@@ -32,6 +32,13 @@ func TestShellKeysNameEveryCommandShRuns(t *testing.T) {
 		"trap -- 'touch pwned' EXIT",
 		"sudo -- A=1 touch pwned",
 		"alias ls='touch pwned'\nls",
+		// options after -c come before the line sh runs
+		"sh -c -- 'touch pwned'",
+		"sh -c -e 'touch pwned'",
+		"sh -c -o errexit 'touch pwned'",
+		// wrappers that run the command after their options
+		"setsid -w touch pwned",
+		"ionice -c 3 touch pwned",
 	}
 	for _, line := range lines {
 		t.Run(line, func(t *testing.T) {
