@@ -53,12 +53,20 @@ func (s *Set) fetch(ctx context.Context, raw json.RawMessage) (contract.ToolOutc
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, s.opts.MaxHTTP+1))
-	if err != nil {
+	if err != nil && len(body) == 0 {
 		return contract.ToolOutcome{}, fmt.Errorf("http_get: read body: %w", err)
 	}
 	truncated := int64(len(body)) > s.opts.MaxHTTP
 	if truncated {
 		body = body[:runeCut(body, int(s.opts.MaxHTTP))]
+	}
+	// A body that stalls after it began (a stream that never ends) is
+	// answered with what came, its end cut off.
+	stalled := ""
+	if err != nil {
+		body = body[:runeEnd(body)]
+		stalled = fmt.Sprintf("\n[stopped reading after %d bytes: %v]", len(body), err)
+		truncated = true
 	}
 	head := fmt.Sprintf("HTTP %s\ncontent-type: %s\n", resp.Status, resp.Header.Get("Content-Type"))
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
@@ -67,7 +75,10 @@ func (s *Set) fetch(ctx context.Context, raw json.RawMessage) (contract.ToolOutc
 		head += "location: " + loc + "\n"
 	}
 	text := fmt.Sprintf("%s\n%s", head, body)
-	if truncated {
+	switch {
+	case stalled != "":
+		text += stalled
+	case truncated:
 		text += fmt.Sprintf("\n[truncated at %d bytes]", len(body))
 	}
 	return contract.ToolOutcome{Content: text, IsError: resp.StatusCode >= 400, Truncated: truncated}, nil

@@ -1,0 +1,37 @@
+package builtin
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHTTPGetKeepsWhatAStalledBodyGave: a body that starts and then
+// stalls (a stream that never ends, slower than the cap) is answered with
+// what arrived before the client gave up, marked as cut, rather than
+// with the timeout alone.
+func TestHTTPGetKeepsWhatAStalledBodyGave(t *testing.T) {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("event: first\n"))
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	client := &http.Client{Timeout: 300 * time.Millisecond}
+	defer client.CloseIdleConnections()
+	_, tools := open(t, Options{AllowHTTP: true, HTTPClient: client})
+	out, err := call(t, tools["http_get"], map[string]string{"url": srv.URL})
+	if err != nil {
+		t.Fatalf("error %v, want the start of the body", err)
+	}
+	if !strings.Contains(out.Content, "event: first") || !strings.Contains(out.Content, "stopped reading") || !out.Truncated {
+		t.Errorf("outcome %+v, want the body so far, a note why it stops, and Truncated", out)
+	}
+}
