@@ -18,7 +18,12 @@ type ApprovalKeyer interface {
 type KeyFunc func(args json.RawMessage) ([]string, error)
 
 // WithApprovalKeys returns t, which should need approval, keyed by fn.
+// A nil t gives nil, which a ToolBox refuses as it refuses any nil tool;
+// a nil fn gives no keys, so each call is approved as itself.
 func WithApprovalKeys(t Tool, fn KeyFunc) ApprovalKeyer {
+	if t == nil {
+		return nil
+	}
 	return keyedTool{Tool: t, keys: fn}
 }
 
@@ -27,4 +32,9 @@ type keyedTool struct {
 	keys KeyFunc
 }
 
-func (k keyedTool) ApprovalKeys(args json.RawMessage) ([]string, error) { return k.keys(args) }
+func (k keyedTool) ApprovalKeys(args json.RawMessage) ([]string, error) {
+	if k.keys == nil {
+		return nil, nil
+	}
+	return k.keys(args)
+}
