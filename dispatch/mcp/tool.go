@@ -104,7 +104,12 @@ func (t *tool) Call(ctx context.Context, args json.RawMessage) (contract.ToolOut
 		t.src.log.Error("mcp: tool call failed", "server", t.src.srv.Name, "tool", t.remote, "err", err)
 		return contract.ToolOutcome{}, fmt.Errorf("mcp: %s on server %q: %w", t.remote, t.src.srv.Name, err)
 	}
-	return outcome(res), nil
+	o := outcome(res)
+	if o.IsError && strings.TrimSpace(o.Content) == "" {
+		// An empty error result tells the model nothing it can act on.
+		o.Content = fmt.Sprintf("mcp: %s on server %q failed and said nothing more", t.remote, t.src.srv.Name)
+	}
+	return o, nil
 }
 
 // uniqueNames gives the tools whose local names came out alike distinct
