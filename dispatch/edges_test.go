@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -177,16 +178,18 @@ func TestToolDoesNotRunAfterCancelDuringStart(t *testing.T) {
 	}
 }
 
-// capOutput backs the cut up to a rune start, but a run of bytes that
-// are not UTF-8 (binary output: every byte 0x80..0xBF looks like a
-// continuation) backs it up to nothing: the model sees only the marker.
+// capOutput replaces bytes that are not UTF-8 before it cuts, so binary
+// output (every byte 0x80..0xBF looks like a continuation) neither backs
+// the cut up to nothing, leaving the model only the marker, nor grows
+// past the cap when the replacement characters, three bytes each, stand
+// in for single bytes.
 func TestCapOutputKeepsInvalidUTF8Prefix(t *testing.T) {
-	content := strings.Repeat("\x80", 1000)
+	content := strings.Repeat("a\x80", 1000)
 	got := capOutput(contract.ToolOutcome{Content: content}, 500)
-	if len(got.Content) > 500 {
-		t.Fatalf("content is %d bytes, cap 500", len(got.Content))
+	if len(got.Content) > 500 || !utf8.ValidString(got.Content) || !got.Truncated {
+		t.Fatalf("content is %d bytes, valid UTF-8 %v, truncated %v; want at most the cap of 500, valid, truncated", len(got.Content), utf8.ValidString(got.Content), got.Truncated)
 	}
-	if !strings.HasPrefix(got.Content, strings.Repeat("\x80", 400)) {
-		t.Errorf("kept %q, want at least 400 of the bytes", got.Content)
+	if !strings.HasPrefix(got.Content, strings.Repeat("a\uFFFD", 100)) {
+		t.Errorf("kept %q, want at least 100 of the pairs", got.Content)
 	}
 }

@@ -23,8 +23,9 @@ type Options struct {
 	// DefaultTimeout bounds a call whose descriptor has no Timeout;
 	// default contract.DefaultToolTimeout.
 	DefaultTimeout time.Duration
-	// OutputCap bounds an outcome's content in bytes, marker included;
-	// default DefaultOutputCap.
+	// OutputCap bounds an outcome's content in bytes, marker included,
+	// once bytes that are not UTF-8 are replaced; default
+	// DefaultOutputCap.
 	OutputCap int
 	// Grace is how long a timed-out or cancelled tool keeps its slot while
 	// it winds down. Its outcome is delivered at once; past the grace the
