@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -213,7 +214,7 @@ func (j *job) settle(res contract.ToolOutcome, err error, panicked bool) Outcome
 		if cause := j.cctx.cause(); cause != nil {
 			return j.cancelledOutcome(cause)
 		}
-		res = contract.ToolOutcome{Content: err.Error(), IsError: true}
+		res = contract.ToolOutcome{Content: j.errorText(err), IsError: true}
 	}
 	return Outcome{
 		CallID:   j.Call.ID,
@@ -221,6 +222,23 @@ func (j *job) settle(res contract.ToolOutcome, err error, panicked bool) Outcome
 		Duration: j.elapsed(),
 		Panicked: panicked,
 	}
+}
+
+// errorText is the text of the error a tool returned, for the model. An
+// error with no text, or one whose Error panics (a typed nil pointer
+// returned as an error), still says that the tool failed; the panic
+// would otherwise end the process, on whichever goroutine settles the
+// call.
+func (j *job) errorText(err error) (text string) {
+	defer func() {
+		if r := recover(); r != nil {
+			text = fmt.Sprintf("tool %q failed with an error whose text could not be read: %v", j.name, r)
+		}
+	}()
+	if text = err.Error(); strings.TrimSpace(text) == "" {
+		text = fmt.Sprintf("tool %q failed without saying why", j.name)
+	}
+	return text
 }
 
 // cancelledOutcome answers a call that timed out or was cancelled.
