@@ -10,13 +10,16 @@ import (
 )
 
 // streamed is a stream inside a model call at seq 3 that streamed text
-// and one call's arguments.
-func streamed(text, args string) *Stream {
+// and the arguments of one call, c1.
+func streamed(text, args string) *Stream { return streamedCall("c1", text, args) }
+
+// streamedCall is streamed with the call's id.
+func streamedCall(id, text, args string) *Stream {
 	s := New("sess")
 	s.BeginTurn(3)
 	s.Text.Start()
 	s.Text.Append(text)
-	c, _ := s.Call(contract.RunEvent{Kind: contract.EvToolCallDelta, Seq: 3, Delta: 2, Call: &contract.ToolCall{ID: "c1", Name: "f"}})
+	c, _ := s.Call(contract.RunEvent{Kind: contract.EvToolCallDelta, Seq: 3, Delta: 2, Call: &contract.ToolCall{ID: id, Name: "f"}})
 	c.AppendArgs(args)
 	return s
 }
@@ -36,6 +39,7 @@ func TestMarkHolds(t *testing.T) {
 		{"the same bytes", mark, streamed("Hello ", `{"a":`), true},
 		{"as many other bytes", mark, streamed("Howdy ", `{"a":`), false},
 		{"other arguments", mark, streamed("Hello ", `{"b":`), false},
+		{"the same bytes under another call id", mark, streamedCall("c2", "Hello ", `{"a":`), false},
 		{"more text", mark, streamed("Hello w", `{"a":`), false},
 		{"an earlier release's mark, as many bytes", old, streamed("Howdy ", `{"a":`), true},
 		{"an earlier release's mark, more text", old, streamed("Hello w", `{"a":`), false},

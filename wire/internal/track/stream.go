@@ -118,6 +118,10 @@ func (s *Stream) Call(ev contract.RunEvent) (c *Call, first bool) {
 	if c.ID == "" {
 		c.ID = fmt.Sprintf("call-%d-%d", s.TurnSeq, ev.Index)
 	}
+	// The call's id and name are part of what it streamed: a call made
+	// again streams the same arguments under an id of its own, and a
+	// client holding the dead call's id lacks all of the new one.
+	c.sum.add(c.ID + "\x00" + c.Name + "\x00")
 	s.calls[ev.Index] = c
 	s.order = append(s.order, ev.Index)
 	return c, true
