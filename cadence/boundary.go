@@ -105,7 +105,7 @@ func (t *transition) deliverQueued(kind contract.InputKind) bool {
 			t.appendInput(turn)
 		}
 		t.resetProgress()
-		t.publish(contract.RunEvent{Kind: ev, Text: inputText(q.Turns)})
+		t.publish(contract.RunEvent{Kind: ev, Text: inputText(q.Turns), ClientIDs: clientIDs(q.Turns)})
 	}
 	if delivered {
 		t.s.Queued = keep

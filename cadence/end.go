@@ -44,7 +44,7 @@ func (t *transition) reportDropped() {
 		return
 	}
 	for _, q := range t.s.Queued {
-		t.publish(contract.RunEvent{Kind: contract.EvInputDropped, Text: inputText(q.Turns), Input: q.Kind})
+		t.publish(contract.RunEvent{Kind: contract.EvInputDropped, Text: inputText(q.Turns), Input: q.Kind, ClientIDs: clientIDs(q.Turns)})
 	}
 }
 

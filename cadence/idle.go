@@ -117,4 +117,16 @@ func inputText(turns []contract.Turn) string {
 	return s
 }
 
+// clientIDs are the client ids of turns, of those that have one: the
+// events that report queued input name the client's messages by them.
+func clientIDs(turns []contract.Turn) []string {
+	var ids []string
+	for _, turn := range turns {
+		if turn.ClientID != "" {
+			ids = append(ids, turn.ClientID)
+		}
+	}
+	return ids
+}
+
 func quote(s string) string { return "\"" + s + "\"" }

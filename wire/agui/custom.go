@@ -17,11 +17,11 @@ func (p *Projector) custom(ev contract.RunEvent) (Event, bool) {
 	case contract.EvToolStarted:
 		c.Name, c.Value = CustomToolStarted, track.CallValue(ev.Call, "toolCallName")
 	case contract.EvSteeringApplied:
-		c.Name, c.Value = CustomSteeringApplied, map[string]any{"text": ev.Text}
+		c.Name, c.Value = CustomSteeringApplied, track.InputValue(ev)
 	case contract.EvFollowUpApplied:
-		c.Name, c.Value = CustomFollowUpApplied, map[string]any{"text": ev.Text}
+		c.Name, c.Value = CustomFollowUpApplied, track.InputValue(ev)
 	case contract.EvInputDropped:
-		c.Name, c.Value = CustomInputDropped, map[string]any{"text": ev.Text, "kind": string(ev.Input)}
+		c.Name, c.Value = CustomInputDropped, track.InputValue(ev)
 	case contract.EvCompaction:
 		c.Name, c.Value = CustomCompaction, map[string]any{"text": ev.Text, "cut": ev.Index}
 	case contract.EvLoopWarning:

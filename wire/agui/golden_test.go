@@ -42,7 +42,7 @@ func TestGolden(t *testing.T) {
 			e.Scope = contract.ScopeOnce
 			e.Text = "not now"
 		}),
-		wt.With(wt.Ev(4, 0, contract.EvSteeringApplied), func(e *contract.RunEvent) { e.Text = "use celsius" }),
+		wt.With(wt.Ev(4, 0, contract.EvSteeringApplied), func(e *contract.RunEvent) { e.Text = "use celsius"; e.ClientIDs = []string{"msg-4"} }),
 		wt.With(wt.Ev(5, 0, contract.EvFollowUpApplied), func(e *contract.RunEvent) { e.Text = "and tomorrow?" }),
 		wt.With(wt.Ev(6, 0, contract.EvCompaction), func(e *contract.RunEvent) { e.Text = "summary"; e.Index = 4 }),
 		wt.With(wt.Ev(7, 0, contract.EvLoopWarning), func(e *contract.RunEvent) { e.Text = "same call 3 times" }),

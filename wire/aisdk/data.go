@@ -20,11 +20,11 @@ func data(ev contract.RunEvent) (Chunk, bool) {
 	case contract.EvApprovalResolved:
 		return Chunk{Type: DataApprovalResolved, ID: seqID("approval"), Data: track.ApprovalValue(ev, "toolName")}, true
 	case contract.EvSteeringApplied:
-		return Chunk{Type: DataSteeringApplied, ID: seqID("steer"), Data: map[string]any{"text": ev.Text}}, true
+		return Chunk{Type: DataSteeringApplied, ID: seqID("steer"), Data: track.InputValue(ev)}, true
 	case contract.EvFollowUpApplied:
-		return Chunk{Type: DataFollowUpApplied, ID: seqID("follow-up"), Data: map[string]any{"text": ev.Text}}, true
+		return Chunk{Type: DataFollowUpApplied, ID: seqID("follow-up"), Data: track.InputValue(ev)}, true
 	case contract.EvInputDropped:
-		return Chunk{Type: DataInputDropped, ID: seqID("dropped"), Data: map[string]any{"text": ev.Text, "kind": string(ev.Input)}}, true
+		return Chunk{Type: DataInputDropped, ID: seqID("dropped"), Data: track.InputValue(ev)}, true
 	case contract.EvCompaction:
 		return Chunk{Type: DataCompaction, ID: seqID("compaction"), Data: map[string]any{"text": ev.Text, "cut": ev.Index}}, true
 	case contract.EvLoopWarning:

@@ -58,7 +58,7 @@ func TestGoldenUIMessageStream(t *testing.T) {
 			e.Scope = contract.ScopeOnce
 			e.Text = "not now"
 		}),
-		with(ev(4, 0, contract.EvSteeringApplied), func(e *contract.RunEvent) { e.Text = "use celsius" }),
+		with(ev(4, 0, contract.EvSteeringApplied), func(e *contract.RunEvent) { e.Text = "use celsius"; e.ClientIDs = []string{"msg-4"} }),
 		with(ev(5, 0, contract.EvFollowUpApplied), func(e *contract.RunEvent) { e.Text = "and tomorrow?" }),
 		with(ev(6, 0, contract.EvCompaction), func(e *contract.RunEvent) { e.Text = "summary"; e.Index = 4 }),
 		with(ev(7, 0, contract.EvLoopWarning), func(e *contract.RunEvent) { e.Text = "same call 3 times" }),

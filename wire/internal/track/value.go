@@ -30,6 +30,22 @@ func ApprovalValue(ev contract.RunEvent, nameKey string) map[string]any {
 	return v
 }
 
+// InputValue is the value of the events that say where queued input
+// went (steering_applied, follow_up_applied, input_dropped), as both
+// protocols carry them: its text, the kind of input dropped, and the ids
+// of the client's messages it held, by which a client marks which of
+// them the model got and which it never will.
+func InputValue(ev contract.RunEvent) map[string]any {
+	v := map[string]any{"text": ev.Text}
+	if ev.Kind == contract.EvInputDropped {
+		v["kind"] = string(ev.Input)
+	}
+	if len(ev.ClientIDs) > 0 {
+		v["messageIds"] = slices.Clone(ev.ClientIDs)
+	}
+	return v
+}
+
 // SubflowValue is what a client needs to show one event of a delegated
 // run; an error's text is redacted as every error sent to a client is.
 func SubflowValue(ev contract.RunEvent, nameKey string) map[string]any {

@@ -65,11 +65,16 @@ func CommittedOnly(events []contract.RunEvent) []contract.RunEvent {
 }
 
 // DroppedInputRun is a run aborted while a steer and a follow-up were
-// still queued: each is reported dropped before the run's end.
+// still queued: each is reported dropped before the run's end, the steer
+// with the id of the client's message it held.
 func DroppedInputRun() []contract.RunEvent {
 	return []contract.RunEvent{
 		Ev(1, 0, contract.EvRunStarted),
-		With(Ev(2, 0, contract.EvInputDropped), func(e *contract.RunEvent) { e.Text = "use celsius"; e.Input = contract.InputSteer }),
+		With(Ev(2, 0, contract.EvInputDropped), func(e *contract.RunEvent) {
+			e.Text = "use celsius"
+			e.Input = contract.InputSteer
+			e.ClientIDs = []string{"msg-2"}
+		}),
 		With(Ev(3, 0, contract.EvInputDropped), func(e *contract.RunEvent) { e.Text = "and tomorrow?"; e.Input = contract.InputFollowUp }),
 		With(Ev(4, 0, contract.EvRunFaulted), func(e *contract.RunEvent) {
 			e.Err = &contract.RunError{Kind: contract.KindAborted, Message: "run aborted"}
