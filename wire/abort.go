@@ -81,11 +81,17 @@ func isThreadRoute(r *http.Request, method, suffix string) bool {
 }
 
 // threadPost reads the thread id of a POST to {base}/{thread}{suffix}
-// and its body, or answers why it cannot.
+// and its body, or answers why it cannot. A path that names no thread
+// is refused before the body is read, and the connection let go: else
+// the server waits, with no deadline, for a body the client may never
+// send.
 func (h *Handler) threadPost(w http.ResponseWriter, r *http.Request, suffix string) (string, []byte, bool) {
 	threadID, err := threadIDFromPath(r.URL, suffix)
+	if err == nil {
+		err = h.checkThreadID(threadID)
+	}
 	if err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
+		refuse(w, http.StatusBadRequest, "%v", err)
 		return "", nil, false
 	}
 	body, ok := h.readBody(w, r)
