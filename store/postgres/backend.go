@@ -210,8 +210,9 @@ func (b *Backend) commitUnlocked(ctx context.Context, session, sql string, args 
 }
 
 // refused says why a commit moved nothing: another owner took the
-// session, the ref was not where the writer expected, or it was and the
-// parent's bytes had changed (checked says the commit compared them).
+// session, the ref was not where the writer expected (and names a stored
+// node, or it is broken), or it was and the parent's bytes had changed
+// (checked says the commit compared them).
 func (b *Backend) refused(ctx context.Context, kind store.RefKind, session string, old store.Hash, epoch int64, held, checked bool) error {
 	if held {
 		var now int64
@@ -233,5 +234,26 @@ func (b *Backend) refused(ctx context.Context, kind store.RefKind, session strin
 		// were not.
 		return damagedHead(session, old)
 	}
+	if err == nil {
+		if err := b.storedOrBroken(ctx, kind, session, cur); err != nil {
+			return err
+		}
+	}
 	return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, store.ErrConflict, cur, old)
+}
+
+// storedOrBroken fails with ErrBrokenRef when the ref a commit found in
+// its way names no stored object: no writer puts such a hash there (a
+// hand edit, a partial restore did), and a caller told ErrConflict would
+// take it for another writer at work.
+func (b *Backend) storedOrBroken(ctx context.Context, kind store.RefKind, session string, cur store.Hash) error {
+	var stored bool
+	err := b.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM baton_objects WHERE hash = $1)`, cur[:]).Scan(&stored)
+	if err != nil {
+		return ioErr("commit", err)
+	}
+	if !stored {
+		return fmt.Errorf("store: %s ref of %q: %w: %s", kind, session, store.ErrBrokenRef, cur)
+	}
+	return nil
 }
