@@ -39,6 +39,8 @@ var backendRules = []backendRule{
 	{"CompareAndSet", "Commit moves a ref only from the value it expects (zero: absent); otherwise ErrConflict, and the ref stays", backendCAS},
 	{"Refs", "Refs lists the sessions holding a ref of the kind, sorted, and Ref of any other is ErrNotFound", backendRefs},
 	{"Lock", "a session's lock has one holder at a time; ErrLocked for another until released", backendLock},
+	{"RacingOwners", "stores over one backend racing for a session's lock have one holder at a time, and what each holder appends lands once, after the last", racingOwners},
+	{"RacingWriters", "stores over one backend appending to one session without its lock each land or lose the race (ErrConflict, ErrLocked, or ErrInvalid for a passed step), and nothing lands twice or is lost", racingWriters},
 }
 
 func objectOf(s string) store.Object {

@@ -53,6 +53,7 @@ var rules = []rule{
 	{"Links", "a node can link a delegated run's chain; the link must exist, and Verify walks it", links},
 	{"ExportImport", "Export then Import into an empty store gives the same sessions, heads and records", exportImport},
 	{"ImportRejectsDamage", "Import verifies every line: an altered node is ErrCorrupt, a missing parent ErrMissingParent, a newer format ErrSchemaVersion, and nothing is imported", importRejectsDamage},
+	{"LargeNode", "a node as large as an export carries (16 MiB) appends, reads back, verifies, exports and imports whole", largeNode},
 	{"ConcurrentSessions", "appends to different sessions from many goroutines all land", concurrentSessions},
 	{"Verify", "a store only ever appended to passes Verify", verify},
 	{"RecordLikeAppend", "records a store.Recorder takes read back, through every read, as the nodes Append would have made, in the same chain as Appends between them", recordLikeAppend},
