@@ -82,21 +82,28 @@ func (b *Backend) Refs(ctx context.Context, kind store.RefKind) ([]string, error
 // that holds no lock (it holds the advisory lock for its transaction
 // instead). FOR SHARE makes a new owner's epoch bump wait for a commit in
 // flight, and a commit after it see the new epoch. $8 is the SHA-256 the
-// parent's stored bytes must still have (see parentSum), or null.
+// parent's stored bytes must still have (see parentSum), or null. same
+// holds when every object of the commit stored already (another session,
+// forked from this one, made the same node) has the bytes given: the
+// insert keeps a stored object as it is, and a damaged one would be a
+// head no read accepts, acknowledged. It sees the rows as they were
+// before the statement, so not those the statement inserts.
 const (
 	ownerCheck = `WITH owner AS (
 		SELECT 1 FROM baton_owners WHERE $5::bigint IS NOT NULL AND session = $2 AND epoch = $5 FOR SHARE
 	), parent AS (
 		SELECT 1 WHERE $8::bytea IS NULL OR (SELECT sha256(bytes) FROM baton_objects WHERE hash = $3::bytea) = $8
+	), same AS (
+		SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM baton_objects o JOIN unnest($6::bytea[], $7::bytea[]) AS t(h, b) ON o.hash = t.h WHERE o.bytes <> t.b)
 	), objs AS (
 		INSERT INTO baton_objects (hash, bytes)
 		SELECT h, o FROM unnest($6::bytea[], $7::bytea[]) AS t(h, o) WHERE $5::bigint IS NULL OR EXISTS (SELECT 1 FROM owner)
 		ON CONFLICT (hash) DO NOTHING
 	) `
 	moveRef = ownerCheck + `UPDATE baton_refs SET hash = $4 WHERE kind = $1 AND session = $2 AND hash = $3
-		AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM owner)) AND EXISTS (SELECT 1 FROM parent) RETURNING 1`
+		AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM owner)) AND EXISTS (SELECT 1 FROM parent) AND EXISTS (SELECT 1 FROM same) RETURNING 1`
 	createRef = ownerCheck + `INSERT INTO baton_refs (kind, session, hash)
-		SELECT $1, $2, $4 WHERE $3::bytea IS NULL AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM owner))
+		SELECT $1, $2, $4 WHERE $3::bytea IS NULL AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM owner)) AND EXISTS (SELECT 1 FROM same)
 		ON CONFLICT (kind, session) DO NOTHING RETURNING 1`
 )
 
@@ -150,7 +157,7 @@ func (b *Backend) Commit(ctx context.Context, kind store.RefKind, session string
 		}
 		return nil
 	}
-	return b.refused(ctx, kind, session, old, epoch, held, sum != nil)
+	return b.refused(ctx, kind, session, old, epoch, held)
 }
 
 // Repair replaces the stored bytes of objects that no longer hash to
@@ -211,9 +218,9 @@ func (b *Backend) commitUnlocked(ctx context.Context, session, sql string, args 
 
 // refused says why a commit moved nothing: another owner took the
 // session, the ref was not where the writer expected (and names a stored
-// node, or it is broken), or it was and the parent's bytes had changed
-// (checked says the commit compared them).
-func (b *Backend) refused(ctx context.Context, kind store.RefKind, session string, old store.Hash, epoch int64, held, checked bool) error {
+// node, or it is broken), or it was and the stored bytes of the parent,
+// or of a node the commit makes, had changed.
+func (b *Backend) refused(ctx context.Context, kind store.RefKind, session string, old store.Hash, epoch int64, held bool) error {
 	if held {
 		var now int64
 		err := b.pool.QueryRow(ctx, `SELECT epoch FROM baton_owners WHERE session = $1`, session).Scan(&now)
@@ -229,10 +236,10 @@ func (b *Backend) refused(ctx context.Context, kind store.RefKind, session strin
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	if err == nil && cur == old && checked {
-		// The ref was where the writer expected it: the parent's bytes
-		// were not.
-		return damagedHead(session, old)
+	if (err == nil && cur == old) || (err != nil && old.IsZero()) {
+		// The ref was where the writer expected it: stored bytes were
+		// not.
+		return damagedCommit(kind, session, old)
 	}
 	if err == nil {
 		if err := b.storedOrBroken(ctx, kind, session, cur); err != nil {

@@ -77,3 +77,7 @@ func (b *Backend) rememberSum(session string, epoch int64, head store.Hash, objs
 func damagedHead(session string, head store.Hash) error {
 	return fmt.Errorf("store: head %s of %q: %w: its stored bytes changed after they were written", head, session, store.ErrCorrupt)
 }
+
+func damagedCommit(kind store.RefKind, session string, old store.Hash) error {
+	return fmt.Errorf("store: commit %q onto %s ref %s: %w: the stored bytes of that node, or of a node this commit makes, changed after they were written", session, kind, old, store.ErrCorrupt)
+}
