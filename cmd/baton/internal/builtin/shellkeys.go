@@ -52,6 +52,10 @@ var shortValues = map[string]string{
 	"ionice":  "cnpPu",
 }
 
+// shortOptional are the wrappers' one-letter options whose value, if
+// any, is the rest of their word: xargs -i{} -e_ -l1.
+var shortOptional = map[string]string{"xargs": "eil"}
+
 // longValues are the wrappers' long options that take the next word as
 // their value when no "=" gives it. A long option not named here may be
 // an abbreviation of one (getopt accepts --un for --unset), so a word
@@ -74,18 +78,33 @@ var execActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, 
 // shell line; its commands are parsed too.
 var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "eval": true}
 
-// shellKeys are the approval keys of a shell call: the sorted names of
-// every command its line runs, in pipelines, lists, subshells, command
-// substitutions, functions, behind wrappers such as sudo or xargs, in
-// find -exec and in sh -c strings; for each file a redirection writes,
-// ">" and its path, so that approving a command does not also approve
-// writing any file with it (echo x >> ~/.ssh/authorized_keys); and for
-// each variable the line sets, NAME=VALUE (NAME=* when the value is
-// computed), since a variable decides what a command runs (PATH=/tmp ls,
-// LD_PRELOAD=x.so ls) and approving ls must not approve those. A
-// line whose command names or written paths are computed when it runs
-// ($CMD, sh -c "$X", > "$F") has no keys, so it is approved only as
-// itself.
+// shellKeys are the approval keys of a shell call, sorted, of four
+// kinds that no one key can be of two of:
+//
+//   - the name of every command its line runs, in pipelines, lists,
+//     subshells, command substitutions, functions, aliases and traps,
+//     behind wrappers such as sudo or xargs, in find -exec and in sh -c
+//     and eval strings, as sh reads it once quotes and backslashes are
+//     gone (l\s is ls); a name with a space or an "=", or beginning with
+//     ">", is no key;
+//   - ">" and the path of each file a redirection writes, so that
+//     approving a command does not also approve writing any file with
+//     it (echo x >> ~/.ssh/authorized_keys);
+//   - NAME=VALUE (NAME+=VALUE) for each variable the line sets, by an
+//     assignment, env or sudo, export "NAME=VALUE" or ${NAME:=VALUE},
+//     and NAME=* where the value is computed or set another way (read,
+//     getopts, printf -v, mapfile, unset, $((NAME=1)), for NAME in,
+//     declare -l), since a variable decides what a command runs
+//     (PATH=/tmp ls, LD_PRELOAD=x.so ls) and approving ls must not
+//     approve those;
+//   - ". FILE" for each file . or source runs, as approving it for one
+//     file must not approve it for another.
+//
+// A line whose commands, written paths, set variables or sourced files
+// are computed when it runs ($CMD, sh -c "$X", > "$F", read "$V",
+// {rm,-rf,x}, /bin/l?), or that a command is fed from elsewhere (xargs
+// env, find -exec sh -c {}, sudo -s), or that points a name elsewhere
+// (declare -n, hash -p), has no keys, so it is approved only as itself.
 func shellKeys(raw json.RawMessage) ([]string, error) {
 	var a shellArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -117,33 +136,9 @@ func commandNames(line string, depth int, work *int) ([]string, error) {
 		if err != nil {
 			return false
 		}
-		switch n := n.(type) {
-		case *syntax.CallExpr:
-			var found []string
-			found, err = callNames(n.Args, depth, work)
-			names = append(names, found...)
-		case *syntax.DeclClause:
-			names = append(names, n.Variant.Value)
-		case *syntax.LetClause:
-			names = append(names, "let")
-		case *syntax.Assign:
-			if key := assignKey(n); key != "" {
-				names = append(names, key)
-			}
-		case *syntax.WordIter:
-			// for NAME in ... sets NAME to each item in turn.
-			names = append(names, n.Name.Value+"=*")
-		case *syntax.ArithmCmd:
-			// bash evaluates ((...)), but dash, sh on Debian, runs it
-			// as a command in two nested subshells: ((sh<evil)).
-			err = errArithmCmd
-		case *syntax.Redirect:
-			var path string
-			path, err = writtenPath(n)
-			if path != "" {
-				names = append(names, ">"+path)
-			}
-		}
+		var found []string
+		found, err = nodeKeys(n, depth, work)
+		names = append(names, found...)
 		return true
 	})
 	if err != nil {
@@ -155,8 +150,78 @@ func commandNames(line string, depth int, work *int) ([]string, error) {
 	return names, nil
 }
 
+// nodeKeys are the keys of one node of a parsed line.
+func nodeKeys(n syntax.Node, depth int, work *int) ([]string, error) {
+	switch n := n.(type) {
+	case *syntax.CallExpr:
+		return callNames(n.Args, depth, work, reach{})
+	case *syntax.DeclClause:
+		return declKeys(n)
+	case *syntax.LetClause:
+		return []string{"let"}, nil
+	case *syntax.Assign:
+		return nonEmpty(assignKey(n), nil)
+	case *syntax.WordIter:
+		// for NAME in ... sets NAME to each item in turn.
+		return []string{varKey(n.Name.Value)}, nil
+	case *syntax.ParamExp:
+		return nonEmpty(paramKey(n))
+	case *syntax.BinaryArithm, *syntax.UnaryArithm:
+		return nonEmpty(arithmKey(n))
+	case *syntax.ArithmCmd:
+		// bash evaluates ((...)), but dash, sh on Debian, runs it
+		// as a command in two nested subshells: ((sh<evil)).
+		return nil, errArithmCmd
+	case *syntax.Redirect:
+		fd, err := nonEmpty(fdVarKey(n))
+		if err != nil {
+			return nil, err
+		}
+		path, err := writtenPath(n)
+		if path != "" {
+			fd = append(fd, ">"+path)
+		}
+		return fd, err
+	}
+	return nil, nil
+}
+
+func nonEmpty(key string, err error) ([]string, error) {
+	if key == "" || err != nil {
+		return nil, err
+	}
+	return []string{key}, nil
+}
+
+// reach says what a command gets beyond its words when it runs: xargs
+// appends words it reads (open), and xargs -I and find -exec put them in
+// place of a string (subst).
+type reach struct {
+	open  bool
+	subst string
+}
+
+// fed reports whether words from outside the line may reach args.
+func (r reach) fed(args []*syntax.Word) bool {
+	if r.open {
+		return true
+	}
+	for _, w := range args {
+		if s, ok := joinParts(w); r.subst != "" && (!ok || strings.Contains(s, r.subst)) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsLines are the commands that read their arguments as commands or
+// code: fed words they were not given on the line, they run anything.
+func runsLines(base string) bool {
+	return inlineShells[base] || base == "find" || base == "trap" || base == "alias" || base == "." || base == "source"
+}
+
 // callNames names the command of one simple command, and what it wraps.
-func callNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
+func callNames(args []*syntax.Word, depth int, work *int, r reach) ([]string, error) {
 	if len(args) == 0 {
 		return nil, nil // assignments only
 	}
@@ -164,64 +229,128 @@ func callNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
 		return nil, errTooAmbiguous
 	}
 	name, ok := literal(args[0])
-	if !ok {
+	if !ok || !plainName(name) || (r.subst != "" && strings.Contains(name, r.subst)) {
 		return nil, errDynamic
 	}
 	names := []string{name}
 	base := name[strings.LastIndex(name, "/")+1:]
+	if runsLines(base) && r.fed(args[1:]) {
+		return nil, errDynamic
+	}
+	var more []string
+	var err error
 	switch {
 	case inlineShells[base]:
-		inner, err := inlineLine(base, args[1:])
-		if err != nil || inner == "" {
-			return names, err
-		}
-		more, err := commandNames(inner, depth+1, work)
-		return append(names, more...), err
+		more, err = inlineNames(base, args[1:], depth, work)
+	case base == "." || base == "source":
+		more, err = sourcedKey(args[1:])
 	case base == "find":
-		for i, w := range args[1:] {
-			if s, _ := literal(w); execActions[s] {
-				more, err := callNames(args[2+i:], depth, work)
-				names = append(names, more...)
-				if err != nil {
-					return nil, err
-				}
-			}
-		}
+		more, err = execNames(args[1:], depth, work)
 	case wrappers[base]:
-		more, err := wrappedNames(base, args[1:], depth, work)
-		return append(names, more...), err
+		more, err = wrappedNames(base, args[1:], depth, work, r)
 	case base == "trap":
-		// trap ACTION SIGNAL...: the action runs when a signal comes.
-		rest := args[1:]
-		if len(rest) > 0 {
-			if s, _ := joinParts(rest[0]); s == "--" {
-				rest = rest[1:]
-			}
-		}
-		if len(rest) > 1 {
-			action, ok := joinParts(rest[0])
-			if !ok {
-				return nil, errDynamic
-			}
-			if action != "-" && strings.Trim(action, "0123456789") != "" {
-				more, err := commandNames(action, depth+1, work)
-				return append(names, more...), err
-			}
-		}
+		more, err = trapNames(args[1:], depth, work)
 	case base == "alias":
-		// alias NAME=LINE: sh runs LINE wherever a later command is NAME.
-		for _, w := range args[1:] {
-			s, ok := joinParts(w)
-			if !ok {
-				return nil, errDynamic
+		more, err = aliasNames(args[1:], depth, work)
+	default:
+		more, err = setterKeys(base, args[1:])
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append(names, more...), nil
+}
+
+// inlineNames names the commands of an inline shell's line.
+func inlineNames(base string, args []*syntax.Word, depth int, work *int) ([]string, error) {
+	inner, err := inlineLine(base, args)
+	if err != nil || inner == "" {
+		return nil, err
+	}
+	return commandNames(inner, depth+1, work)
+}
+
+// sourcedKey is the key of the file . or source runs as part of the
+// line: ". FILE", which no command name is, as plainName refuses
+// spaces. Approving . for one file must not approve it for another, and
+// a file of /dev or /proc (/dev/stdin) holds whatever it is fed.
+func sourcedKey(args []*syntax.Word) ([]string, error) {
+	if len(args) > 0 {
+		if s, _ := joinParts(args[0]); s == "--" {
+			args = args[1:]
+		}
+	}
+	if len(args) == 0 {
+		return nil, nil
+	}
+	file, ok := literal(args[0])
+	if !ok || strings.HasPrefix(file, "/dev/") || strings.HasPrefix(file, "/proc/") {
+		return nil, errDynamic
+	}
+	return []string{". " + file}, nil
+}
+
+// execNames names the commands of find's -exec actions, each up to its
+// ";" or "{} +"; find puts each file's name in place of {}.
+func execNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
+	var names []string
+	for i, w := range args {
+		if s, _ := literal(w); !execActions[s] {
+			continue
+		}
+		end := i + 1
+		for ; end < len(args); end++ {
+			s, _ := joinParts(args[end])
+			prev, _ := joinParts(args[end-1])
+			if s == ";" || (s == "+" && prev == "{}") {
+				break
 			}
-			if _, line, ok := strings.Cut(s, "="); ok && strings.TrimSpace(line) != "" {
-				more, err := commandNames(line, depth+1, work)
-				if err != nil {
-					return nil, err
-				}
-				names = append(names, more...)
+		}
+		more, err := callNames(args[i+1:end], depth, work, reach{subst: "{}"})
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, more...)
+	}
+	return names, nil
+}
+
+// trapNames names the commands of trap ACTION SIGNAL...: the action runs
+// when a signal comes.
+func trapNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
+	if len(args) > 0 {
+		if s, _ := joinParts(args[0]); s == "--" {
+			args = args[1:]
+		}
+	}
+	if len(args) < 2 {
+		return nil, nil
+	}
+	action, ok := joinParts(args[0])
+	if !ok {
+		return nil, errDynamic
+	}
+	if action == "-" || strings.Trim(action, "0123456789") == "" {
+		return nil, nil
+	}
+	return commandNames(action, depth+1, work)
+}
+
+// aliasNames names the commands of alias NAME=LINE: sh runs LINE
+// wherever a later command is NAME.
+func aliasNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
+	var names []string
+	for _, w := range args {
+		s, ok := joinParts(w)
+		if !ok {
+			return nil, errDynamic
+		}
+		if _, line, ok := strings.Cut(s, "="); ok && strings.TrimSpace(line) != "" {
+			more, err := commandNames(line, depth+1, work)
+			if err != nil {
+				return nil, err
 			}
+			names = append(names, more...)
 		}
 	}
 	return names, nil
@@ -229,11 +358,15 @@ func callNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
 
 // wrappedNames names the command a wrapper runs, given the wrapper's
 // arguments: the first word that is neither an option, an option's
-// value, an assignment nor timeout's duration. Where an option may or
-// may not take the next word, both readings are named.
-func wrappedNames(base string, args []*syntax.Word, depth int, work *int) ([]string, error) {
-	var from func(i int, duration bool) ([]string, error)
-	from = func(i int, duration bool) ([]string, error) {
+// value, env's or sudo's assignment (a key of its own, as it sets the
+// variable for the command) nor timeout's duration. Where an option may
+// or may not take the next word, both readings are named. Fed words (r)
+// may be or replace the command, so a wrapper left without one, or with
+// one they replace, has no keys.
+func wrappedNames(base string, args []*syntax.Word, depth int, work *int, r reach) ([]string, error) {
+	var from func(i int, duration bool, subst string) ([]string, error)
+	from = func(i int, duration bool, subst string) ([]string, error) {
+		var keys []string
 		for ; i < len(args); i++ {
 			// Each option read both ways doubles the readings: a line
 			// with many is approved as itself rather than keyed for ever.
@@ -242,53 +375,118 @@ func wrappedNames(base string, args []*syntax.Word, depth int, work *int) ([]str
 			}
 			s, ok := literal(args[i])
 			switch {
-			case !ok:
+			case !ok || (r.subst != "" && strings.Contains(s, r.subst)):
 				return nil, errDynamic
 			case s == "--":
-				return plain(base, args[i+1:], duration, depth, work)
+				more, err := plain(base, args[i+1:], duration, depth, work, inner(base, r, subst))
+				return append(keys, more...), err
 			case strings.HasPrefix(s, "-"):
+				if base == "xargs" {
+					if subst, ok = xargsReplace(s, args[i+1:], subst); !ok {
+						return nil, errDynamic
+					}
+				}
 				takes, err := optionValue(base, s)
 				switch {
 				case err != nil:
 					return nil, err
+				case takes != valueNone && i+1 == len(args) && r.open:
+					return nil, errDynamic
 				case takes == valueNext:
 					i++
 				case takes == valueMaybe && i+1 < len(args):
-					asCommand, err := from(i+1, duration)
+					asCommand, err := from(i+1, duration, subst)
 					if err != nil {
 						return nil, err
 					}
-					asValue, err := from(i+2, duration)
-					return append(asCommand, asValue...), err
+					asValue, err := from(i+2, duration, subst)
+					return append(append(keys, asCommand...), asValue...), err
 				}
-			case strings.Contains(s, "="):
+			case strings.Contains(s, "=") && (base == "env" || base == "sudo"):
+				keys = append(keys, s)
 			case duration:
 				duration = false
 			default:
-				return callNames(args[i:], depth, work)
+				more, err := callNames(args[i:], depth, work, inner(base, r, subst))
+				return append(keys, more...), err
 			}
 		}
-		return nil, nil
+		if r.open {
+			return nil, errDynamic
+		}
+		return keys, nil
 	}
-	return from(0, base == "timeout")
+	return from(0, base == "timeout", "")
+}
+
+// inner is what reaches the command a wrapper runs: xargs appends words
+// it reads, or with -I puts them in place of subst.
+func inner(base string, r reach, subst string) reach {
+	switch {
+	case base != "xargs":
+		return r
+	case subst != "":
+		return reach{subst: subst}
+	}
+	return reach{open: true}
+}
+
+// xargsReplace returns the string xargs replaces with what it reads, as
+// set by the option word s (-I R, -IR, -i, -iR, --replace[=R]), followed
+// by rest; else subst. It is not ok when the string is computed: any
+// word may hold it.
+func xargsReplace(s string, rest []*syntax.Word, subst string) (string, bool) {
+	if long, ok := strings.CutPrefix(s, "--"); ok {
+		name, value, hasValue := strings.Cut(long, "=")
+		if len(name) < 3 || !strings.HasPrefix("replace", name) {
+			return subst, true
+		}
+		if !hasValue {
+			value = "{}"
+		}
+		return value, value != ""
+	}
+	for j := 1; j < len(s); j++ {
+		switch c := s[j]; {
+		case c == 'i' && j+1 == len(s):
+			return "{}", true
+		case c == 'i' || ((c == 'I' || c == 'J') && j+1 < len(s)):
+			return s[j+1:], true
+		case c == 'I' || c == 'J':
+			if len(rest) == 0 {
+				return subst, true
+			}
+			v, ok := literal(rest[0])
+			return v, ok
+		case strings.ContainsRune(shortValues["xargs"]+"el", rune(c)):
+			return subst, true
+		}
+	}
+	return subst, true
 }
 
 // plain names the command after a wrapper's "--": every word is an
 // operand, timeout's duration first.
-func plain(base string, args []*syntax.Word, duration bool, depth int, work *int) ([]string, error) {
+func plain(base string, args []*syntax.Word, duration bool, depth int, work *int, r reach) ([]string, error) {
+	var keys []string
 	for i, w := range args {
 		s, ok := literal(w)
 		switch {
 		case !ok:
 			return nil, errDynamic
-		case strings.Contains(s, "="):
+		case strings.Contains(s, "=") && (base == "env" || base == "sudo"):
+			keys = append(keys, s)
 		case duration:
 			duration = false
 		default:
-			return callNames(args[i:], depth, work)
+			more, err := callNames(args[i:], depth, work, r)
+			return append(keys, more...), err
 		}
 	}
-	return nil, nil
+	if r.open {
+		return nil, errDynamic
+	}
+	return keys, nil
 }
 
 type optionTakes int
@@ -301,12 +499,16 @@ const (
 
 // optionValue says whether a wrapper's option word takes the next word
 // as its value. env -S (--split-string) runs its value as the command
-// line, which env splits by rules of its own, so it has no keys.
+// line, which env splits by rules of its own, and sudo -s and -i
+// (--shell, --login) run the user's shell, on the command or on what
+// it reads, so those have no keys.
 func optionValue(base, s string) (optionTakes, error) {
 	if long, ok := strings.CutPrefix(s, "--"); ok {
 		name, _, hasValue := strings.Cut(long, "=")
 		switch {
 		case base == "env" && name != "" && strings.HasPrefix("split-string", name):
+			return valueNone, errDynamic
+		case base == "sudo" && name != "" && (strings.HasPrefix("shell", name) || strings.HasPrefix("login", name)):
 			return valueNone, errDynamic
 		case hasValue:
 			return valueNone, nil
@@ -316,8 +518,11 @@ func optionValue(base, s string) (optionTakes, error) {
 		return valueMaybe, nil
 	}
 	for j, c := range s[1:] {
-		if base == "env" && c == 'S' {
+		if (base == "env" && c == 'S') || (base == "sudo" && (c == 's' || c == 'i')) {
 			return valueNone, errDynamic
+		}
+		if strings.ContainsRune(shortOptional[base], c) {
+			return valueNone, nil
 		}
 		if strings.ContainsRune(shortValues[base], c) {
 			if j == len(s)-2 {
@@ -423,41 +628,4 @@ func shellOptions(words []string) (int, bool) {
 		}
 	}
 	return len(words), cflag
-}
-
-// literal returns a word's value when it is fixed text, quoted or not.
-// Backslash escapes and glob characters count as not fixed: what they
-// name is decided when the line runs.
-func literal(w *syntax.Word) (string, bool) {
-	s, ok := joinParts(w)
-	if !ok || s == "" || strings.ContainsAny(s, "\\*?[") {
-		return "", false
-	}
-	return s, true
-}
-
-func joinParts(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for _, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, inner := range p.Parts {
-				lit, ok := inner.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(lit.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
 }

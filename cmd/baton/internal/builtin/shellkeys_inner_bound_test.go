@@ -14,7 +14,9 @@ import (
 // times, for minutes, on the model call's goroutine (the run, and its
 // Close, wait for it). Such a line is approved as itself.
 func TestShellKeysOfAmbiguousOptionsBeforeALongShCAreBounded(t *testing.T) {
-	line := "env" + strings.Repeat(" --x", 16) + " sh -c 'echo " + strings.Repeat("a ", 100000) + "'"
+	// One long word, so that read as env's command it is a plain name
+	// and every reading goes on to parse the -c string.
+	line := "env" + strings.Repeat(" --x", 16) + " sh -c '" + strings.Repeat("a", 200000) + "'"
 	args, _ := json.Marshal(shellArgs{Command: line})
 	if _, err := keysWithin(t, args); !errors.Is(err, errTooAmbiguous) {
 		t.Errorf("keys of a %d-byte line behind 16 ambiguous options: %v, want it approved as itself (%v)", len(line), err, errTooAmbiguous)
