@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/store/storetest"
 	"github.com/batonrt/baton/store/vfs"
@@ -49,13 +50,35 @@ func (f foldFS) Rename(oldname, newname string) error {
 	return f.FS.Rename(f.fold(oldname), f.fold(newname))
 }
 
+// mountFoldFS plays a store whose root is on a case-sensitive file
+// system and whose logs and locks folders are on one that ignores case
+// (a symlink or mount onto a volume of macOS, Windows or a casefold
+// ext4 folder): only names inside those folders fold.
+type mountFoldFS struct{ foldFS }
+
+func (m mountFoldFS) Exists(name string) (bool, error) {
+	if !strings.Contains(name, "/") {
+		return m.FS.Exists(name)
+	}
+	return m.foldFS.Exists(name)
+}
+
 // Sessions whose ids differ only in case have logs whose names a file
 // system that ignores case takes for one file. The second is refused,
 // and neither session reads the other's records, in this store or in
-// one opened after.
+// one opened after, whether the whole folder ignores case or only the
+// folder the logs are in.
 func TestSessionIDsDifferingInCaseNotMerged(t *testing.T) {
+	for name, fsys := range map[string]vfs.FS{
+		"whole folder folds": foldFS{vfs.NewMem()},
+		"logs folder folds":  mountFoldFS{foldFS{vfs.NewMem()}},
+	} {
+		t.Run(name, func(t *testing.T) { checkCaseNotMerged(t, fsys) })
+	}
+}
+
+func checkCaseNotMerged(t *testing.T, fsys vfs.FS) {
 	ctx := t.Context()
-	fsys := foldFS{vfs.NewMem()}
 	st, err := store.OpenFS(fsys)
 	if err != nil {
 		t.Fatal(err)
@@ -85,5 +108,36 @@ func TestSessionIDsDifferingInCaseNotMerged(t *testing.T) {
 				t.Errorf("sessions mismatch (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// On a file system that keeps case apart, sessions whose ids differ
+// only in case are two sessions, each with its own records, whichever
+// of them a store opened after reads first.
+func TestSessionIDsDifferingInCaseKeptApart(t *testing.T) {
+	ctx := t.Context()
+	mem := vfs.NewMem()
+	st := must(store.OpenFS(mem))
+	want := map[string][]contract.Record{"Run": storetest.Script("u", 3), "rUN": storetest.Script("l", 2)}
+	for _, id := range []string{"Run", "rUN"} {
+		if _, err := st.Append(ctx, id, want[id]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reopened := must(store.OpenFS(mem))
+	// A log made after the reopened store listed the logs is checked
+	// by name when first read.
+	want["run"] = storetest.Script("m", 1)
+	if _, err := st.Append(ctx, "run", want["run"]...); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []store.Store{st, reopened} {
+		got := map[string][]contract.Record{}
+		for _, id := range []string{"run", "rUN", "Run"} {
+			got[id] = must(s.Records(ctx, id))
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("records mismatch (-want +got):\n%s", d)
+		}
 	}
 }

@@ -55,10 +55,6 @@ func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 	if err := fb.prepare(); err != nil {
 		return nil, err
 	}
-	var err error
-	if fb.folds, err = fb.foldsCase(); err != nil {
-		return nil, err
-	}
 	if err := fb.cutTornTails(); err != nil {
 		return nil, err
 	}
@@ -81,10 +77,10 @@ func openFileBackend(fsys vfs.FS) (*fileBackend, error) {
 // file system's journal commits concurrent sessions' syncs together.
 type fileBackend struct {
 	fs      vfs.FS
-	group   *groupSync  // nil when fs cannot flush all its files at once
-	flusher vfs.Flusher // the group's, closed with the backend
-	loose   bool        // a format 1 folder: loose objects and ref files are read too
-	folds   bool        // the file system ignores case in names (see ownLog)
+	group   *groupSync   // nil when fs cannot flush all its files at once
+	flusher vfs.Flusher  // the group's, closed with the backend
+	loose   bool         // a format 1 folder: loose objects and ref files are read too
+	folds   atomic.Int32 // foldUnknown, foldNo or foldYes: whether the logs folder ignores case (see ownLog)
 	seq     atomic.Uint64
 
 	mu    sync.Mutex
