@@ -37,7 +37,9 @@ func Open(dir string, opts ...Option) (Store, error) {
 // remove litter), format names the layout. A folder of format 1 is read as it is
 // and upgraded in place: its loose objects and ref files stay readable,
 // and new commits go to logs. Files starting with .tmp- are litter of an
-// interrupted write and are removed.
+// interrupted write and are removed. A folder the user may only read
+// opens for reading, as it is: a format 1 one is not upgraded, and its
+// commits are refused.
 func OpenFS(fsys vfs.FS, opts ...Option) (Store, error) {
 	fb, err := openFileBackend(fsys)
 	if err != nil {
@@ -81,6 +83,7 @@ type fileBackend struct {
 	flusher vfs.Flusher  // the group's, closed with the backend
 	loose   bool         // a format 1 folder: loose objects and ref files are read too
 	folds   atomic.Int32 // foldUnknown, foldNo or foldYes: whether the logs folder ignores case (see ownLog)
+	noWrite error        // set when the folder could not be upgraded: it may only be read
 	seq     atomic.Uint64
 
 	mu    sync.Mutex
@@ -123,7 +126,7 @@ func (f *fileBackend) readFormat() (int, error) {
 func (f *fileBackend) init(format int) error {
 	for _, d := range []string{"logs", "locks"} {
 		if err := f.fs.MkdirAll(d); err != nil {
-			return ioErr("open: mkdir "+d, err)
+			return f.readOnly(ioErr("open: mkdir "+d, err))
 		}
 	}
 	// Logs found here are durable by name from this sync on, so their
@@ -139,7 +142,19 @@ func (f *fileBackend) init(format int) error {
 	}
 	// An older release refuses a folder of a newer format, which keeps it
 	// from missing what the logs hold.
-	return f.writeAtomic(".", "format", []byte("baton-store "+strconv.Itoa(folderFormat)+"\n"))
+	return f.readOnly(f.writeAtomic(".", "format", []byte("baton-store "+strconv.Itoa(folderFormat)+"\n")))
+}
+
+// readOnly takes err, from upgrading the folder, as the folder's saying
+// it may only be read: it is read as it is, and every commit is refused
+// with err, since one written to a log the format file does not name
+// would be missed by an older release. Any other error is returned.
+func (f *fileBackend) readOnly(err error) error {
+	if err != nil && cannotWrite(err) {
+		f.noWrite = err
+		return nil
+	}
+	return err
 }
 
 func (f *fileBackend) tmpName(dir string) string {

@@ -281,6 +281,9 @@ func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, 
 	if _, ok := refKindCodes[kind]; !ok {
 		return fmt.Errorf("store: commit: %w: ref kind %q", ErrInvalid, kind)
 	}
+	if f.noWrite != nil {
+		return fmt.Errorf("store: commit %q: %w", session, f.noWrite)
+	}
 	l := f.log(session)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -477,6 +480,10 @@ func (f *fileBackend) refreshAll() error {
 // logIDs lists the sessions that have a log.
 func (f *fileBackend) logIDs() ([]string, error) {
 	names, err := f.fs.ReadDir("logs")
+	if errors.Is(err, vfs.ErrNotExist) && f.noWrite != nil {
+		// A folder of format 1 that could not be upgraded has no logs.
+		return nil, nil
+	}
 	if err != nil {
 		return nil, ioErr("list logs", err)
 	}
@@ -533,6 +540,9 @@ func (f *fileBackend) lockFile(l *sessionLog) (io.Closer, error) {
 }
 
 func (f *fileBackend) Lock(ctx context.Context, session string) (io.Closer, error) {
+	if f.noWrite != nil {
+		return nil, fmt.Errorf("store: lock %q: %w", session, f.noWrite)
+	}
 	l := f.log(session)
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 
@@ -68,4 +70,53 @@ func TestReadOnlyFolderOpensForReading(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A folder of format 1 the user may only read opens and reads as it was
+// written; upgrading it (the logs folder, the format file) is left to a
+// writer, and nothing in it changes.
+func TestReadOnlyLooseFolderOpensForReading(t *testing.T) {
+	for _, errno := range []syscall.Errno{syscall.EACCES, syscall.EROFS} {
+		t.Run(errno.Error(), func(t *testing.T) {
+			dir := copyDir(t, "testdata/loose-v1")
+			before := listTree(t, dir)
+			st, err := store.OpenFS(readOnlyFS{vfs.OS(dir), errno})
+			if err != nil {
+				t.Fatalf("open: %v", err)
+			}
+			want := store.NewMemory()
+			looseFixture(t, want)
+			if d := cmp.Diff(dump(t, want), dump(t, st)); d != "" {
+				t.Errorf("fixture mismatch (-want +got):\n%s", d)
+			}
+			if err := st.Verify(t.Context()); err != nil {
+				t.Error(err)
+			}
+			if _, err := st.Append(t.Context(), "main", storetest.Script("r1", 9)[8]); !errors.Is(err, store.ErrIO) || !errors.Is(err, errno) {
+				t.Errorf("append: got %v, want ErrIO with %v", err, errno)
+			}
+			if d := cmp.Diff(before, listTree(t, dir)); d != "" {
+				t.Errorf("the folder changed (-before +after):\n%s", d)
+			}
+		})
+	}
+}
+
+// listTree returns every file and folder under dir with its contents.
+func listTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			out[p] = "folder"
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
