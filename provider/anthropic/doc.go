@@ -7,8 +7,9 @@
 // it), refuses before sending and in CheckConfig the options a model
 // refuses, and turns the streamed events into turn.Chunks, usage (with
 // cache reads) last, failures as *turn.ProviderError. Events a gateway
-// relays without their "event:" line, which the SDK would skip, are
-// named by the type their JSON says. The SDK's own
+// relays without their "event:" line, or with an empty one, which the
+// SDK would skip, are named by the type their JSON says, wherever they
+// are in the stream. The SDK's own
 // retries are off; the turn driver retries. It imports contract and turn
 // (with its HTTP provider toolkit: endpoint, httpfail, relay). New and
 // NewFromEnv take endpoint's options: base URL, API key, HTTP client.

@@ -28,50 +28,61 @@ func nameEvents(req *http.Request, next option.MiddlewareNext) (*http.Response, 
 }
 
 // namedEvents reads an event stream an event at a time, adding the name
-// each unnamed event lacks, until an event comes named: a stream that
-// names one names them all, and is read as it is from then on.
+// each unnamed event lacks. Every event is looked at, not only those
+// before the first named one: a gateway may name some events (its own
+// pings, the first it passes on) and not the rest.
 type namedEvents struct {
 	io.ReadCloser
-	r       *bufio.Reader
-	out     []byte // read, ready to be passed on
-	event   []byte // the lines of the event being read
-	data    []byte // its data
-	named   bool   // it has an event line
-	passing bool
-	err     error
+	r     *bufio.Reader
+	out   []byte // read, ready to be passed on from off
+	off   int
+	event []byte // the lines of the event being read
+	data  []byte // its data
+	named bool   // it has an event line with a name
+	err   error
 }
 
 func (n *namedEvents) Read(p []byte) (int, error) {
-	for len(n.out) == 0 {
-		switch {
-		case n.err != nil:
+	for n.off == len(n.out) {
+		if n.err != nil {
 			return 0, n.err
-		case n.passing:
-			return n.r.Read(p)
 		}
+		n.out, n.off = n.out[:0], 0
 		n.readLine()
 	}
-	c := copy(p, n.out)
-	n.out = n.out[c:]
+	c := copy(p, n.out[n.off:])
+	n.off += c
 	return c, nil
 }
 
 // readLine reads one line into the event, and passes the event on when
-// the line ends it or the stream ends.
+// the line ends it or the stream ends. The line is read in place, as a
+// named stream has every line looked at.
 func (n *namedEvents) readLine() {
-	line, err := n.r.ReadBytes('\n')
-	n.event = append(n.event, line...)
-	if err != nil {
-		n.flush()
-		n.err = err
-		return
+	start := len(n.event)
+	for {
+		part, err := n.r.ReadSlice('\n')
+		n.event = append(n.event, part...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			n.flush()
+			n.err = err
+			return
+		}
+		break
 	}
-	text := bytes.TrimRight(line, "\r\n")
+	text := bytes.TrimRight(n.event[start:], "\r\n")
 	name, value, _ := bytes.Cut(text, []byte(":"))
 	value = bytes.TrimPrefix(value, []byte(" "))
 	switch {
 	case len(text) == 0:
 		n.flush()
+	case string(name) == "event" && len(value) == 0:
+		// An empty name is no name: the SDK would skip the event, and
+		// would read it, named or not, as the last event line says.
+		n.event = n.event[:start]
 	case string(name) == "event":
 		n.named = true
 	case string(name) == "data":
@@ -91,6 +102,5 @@ func (n *namedEvents) flush() {
 		}
 	}
 	n.out = append(n.out, n.event...)
-	n.passing = n.passing || n.named
 	n.event, n.data, n.named = n.event[:0], n.data[:0], false
 }

@@ -26,14 +26,27 @@ func TestStreamWithoutEventNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, body, _ := strings.Cut(string(raw), "\n\n")
+	bare := regexp.MustCompile(`(?m)^event: .*\n`).ReplaceAllString(body, "")
 	tests := []struct {
 		name string
 		body string
 	}{
-		{"no event lines", regexp.MustCompile(`(?m)^event: .*\n`).ReplaceAllString(body, "")},
-		{"no event lines, CRLF", strings.ReplaceAll(regexp.MustCompile(`(?m)^event: .*\n`).ReplaceAllString(body, ""), "\n", "\r\n")},
-		{"no event lines, after a byte order mark", "\ufeff" + regexp.MustCompile(`(?m)^event: .*\n`).ReplaceAllString(body, "")},
+		{"no event lines", bare},
+		{"no event lines, CRLF", strings.ReplaceAll(bare, "\n", "\r\n")},
+		{"no event lines, after a byte order mark", "\ufeff" + bare},
 		{"named as sent", body},
+		// A gateway that names some events (its own keep-alive ping, the
+		// first event it passes on) and not the rest: every unnamed event
+		// is named, not only those before the first named one.
+		{"the first named, the rest not", "event: message_start\n" + bare},
+		{"a named ping, then unnamed events", "event: ping\ndata: {\"type\": \"ping\"}\n\n" + bare},
+		// An event line with no name names nothing: the SDK skips such an
+		// event as it does one without the line.
+		{"empty event lines", regexp.MustCompile(`(?m)^data: `).ReplaceAllString(bare, "event:\ndata: ")},
+		{"event lines of one space", regexp.MustCompile(`(?m)^data: `).ReplaceAllString(bare, "event: \r\ndata: ")},
+		{"names after extra spaces", regexp.MustCompile(`(?m)^event: `).ReplaceAllString(body, "event:   ")},
+		{"a line longer than the read buffer", strings.Replace(bare, `data: {"type":"message_start"`, `data: {`+strings.Repeat(" ", 10000)+`"type":"message_start"`, 1)},
+		{"keep-alive comments", regexp.MustCompile(`(?m)^data: `).ReplaceAllString(bare, ": keep-alive\ndata: ")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
