@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/respjson"
@@ -136,10 +137,8 @@ func (d *decoder) delta(out []turn.Chunk, delta sdk.ChatCompletionChunkChoiceDel
 			}
 			out = d.release(out)
 			d.held, d.holding, d.streamed = turn.Chunk{Kind: turn.ChunkToolCallStart, Index: i, CallID: id, Name: tc.Function.Name}, true, true
-		} else if d.holding && d.held.Index == i && tc.Function.Name != d.held.Name {
-			// A piece equal to the whole name so far is a server sending
-			// the name again with each delta, not a second half.
-			d.held.Name += tc.Function.Name
+		} else if d.holding && d.held.Index == i {
+			d.held.Name = joinName(d.held.Name, tc.Function.Name)
 		}
 		if tc.Function.Arguments != "" {
 			out = append(d.release(out), turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: i, Text: tc.Function.Arguments})
@@ -200,4 +199,14 @@ func (d *decoder) stopReason() contract.StopReason {
 		return contract.StopToolUse
 	}
 	return contract.StopEndTurn
+}
+
+// joinName adds a piece of a call's function name to what came before.
+// A piece that starts with the whole name so far is a server sending the
+// name again with each delta, whole or as it grows, not a next piece.
+func joinName(name, piece string) string {
+	if name != "" && strings.HasPrefix(piece, name) {
+		return piece
+	}
+	return name + piece
 }

@@ -43,6 +43,12 @@ func TestToolNameInPieces(t *testing.T) {
 			call(`{"index":0,"function":{"name":"get_weather","arguments":"{}"}}`),
 			finish, "[DONE]",
 		}, []turn.Chunk{start(0, "call_1"), args(0, "{}"), end(0), stop(contract.StopToolUse)}},
+		{"the name sent again as it grows", []string{
+			call(`{"index":0,"id":"call_1","type":"function","function":{"name":"get"}}`),
+			call(`{"index":0,"function":{"name":"get_weather"}}`),
+			call(`{"index":0,"function":{"name":"get_weather","arguments":"{}"}}`),
+			finish, "[DONE]",
+		}, []turn.Chunk{start(0, "call_1"), args(0, "{}"), end(0), stop(contract.StopToolUse)}},
 		{"second call after a name in pieces", []string{
 			call(`{"index":0,"id":"call_1","type":"function","function":{"name":"get_wea"}}`),
 			call(`{"index":0,"function":{"name":"ther"}}`),
