@@ -61,9 +61,11 @@ func resumeFrom(t *rapid.T, stored []contract.RunEvent, last string) []sseFrame 
 		p.Project(ev)
 	}
 	if !exact {
-		for _, ev := range at.primer(stored[n:]) {
+		primer, differs, _ := at.primer(stored[n:])
+		for _, ev := range primer {
 			p.Project(ev)
 		}
+		p.Differ(differs)
 	}
 	p.Reconnected(last)
 	var out []sseFrame

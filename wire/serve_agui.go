@@ -163,21 +163,27 @@ func (c cursor) committed(events []contract.RunEvent) int {
 // primer returns what a client at c has of the model call it was in
 // when the stream it resumes no longer holds that call's deltas (the
 // thread was closed and opened again from the store): deltas cut from
-// the call's stored reply, the first committed event in rest.
-func (c cursor) primer(rest []contract.RunEvent) []contract.RunEvent {
+// the call's stored reply, the first committed event in rest. parted is
+// set when c's mark fingerprints each part: the deltas then hold each
+// part as far as the stored reply goes on from the client's, and d names
+// the parts it does not (see track.Mark.Primer).
+func (c cursor) primer(rest []contract.RunEvent) (deltas []contract.RunEvent, d track.Differs, parted bool) {
 	if c.mark == nil {
-		return nil
+		return nil, d, false
 	}
 	for _, ev := range rest {
 		switch {
 		case len(ev.Subflow) > 0 || ev.Delta > 0:
 			continue
 		case ev.Kind == contract.EvTurnCompleted && ev.Turn != nil:
-			return c.mark.Deltas(c.seq, *ev.Turn)
+			if deltas, d, ok := c.mark.Primer(c.seq, *ev.Turn); ok {
+				return deltas, d, true
+			}
+			return c.mark.Deltas(c.seq, *ev.Turn), d, false
 		}
-		return nil
+		return nil, d, false
 	}
-	return nil
+	return nil, d, false
 }
 
 // resume streams what a client at lastID missed, then follows the run
@@ -213,10 +219,16 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	// each open message holds, and the client's place in it.
 	n, exact := at.find(events)
 	var primer []contract.RunEvent
+	var differs track.Differs
+	parted := false
 	if !exact {
-		primer = at.primer(events[n:])
+		primer, differs, parted = at.primer(events[n:])
 	}
-	held := at.mark == nil || at.holds(threadID, events[:n], primer)
+	// A stored reply compared part by part is taken for what the
+	// client's call became, as far as each part goes on: the runtime
+	// may have mended it before storing it, which a whole-call compare
+	// would take for another call and send again whole.
+	held := at.mark == nil || parted || at.holds(threadID, events[:n], primer)
 	if !held {
 		// The client's model call died with the process that streamed
 		// it: the deltas here of the same numbers, or the stored reply,
@@ -229,6 +241,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	for _, ev := range primer {
 		s.silent(ev)
 	}
+	s.proj.Differ(differs)
 	if at.mark != nil {
 		s.proj.Rejoin(at.seq, *at.mark, held)
 	}

@@ -121,6 +121,12 @@ func (p *Projector) Rejoin(seq uint64, m track.Mark, held bool) {
 	p.t.Superseded(seq, m.Attempt)
 }
 
+// Differ says that the stream's client holds, in the parts d names of
+// the model call in flight, other text than the stream streamed, so that
+// the call's completion sends those parts whole in messages of their own
+// (see track.Mark.Primer).
+func (p *Projector) Differ(d track.Differs) { p.t.Differ(d) }
+
 // startReasoning, startText and startCall open the parts of the model
 // call in flight, live and again on a new run that continues them.
 func (p *Projector) startReasoning() []Event {

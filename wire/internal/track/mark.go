@@ -22,22 +22,46 @@ type Mark struct {
 	// Calls are the arguments bytes of each call streamed, in the order
 	// the calls began.
 	Calls []int
+	// Earlier are the calls, begun before those Calls lists, that the
+	// mark has no room for: a call with many parallel calls lists the
+	// newest, and the earlier ones have most likely streamed whole.
+	Earlier int
 	// Sum fingerprints what the parts streamed, when HasSum: marks of
 	// earlier releases carry none.
 	Sum    uint32
 	HasSum bool
+	// Parts fingerprint each part apart (reasoning, text, then each call
+	// Calls lists), when the mark has room for them: a resume that finds
+	// the call's deltas gone compares each with the stored reply, which
+	// the runtime may have mended (see Primer).
+	Parts []uint32
 }
 
 // maxMark bounds an encoded mark: a call with more parallel calls than
-// fit is not marked, and resumes as before marks existed.
+// fit lists only the newest (Earlier).
 const maxMark = 160
 
 // Mark returns the stream's mark, encoded, or "" when it is not in a
-// model call or the mark would be too long.
+// model call. It carries each part's fingerprint when they fit, else
+// only the whole call's, and lists the newest calls that fit.
 func (s *Stream) Mark() string {
 	if !s.InTurn {
 		return ""
 	}
+	for earlier := 0; earlier <= len(s.order); earlier++ {
+		if m := s.mark(earlier, true); len(m) <= maxMark {
+			return m
+		}
+		if m := s.mark(earlier, false); len(m) <= maxMark {
+			return m
+		}
+	}
+	return ""
+}
+
+// mark encodes the stream's mark leaving out its earlier first calls,
+// with each part's fingerprint when parts.
+func (s *Stream) mark(earlier int, parts bool) string {
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(s.Attempt))
 	for _, p := range []*Part{&s.Thinking, &s.Text} {
@@ -48,33 +72,44 @@ func (s *Stream) Mark() string {
 			b.WriteByte('-')
 		}
 	}
-	for _, i := range s.order {
+	if earlier > 0 {
+		b.WriteString(",*")
+		b.WriteString(strconv.Itoa(earlier))
+	}
+	for _, i := range s.order[earlier:] {
 		b.WriteByte(',')
 		b.WriteString(strconv.Itoa(s.calls[i].args.Len()))
-		if b.Len() > maxMark {
-			return ""
-		}
 	}
 	b.WriteByte('~')
 	b.WriteString(strconv.FormatUint(uint64(s.sum()), 36))
+	if parts && earlier == 0 {
+		for _, h := range s.partSums() {
+			b.WriteByte('.')
+			b.WriteString(strconv.FormatUint(uint64(h), 36))
+		}
+	}
 	return b.String()
 }
 
-// sum fingerprints what the call's parts streamed.
-func (s *Stream) sum() sum {
+// partSums are the sums of the call's parts, in the order a mark lists
+// them.
+func (s *Stream) partSums() []sum {
 	parts := []sum{s.Thinking.sum, s.Text.sum}
 	for _, i := range s.order {
 		parts = append(parts, s.calls[i].sum)
 	}
-	return sums(parts...)
+	return parts
 }
+
+// sum fingerprints what the call's parts streamed.
+func (s *Stream) sum() sum { return sums(s.partSums()...) }
 
 // Holds reports whether the stream stands where m says inside its model
 // call: each part streamed as many bytes, the same ones when m has a sum.
 // The attempt is not compared: a client that followed a call made again
 // after its process died numbers its attempts on (see Superseded).
 func (s *Stream) Holds(m Mark) bool {
-	if !s.InTurn || len(m.Calls) != len(s.order) {
+	if !s.InTurn || m.Earlier+len(m.Calls) != len(s.order) {
 		return false
 	}
 	for i, p := range []*Part{&s.Thinking, &s.Text} {
@@ -86,7 +121,7 @@ func (s *Stream) Holds(m Mark) bool {
 			return false
 		}
 	}
-	for i, idx := range s.order {
+	for i, idx := range s.order[m.Earlier:] {
 		if s.calls[idx].args.Len() != m.Calls[i] {
 			return false
 		}
@@ -116,15 +151,30 @@ func ParseMark(s string) (Mark, error) {
 		return Mark{}, errMark
 	}
 	var m Mark
-	if s, fp, ok := strings.Cut(s, "~"); ok {
-		n, err := strconv.ParseUint(fp, 36, 32)
+	s, fp, ok := strings.Cut(s, "~")
+	if !ok {
+		return m.parse(s)
+	}
+	sums := strings.Split(fp, ".")
+	for i, f := range sums {
+		n, err := strconv.ParseUint(f, 36, 32)
 		if err != nil {
 			return Mark{}, errMark
 		}
-		m.Sum, m.HasSum = uint32(n), true
-		return m.parse(s)
+		if i == 0 {
+			m.Sum, m.HasSum = uint32(n), true
+			continue
+		}
+		m.Parts = append(m.Parts, uint32(n))
 	}
-	return m.parse(s)
+	m, err := m.parse(s)
+	if err != nil || m.Parts == nil {
+		return m, err
+	}
+	if m.Earlier > 0 || len(m.Parts) != 2+len(m.Calls) {
+		return Mark{}, errMark
+	}
+	return m, nil
 }
 
 func (m Mark) parse(s string) (Mark, error) {
@@ -142,7 +192,14 @@ func (m Mark) parse(s string) (Mark, error) {
 	if m.Text, err = count(fields[2], true); err != nil {
 		return Mark{}, err
 	}
-	for _, f := range fields[3:] {
+	calls := fields[3:]
+	if len(calls) > 0 && strings.HasPrefix(calls[0], "*") {
+		if m.Earlier, err = count(calls[0][1:], false); err != nil || m.Earlier == 0 {
+			return Mark{}, errMark
+		}
+		calls = calls[1:]
+	}
+	for _, f := range calls {
 		n, err := count(f, false)
 		if err != nil {
 			return Mark{}, err
@@ -186,16 +243,25 @@ func (m Mark) Deltas(seq uint64, turn contract.Turn) []contract.RunEvent {
 		next(contract.EvTextDelta).Text = prefix(turn.Text(), m.Text)
 	}
 	calls := turn.Calls()
-	for i, n := range m.Calls {
+	for i := range m.Earlier + len(m.Calls) {
 		if i >= len(calls) {
 			break
 		}
-		c := calls[i]
-		ev := next(contract.EvToolCallDelta)
-		ev.Index, ev.Text = i, prefix(c.Arguments, n)
-		ev.Call = &contract.ToolCall{ID: c.ID, Name: c.Name}
+		n := len(calls[i].Arguments)
+		if i >= m.Earlier {
+			n = m.Calls[i-m.Earlier]
+		}
+		callDelta(next, i, calls[i], n)
 	}
 	return out
+}
+
+// callDelta appends, through next, the delta of call c at index that
+// streamed n bytes of its arguments.
+func callDelta(next func(contract.EventKind) *contract.RunEvent, index int, c contract.ToolCall, n int) {
+	ev := next(contract.EvToolCallDelta)
+	ev.Index, ev.Text = index, prefix(c.Arguments, n)
+	ev.Call = &contract.ToolCall{ID: c.ID, Name: c.Name}
 }
 
 func prefix(s string, n int) string { return s[:min(n, len(s))] }

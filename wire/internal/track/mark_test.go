@@ -68,11 +68,11 @@ func TestParseMarkRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Mark{Attempt: 1, Thinking: -1, Text: 2, Sum: uint32(s.sum()), HasSum: true}
+	want := Mark{Attempt: 1, Thinking: -1, Text: 2, Sum: uint32(s.sum()), HasSum: true, Parts: []uint32{0, uint32(s.Text.sum)}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
-	for _, bad := range []string{"0,-,2~", "0,-,2~-1", "0,-,2~zzzzzzzzz", "~1"} {
+	for _, bad := range []string{"0,-,2~", "0,-,2~-1", "0,-,2~zzzzzzzzz", "~1", "0,-,2~1.2", "0,-,2,*0~1", "0,-,2,*1,3~1.2.3.4"} {
 		if _, err := ParseMark(bad); err == nil {
 			t.Errorf("ParseMark(%q) accepted a malformed mark", bad)
 		}

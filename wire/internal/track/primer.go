@@ -1,0 +1,82 @@
+package track
+
+import "github.com/batonrt/baton/contract"
+
+// Differs names the parts of a model call whose stored reply does not go
+// on from what a client has of them: the runtime mended the reply before
+// storing it (repaired a call's arguments, turned text into a call), or
+// the reply is that of the call made again after the process the client
+// followed died.
+type Differs struct{ Thinking, Text bool }
+
+// Primer is Deltas for a mark with each part's fingerprint (Parts): it
+// brings a stream to where the client stands in the part by part, as far
+// as the stored reply turn goes on from it. A part whose stored text does
+// not start with the client's bytes is left out of the deltas' text and
+// named in Differs, so that the turn's completion sends it whole in a
+// message of its own; a call of the client's that turn has not (a call
+// the runtime dropped, or the dead call's) is left as the client has it,
+// and turn's calls that match none of the client's are sent whole. ok is
+// false when m has no part fingerprints.
+func (m Mark) Primer(seq uint64, turn contract.Turn) (out []contract.RunEvent, d Differs, ok bool) {
+	if m.Parts == nil || len(m.Parts) != 2+len(m.Calls) {
+		return nil, Differs{}, false
+	}
+	next := func(kind contract.EventKind) *contract.RunEvent {
+		out = append(out, contract.RunEvent{Kind: kind, Seq: seq, Delta: uint32(len(out) + 1)})
+		return &out[len(out)-1]
+	}
+	for range min(m.Attempt, 64) {
+		next(contract.EvModelRetry)
+	}
+	if m.Thinking >= 0 {
+		text, same := goesOn(ThinkingText(turn), m.Thinking, m.Parts[0])
+		next(contract.EvThinkingDelta).Text, d.Thinking = text, !same
+	}
+	if m.Text >= 0 {
+		text, same := goesOn(turn.Text(), m.Text, m.Parts[1])
+		next(contract.EvTextDelta).Text, d.Text = text, !same
+	}
+	calls := turn.Calls()
+	used := make([]bool, len(calls))
+	for i, n := range m.Calls {
+		for j, c := range calls {
+			if !used[j] && n <= len(c.Arguments) && callSum(c, n) == sum(m.Parts[2+i]) {
+				used[j] = true
+				callDelta(next, j, c, n)
+				break
+			}
+		}
+	}
+	return out, d, true
+}
+
+// goesOn returns the first n bytes of final and whether they are the
+// bytes whose sum is h.
+func goesOn(final string, n int, h uint32) (string, bool) {
+	if n > len(final) {
+		return "", false
+	}
+	var got sum
+	got.add(final[:n])
+	if got != sum(h) {
+		return "", false
+	}
+	return final[:n], true
+}
+
+// callSum is the sum of a call that streamed the first n bytes of c's
+// arguments (see Stream.Call).
+func callSum(c contract.ToolCall, n int) sum {
+	var h sum
+	h.add(c.ID + "\x00" + c.Name + "\x00")
+	h.add(c.Arguments[:n])
+	return h
+}
+
+// Differ marks the stream's parts d names as holding, on its client,
+// other text than the stored reply's.
+func (s *Stream) Differ(d Differs) {
+	s.Thinking.differs = s.Thinking.differs || d.Thinking
+	s.Text.differs = s.Text.differs || d.Text
+}
