@@ -104,7 +104,10 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 // are computed when it runs ($CMD, sh -c "$X", > "$F", read "$V",
 // {rm,-rf,x}, /bin/l?), or that a command is fed from elsewhere (xargs
 // env, find -exec sh -c {}, sudo -s), or that points a name elsewhere
-// (declare -n, hash -p), has no keys, so it is approved only as itself.
+// (declare -n, hash -p), or that dash or bash, either of which may be
+// sh, reads other than the parser does ([[ ]], words after &>, a
+// carriage return; see shellkeys_dialect.go), has no keys, so it is
+// approved only as itself.
 func shellKeys(raw json.RawMessage) ([]string, error) {
 	var a shellArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -127,6 +130,9 @@ func commandNames(line string, depth int, work *int) ([]string, error) {
 	if *work += len(line) / keyWorkBytes; *work > maxKeyWork {
 		return nil, errTooAmbiguous
 	}
+	if err := blankSafe(line); err != nil {
+		return nil, err
+	}
 	file, err := syntax.NewParser().Parse(strings.NewReader(line), "")
 	if err != nil {
 		return nil, err
@@ -134,6 +140,9 @@ func commandNames(line string, depth int, work *int) ([]string, error) {
 	var names []string
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if err != nil {
+			return false
+		}
+		if err = dialectKeys(n, line); err != nil {
 			return false
 		}
 		var found []string

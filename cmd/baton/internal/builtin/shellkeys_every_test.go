@@ -39,6 +39,11 @@ func TestShellKeysNameEveryCommandShRuns(t *testing.T) {
 		// wrappers that run the command after their options
 		"setsid -w touch pwned",
 		"ionice -c 3 touch pwned",
+		// dash has no [[ ]] or &>, and sh takes \r for a letter
+		"ls; [[ x || touch = pwned ]]",
+		"ls &>/dev/null touch pwned",
+		"ls \r#\r; touch pwned",
+		"cat <<'EOF\r'\nEOF\r\ntouch pwned\nEOF\r",
 	}
 	for _, line := range lines {
 		t.Run(line, func(t *testing.T) {

@@ -121,10 +121,12 @@ func braced(w *syntax.Word) bool {
 // plainName reports whether a command name can be a key of its own: one
 // with a space, an "=" or a leading ">" reads as another kind of key (a
 // sourced file, a variable, a written file), so approving a command of
-// that odd name would approve that too.
+// that odd name would approve that too. No command's name begins with
+// "-": the parser reads time -o FILE rm as time running -o, while sh's
+// /usr/bin/time writes FILE and runs rm.
 func plainName(s string) bool {
 	return !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '=' }) &&
-		!strings.HasPrefix(s, ">")
+		!strings.HasPrefix(s, ">") && !strings.HasPrefix(s, "-")
 }
 
 // validName reports whether s names a shell variable.
