@@ -187,6 +187,9 @@ func nodes(sessionID string, head Hash, step uint64, links []Hash, recs []contra
 		if err != nil {
 			return nil, Hash{}, 0, appendFailed(sessionID, err)
 		}
+		if len(b) > MaxNode {
+			return nil, Hash{}, 0, appendFailed(sessionID, nodeTooLarge(len(b)))
+		}
 		head, step = HashOf(b), rec.Step
 		objs = append(objs, Object{Hash: head, Bytes: b})
 	}

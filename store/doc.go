@@ -4,7 +4,9 @@
 // committed contract.Record, and a head ref names the newest node. A
 // delegated run's chain is linked into a node of its parent session, so
 // the graph is a DAG. Every read re-hashes what it read and reports damage
-// as a typed error, never as data.
+// as a typed error, never as data. One node is at most MaxNode bytes
+// (16 MiB) in every store, so whatever a store took it can export, and
+// a store of any backend import.
 //
 // The rules live once, in the Store that New builds over a Backend: the
 // raw storage of objects by hash, refs moved by compare-and-set, and

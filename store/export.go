@@ -14,16 +14,6 @@ import (
 // exportVersion is the JSONL format version Export writes.
 const exportVersion = 1
 
-// maxLine bounds one JSONL line on import, and so the memory a hostile
-// line can take: the scanner grows its buffer up to it, and a line is
-// decoded in place. A node's line is its bytes and some 200 more, so
-// maxNode is what an export may carry: 16 MiB, four times the text of a
-// million-token context, more than any request to a model can hold.
-const (
-	maxLine = 16 << 20
-	maxNode = maxLine - 1<<10
-)
-
 // exportLine is one line of an export: a header, a node (its canonical
 // bytes inline, so the hash can be checked), or a session's head.
 type exportLine struct {
@@ -86,9 +76,10 @@ func (d *db) exportChain(ctx context.Context, enc *json.Encoder, head Hash, done
 		if err != nil {
 			return err
 		}
-		if len(b) > maxNode {
-			// Written, it would make an export that no import reads.
-			return fmt.Errorf("node %s: %w: %d bytes, an export carries nodes of at most %d", h, ErrInvalid, len(b), maxNode)
+		if len(b) > MaxNode {
+			// Stored before stores kept MaxNode: written, it would make
+			// an export that no import reads.
+			return fmt.Errorf("node %s: %w", h, nodeTooLarge(len(b)))
 		}
 		n, err := DecodeNode(h, b)
 		if err != nil {
@@ -110,7 +101,7 @@ func (d *db) exportChain(ctx context.Context, enc *json.Encoder, head Hash, done
 func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
 	d.nameAll()
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxImportLine)
 	im := importer{d: d, nodes: map[Hash]uint64{}}
 	for line := 1; sc.Scan(); line++ {
 		if err := ctx.Err(); err != nil {
@@ -124,7 +115,7 @@ func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
 		}
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, fmt.Errorf("store: import: %w: a line is longer than %d bytes", ErrCorrupt, maxLine)
+		return nil, fmt.Errorf("store: import: %w: a line is longer than %d bytes", ErrCorrupt, MaxImportLine)
 	} else if err != nil {
 		return nil, fmt.Errorf("store: import: %w: %w", ErrCorrupt, err)
 	}
@@ -189,6 +180,9 @@ func (im *importer) step(ctx context.Context, h Hash) (uint64, error) {
 }
 
 func (im *importer) node(ctx context.Context, h Hash, raw []byte) error {
+	if len(raw) > MaxNode {
+		return fmt.Errorf("node %s: %w", h, nodeTooLarge(len(raw)))
+	}
 	n, err := DecodeNode(h, raw)
 	if err != nil {
 		return err

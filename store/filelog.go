@@ -339,7 +339,9 @@ func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, 
 // encodeCommit encodes a commit as frames under maxFrame: objects-only
 // frames while they do not fit in one, then the frame that moves the
 // ref. A crash may keep the first frames and lose the last: objects
-// nothing names, which is harmless.
+// nothing names, which is harmless. An object too large for a frame is
+// refused; the Store refuses a node over MaxNode, far smaller, before
+// its backend sees it, so only a Backend used directly meets this.
 func encodeCommit(kind RefKind, old, new Hash, objs []Object) ([]byte, error) {
 	var b []byte
 	start, size := 0, 0

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -125,25 +126,32 @@ func TestImportQuotesAShortPrefix(t *testing.T) {
 	}
 }
 
-// A node too big for an import's line bound makes Export fail, naming
-// it, rather than write an export no import reads; a node just under
-// the bound goes through.
+// A node too big for an import, which a store written before stores
+// kept store.MaxNode may hold, makes Export fail, naming it, rather
+// than write an export no import reads; a node just under the bound
+// goes through.
 func TestExportRefusesANodeImportWouldRefuse(t *testing.T) {
 	for name, size := range map[string]int{"over": 16 << 20, "under": 15 << 20} {
 		t.Run(name, func(t *testing.T) {
 			ctx := t.Context()
-			st := store.NewMemory()
 			recs := storetest.Script("r1", 1)
 			recs[0].Signal = contract.Submitted{RunID: "r1", Input: []contract.Turn{contract.UserText(strings.Repeat("x", size))}}
-			head, err := st.Append(ctx, "s", recs...)
+			node, err := store.EncodeNode(store.Node{Record: recs[0]})
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Committed to the backend, as an older release appended it.
+			backend := store.NewMemoryBackend()
+			head := store.HashOf(node)
+			if err := backend.Commit(ctx, store.RefHeads, "s", store.Hash{}, head, []store.Object{{Hash: head, Bytes: node}}); err != nil {
+				t.Fatal(err)
+			}
+			st := store.New(backend)
 			var export bytes.Buffer
 			err = st.Export(ctx, &export)
 			if name == "over" {
-				if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), head.String()) {
-					t.Fatalf("export of a %d-byte node: %v, want ErrInvalid naming %s", size, err, head)
+				if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), head.String()) || !strings.Contains(err.Error(), strconv.Itoa(store.MaxNode)) {
+					t.Fatalf("export of a %d-byte node: %v, want ErrInvalid naming %s and the limit", size, err, head)
 				}
 				return
 			}
@@ -189,5 +197,37 @@ func TestImportRepairsADamagedNode(t *testing.T) {
 	}
 	if len(got) != len(recs) {
 		t.Fatalf("%d records after the repair, want %d", len(got), len(recs))
+	}
+}
+
+// An export is read line by line up to store.MaxImportLine, a little
+// more than store.MaxNode; a node in that margin, over MaxNode, is one
+// no store takes by Append, and Import refuses it the same way, so a
+// store never holds a node it could not export again.
+func TestImportRefusesANodeOverMaxNode(t *testing.T) {
+	rec := storetest.Script("r1", 1)[0]
+	sub := rec.Signal.(contract.Submitted)
+	sub.RunID = ""
+	rec.Signal = sub
+	empty, err := store.EncodeNode(store.Node{Record: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub.RunID = strings.Repeat("x", store.MaxNode+1-len(empty))
+	rec.Signal = sub
+	node, err := store.EncodeNode(store.Node{Record: rec})
+	if err != nil || len(node) != store.MaxNode+1 {
+		t.Fatalf("node of %d bytes, %v; want %d", len(node), err, store.MaxNode+1)
+	}
+	h := store.HashOf(node)
+	in := `{"kind":"baton-store","v":1}` + "\n" + `{"kind":"node","hash":"` + h.String() + `","node":` + string(node) + "}\n" +
+		`{"kind":"head","session":"s","hash":"` + h.String() + `"}` + "\n"
+	st := store.NewMemory()
+	_, err = st.Import(t.Context(), strings.NewReader(in))
+	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), strconv.Itoa(store.MaxNode)) {
+		t.Fatalf("Import of a node of store.MaxNode+1 bytes: got %.300v, want ErrInvalid naming the limit", err)
+	}
+	if ids, err := st.Sessions(t.Context()); err != nil || len(ids) != 0 {
+		t.Fatalf("sessions after a refused import = %v, %v; want none", ids, err)
 	}
 }

@@ -19,8 +19,10 @@ import (
 // The conductor persists through Record when its store has it.
 type Recorder interface {
 	// Record appends rec after the session's newest record, as Append
-	// does. rec may be kept until it is read: what its signal refers to
-	// (a reply's blocks, say) must not change after.
+	// does, and refuses as it does a record whose node would be over
+	// MaxNode, when called, not when the store is next read. rec may be
+	// kept until it is read: what its signal refers to (a reply's
+	// blocks, say) must not change after.
 	Record(ctx context.Context, sessionID string, rec contract.Record) error
 }
 
@@ -63,11 +65,16 @@ func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) 
 	if rec.Step != step+1 {
 		return outOfSequence(sessionID, rec.Step, step)
 	}
-	if !contract.RecordAlwaysEncodes(rec.Signal) {
-		// Encoded now, so that an error is this call's.
+	if !contract.RecordAlwaysEncodes(rec.Signal) || !fitsUnencoded(rec) {
+		// Encoded now, so that an error, or a node over MaxNode, is this
+		// call's: found only when the store is read, it would leave the
+		// session's reads failing.
 		body, err := encodeRecord(rec)
 		if err != nil {
 			return appendFailed(sessionID, fmt.Errorf("%w: %w", ErrInvalid, err))
+		}
+		if n := nodeAroundLen(step > 0, len(body)); n > MaxNode {
+			return appendFailed(sessionID, nodeTooLarge(n))
 		}
 		s.encoded = append(s.encoded, body)
 		rec = contract.Record{Step: rec.Step}

@@ -16,7 +16,9 @@ type Store interface {
 	// Append makes recs durable as new nodes after the session's head
 	// (creating the session if new) and moves the head; it returns the new
 	// head. Each record's Step must be one more than the one before it,
-	// starting at 1. recs is not kept: the caller may reuse it.
+	// starting at 1. A record whose node would be over MaxNode bytes is
+	// ErrInvalid, and nothing of the call is stored. recs is not kept:
+	// the caller may reuse it.
 	Append(ctx context.Context, sessionID string, recs ...contract.Record) (Hash, error)
 	// AppendLinked appends one record whose node links the heads of
 	// delegated runs' chains into this session, making the graph a DAG.
@@ -54,10 +56,14 @@ type Store interface {
 	// links, steps and refs; it returns every problem found, joined.
 	Verify(ctx context.Context) error
 	// Export writes the sessions (all when none are named) as JSONL; a
-	// session named brings the sessions of its delegate calls along.
+	// session named brings the sessions of its delegate calls along. A
+	// node over MaxNode, which only a store written before stores kept
+	// that bound can hold, is ErrInvalid.
 	Export(ctx context.Context, w io.Writer, sessionIDs ...string) error
 	// Import reads what Export wrote, verifying every node, and returns
-	// the sessions it created or found identical.
+	// the sessions it created or found identical. It reads lines of up
+	// to MaxImportLine bytes and takes nodes of up to MaxNode, as Append
+	// does, so whatever a store took moves to a store of any backend.
 	Import(ctx context.Context, r io.Reader) ([]string, error)
 	// Close releases what the store holds (open files, connections); the
 	// store is unusable after. Locks still held are released.

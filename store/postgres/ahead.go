@@ -14,7 +14,9 @@ import (
 const maxObject = 1<<30 - 1<<20
 
 // oversized refuses, before anything is stored, a commit with an object
-// this backend cannot hold: no retry would store it.
+// this backend cannot hold: no retry would store it. The Store refuses a node
+// over store.MaxNode, far smaller, before its backend sees it, so only
+// a Backend used directly meets this.
 func oversized(session string, objs []store.Object) error {
 	for _, o := range objs {
 		if len(o.Bytes) > maxObject {

@@ -29,6 +29,31 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 			}
 		})
 	}
+	for _, r := range freshRules {
+		t.Run(r.name, func(t *testing.T) {
+			st := newStore(t)
+			if err := r.check(t.Context(), st, freshStores(t, newStore)); err != nil {
+				t.Errorf("%v\nrule: %s", err, r.why)
+			}
+			if err := st.Close(); err != nil {
+				t.Errorf("st.Close: %v", err)
+			}
+		})
+	}
+}
+
+// freshStores returns a maker of fresh stores from newStore, each closed
+// when the test ends.
+func freshStores(t *testing.T, newStore func(t *testing.T) store.Store) func() store.Store {
+	return func() store.Store {
+		st := newStore(t)
+		t.Cleanup(func() {
+			if err := st.Close(); err != nil {
+				t.Errorf("Close of a fresh store: %v", err)
+			}
+		})
+		return st
+	}
 }
 
 type rule struct {
@@ -53,10 +78,20 @@ var rules = []rule{
 	{"Links", "a node can link a delegated run's chain; the link must exist, and Verify walks it", links},
 	{"ExportImport", "Export then Import into an empty store gives the same sessions, heads and records", exportImport},
 	{"ImportRejectsDamage", "Import verifies every line: an altered node is ErrCorrupt, a missing parent ErrMissingParent, a newer format ErrSchemaVersion, and nothing is imported", importRejectsDamage},
-	{"LargeNode", "a node as large as an export carries (16 MiB) appends, reads back, verifies, exports and imports whole", largeNode},
 	{"ConcurrentSessions", "appends to different sessions from many goroutines all land", concurrentSessions},
 	{"Verify", "a store only ever appended to passes Verify", verify},
 	{"RecordLikeAppend", "records a store.Recorder takes read back, through every read, as the nodes Append would have made, in the same chain as Appends between them", recordLikeAppend},
+}
+
+// freshRule is a rule that needs a second store of the same kind, fresh
+// from the newStore Run was given.
+type freshRule struct {
+	name, why string
+	check     func(ctx context.Context, st store.Store, fresh func() store.Store) error
+}
+
+var freshRules = []freshRule{
+	{"NodeLimit", "a node of store.MaxNode bytes appends, reads back, verifies, exports and imports whole into a fresh store of the same kind; one a byte larger is ErrInvalid naming the limit, from Append and Record, and nothing of it is stored: a store must not take what it could not export", nodeLimit},
 }
 
 func diff(what string, want, got any) error {
