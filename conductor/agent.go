@@ -86,7 +86,10 @@ type Agent struct {
 	failed  error
 	closed  bool
 	backlog []task
-	record  [1]contract.Record // see persist
+	// offers are tasks for other agents of the delegation tree, handed
+	// to them once this agent's turn is over (see offer).
+	offers []offer
+	record [1]contract.Record // see persist
 	// claiming is set while a claim is applied (applyFirst).
 	claiming bool
 

@@ -10,22 +10,23 @@ import (
 // the runs of its delegation tree in flight beside it: its parent's and
 // its running children's. Each takes what it lacks as AllowanceShared,
 // and offers it on in turn, so an "always" given anywhere reaches the
-// whole tree. Offered as tasks of their own, never waited for: a child's
-// loop never waits for its parent's. In turn (enqueue).
+// whole tree. Offered as tasks of their own once this turn is over
+// (offer), never waited for: a child's loop never waits for its
+// parent's. In turn (enqueue).
 //
 //go:noinline
 func (a *Agent) shareAllowed() {
 	allowed := a.state.Allowed
 	if a.parent != nil {
 		p := a.parent
-		p.enqueue(&task{fn: func() { p.takeAllowed(allowed) }})
+		a.offer(p, func() { p.takeAllowed(allowed) })
 	}
 	if a.run == nil {
 		return
 	}
 	for _, c := range a.run.children {
 		if k := c.running(); k != nil {
-			k.enqueue(&task{fn: func() { k.takeAllowed(allowed) }})
+			a.offer(k, func() { k.takeAllowed(allowed) })
 		}
 	}
 }

@@ -1,0 +1,24 @@
+package conductor
+
+// offer is a task for another agent of the delegation tree.
+type offer struct {
+	to *Agent
+	fn func()
+}
+
+// offer hands fn to agent to once this agent's turn is over, never from
+// inside it. Enqueued in turn, fn could be done right here, on this
+// agent's goroutine and under its turn: a parent's task done so may stop
+// its child and wait for the child's loop (persistLinked), which is this
+// very turn, and neither would return. In turn.
+func (a *Agent) offer(to *Agent, fn func()) {
+	a.offers = append(a.offers, offer{to: to, fn: fn})
+}
+
+// deliver enqueues offers with their agents, after the turn that made
+// them.
+func deliver(offers []offer) {
+	for _, o := range offers {
+		o.to.enqueue(&task{fn: o.fn})
+	}
+}
