@@ -31,6 +31,25 @@ func (a *Agent) shareAllowed() {
 	}
 }
 
+// shareBegun offers each other what a delegate call's child, ag, which
+// has just begun, and its parent allow. The call was handed out with the
+// parent's allowlist of that moment, and the parent may have allowed more
+// before the child began (a hook held the call, a worker was slow), when
+// shareAllowed could not reach it; a child picked up again (Resume,
+// Reopen) may lack what its parent allowed before a crash, and the parent
+// what the child did. What either already has is not recorded again.
+func (a *Agent) shareBegun(run *runState, ag *Agent) {
+	a.enqueue(&task{run: run, fn: func() {
+		allowed := a.state.Allowed
+		a.offer(ag, func() { ag.takeAllowed(allowed) })
+	}})
+	ag.enqueue(&task{fn: func() {
+		if ag.run != nil {
+			ag.shareAllowed()
+		}
+	}})
+}
+
 // takeAllowed applies the keys the run in flight does not allow yet, when
 // its rules take allowances from other runs (revision 10 on). In turn.
 func (a *Agent) takeAllowed(keys []string) {

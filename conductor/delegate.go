@@ -251,6 +251,7 @@ func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDel
 	if err != nil {
 		return a.notBegun(ctx, run, e, err)
 	}
+	a.shareBegun(run, ag)
 	defer func() {
 		if err := ag.Close(); err != nil {
 			a.log.Warn("conductor: close delegate", "session", e.Session, "err", err)
