@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +31,9 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown provider", []string{"run", "--provider", "nope", "hi"}, `unknown provider "nope"`},
 		{"scripted without script", []string{"run", "--provider", "scripted", "hi"}, "needs --script FILE"},
 		{"demo with argument", []string{"demo", "extra"}, `demo: unexpected argument "extra"`},
-		{"bad flag value", []string{"serve", "--json=maybe"}, "invalid boolean value"},
+		{"bad flag value", []string{"sessions", "--json=maybe"}, "invalid boolean value"},
+		{"export has no --json", []string{"export", "--json"}, "export: --json is not a flag of export: it writes JSONL already"},
+		{"serve has no --json", []string{"serve", "--json=true"}, "serve: --json is not a flag of serve: its output is the AG-UI stream it serves"},
 		{"fork as a bad id", []string{"fork", "--store", dir, "--as", "bad id/x", "s", "1"}, `fork: --as: session id "bad id/x": use letters, digits, '-', '_' and '.' only`},
 		{"no retries below zero", []string{"run", "--retries", "-1", "hi"}, "run: --retries must be 0 or more, got -1"},
 		{"zero timeout", []string{"serve", "--stall-timeout", "0s"}, "serve: --stall-timeout must be positive, got 0s"},
@@ -67,10 +70,15 @@ func TestHelpEverywhere(t *testing.T) {
 			if code != exitOK || stderr != "" {
 				t.Fatalf("exit %d, stderr %q", code, stderr)
 			}
-			for _, want := range []string{"Usage: baton " + c.name, "-store", "-json"} {
+			for _, want := range []string{"Usage: baton " + c.name, "-store"} {
 				if !strings.Contains(stdout, want) {
 					t.Errorf("help does not mention %q:\n%s", want, stdout)
 				}
+			}
+			// A flag the help lists does what it says: export writes
+			// JSONL whatever the flag, serve's output is the stream.
+			if listed := strings.Contains(stdout, "-json"); listed != !slices.Contains([]string{"export", "serve"}, c.name) {
+				t.Errorf("help mentions -json: %v, want %v:\n%s", listed, !listed, stdout)
 			}
 		})
 	}

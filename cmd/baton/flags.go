@@ -27,20 +27,33 @@ func usagef(fs *flag.FlagSet, format string, args ...any) error {
 	return &usageError{fs: fs, msg: fmt.Sprintf(format, args...)}
 }
 
-// flagSet makes a subcommand's flags with the --store and --json flags
-// every subcommand shares.
+// flagSet is a subcommand's flags, with the --store flag every
+// subcommand shares and the --json flag most do.
 type flagSet struct {
 	*flag.FlagSet
 	store string
 	json  bool
-	help  io.Writer
+	// noJSON, for a command without --json, says why it has none, so
+	// that --json is refused saying so rather than as an unknown flag.
+	noJSON string
+	help   io.Writer
+	app    *app
 }
 
+// newFlags makes the flags of a subcommand that prints JSON for scripts
+// with --json.
 func (a *app) newFlags(name, argsHelp, summary string) *flagSet {
-	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), help: a.stdout}
+	fs := a.newFlagsNoJSON(name, argsHelp, summary, "")
+	fs.BoolVar(&fs.json, "json", false, "print JSON for scripts instead of text")
+	return fs
+}
+
+// newFlagsNoJSON makes the flags of a subcommand whose output --json
+// would not change; why says so when --json is given.
+func (a *app) newFlagsNoJSON(name, argsHelp, summary, why string) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), noJSON: why, help: a.stdout, app: a}
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&fs.store, "store", "", "store folder or postgres:// URL (default $BATON_HOME/store or ~/.baton/store)")
-	fs.BoolVar(&fs.json, "json", false, "print JSON for scripts instead of text")
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintf(w, "Usage: baton %s [flags] %s\n\n%s\n\nFlags:\n", name, argsHelp, summary)
@@ -60,6 +73,9 @@ func (fs *flagSet) parse(args []string, minPos, maxPos int) ([]string, error) {
 				fs.Usage()
 				return nil, err
 			}
+			if fs.noJSON != "" && err.Error() == "flag provided but not defined: -json" {
+				return nil, usagef(fs.FlagSet, "%s: --json is not a flag of %s: %s", fs.Name(), fs.Name(), fs.noJSON)
+			}
 			return nil, &usageError{fs: fs.FlagSet, msg: err.Error()}
 		}
 		args = fs.Args()
@@ -74,6 +90,10 @@ func (fs *flagSet) parse(args []string, minPos, maxPos int) ([]string, error) {
 		return nil, usagef(fs.FlagSet, "%s: missing argument", fs.Name())
 	case maxPos >= 0 && len(pos) > maxPos:
 		return nil, usagef(fs.FlagSet, "%s: unexpected argument %q", fs.Name(), pos[maxPos])
+	}
+	if fs.json {
+		// All a --json command prints to stdout from here on is JSON.
+		fs.app.stdout = jsonSafe(fs.app.stdout)
 	}
 	return pos, nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func (a *app) log(ctx context.Context, args []string) error {
-	fs := a.newFlags("log", "SESSION", "Print a session's transcript: user and assistant text, tool calls and results,\nsteering, compaction and errors. --graph prints the node graph instead, --json\nthe records as canonical JSON lines.")
+	fs := a.newFlags("log", "SESSION", "Print a session's transcript: user and assistant text, tool calls and results,\nsteering, compaction and errors. --graph prints the node graph instead, --json\nthe records as canonical JSON lines, with terminal controls escaped as \\uXXXX.")
 	graph := fs.Bool("graph", false, "print the DAG of nodes: hash prefix, step, signal kind, parent")
 	pos, err := fs.parse(args, 1, 1)
 	if err != nil {

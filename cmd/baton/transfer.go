@@ -11,7 +11,7 @@ import (
 )
 
 func (a *app) export(ctx context.Context, args []string) error {
-	fs := a.newFlags("export", "[SESSION...]", "Write sessions (all when none are named, each named one with its delegates'\nsessions) as JSONL, every node with its hash.")
+	fs := a.newFlagsNoJSON("export", "[SESSION...]", "Write sessions (all when none are named, each named one with its delegates'\nsessions) as JSONL, every node with its hash.", "it writes JSONL already")
 	out := fs.String("o", "-", "output file, - for stdout")
 	ids, err := fs.parse(args, 0, -1)
 	if err != nil {
