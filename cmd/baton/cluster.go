@@ -97,7 +97,7 @@ func (a *app) adoptOrphans(ctx context.Context, h *wire.Handler, b *postgres.Bac
 		if err != nil {
 			// Said once, not every tick, while it lasts.
 			if msg := err.Error(); msg != listErr && ctx.Err() == nil {
-				fmt.Fprintf(a.stderr, "baton: looking for threads of stopped processes: %v\n", err)
+				fmt.Fprintf(a.stderr, "baton: looking for threads of stopped processes: %s\n", safeLine(msg))
 				listErr = msg
 			}
 			continue
@@ -113,9 +113,10 @@ func (a *app) adoptOrphans(ctx context.Context, h *wire.Handler, b *postgres.Bac
 				delete(failed, thread)
 				continue
 			}
-			// Tried again each tick; said once per thread and error.
+			// Tried again each tick; said once per thread and error. Both
+			// come from the shared store or the thread's opener, escaped.
 			if msg := err.Error(); failed[thread] != msg {
-				fmt.Fprintf(a.stderr, "baton: resume thread %s of a stopped process: %v\n", thread, err)
+				fmt.Fprintf(a.stderr, "baton: resume thread %s of a stopped process: %s\n", safeLine(thread), safeLine(msg))
 				failed[thread] = msg
 			}
 		}
