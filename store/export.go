@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 )
 
 // exportVersion is the JSONL format version Export writes.
@@ -111,7 +112,7 @@ func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
 			continue
 		}
 		if err := im.line(ctx, line, sc.Bytes()); err != nil {
-			return nil, fmt.Errorf("store: import line %d: %w", line, clipError(err))
+			return nil, fmt.Errorf("store: import line %d: %w", line, lineError(err))
 		}
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
@@ -244,7 +245,7 @@ func (im *importer) repairStored(ctx context.Context) error {
 	return nil
 }
 
-// clippedError bounds an error's text while keeping what it wraps.
+// clippedError is an error with other text, keeping what it wraps.
 type clippedError struct {
 	msg string
 	err error
@@ -253,14 +254,18 @@ type clippedError struct {
 func (e clippedError) Error() string { return e.msg }
 func (e clippedError) Unwrap() error { return e.err }
 
-// clipError bounds the text of an error about one import line, which
-// may quote a value of any size.
-func clipError(err error) error {
+// lineError is the text of an error about one import line under the
+// "store: import line N: " it is given, so without the "store: " its
+// own layers and this package's errors begin with, which would repeat
+// the package at every layer. The text is bounded too: it may quote a
+// value of any size.
+func lineError(err error) error {
 	const keep = 1 << 10
-	if msg := err.Error(); len(msg) > keep {
-		return clippedError{msg: msg[:keep] + fmt.Sprintf("... (%d bytes)", len(msg)), err: err}
+	msg := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "store: "), ": store: ", ": ")
+	if len(msg) > keep {
+		msg = msg[:keep] + fmt.Sprintf("... (%d bytes)", len(msg))
 	}
-	return err
+	return clippedError{msg: msg, err: err}
 }
 
 // finish makes every node durable, then moves the heads: a failed import

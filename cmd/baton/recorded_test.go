@@ -73,10 +73,10 @@ var badSessions = map[string]struct {
 	at      string // "import" or "replay"
 	message string
 }{
-	"bad-hash-mismatch.jsonl":  {"import", "baton: store: import line 2: store: object 7636963f41f1492f0b1fa916a82ed7fa2b88d7d9c1bc16775e72a5a11430d47d: store: corrupt object: content hashes to eb0f2fc7ffe7f6ecbce7969ab1a35ac2a64f7364b8f7daf45738f79f8a707ae2 (truncated, altered or misnamed)\n"},
-	"bad-missing-node.jsonl":   {"import", "baton: store: import line 4: parent of aff1c3f8778e94216723ffb60946eb2a13f52a1e232f133c73ab97b16ae862e8: fb65e49afc7da095ee66d8378eaa053bb6012fbe0ceafac760a39b4cf9f62bc2: store: missing parent\n"},
-	"bad-future-version.jsonl": {"import", "baton: store: import line 1: store: contract: unsupported schema version: export version 2, this release reads up to 1\n"},
-	"bad-torn-line.jsonl":      {"import", "baton: store: import line 3: store: corrupt object: unexpected EOF\n"},
+	"bad-hash-mismatch.jsonl":  {"import", "baton: store: import line 2: object 7636963f41f1492f0b1fa916a82ed7fa2b88d7d9c1bc16775e72a5a11430d47d: corrupt object: content hashes to eb0f2fc7ffe7f6ecbce7969ab1a35ac2a64f7364b8f7daf45738f79f8a707ae2 (truncated, altered or misnamed)\n"},
+	"bad-missing-node.jsonl":   {"import", "baton: store: import line 4: parent of aff1c3f8778e94216723ffb60946eb2a13f52a1e232f133c73ab97b16ae862e8: fb65e49afc7da095ee66d8378eaa053bb6012fbe0ceafac760a39b4cf9f62bc2: missing parent\n"},
+	"bad-future-version.jsonl": {"import", "baton: store: import line 1: contract: unsupported schema version: export version 2, this release reads up to 1\n"},
+	"bad-torn-line.jsonl":      {"import", "baton: store: import line 3: corrupt object: unexpected EOF\n"},
 	"bad-edited-reply.jsonl":   {"replay", `baton: replay glad-thistle-48d9: cadence: nondeterministic step 2: recorded "publish turn_completed#2; publish tool_call#3; publish tool_call#4; publish tool_call#5; run_tool call_a read_file; run_tool call_b read_file; run_tool call_c read_file", replayed "publish turn_completed#2; publish tool_call#3; publish tool_call#4; publish tool_call#5; run_tool call_a write_file; run_tool call_b read_file; run_tool call_c read_file"` + "\n"},
 	"bad-unknown-call.jsonl":   {"replay", `baton: replay glad-thistle-48d9: cadence: recorded signal rejected: step 7 (tool_settled): tool_settled: no pending call "call_q"` + "\n"},
 }
