@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,8 @@ import (
 type console struct {
 	prompts io.Writer
 	lines   <-chan string
+	// refused tells of a line too long to read; nil when none can be.
+	refused <-chan struct{}
 	steer   func(string)
 	// show prints a typed line where it belongs; the terminal does not
 	// echo it while a run goes. Nil when the terminal echoes.
@@ -52,6 +55,10 @@ func (c *console) route(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-c.refused:
+			// Said, so that the paste is not taken as sent, nor the
+			// input as ended.
+			c.note(fmt.Sprintf("baton: a typed line longer than %d MiB was not read; put long text in a file and name the file", maxTypedLine>>20))
 		case line, ok := <-c.lines:
 			if !ok {
 				if c.ended != nil {
@@ -259,19 +266,62 @@ func autoAnswerer(context.Context, conductor.QuestionRequest) (string, error) {
 	return "(no answer: stdin is not a terminal, so nobody can answer)", nil
 }
 
-// readLines sends stdin's lines until it ends or done closes.
-func readLines(done <-chan struct{}, r io.Reader) <-chan string {
-	out := make(chan string)
+// maxTypedLine bounds a line typed at the terminal, well beyond a
+// pasted page: a longer one is refused whole, not cut, since part of a
+// line is not what was meant.
+const maxTypedLine = 1 << 20
+
+// readLines sends stdin's lines until it ends or done closes; a line
+// longer than maxTypedLine is not sent, but told on refused.
+func readLines(done <-chan struct{}, r io.Reader) (lines <-chan string, refused <-chan struct{}) {
+	out, long := make(chan string), make(chan struct{})
 	go func() {
 		defer close(out)
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
+		br := bufio.NewReader(r)
+		for {
+			line, tooLong, err := readLine(br)
+			if line == nil {
+				return
+			}
+			send, refuse := out, long
+			if tooLong {
+				send = nil
+			} else {
+				refuse = nil
+			}
 			select {
-			case out <- sc.Text():
+			case send <- string(line):
+			case refuse <- struct{}{}:
 			case <-done:
+				return
+			}
+			if err != nil {
 				return
 			}
 		}
 	}()
-	return out
+	return out, long
+}
+
+// readLine reads one line without its end ("\n" or "\r\n"), keeping no
+// more than maxTypedLine of it: tooLong says there was more. The last
+// line may lack its end; line is nil once nothing more can be read.
+func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+	var b []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		// Past the bound the rest is read and dropped; what is kept
+		// exceeds it, so the line is known to be too long.
+		if len(b) <= maxTypedLine+2 {
+			b = append(b, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if len(b) == 0 && err != nil {
+			return nil, false, err
+		}
+		line := bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
+		return line, len(line) > maxTypedLine, err
+	}
 }

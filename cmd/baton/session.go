@@ -64,7 +64,8 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	deps.People.Approver = autoApprover(spec.yes)
 	deps.People.Answerer = autoAnswerer
 	if a.interactive {
-		con = &console{prompts: a.stderr, lines: readLines(done, a.stdin), ended: make(chan struct{})}
+		lines, refused := readLines(done, a.stdin)
+		con = &console{prompts: a.stderr, lines: lines, refused: refused, ended: make(chan struct{})}
 		deps.People.Answerer = con.answer
 		if !spec.yes {
 			deps.People.Approver = con.approve
