@@ -75,6 +75,8 @@ type app struct {
 	echoOff func() (restore func())
 	// tracer, when set, makes spans of every agent's events.
 	tracer *tracing.Tracer
+	// exitNow ends the process; nil means os.Exit.
+	exitNow func(code int)
 }
 
 type command struct {

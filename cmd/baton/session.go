@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/batonrt/baton/conductor"
@@ -41,6 +42,9 @@ type driveSpec struct {
 	instructions []string
 	// output, when set, requires the final answer to match a JSON schema.
 	output *contract.OutputSchema
+	// storeArg is the --store flag a command printed for the user
+	// repeats.
+	storeArg string
 }
 
 // drive runs one prompt to the end of its run, streaming the events. On
@@ -92,7 +96,11 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 		a.attachConsole(ctx, con, p, agent)
 		defer con.detach()
 	}
-	stop := a.watchInterrupts(agent)
+	stop := a.watchInterrupts(agent, spec, func() {
+		if con != nil {
+			con.detach()
+		}
+	})
 	defer stop()
 	if spec.existing {
 		if note := resumeNote(ctx, spec.store, spec.sessionID); note != "" && !spec.json {
@@ -160,10 +168,18 @@ func (a *app) attachConsole(ctx context.Context, con *console, p *printer, agent
 	}
 }
 
+// forceGrace is how long a run has to stop after the second Ctrl-C
+// asked for the first abort-now, before baton exits without it.
+const forceGrace = time.Second
+
 // watchInterrupts turns Ctrl-C into an abort. The first stops at once
 // unless tools are running, which it lets finish (no model call follows);
-// the second stops at once.
-func (a *app) watchInterrupts(agent *conductor.Agent) (stop func()) {
+// the second stops at once. A step that ignores the abort (a tool or a
+// provider deaf to cancellation) would leave the process running with no
+// way out but SIGKILL, so a Ctrl-C once an abort-now was asked for exits
+// (130) at once, through leave: the session stays as the store last
+// committed it, which a later run resumes.
+func (a *app) watchInterrupts(agent *conductor.Agent, spec driveSpec, leave func()) (stop func()) {
 	if a.interrupts == nil {
 		return func() {}
 	}
@@ -171,11 +187,16 @@ func (a *app) watchInterrupts(agent *conductor.Agent) (stop func()) {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
+		abortedNow := false
 		for n := 0; ; n++ {
 			select {
 			case <-quit:
 				return
 			case <-a.interrupts:
+			}
+			if abortedNow {
+				a.abandonRun(spec, leave)
+				return
 			}
 			mode, msg := contract.AbortNow, "\nbaton: stopping"
 			if n == 0 && toolsRunning(agent.Snapshot()) {
@@ -185,9 +206,39 @@ func (a *app) watchInterrupts(agent *conductor.Agent) (stop func()) {
 			if err := agent.Abort(mode); err != nil && !errors.Is(err, conductor.ErrNoRun) {
 				fmt.Fprintf(a.stderr, "baton: abort: %v\n", err)
 			}
+			abortedNow = mode == contract.AbortNow
+			if abortedNow && n > 0 {
+				// Asked twice already: a run that stops in time stops
+				// as recorded, one that does not is left.
+				select {
+				case <-quit:
+					return
+				case <-a.interrupts:
+				case <-time.After(forceGrace):
+				}
+				a.abandonRun(spec, leave)
+				return
+			}
 		}
 	}()
 	return func() { close(quit); <-finished }
+}
+
+// abandonRun exits while a run goes on in spite of its abort, saying how
+// to go on with the session.
+func (a *app) abandonRun(spec driveSpec, leave func()) {
+	fmt.Fprintf(a.stderr, "\nbaton: the run does not stop; exiting without it. Session %s stays as last saved: 'baton run%s --session %s \"...\"' goes on with it\n", spec.sessionID, spec.storeArg, spec.sessionID)
+	leave()
+	a.exitProcess(exitStopped)
+}
+
+// exitProcess ends the process at once with code.
+func (a *app) exitProcess(code int) {
+	if a.exitNow != nil {
+		a.exitNow(code)
+		return
+	}
+	os.Exit(code)
 }
 
 // stopOnInterrupt returns a context Ctrl-C cancels, for the work before
@@ -208,6 +259,14 @@ func (a *app) stopOnInterrupt(ctx context.Context) (context.Context, func() (sto
 			got <- true
 		case <-quit:
 			got <- false
+			return
+		}
+		// Work that does not heed the cancel is left at the next Ctrl-C.
+		select {
+		case <-a.interrupts:
+			fmt.Fprintln(a.stderr, "baton: exiting without waiting")
+			a.exitProcess(exitStopped)
+		case <-quit:
 		}
 	}()
 	return ctx, func() bool {
