@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -38,7 +39,9 @@ func (a *app) fork(ctx context.Context, args []string) error {
 	if newID == "" {
 		newID = newSessionID()
 	}
-	if err := st.Fork(ctx, newID, node.Hash); err != nil {
+	if err := st.Fork(ctx, newID, node.Hash); errors.Is(err, store.ErrExists) {
+		return fmt.Errorf("fork %s: session %q exists already; name another with --as", id, newID)
+	} else if err != nil {
 		return fmt.Errorf("fork %s: %w", id, err)
 	}
 	if fs.json {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,7 +40,13 @@ func (a *app) export(ctx context.Context, args []string) error {
 func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		// The temporary file's name means nothing to the user: the
+		// error names the file asked for.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("export: write %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
