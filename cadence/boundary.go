@@ -62,11 +62,17 @@ func (t *transition) request() contract.ModelRequest {
 }
 
 // startCompaction emits compact when the policy says so and there is
-// something to cut. It never tries twice on a history that has not grown.
+// something to cut.
 func (t *transition) startCompaction() bool {
+	return t.compactIfDue(t.s.History)
+}
+
+// compactIfDue emits compact when the policy finds due, the history the
+// next model call carries, due and there is something to cut. It never
+// tries twice on a history that has not grown.
+func (t *transition) compactIfDue(due contract.History) bool {
 	p := t.rules.cfg.Compaction
-	h := t.s.History
-	if p.Disabled || h.Len() <= t.s.CompactedAt || !compactionDue(h, p) {
+	if p.Disabled || t.s.History.Len() <= t.s.CompactedAt || !compactionDue(due, p) {
 		return false
 	}
 	return t.compactNow()

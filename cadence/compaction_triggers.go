@@ -52,3 +52,35 @@ func (t *transition) afterCondense(turns []contract.Turn, cut, head int) {
 	}
 	t.s.Excluded = countExcluded(t.s.History)
 }
+
+// steerBringsCompaction starts compaction for a model call sent again on
+// resume when the steering it would carry brings history due. The call is
+// then not sent again here: the boundary after the summary sends it and
+// counts it, so the lost call gives back its count, and it delivers the
+// steer after the summary, verbatim. With nothing to cut the attempt is
+// recorded (CompactedAt) and the call goes out as it is.
+func (t *transition) steerBringsCompaction() bool {
+	if !t.hasQueued(contract.InputSteer) || !t.compactIfDue(t.withSteering()) {
+		return false
+	}
+	t.s.Turns--
+	return true
+}
+
+// withSteering is history as it would be with the queued steering
+// delivered, each turn counted as delivery counts it.
+func (t *transition) withSteering() contract.History {
+	h := t.s.History
+	for _, q := range t.s.Queued {
+		if q.Kind != contract.InputSteer {
+			continue
+		}
+		for _, turn := range q.Turns {
+			if turn.Tokens <= 0 {
+				turn.Tokens = t.estimator().Turn(turn)
+			}
+			h = h.Append(turn)
+		}
+	}
+	return h
+}

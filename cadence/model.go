@@ -30,6 +30,9 @@ func (t *transition) onResumeAwaitingModel() {
 	if t.abortOnResume() {
 		return
 	}
+	if t.compactsOnResume() && t.steerBringsCompaction() {
+		return
+	}
 	if t.steersOnResume() {
 		t.deliverQueued(contract.InputSteer)
 	}

@@ -226,6 +226,11 @@ func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.R
 		case *contract.Compact:
 			if !resumed {
 				m.compacts++
+			} else if phase == contract.PhaseAwaitingModel {
+				// From revision 11 a resume whose steering brings history
+				// due compacts before the lost call goes out again; the
+				// boundary after the summary sends it as a new call.
+				m.invokes--
 			}
 			if m.compacts > 1 {
 				t.Fatalf("compaction loop: two compact effects with no model call between")

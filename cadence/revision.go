@@ -47,6 +47,13 @@ func (t *transition) steersOnResume() bool {
 	return t.s.Revision >= contract.RevisionSteerOnResume
 }
 
+// compactsOnResume says a model call sent again on resume first asks
+// whether its steering brings history due for compaction (revision 11
+// on).
+func (t *transition) compactsOnResume() bool {
+	return t.s.Revision >= contract.RevisionCompactOnResume
+}
+
 // reportsDropped says a run that ends with input still queued publishes
 // an input_dropped event for each (revision 7 on).
 func (t *transition) reportsDropped() bool {

@@ -53,7 +53,11 @@ package contract
 // Revision 10 adds: what is allowed for the session while delegates'
 // children run reaches them at once, and what they allow reaches their
 // parent at once, as AllowanceShared (RevisionAllowRunning).
-const CurrentRevision = RevisionAllowRunning
+//
+// Revision 11 adds: a run resumed while its model call was out compacts
+// before sending the call again when the steering queued meanwhile brings
+// history due for compaction (RevisionCompactOnResume).
+const CurrentRevision = RevisionCompactOnResume
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -142,6 +146,16 @@ const RevisionAllowTree = 9
 // at once rather than at the child's end. Earlier revisions refuse the
 // signal, so their runs record none and replay as they were.
 const RevisionAllowRunning = 10
+
+// RevisionCompactOnResume is the first revision under which a run resumed
+// while its model call was out asks whether the steering queued meanwhile
+// brings history due for compaction, as the boundary the lost reply led
+// to would have, and compacts first when it does; the call then goes out
+// as a boundary sends it, with the steer delivered after the summary.
+// Earlier revisions delivered the steer into the call sent again
+// unchecked, so a long steer sent a request over the model's context
+// window.
+const RevisionCompactOnResume = 11
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

@@ -57,6 +57,10 @@ var recordedSessions = map[string]struct {
 	// (allowance_shared) and from it the second child, still running,
 	// whose waiting call runs unasked.
 	"allow-running.jsonl": {"shared-ink-5e1d", 16},
+	// Revision 11: the process stopped while the second run's model call
+	// was out, with a long steer recorded; the resume compacts the first
+	// run before sending the call again with the steer after the summary.
+	"steer-resume-compaction.jsonl": {"patient-heron-5c2e", 7},
 }
 
 // recordedChildren names, for a recorded file that holds them beside its
