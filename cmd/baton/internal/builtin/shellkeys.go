@@ -78,7 +78,7 @@ var execActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, 
 // shell line; its commands are parsed too.
 var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "eval": true}
 
-// shellKeys are the approval keys of a shell call, sorted, of four
+// shellKeys are the approval keys of a shell call, sorted, of five
 // kinds that no one key can be of two of:
 //
 //   - the name of every command its line runs, in pipelines, lists,
@@ -96,9 +96,11 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //     getopts, printf -v, mapfile, unset, $((NAME=1)), for NAME in,
 //     declare -l), since a variable decides what a command runs
 //     (PATH=/tmp ls, LD_PRELOAD=x.so ls) and approving ls must not
-//     approve those;
+//     approve those; "@=*" where set sets the positional parameters;
 //   - ". FILE" for each file . or source runs, as approving it for one
-//     file must not approve it for another.
+//     file must not approve it for another;
+//   - "cd DIR" (and "pushd DIR") for where the line changes directory,
+//     "cd *" where that is computed, "cd ~" for a bare cd.
 //
 // A line whose commands, written paths, set variables or sourced files
 // are computed when it runs ($CMD, sh -c "$X", > "$F", read "$V",
@@ -107,13 +109,23 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 // (declare -n, hash -p), or that dash or bash, either of which may be
 // sh, reads other than the parser does ([[ ]], words after &>, a
 // carriage return; see shellkeys_dialect.go), has no keys, so it is
-// approved only as itself.
+// approved only as itself. So has a line where arithmetic ($((x)),
+// ${a[x]}, ${s:x}, let, declare -i, test -v, ${!x}) reads a value the
+// line does not fix as a number or inert text (read x, for x in, $1,
+// $(...)), as bash runs the subscripts in it (shellkeys_arith.go), and
+// one that changes directory (cd, pushd, popd, env -C, sudo -D, find
+// -execdir) and has a key naming a relative path (./gradlew, >out,
+// . venv/bin/activate), which then names another file.
 func shellKeys(raw json.RawMessage) ([]string, error) {
 	var a shellArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("shell: %w", err)
 	}
-	keys, err := commandNames(a.Command, 0, new(int))
+	st := new(keyState)
+	keys, err := commandNames(a.Command, 0, st)
+	if err == nil {
+		err = st.check(keys)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("shell: %w", err)
 	}
@@ -123,11 +135,11 @@ func shellKeys(raw json.RawMessage) ([]string, error) {
 
 // commandNames parses a line and names the commands it runs; depth
 // bounds nested sh -c strings.
-func commandNames(line string, depth int, work *int) ([]string, error) {
+func commandNames(line string, depth int, st *keyState) ([]string, error) {
 	if depth > 4 {
 		return nil, errors.New("sh -c nested too deep")
 	}
-	if *work += len(line) / keyWorkBytes; *work > maxKeyWork {
+	if st.work += len(line) / keyWorkBytes; st.work > maxKeyWork {
 		return nil, errTooAmbiguous
 	}
 	if err := blankSafe(line); err != nil {
@@ -145,8 +157,12 @@ func commandNames(line string, depth int, work *int) ([]string, error) {
 		if err = dialectKeys(n, line); err != nil {
 			return false
 		}
+		arithSets(n, st)
+		if err = arithReads(n, st); err != nil {
+			return false
+		}
 		var found []string
-		found, err = nodeKeys(n, depth, work)
+		found, err = nodeKeys(n, depth, st)
 		names = append(names, found...)
 		return true
 	})
@@ -160,12 +176,12 @@ func commandNames(line string, depth int, work *int) ([]string, error) {
 }
 
 // nodeKeys are the keys of one node of a parsed line.
-func nodeKeys(n syntax.Node, depth int, work *int) ([]string, error) {
+func nodeKeys(n syntax.Node, depth int, st *keyState) ([]string, error) {
 	switch n := n.(type) {
 	case *syntax.CallExpr:
-		return callNames(n.Args, depth, work, reach{})
+		return callNames(n.Args, depth, st, reach{})
 	case *syntax.DeclClause:
-		return declKeys(n)
+		return declKeys(n, st)
 	case *syntax.LetClause:
 		return []string{"let"}, nil
 	case *syntax.Assign:
@@ -230,11 +246,11 @@ func runsLines(base string) bool {
 }
 
 // callNames names the command of one simple command, and what it wraps.
-func callNames(args []*syntax.Word, depth int, work *int, r reach) ([]string, error) {
+func callNames(args []*syntax.Word, depth int, st *keyState, r reach) ([]string, error) {
 	if len(args) == 0 {
 		return nil, nil // assignments only
 	}
-	if *work++; *work > maxKeyWork {
+	if st.work++; st.work > maxKeyWork {
 		return nil, errTooAmbiguous
 	}
 	name, ok := literal(args[0])
@@ -250,19 +266,25 @@ func callNames(args []*syntax.Word, depth int, work *int, r reach) ([]string, er
 	var err error
 	switch {
 	case inlineShells[base]:
-		more, err = inlineNames(base, args[1:], depth, work)
+		more, err = inlineNames(base, args[1:], depth, st)
 	case base == "." || base == "source":
 		more, err = sourcedKey(args[1:])
 	case base == "find":
-		more, err = execNames(args[1:], depth, work)
+		more, err = execNames(args[1:], depth, st)
 	case wrappers[base]:
-		more, err = wrappedNames(base, args[1:], depth, work, r)
+		more, err = wrappedNames(base, args[1:], depth, st, r)
 	case base == "trap":
-		more, err = trapNames(args[1:], depth, work)
+		more, err = trapNames(args[1:], depth, st)
 	case base == "alias":
-		more, err = aliasNames(args[1:], depth, work)
+		more, err = aliasNames(args[1:], depth, st)
+	case dirChangers[base]:
+		st.dirChanged = true
+		more = dirKey(base, args[1:])
+	case base == "test":
+		err = testReads(args[1:], st)
 	default:
 		more, err = setterKeys(base, args[1:])
+		st.arith.taintKeys(more)
 	}
 	if err != nil {
 		return nil, err
@@ -271,12 +293,12 @@ func callNames(args []*syntax.Word, depth int, work *int, r reach) ([]string, er
 }
 
 // inlineNames names the commands of an inline shell's line.
-func inlineNames(base string, args []*syntax.Word, depth int, work *int) ([]string, error) {
+func inlineNames(base string, args []*syntax.Word, depth int, st *keyState) ([]string, error) {
 	inner, err := inlineLine(base, args)
 	if err != nil || inner == "" {
 		return nil, err
 	}
-	return commandNames(inner, depth+1, work)
+	return commandNames(inner, depth+1, st)
 }
 
 // sourcedKey is the key of the file . or source runs as part of the
@@ -301,11 +323,15 @@ func sourcedKey(args []*syntax.Word) ([]string, error) {
 
 // execNames names the commands of find's -exec actions, each up to its
 // ";" or "{} +"; find puts each file's name in place of {}.
-func execNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
+func execNames(args []*syntax.Word, depth int, st *keyState) ([]string, error) {
 	var names []string
 	for i, w := range args {
-		if s, _ := literal(w); !execActions[s] {
+		s, _ := literal(w)
+		if !execActions[s] {
 			continue
+		}
+		if s == "-execdir" || s == "-okdir" {
+			st.dirChanged = true // the command runs in each file's folder
 		}
 		end := i + 1
 		for ; end < len(args); end++ {
@@ -315,7 +341,7 @@ func execNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
 				break
 			}
 		}
-		more, err := callNames(args[i+1:end], depth, work, reach{subst: "{}"})
+		more, err := callNames(args[i+1:end], depth, st, reach{subst: "{}"})
 		if err != nil {
 			return nil, err
 		}
@@ -326,7 +352,7 @@ func execNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
 
 // trapNames names the commands of trap ACTION SIGNAL...: the action runs
 // when a signal comes.
-func trapNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
+func trapNames(args []*syntax.Word, depth int, st *keyState) ([]string, error) {
 	if len(args) > 0 {
 		if s, _ := joinParts(args[0]); s == "--" {
 			args = args[1:]
@@ -342,12 +368,12 @@ func trapNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
 	if action == "-" || strings.Trim(action, "0123456789") == "" {
 		return nil, nil
 	}
-	return commandNames(action, depth+1, work)
+	return commandNames(action, depth+1, st)
 }
 
 // aliasNames names the commands of alias NAME=LINE: sh runs LINE
 // wherever a later command is NAME.
-func aliasNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
+func aliasNames(args []*syntax.Word, depth int, st *keyState) ([]string, error) {
 	var names []string
 	for _, w := range args {
 		s, ok := joinParts(w)
@@ -355,7 +381,7 @@ func aliasNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
 			return nil, errDynamic
 		}
 		if _, line, ok := strings.Cut(s, "="); ok && strings.TrimSpace(line) != "" {
-			more, err := commandNames(line, depth+1, work)
+			more, err := commandNames(line, depth+1, st)
 			if err != nil {
 				return nil, err
 			}
@@ -372,14 +398,14 @@ func aliasNames(args []*syntax.Word, depth int, work *int) ([]string, error) {
 // or may not take the next word, both readings are named. Fed words (r)
 // may be or replace the command, so a wrapper left without one, or with
 // one they replace, has no keys.
-func wrappedNames(base string, args []*syntax.Word, depth int, work *int, r reach) ([]string, error) {
+func wrappedNames(base string, args []*syntax.Word, depth int, st *keyState, r reach) ([]string, error) {
 	var from func(i int, duration bool, subst string) ([]string, error)
 	from = func(i int, duration bool, subst string) ([]string, error) {
 		var keys []string
 		for ; i < len(args); i++ {
 			// Each option read both ways doubles the readings: a line
 			// with many is approved as itself rather than keyed for ever.
-			if *work++; *work > maxKeyWork {
+			if st.work++; st.work > maxKeyWork {
 				return nil, errTooAmbiguous
 			}
 			s, ok := literal(args[i])
@@ -387,9 +413,12 @@ func wrappedNames(base string, args []*syntax.Word, depth int, work *int, r reac
 			case !ok || (r.subst != "" && strings.Contains(s, r.subst)):
 				return nil, errDynamic
 			case s == "--":
-				more, err := plain(base, args[i+1:], duration, depth, work, inner(base, r, subst))
+				more, err := plain(base, args[i+1:], duration, depth, st, inner(base, r, subst))
 				return append(keys, more...), err
 			case strings.HasPrefix(s, "-"):
+				if chdirOption(base, s) {
+					st.dirChanged = true
+				}
 				if base == "xargs" {
 					if subst, ok = xargsReplace(s, args[i+1:], subst); !ok {
 						return nil, errDynamic
@@ -412,11 +441,14 @@ func wrappedNames(base string, args []*syntax.Word, depth int, work *int, r reac
 					return append(append(keys, asCommand...), asValue...), err
 				}
 			case strings.Contains(s, "=") && (base == "env" || base == "sudo"):
+				if err := st.assigns(s); err != nil {
+					return nil, err
+				}
 				keys = append(keys, s)
 			case duration:
 				duration = false
 			default:
-				more, err := callNames(args[i:], depth, work, inner(base, r, subst))
+				more, err := callNames(args[i:], depth, st, inner(base, r, subst))
 				return append(keys, more...), err
 			}
 		}
@@ -476,7 +508,7 @@ func xargsReplace(s string, rest []*syntax.Word, subst string) (string, bool) {
 
 // plain names the command after a wrapper's "--": every word is an
 // operand, timeout's duration first.
-func plain(base string, args []*syntax.Word, duration bool, depth int, work *int, r reach) ([]string, error) {
+func plain(base string, args []*syntax.Word, duration bool, depth int, st *keyState, r reach) ([]string, error) {
 	var keys []string
 	for i, w := range args {
 		s, ok := literal(w)
@@ -484,11 +516,14 @@ func plain(base string, args []*syntax.Word, duration bool, depth int, work *int
 		case !ok:
 			return nil, errDynamic
 		case strings.Contains(s, "=") && (base == "env" || base == "sudo"):
+			if err := st.assigns(s); err != nil {
+				return nil, err
+			}
 			keys = append(keys, s)
 		case duration:
 			duration = false
 		default:
-			more, err := callNames(args[i:], depth, work, r)
+			more, err := callNames(args[i:], depth, st, r)
 			return append(keys, more...), err
 		}
 	}

@@ -31,6 +31,12 @@ func TestShellKeysNameTheVariablesALineSets(t *testing.T) {
 		{"CGO_ENABLED=0 go build", []string{"CGO_ENABLED=0", "go"}},
 		{"X= ls", []string{"X=", "ls"}},
 		{"A=1", []string{"A=1"}},
+		// env and sudo take any word with an "=" for a variable; one
+		// that is no name would read as another kind of key
+		{"env 'cd /tmp/evil=x' ls", nil},
+		{"env '. ./evil.sh=x' ls", nil},
+		{"sudo -- '>.bashrc=x' ls", nil},
+		{"env A-B=1 ls", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

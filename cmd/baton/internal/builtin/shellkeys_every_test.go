@@ -44,6 +44,12 @@ func TestShellKeysNameEveryCommandShRuns(t *testing.T) {
 		"ls &>/dev/null touch pwned",
 		"ls \r#\r; touch pwned",
 		"cat <<'EOF\r'\nEOF\r\ntouch pwned\nEOF\r",
+		// bash, sh on macOS, Fedora and Arch, reads a variable's value
+		// as an expression where arithmetic reads it, and runs what a
+		// subscript in it holds (TestArithAttacksRunUnderBash)
+		"for x in 'a[$(touch pwned)]'; do echo $((x)); done",
+		"set -- 'a[$(touch pwned)]'; echo $(($1))",
+		"read x <<'E'\na[$(touch pwned)]\nE\necho ${a[$x]}",
 	}
 	for _, line := range lines {
 		t.Run(line, func(t *testing.T) {

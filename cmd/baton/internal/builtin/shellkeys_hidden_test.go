@@ -136,6 +136,11 @@ func TestShellKeysOfPlainCommandsStayTheSame(t *testing.T) {
 		{"printf '%s\\n' \"$x\" | sort", []string{"printf", "sort"}},
 		{"while read -r line; do echo \"$line\"; done < f", []string{"echo", "line=*", "read"}},
 		{"export GOFLAGS=-mod=mod", []string{"GOFLAGS=-mod=mod", "export"}},
+		{"i=0; i=$((i+1)); echo $i", []string{"echo", "i=*", "i=0"}},
+		{"for i in 1 2 3; do echo $((i * 2)); done", []string{"echo", "i=*"}},
+		{"while read -r line; do echo \"${#line}: $line\"; done < f", []string{"echo", "line=*", "read"}},
+		{"set -euo pipefail; make", []string{"make", "set"}},
+		{"test -n \"$x\" && test $# -eq 0", []string{"test"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

@@ -26,7 +26,7 @@ func TestShellKeys(t *testing.T) {
 		{"find . -ok $CMD {} \\;", nil},
 		{"ls > \"$OUT\"", nil},
 		{"'rm' -rf x; \"l\"s", []string{"ls", "rm"}},
-		{"(cd sub && make) & wait", []string{"cd", "make", "wait"}},
+		{"(cd sub && make) & wait", []string{"cd", "cd sub", "make", "wait"}},
 		{"{ ls; pwd; }", []string{"ls", "pwd"}},
 		{"if test -f x; then rm x; fi", []string{"rm", "test"}},
 		{"f() { rm -rf /; }; f", []string{"f", "rm"}},

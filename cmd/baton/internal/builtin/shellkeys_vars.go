@@ -24,12 +24,12 @@ func varKey(name string) string { return name + "=*" }
 // sets NAME as an assignment does, and -l, -u, -c and -i change the
 // value later assignments give, so those variables may end up with any
 // value. A nameref makes later assignments set another variable.
-func declKeys(d *syntax.DeclClause) ([]string, error) {
+func declKeys(d *syntax.DeclClause, st *keyState) ([]string, error) {
 	keys := []string{d.Variant.Value}
 	if d.Variant.Value == "nameref" {
 		return nil, errNameref
 	}
-	transforms := false
+	transforms, integer := false, false
 	var named []string
 	for _, a := range d.Args {
 		if !a.Naked {
@@ -49,6 +49,7 @@ func declKeys(d *syntax.DeclClause) ([]string, error) {
 				return nil, errNameref
 			}
 			transforms = transforms || strings.ContainsAny(s[1:], "ilcu")
+			integer = integer || (s[0] == '-' && strings.Contains(s[1:], "i"))
 		case strings.Contains(s, "="):
 			name, value, _ := strings.Cut(s, "=")
 			op := "="
@@ -62,6 +63,7 @@ func declKeys(d *syntax.DeclClause) ([]string, error) {
 				value = "*"
 			}
 			keys = append(keys, name+op+value)
+			st.arith.taintKeys(keys[len(keys)-1:])
 			named = append(named, name)
 		case validName(s):
 			named = append(named, s)
@@ -69,9 +71,12 @@ func declKeys(d *syntax.DeclClause) ([]string, error) {
 			return nil, errDynamic
 		}
 	}
-	if transforms {
-		for _, name := range named {
+	for _, name := range named {
+		if transforms {
 			keys = append(keys, varKey(name))
+		}
+		if integer {
+			st.arith.use(name) // bash evaluates each value given to it
 		}
 	}
 	return keys, nil
@@ -177,6 +182,8 @@ func setterKeys(base string, args []*syntax.Word) ([]string, error) {
 		return keys, nil
 	case "unset":
 		return setNames(args, "", "", "")
+	case "set":
+		return positionalKey(args), nil
 	case "hash", "enable":
 		opts, _, err := options(args, "dpt")
 		if err != nil || opts['p'] || opts['f'] {
@@ -184,6 +191,30 @@ func setterKeys(base string, args []*syntax.Word) ([]string, error) {
 		}
 	}
 	return nil, nil
+}
+
+// positionalKey is "@=*" when set sets the positional parameters: it has
+// operands, after options, "-" or "--" (set -- a b, set -e a); an option
+// word with o takes the next word (set -o errexit). A computed word may
+// be an operand.
+func positionalKey(args []*syntax.Word) []string {
+	for i := 0; i < len(args); i++ {
+		s, ok := joinParts(args[i])
+		switch {
+		case !ok:
+			return []string{"@=*"}
+		case s == "--" || s == "-":
+			if i+1 < len(args) {
+				return []string{"@=*"}
+			}
+			return nil
+		case len(s) > 1 && (s[0] == '-' || s[0] == '+'):
+			i += strings.Count(s, "o")
+		default:
+			return []string{"@=*"}
+		}
+	}
+	return nil
 }
 
 // setNames keys the variables a builtin sets: the values of its options
