@@ -25,8 +25,15 @@ type eventLog struct {
 	// runs are the absolute positions of the retained run_started events.
 	runs    []int
 	lastSeq uint64
-	changed chan struct{}
-	closed  bool
+	// streamed is the Seq of the newest model call whose deltas the log
+	// keeps, and cut that of one whose first deltas it missed: the
+	// thread's runner picked its run up, and the call streamed, before
+	// the log subscribed (a thread opened on a stored run in flight).
+	// The cut call's deltas are left out, so that no reader gets its
+	// text without its start; its turn's completion carries it whole.
+	streamed, cut uint64
+	changed       chan struct{}
+	closed        bool
 }
 
 func newEventLog(r Runner) *eventLog {
@@ -87,6 +94,9 @@ func (l *eventLog) appendLocked(ev contract.RunEvent) {
 		if ev.Seq < l.lastSeq {
 			return // its turn already completed, repaired from the store
 		}
+		if !l.streamsLocked(ev) {
+			return
+		}
 	case ev.Seq <= l.lastSeq:
 		return
 	default:
@@ -99,6 +109,22 @@ func (l *eventLog) appendLocked(ev contract.RunEvent) {
 	l.events = append(l.events, ev)
 	close(l.changed)
 	l.changed = make(chan struct{})
+}
+
+// streamsLocked reports whether the log keeps the delta ev: one of a
+// model call whose first delta it had.
+func (l *eventLog) streamsLocked(ev contract.RunEvent) bool {
+	switch {
+	case ev.Seq == l.streamed:
+		return true
+	case ev.Seq == l.cut:
+		return false
+	case ev.Delta > 1:
+		l.cut = ev.Seq
+		return false
+	}
+	l.streamed = ev.Seq
+	return true
 }
 
 // trim keeps the newest two runs: the one starting and the one before,

@@ -50,6 +50,14 @@ func TestHistoryJoinsStoreAndLog(t *testing.T) {
 		logged: []contract.RunEvent{ev(4, 1, contract.EvTextDelta), ev(5, 0, contract.EvTurnCompleted)},
 		want:   append(stored[:4:4], ev(4, 1, contract.EvTextDelta), ev(5, 0, contract.EvTurnCompleted)),
 	}, {
+		// The runner picked its run up, and its model call streamed,
+		// before the log subscribed: the call's deltas the log has lack
+		// its start, so none of them is kept, and the turn's completion
+		// carries the call whole.
+		name:   "deltas after the call's first",
+		logged: []contract.RunEvent{ev(4, 2, contract.EvTextDelta), ev(4, 3, contract.EvTextDelta), ev(5, 0, contract.EvTurnCompleted)},
+		want:   append(stored[:4:4], ev(5, 0, contract.EvTurnCompleted)),
+	}, {
 		name:   "delegate first",
 		logged: []contract.RunEvent{ev(2, 0, contract.EvRunSettled, "c1"), ev(5, 0, contract.EvToolResult)},
 		want:   append(stored[:4:4], ev(2, 0, contract.EvRunSettled, "c1"), ev(5, 0, contract.EvToolResult)),
