@@ -42,10 +42,10 @@ func TestRunWithDelegates(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	golden(t, "run_delegates.golden", stdout)
 	id := strings.Fields(stderr)[1]
+	golden(t, "run_delegates.golden", strings.ReplaceAll(stdout, id, "$SESSION"))
 	code, stdout, _ = cli(t, "", "replay", "--store", dir, id)
-	if code != 0 || stdout != "replay verified: 8 steps, byte for byte\n" {
+	if code != 0 || stdout != "replay verified: 8 steps, byte for byte: 4 of the session's own and 4 of 1 delegated run\n" {
 		t.Errorf("replay: exit %d %q", code, stdout)
 	}
 	_, graph, _ := cli(t, "", "log", "--graph", "--store", dir, id)

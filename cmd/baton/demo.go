@@ -55,19 +55,19 @@ func (a *app) demo(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("demo: the tools did not write poem.txt: %w", err)
 	}
-	steps, err := verifySession(ctx, st, replayRules(), id)
+	c, err := verifySession(ctx, st, replayRules(), id)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	if fs.json {
-		return json.NewEncoder(a.stdout).Encode(map[string]any{"session": id, "store": dir, "steps": steps, "verified": true, "poem_bytes": len(poem)})
+		return json.NewEncoder(a.stdout).Encode(map[string]any{"session": id, "store": dir, "steps": c.steps, "verified": true, "poem_bytes": len(poem)})
 	}
 	storeFlag := ""
 	if fs.store != "" {
 		storeFlag = " --store " + fs.store
 	}
 	fmt.Fprintf(a.stdout, "\nworkspace: poem.txt holds %d bytes written by the write_file tool\n", len(poem))
-	fmt.Fprintf(a.stdout, "replay verified: %d steps, byte for byte\n\n", steps)
+	fmt.Fprintf(a.stdout, "replay verified: %d steps, byte for byte%s\n\n", c.steps, c.split())
 	fmt.Fprintf(a.stdout, "session %s is in %s; look at it with:\n", id, dir)
 	for _, c := range []string{"log", "log --graph", "replay"} {
 		fmt.Fprintf(a.stdout, "  baton %s%s %s\n", c, storeFlag, id)

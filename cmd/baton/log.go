@@ -10,8 +10,9 @@ import (
 )
 
 func (a *app) log(ctx context.Context, args []string) error {
-	fs := a.newFlags("log", "SESSION", "Print a session's transcript: user and assistant text, tool calls and results,\nsteering, compaction and errors. --graph prints the node graph instead, --json\nthe records as canonical JSON lines, with terminal controls escaped as \\uXXXX.")
+	fs := a.newFlags("log", "SESSION", "Print a session's transcript: user and assistant text, tool calls and results,\nsteering, compaction and errors. At each delegate call it names the session the\ndelegated run kept, with the command that prints it; --children prints that\ntranscript there instead, indented. --graph prints the node graph instead, --json\nthe records as canonical JSON lines, with terminal controls escaped as \\uXXXX.\nA delegated run's session is read by its id like any other, even one recorded\nbefore delegated runs had sessions listed of their own.")
 	graph := fs.Bool("graph", false, "print the DAG of nodes: hash prefix, step, signal kind, parent")
+	children := fs.Bool("children", false, "print each delegated run's transcript under the call that ran it")
 	pos, err := fs.parse(args, 1, 1)
 	if err != nil {
 		return err
@@ -22,20 +23,20 @@ func (a *app) log(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	h, err := head(ctx, st, id)
+	h, err := readHead(ctx, st, id)
 	if err != nil {
 		return err
 	}
 	if *graph {
 		return writeGraph(ctx, a.stdout, st, h, "")
 	}
-	records, err := st.Records(ctx, id)
+	nodes, err := chainOf(ctx, st, h)
 	if err != nil {
 		return sessionErr(id, err)
 	}
 	if fs.json {
-		for _, rec := range records {
-			b, err := contract.EncodeRecord(rec)
+		for _, n := range nodes {
+			b, err := contract.EncodeRecord(n.Record)
 			if err != nil {
 				return err
 			}
@@ -43,7 +44,46 @@ func (a *app) log(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
-	return writeTranscript(a.stdout, replayRules(), id, records)
+	l := sessionLog{ctx: ctx, st: st, storeArg: fs.storeArg(), children: *children}
+	return l.write(a.stdout, id, nodes)
+}
+
+// sessionLog prints transcripts, delegated runs' within their parents'
+// when children is set.
+type sessionLog struct {
+	ctx      context.Context
+	st       store.Store
+	storeArg string
+	children bool
+}
+
+func (l sessionLog) write(w io.Writer, id string, nodes []store.Node) error {
+	rules := replayRules()
+	// A record the rules refuse ends the runs found there; the transcript
+	// says where.
+	runs, _ := delegatesOf(rules, id, nodes)
+	view := delegateView{runs: runs, storeArg: l.storeArg}
+	if l.children {
+		view.inline = l.child
+	}
+	return writeTranscriptWith(w, rules, id, recordsOf(nodes), view)
+}
+
+// child writes a delegated run's transcript: the chain its parent linked,
+// or, for a call still running, the child session's own.
+func (l sessionLog) child(w io.Writer, r delegateRun) error {
+	h := r.head
+	if h.IsZero() {
+		var err error
+		if h, err = readHead(l.ctx, l.st, r.session); err != nil {
+			return err
+		}
+	}
+	nodes, err := chainOf(l.ctx, l.st, h)
+	if err != nil {
+		return sessionErr(r.session, err)
+	}
+	return l.write(w, r.session, nodes)
 }
 
 // writeGraph prints the chain ending at h, newest first, and under each

@@ -24,43 +24,45 @@ import (
 // file here must still import, replay and export unchanged.
 var sessionsDir = filepath.Join("..", "..", "testdata", "sessions")
 
-// recordedSessions names each recorded file's session and its step count.
+// recordedSessions names each recorded file's session and its step
+// count, with, for one that delegated, how replay says the count divides.
 var recordedSessions = map[string]struct {
 	id    string
 	steps int
+	split string
 }{
-	"plain.jsonl":                {"cosmic-walrus-62f4", 11},
-	"parallel-tools.jsonl":       {"glad-thistle-48d9", 9},
-	"retries.jsonl":              {"rapid-summit-a4bb", 5},
-	"steering.jsonl":             {"crisp-robin-b5d6", 7},
-	"approvals.jsonl":            {"keen-lantern-c632", 14},
-	"compaction.jsonl":           {"jolly-otter-30a1", 15}, // the summary did not shrink history: skipped
-	"compaction-condensed.jsonl": {"quiet-summit-8b33", 33},
-	"abort.jsonl":                {"glad-sparrow-f420", 6},
-	"resumed-crash.jsonl":        {"mellow-river-a7f9", 13},
-	"model-failed.jsonl":         {"clever-fern-824d", 2},
+	"plain.jsonl":                {"cosmic-walrus-62f4", 11, ""},
+	"parallel-tools.jsonl":       {"glad-thistle-48d9", 9, ""},
+	"retries.jsonl":              {"rapid-summit-a4bb", 5, ""},
+	"steering.jsonl":             {"crisp-robin-b5d6", 7, ""},
+	"approvals.jsonl":            {"keen-lantern-c632", 14, ""},
+	"compaction.jsonl":           {"jolly-otter-30a1", 15, ""}, // the summary did not shrink history: skipped
+	"compaction-condensed.jsonl": {"quiet-summit-8b33", 33, ""},
+	"abort.jsonl":                {"glad-sparrow-f420", 6, ""},
+	"resumed-crash.jsonl":        {"mellow-river-a7f9", 13, ""},
+	"model-failed.jsonl":         {"clever-fern-824d", 2, ""},
 	// Revision 1: the faulted first run's turns are left out of the
 	// second run's model call; turn_started events.
-	"failed-run-excluded.jsonl": {"bold-raven-7d6c", 6},
+	"failed-run-excluded.jsonl": {"bold-raven-7d6c", 6, ""},
 	// Revision 2: a delegate call whose child run (4 steps, linked at the
 	// parent's delegate_settled) replays with the parent.
-	"delegation.jsonl": {"calm-robin-ad6f", 8},
+	"delegation.jsonl": {"calm-robin-ad6f", 8, ": 4 of the session's own and 4 of 1 delegated run"},
 	// An output schema: two answers sent back (not JSON, a field
 	// missing), the third settles; each reply records the verdict.
-	"structured-output.jsonl": {"proud-lantern-a20f", 4},
+	"structured-output.jsonl": {"proud-lantern-a20f", 4, ""},
 	// Revision 8: a session whose id is too long for its delegate's to
 	// extend (forked from a short one, then a run delegating); the
 	// child's session begins with a digest of the parent id.
-	"long-id-delegation.jsonl": {"team-notes.2026-11-27.a-thread-whose-id-is-long-enough-to-cut-its-delegates-ids", 10},
+	"long-id-delegation.jsonl": {"team-notes.2026-11-27.a-thread-whose-id-is-long-enough-to-cut-its-delegates-ids", 10, ": 6 of the session's own and 4 of 1 delegated run"},
 	// Revision 10: two delegate calls whose children each ask to run
 	// shell; "always" for the first child's call reaches the parent
 	// (allowance_shared) and from it the second child, still running,
 	// whose waiting call runs unasked.
-	"allow-running.jsonl": {"shared-ink-5e1d", 16},
+	"allow-running.jsonl": {"shared-ink-5e1d", 16, ": 6 of the session's own and 10 of 2 delegated runs"},
 	// Revision 11: the process stopped while the second run's model call
 	// was out, with a long steer recorded; the resume compacts the first
 	// run before sending the call again with the steer after the summary.
-	"steer-resume-compaction.jsonl": {"patient-heron-5c2e", 7},
+	"steer-resume-compaction.jsonl": {"patient-heron-5c2e", 7, ""},
 }
 
 // recordedChildren names, for a recorded file that holds them beside its
@@ -125,7 +127,7 @@ func TestRecordedSessionsReplay(t *testing.T) {
 				t.Fatalf("import: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 			}
 			code, stdout, stderr = cli(t, "", "replay", "--store", dir, want.id)
-			wantOut := fmt.Sprintf("replay verified: %d steps, byte for byte\n", want.steps)
+			wantOut := fmt.Sprintf("replay verified: %d steps, byte for byte%s\n", want.steps, want.split)
 			if code != exitOK || stdout != wantOut {
 				t.Fatalf("replay: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 			}

@@ -5,15 +5,29 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 )
 
+// replayReport is what replay --json writes.
+type replayReport struct {
+	Session string `json:"session"`
+	// Steps counts every step verified: the session's own and those of
+	// its delegated runs, at every depth.
+	Steps int `json:"steps"`
+	// SessionSteps counts the session's own steps, as 'baton sessions'
+	// does; DelegatedRuns the delegated runs replayed with it.
+	SessionSteps  int                 `json:"session_steps"`
+	DelegatedRuns int                 `json:"delegated_runs,omitempty"`
+	Verified      bool                `json:"verified"`
+	Divergence    *cadence.Divergence `json:"divergence,omitempty"`
+	Error         string              `json:"error,omitempty"`
+}
+
 func (a *app) replay(ctx context.Context, args []string) error {
-	fs := a.newFlags("replay", "SESSION", "Fold a session's records through the rules again and check that every step\nproduces the recorded effects and re-encodes to the stored bytes. Prints the\nfirst divergence and exits 1 when one differs.")
+	fs := a.newFlags("replay", "SESSION", "Fold a session's records through the rules again and check that every step\nproduces the recorded effects and re-encodes to the stored bytes, the steps of\nits delegated runs too: the count covers them all and says how many were the\nsession's own (the steps 'baton sessions' lists). Prints the first divergence\nand exits 1 when one differs.")
 	pos, err := fs.parse(args, 1, 1)
 	if err != nil {
 		return err
@@ -23,15 +37,9 @@ func (a *app) replay(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	steps, err := verifySession(ctx, st, replayRules(), pos[0])
+	c, err := verifySession(ctx, st, replayRules(), pos[0])
 	if fs.json {
-		out := struct {
-			Session    string              `json:"session"`
-			Steps      int                 `json:"steps"`
-			Verified   bool                `json:"verified"`
-			Divergence *cadence.Divergence `json:"divergence,omitempty"`
-			Error      string              `json:"error,omitempty"`
-		}{Session: pos[0], Steps: steps, Verified: err == nil}
+		out := replayReport{Session: pos[0], Steps: c.steps, SessionSteps: c.own, DelegatedRuns: c.runs, Verified: err == nil}
 		var d *cadence.Divergence
 		if errors.As(err, &d) {
 			out.Divergence = d
@@ -46,75 +54,93 @@ func (a *app) replay(ctx context.Context, args []string) error {
 		return err
 	}
 	if !fs.json {
-		fmt.Fprintf(a.stdout, "replay verified: %d steps, byte for byte\n", steps)
+		fmt.Fprintf(a.stdout, "replay verified: %d steps, byte for byte%s\n", c.steps, c.split())
 	}
 	return nil
+}
+
+// replayCount counts what a replay verified.
+type replayCount struct {
+	steps int // all steps, the delegated runs' too
+	own   int // the session's own steps
+	runs  int // delegated runs
+}
+
+// split says how a count that covers delegated runs divides.
+func (c replayCount) split() string {
+	if c.runs == 0 {
+		return ""
+	}
+	return fmt.Sprintf(": %d of the session's own and %d of %s", c.own, c.steps-c.own, count(int64(c.runs), "delegated run"))
 }
 
 // verifySession replays a session under rules and then checks, node by
 // node, that each replayed record encodes to exactly the stored node's
 // bytes (a node's hash is the hash of its bytes, so equal hashes are equal
-// bytes). It returns the number of steps verified.
-func verifySession(ctx context.Context, st store.Store, rules *cadence.Rules, id string) (int, error) {
-	h, err := head(ctx, st, id)
+// bytes). It returns what it verified.
+func verifySession(ctx context.Context, st store.Store, rules *cadence.Rules, id string) (replayCount, error) {
+	h, err := readHead(ctx, st, id)
 	if err != nil {
-		return 0, err
+		return replayCount{}, err
 	}
-	return verifyChain(ctx, st, rules, id, h, map[store.Hash]bool{})
+	var c replayCount
+	err = verifyChain(ctx, st, rules, id, h, map[store.Hash]bool{}, &c)
+	return c, err
 }
 
 // verifyChain verifies the chain ending at h, then every delegated run's
-// chain linked into it; the count covers them all.
-func verifyChain(ctx context.Context, st store.Store, rules *cadence.Rules, id string, h store.Hash, done map[store.Hash]bool) (int, error) {
-	var nodes []store.Node
-	for n, err := range st.Walk(ctx, h) {
-		if err != nil {
-			return 0, sessionErr(id, err)
-		}
-		nodes = append(nodes, n)
+// chain linked into it, counting what it verified into c. A child is
+// replayed under the session its parent's step names for it, which is
+// its own even when it was recorded without a head.
+func verifyChain(ctx context.Context, st store.Store, rules *cadence.Rules, id string, h store.Hash, done map[store.Hash]bool, c *replayCount) error {
+	nodes, err := chainOf(ctx, st, h)
+	if err != nil {
+		return sessionErr(id, err)
 	}
-	slices.Reverse(nodes)
-	records := make([]contract.Record, len(nodes))
-	for i, n := range nodes {
-		records[i] = n.Record
-	}
+	names := make([][]string, len(nodes)) // the children each step names
 	i := 0
-	for f, err := range rules.Steps(cadence.InitialSnapshot(id), records) {
+	for f, err := range rules.Steps(cadence.InitialSnapshot(id), recordsOf(nodes)) {
 		if err == nil {
 			err = cadence.Compare(f.Record, f.Persisted)
 		}
 		if err != nil {
-			return i, fmt.Errorf("replay %s: %w", id, err)
+			return fmt.Errorf("replay %s: %w", id, err)
 		}
 		n := nodes[i]
 		b, err := store.EncodeNode(store.Node{Parent: n.Parent, Links: n.Links, Record: f.Persisted})
 		if err != nil {
-			return i, fmt.Errorf("replay %s: step %d: %w", id, n.Record.Step, err)
+			return fmt.Errorf("replay %s: step %d: %w", id, n.Record.Step, err)
 		}
 		if got := store.HashOf(b); got != n.Hash {
-			return i, fmt.Errorf("replay %s: step %d re-encodes to node %s, stored %s", id, n.Record.Step, shortHash(got), shortHash(n.Hash))
+			return fmt.Errorf("replay %s: step %d re-encodes to node %s, stored %s", id, n.Record.Step, shortHash(got), shortHash(n.Hash))
+		}
+		names[i] = f.Effects[0].(*contract.Persist).Links
+		c.steps++
+		if len(done) == 0 {
+			// No child is replayed before the session's own chain ends.
+			c.own++
 		}
 		i++
 	}
-	steps := len(nodes)
-	for _, n := range nodes {
-		for _, l := range n.Links {
+	for i, n := range nodes {
+		for k, l := range n.Links {
 			if done[l] {
 				continue
 			}
 			done[l] = true
-			child, err := linkedSession(ctx, st, l)
-			if err != nil {
-				return steps, err
+			c.runs++
+			child := ""
+			if len(names[i]) == len(n.Links) {
+				child = names[i][k]
+			} else if child, err = linkedSession(ctx, st, l); err != nil {
+				return err
 			}
-			k, err := verifyChain(ctx, st, rules, child, l, done)
-			steps += k
-			if err != nil {
-				return steps, fmt.Errorf("replay %s: child linked at step %d: %w", id, n.Record.Step, err)
+			if err := verifyChain(ctx, st, rules, child, l, done, c); err != nil {
+				return fmt.Errorf("replay %s: child linked at step %d: %w", id, n.Record.Step, err)
 			}
 		}
 	}
-	return steps, nil
+	return nil
 }
 
 // linkedSession names the session a linked chain's head belongs to.

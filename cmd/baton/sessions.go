@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -24,9 +25,15 @@ type sessionRow struct {
 	Status string `json:"status,omitempty"`
 	// Prompt is the session's first prompt.
 	Prompt string `json:"prompt,omitempty"`
+	// Parent is, for a delegated run's session (listed with --children),
+	// the session whose call ran it.
+	Parent string `json:"parent,omitempty"`
 	// Error says why a session could not be read; the other fields are
 	// then empty.
 	Error string `json:"error,omitempty"`
+
+	depth    int           // delegation depth, 0 for a session of its own
+	children []delegateRun // the delegated runs its records name
 }
 
 // errDamagedSessions is returned after listing when any session could not
@@ -34,7 +41,8 @@ type sessionRow struct {
 var errDamagedSessions = errors.New("sessions are damaged")
 
 func (a *app) sessions(ctx context.Context, args []string) error {
-	fs := a.newFlags("sessions", "", "List the stored sessions, the most recently updated last: id, steps, how\nits last run stands, last update and first prompt (--json adds the head node).\nA session that cannot be read is listed as damaged, its error goes to\nstderr, and the exit code is 1.")
+	fs := a.newFlags("sessions", "", "List the stored sessions, the most recently updated last: id, steps (its own,\nnot its delegated runs'), how its last run stands, last update and first prompt\n(--json adds the head node). The sessions delegated runs keep are left out:\n--children lists each under the session that ran it, indented (--json names\nits parent), and 'baton log --children' prints them within their parent's\ntranscript. A session that cannot be read is listed as damaged, its error goes\nto stderr, and the exit code is 1.")
+	children := fs.Bool("children", false, "list delegated runs' sessions too, each under its parent")
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
 	}
@@ -80,11 +88,16 @@ func (a *app) sessions(ctx context.Context, args []string) error {
 		}
 		return a.Updated.Compare(b.Updated)
 	})
+	tree := delegationTree{ctx: ctx, st: st, rows: map[string]sessionRow{}}
+	rows, hidden := tree.arrange(rows, *children)
 	if err := a.printSessions(fs.json, rows); err != nil {
 		return err
 	}
-	if damaged > 0 {
-		return fmt.Errorf("%w: %d of %d", errDamagedSessions, damaged, len(rows))
+	if hidden > 0 && !fs.json {
+		fmt.Fprintf(a.stdout, "(%s of delegated runs not listed: 'baton sessions --children' lists them)\n", count(int64(hidden), "session"))
+	}
+	if damaged+tree.damaged > 0 {
+		return fmt.Errorf("%w: %d of %d", errDamagedSessions, damaged+tree.damaged, len(rows))
 	}
 	return nil
 }
@@ -95,17 +108,26 @@ func sessionInfo(ctx context.Context, st store.Store, id string) (sessionRow, er
 	if err != nil {
 		return sessionRow{}, err
 	}
-	n, err := st.Node(ctx, h)
+	return chainInfo(ctx, st, id, h)
+}
+
+// chainInfo reads the row of session id, whose chain ends at h.
+func chainInfo(ctx context.Context, st store.Store, id string, h store.Hash) (sessionRow, error) {
+	nodes, err := chainOf(ctx, st, h)
 	if err != nil {
 		return sessionRow{}, sessionErr(id, err)
 	}
+	if len(nodes) == 0 {
+		return sessionRow{}, sessionErr(id, store.ErrNotFound)
+	}
+	n := nodes[len(nodes)-1]
 	row := sessionRow{ID: id, Steps: n.Record.Step, Head: h.String(), Updated: n.Record.Signal.When().Time()}
-	records, err := st.Records(ctx, id)
-	if err != nil {
-		return sessionRow{}, sessionErr(id, err)
-	}
+	records := recordsOf(nodes)
 	snap, err := replayRules().Fold(cadence.InitialSnapshot(id), records)
 	if err != nil {
+		return sessionRow{}, fmt.Errorf("session %q: %w", id, err)
+	}
+	if row.children, err = delegatesOf(replayRules(), id, nodes); err != nil {
 		return sessionRow{}, fmt.Errorf("session %q: %w", id, err)
 	}
 	row.Status = statusOf(snap)
@@ -152,7 +174,7 @@ func (a *app) printSessions(asJSON bool, rows []sessionRow) error {
 			fmt.Fprintf(tw, "%s\t-\tdamaged\t-\t-\n", safeLine(r.ID))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", safeLine(r.ID), r.Steps, r.Status, r.Updated.Format(time.DateTime), oneLine(r.Prompt, 60))
+		fmt.Fprintf(tw, "%s%s\t%d\t%s\t%s\t%s\n", strings.Repeat("  ", r.depth), safeLine(r.ID), r.Steps, r.Status, r.Updated.Format(time.DateTime), oneLine(r.Prompt, 60))
 	}
 	return tw.Flush()
 }

@@ -214,7 +214,7 @@ func (p *printer) text(ev contract.RunEvent) {
 	case contract.EvToolResult:
 		p.result(ev.Result)
 	case contract.EvSubflowStarted:
-		p.line("⇢ %s started", strings.TrimPrefix(p.callRef(ev.Call), contract.DelegatePrefix))
+		p.subflowStarted(ev)
 	case contract.EvApprovalResolved:
 		verdict := "denied"
 		if ev.Approved {
@@ -242,6 +242,17 @@ func (p *printer) text(ev contract.RunEvent) {
 		}
 		p.line("── faulted: %s", faultText(ev.Err))
 	}
+}
+
+// subflowStarted names a delegate call's child run and the session it
+// keeps, which 'baton log' prints on its own or, with --children, inline.
+func (p *printer) subflowStarted(ev contract.RunEvent) {
+	ref := strings.TrimPrefix(p.callRef(ev.Call), contract.DelegatePrefix)
+	if ev.Text == "" {
+		p.line("⇢ %s started", ref)
+		return
+	}
+	p.line("⇢ %s started as session %s", ref, safeLine(ev.Text))
 }
 
 // compactionText says what a compaction event did: the reducer's own text

@@ -20,27 +20,37 @@ type transcript struct {
 	snap  contract.RunSnapshot
 	calls map[string]int    // call id -> its number in the session
 	names map[string]string // call id -> tool name
+	view  delegateView
 }
 
 func writeTranscript(w io.Writer, rules *cadence.Rules, sessionID string, records []contract.Record) error {
-	t := &transcript{w: w, snap: cadence.InitialSnapshot(sessionID), calls: map[string]int{}, names: map[string]string{}}
+	return writeTranscriptWith(w, rules, sessionID, records, delegateView{})
+}
+
+// writeTranscriptWith prints a transcript that shows, at each delegate
+// call answered, the child's session as view says.
+func writeTranscriptWith(w io.Writer, rules *cadence.Rules, sessionID string, records []contract.Record, view delegateView) error {
+	t := &transcript{w: w, snap: cadence.InitialSnapshot(sessionID), calls: map[string]int{}, names: map[string]string{}, view: view}
 	for f, err := range rules.Steps(t.snap, records) {
 		if err != nil {
 			fmt.Fprintf(t.w, "!! step %d: this signal does not fit the session's state; the rest is not shown (see 'baton log --json')\n", f.Record.Step)
 			return nil
 		}
-		t.step(f.Record.Signal, f.After)
+		t.step(f.Record.Step, f.Record.Signal, f.After)
 		t.snap = f.After
 	}
 	if t.snap.Phase.InFlight() {
 		fmt.Fprintf(t.w, "── run %s still in flight (%s)\n", safeLine(t.snap.RunID), t.snap.Phase)
+		t.delegates(0)
 	}
 	return nil
 }
 
-// step prints what one signal did: its own line, then the turns it added.
-func (t *transcript) step(sig contract.Signal, next contract.RunSnapshot) {
+// step prints what one signal did: its own line, the delegated runs it
+// answered, then the turns it added.
+func (t *transcript) step(n uint64, sig contract.Signal, next contract.RunSnapshot) {
 	t.signal(sig)
+	t.delegates(n)
 	added, grew := next.History.After(t.snap.History)
 	excluded := 0
 	if _, ok := sig.(contract.Compacted); ok && grew {
