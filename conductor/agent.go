@@ -187,6 +187,11 @@ func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) 
 			bad = append(bad, contract.FieldError{Field: "Deps.Env.WorkDir", Reason: fmt.Sprintf("%q is not an existing folder", dir)})
 		}
 	}
+	if c := deps.Tools.OutputCap; c > store.MaxNode {
+		// An output the cap lets through but no node holds would fail
+		// the run midway, at the record of its result.
+		bad = append(bad, contract.FieldError{Field: "Deps.Tools.OutputCap", Reason: fmt.Sprintf("is %d bytes, over the %d bytes a store takes in one node (store.MaxNode)", c, store.MaxNode)})
+	}
 	if deps.Env.EventBuffer < 0 {
 		bad = append(bad, contract.FieldError{Field: "Deps.Env.EventBuffer", Reason: "must not be negative"})
 	}

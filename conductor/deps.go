@@ -74,7 +74,8 @@ type Tools struct {
 	// config names no tools the agent offers every tool in the box.
 	Box *dispatch.ToolBox
 	// OutputCap bounds a call's output in bytes; default
-	// dispatch.DefaultOutputCap.
+	// dispatch.DefaultOutputCap. CreateAgent refuses one over
+	// store.MaxNode, as no store could record such an output.
 	OutputCap int
 	// Grace is how long a timed-out or cancelled tool may take to wind
 	// down; default dispatch.DefaultGrace. A call's timeout is its

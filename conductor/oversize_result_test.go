@@ -15,7 +15,8 @@ import (
 )
 
 // A tool's result too large for one node of the session (a host raised
-// the output cap past store.MaxNode) cannot be recorded: the run fails at
+// the output cap to store.MaxNode, and the record around the output takes
+// more) cannot be recorded: the run fails at
 // once with the store's refusal, naming the limit, rather than retrying
 // or running on, and the session keeps every step before it, readable
 // and exportable, for a resume.
@@ -25,7 +26,7 @@ func TestToolResultOverTheNodeLimitFailsTheRun(t *testing.T) {
 		return contract.ToolOutcome{Content: strings.Repeat("x", store.MaxNode)}, nil
 	})
 	deps := testDeps(m, toolBox(t, huge))
-	deps.Tools.OutputCap = 2 * store.MaxNode
+	deps.Tools.OutputCap = store.MaxNode
 	st := store.NewMemory()
 	deps.Env.Store = st
 	a := newAgent(t, contract.AgentConfig{}, deps)
