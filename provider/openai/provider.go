@@ -51,7 +51,9 @@ func New(opts ...endpoint.Option) *Provider {
 }
 
 // WithRules returns a provider like p that follows rules r, for a server
-// whose host does not say what its models take (see Rules).
+// whose host does not say what its models take (see Rules). Under rules
+// none of the known ones it refuses every config and request, before
+// sending, rather than follow none.
 func (p *Provider) WithRules(r Rules) *Provider { return newProvider(p.chat, p.atOpenAI, r) }
 
 func newProvider(chat sdk.ChatCompletionService, atOpenAI bool, r Rules) *Provider {

@@ -22,6 +22,9 @@ var ErrBadRequest = errors.New("openai: bad request")
 // the defaults it refuses to be told are left off; otherwise the server
 // gets what was asked.
 func buildParams(req contract.ModelRequest, send sending) (sdk.ChatCompletionNewParams, error) {
+	if send.refusal != "" {
+		return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: %s", ErrBadRequest, send.refusal)
+	}
 	if req.Model == "" {
 		return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: model is empty", ErrBadRequest)
 	}

@@ -54,10 +54,17 @@ type sending struct {
 	modelRules bool
 	// maxTokens sends the output limit as max_tokens.
 	maxTokens bool
+	// refusal, when set, says why every request is refused: the rules
+	// are none of the known ones, and following none of OpenAI's rules
+	// quietly, even at its own API, would hide that.
+	refusal string
 }
 
 // at is what r decides for requests to a server, atOpenAI saying
 // whether it is OpenAI's own API.
 func (r Rules) at(atOpenAI bool) sending {
+	if r < 0 || int(r) >= len(ruleNames) {
+		return sending{refusal: fmt.Sprintf("the provider's rules %v are unknown: want %s (see WithRules)", r, strings.Join(ruleNames, ", "))}
+	}
 	return sending{modelRules: r == RulesOpenAI || r == RulesByHost && atOpenAI, maxTokens: r == RulesCompatible}
 }

@@ -3,9 +3,12 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -96,5 +99,36 @@ func TestParseRules(t *testing.T) {
 	}
 	if _, err := ParseRules("azure"); err == nil {
 		t.Error("ParseRules(\"azure\") took an unknown name")
+	}
+}
+
+// TestUnknownRulesAreRefused: rules none of the known ones (a Rules
+// converted from a bad number) follow no rules silently, even at
+// OpenAI's own API, were they taken; instead CheckConfig refuses every
+// agent and Stream every request, before sending, naming the rules.
+func TestUnknownRulesAreRefused(t *testing.T) {
+	for _, r := range []Rules{Rules(7), Rules(-1)} {
+		t.Run(r.String(), func(t *testing.T) {
+			var sent atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				sent.Add(1)
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.Write([]byte("data: " + hiFrame + "\n\ndata: [DONE]\n\n"))
+			}))
+			defer srv.Close()
+			p := New(endpoint.BaseURL(srv.URL+"/v1/"), endpoint.HTTPClient(srv.Client())).WithRules(r)
+			_, err := transcripttest.Collect(context.Background(), p, basicRequest())
+			if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), r.String()) {
+				t.Errorf("Stream: %v, want ErrBadRequest naming %v", err, r)
+			}
+			if n := sent.Load(); n != 0 {
+				t.Errorf("%d requests sent under unknown rules, want none", n)
+			}
+			atOpenAI := New(endpoint.BaseURL(DefaultBaseURL)).WithRules(r)
+			bad := atOpenAI.CheckConfig(contract.AgentConfig{Model: "gpt-4o"})
+			if len(bad) != 1 || bad[0].Field != "Model" || !strings.Contains(bad[0].Reason, r.String()) {
+				t.Errorf("CheckConfig at %s = %v, want one error on Model naming %v", DefaultBaseURL, bad, r)
+			}
+		})
 	}
 }
