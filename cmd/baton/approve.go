@@ -126,14 +126,8 @@ func (c *console) approve(ctx context.Context, req conductor.ApprovalRequest) (c
 // answer puts a question the model asked to the person at the terminal;
 // a number picks one of the offered choices.
 func (c *console) answer(ctx context.Context, req conductor.QuestionRequest) (string, error) {
-	call, q := req.Call, req.Question
-	var text strings.Builder
-	fmt.Fprintf(&text, "? %s\n", safeLine(q.Text))
-	for i, choice := range q.Choices {
-		fmt.Fprintf(&text, "  %d) %s\n", i+1, safeLine(choice))
-	}
-	text.WriteString("answer> ")
-	line, err := c.ask(ctx, call, text.String(), "", func(line string) bool { return strings.TrimSpace(line) != "" })
+	q := req.Question
+	line, err := c.ask(ctx, req.Call, questionPrompt(req), "", func(line string) bool { return strings.TrimSpace(line) != "" })
 	if errors.Is(err, errStdinEnded) {
 		return "(no answer: stdin was closed, so nobody can answer)", nil
 	}
@@ -207,6 +201,25 @@ func (c *console) prompt(call contract.ToolCall, text string) (answered func()) 
 	}
 	fmt.Fprint(c.prompts, text)
 	return func() {}
+}
+
+// questionPrompt puts a question to the person, its choices numbered.
+// A delegate's child asking is named by its delegate call's path: its
+// prompt may show among its parent's lines, and the model that asks is
+// not the one the person talks to.
+func questionPrompt(req conductor.QuestionRequest) string {
+	q := req.Question
+	var text strings.Builder
+	text.WriteString("? ")
+	if len(req.Subflow) > 0 {
+		fmt.Fprintf(&text, "(asked in delegate call %s) ", safeLine(strings.Join(req.Subflow, "/")))
+	}
+	fmt.Fprintf(&text, "%s\n", safeLine(q.Text))
+	for i, choice := range q.Choices {
+		fmt.Fprintf(&text, "  %d) %s\n", i+1, safeLine(choice))
+	}
+	text.WriteString("answer> ")
+	return text.String()
 }
 
 // approvalPrompt asks whether a call may run, showing the whole of what
