@@ -92,6 +92,9 @@ type Agent struct {
 	record [1]contract.Record // see persist
 	// claiming is set while a claim is applied (applyFirst).
 	claiming bool
+	// response is what the provider said of the reply being applied,
+	// for its turn_completed event; never recorded.
+	response turn.Response
 
 	// lease is the session's lock while the agent holds it, and
 	// unwatchLease stops waiting for its loss (see lockSession); owned

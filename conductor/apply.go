@@ -272,6 +272,9 @@ func (a *Agent) perform(e contract.Effect) error {
 			return persistFailed(e, err)
 		}
 	case *contract.Publish:
+		if e.Event.Kind == contract.EvTurnCompleted {
+			e.Event.ResponseModel, e.Event.ResponseID = a.response.Model, a.response.ID
+		}
 		a.publish(&e.Event)
 	case *contract.InvokeModel:
 		a.startModel(&e.Request)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
 )
 
 // task is one thing the agent does in turn: a closure, or the signal a
@@ -20,6 +21,9 @@ type task struct {
 	// the order they are applied, whatever the clock.
 	result   contract.ToolSettled
 	isResult bool
+	// response is what the provider said of the reply sig is, for its
+	// turn_completed event.
+	response turn.Response
 }
 
 // none reports whether t is no task at all: a job that brought nothing.
@@ -81,7 +85,10 @@ func (a *Agent) do(t *task) {
 	case t.isResult:
 		a.apply(settledAt(&t.result, a.now()))
 	case t.sig != nil:
-		if err := a.apply(t.sig); err != nil {
+		a.response = t.response
+		err := a.apply(t.sig)
+		a.response = turn.Response{}
+		if err != nil {
 			a.log.Debug("conductor: signal refused", "signal", t.sig.SignalKind(), "err", err)
 		}
 	}

@@ -209,11 +209,11 @@ func (m *modelCall) do(*Agent) task {
 	if block != "" {
 		return blockedModel(a, block)
 	}
-	sig := a.driver.Run(m.ctx, m.req, m.publish)
+	sig, resp := a.driver.RunReply(m.ctx, m.req, m.publish)
 	if m.ctx.Err() != nil {
 		return task{}
 	}
-	return task{sig: a.replied(m.ctx, m.run, sig, rewrote)}
+	return task{sig: a.replied(m.ctx, m.run, sig, rewrote), response: resp}
 }
 
 // blockedModel is the result of a model call a before-model hook

@@ -107,4 +107,10 @@ type RunEvent struct {
 	// Round and MaxRounds describe a turn_started.
 	Round     int `json:"round,omitempty"`
 	MaxRounds int `json:"max_rounds,omitempty"`
+	// ResponseModel and ResponseID describe a turn_completed's reply as
+	// its provider reported it: the model that answered and the reply's
+	// id, for telemetry. The host that made the call adds them; they are
+	// not recorded, so the events of a replayed step have neither.
+	ResponseModel string `json:"response_model,omitempty"`
+	ResponseID    string `json:"response_id,omitempty"`
 }

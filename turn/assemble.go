@@ -11,13 +11,15 @@ import (
 // each delta into an event. It is rebuilt for every attempt, so a retried
 // stream never glues onto a broken one.
 type assembler struct {
-	blocks  []contract.Block
-	text    []deltas   // per block: its text, thinking or arguments
-	args    []callSlot // the tool calls started, by index
-	usage   contract.Usage
-	stop    contract.StopReason
-	stopped bool
-	chunks  int // chunks folded in
+	blocks []contract.Block
+	text   []deltas   // per block: its text, thinking or arguments
+	args   []callSlot // the tool calls started, by index
+	usage  contract.Usage
+	// response is what the provider said of the reply (ChunkResponse).
+	response Response
+	stop     contract.StopReason
+	stopped  bool
+	chunks   int // chunks folded in
 	// tail is one past the block the newest text, thinking or arguments
 	// went to: where a reply cut by the token limit was cut.
 	tail  int
@@ -124,6 +126,13 @@ func (a *assembler) add(c Chunk) error {
 		a.mergeUsage(c.Usage)
 	case ChunkStop:
 		a.stop, a.stopped = c.Stop, true
+	case ChunkResponse:
+		if c.Name != "" {
+			a.response.Model = c.Name
+		}
+		if c.Text != "" {
+			a.response.ID = c.Text
+		}
 	default:
 		return fmt.Errorf("turn: unknown chunk kind %q", c.Kind)
 	}

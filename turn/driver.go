@@ -39,8 +39,16 @@ func NewDriver(p Provider, opts Options) *Driver {
 // cancelled ctx returns promptly with ModelFailed{Failure: FailOther,
 // Message: "cancelled"}.
 func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish func(*contract.RunEvent)) contract.Signal {
+	sig, _ := d.RunReply(ctx, req, publish)
+	return sig
+}
+
+// RunReply is Run, returning with a reply what the provider said of it
+// (ChunkResponse): the model that answered and the reply's id, kept out
+// of the signal, which is recorded and replayed without them.
+func (d *Driver) RunReply(ctx context.Context, req contract.ModelRequest, publish func(*contract.RunEvent)) (contract.Signal, Response) {
 	if d == nil || d.p == nil {
-		return contract.ModelFailed{Failure: contract.FailInvalidRequest, Message: "turn: driver has no provider"}
+		return contract.ModelFailed{Failure: contract.FailInvalidRequest, Message: "turn: driver has no provider"}, Response{}
 	}
 	req.History = d.sanitize(req.History)
 	known := d.toolNames(req.Tools)
@@ -82,14 +90,15 @@ func (d *Driver) Run(ctx context.Context, req contract.ModelRequest, publish fun
 			fellBack, err = d.fallback(ctx, deadline, total, &req, err, actx.assembler(), publish)
 		}
 		if err == nil {
-			sig := d.replied(actx.assembler())
+			asm := actx.assembler()
+			sig, resp := d.replied(asm), asm.response
 			actx.release()
-			return sig
+			return sig, resp
 		}
 		actx.release()
 		var sig contract.Signal
 		if sig, waited = d.retry(ctx, deadline, total, attempt, waited, err, publish); sig != nil {
-			return sig
+			return sig, Response{}
 		}
 	}
 }

@@ -40,7 +40,21 @@ const (
 	// encrypted, its opaque data in Signature. It has no readable text, so
 	// it publishes no delta.
 	ChunkRedactedThinking ChunkKind = "redacted_thinking"
+
+	// ChunkResponse says which reply this is, as the provider reports
+	// it: Name is the model that answered (maybe a dated version of the
+	// one asked), Text the reply's id. Either may be empty. It is not
+	// part of the reply: hosts see it on the turn_completed event only
+	// (see Driver.RunReply).
+	ChunkResponse ChunkKind = "response"
 )
+
+// Response is what a provider says of a reply besides its content
+// (ChunkResponse), for telemetry: the model that answered and the
+// reply's id, empty where it said nothing.
+type Response struct {
+	Model, ID string
+}
 
 // Chunk is one piece of a streamed reply. A thinking signature, in one
 // chunk or several, ends the block it signs: thinking text after it

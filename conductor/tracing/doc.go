@@ -2,9 +2,11 @@
 // that follow the GenAI semantic conventions (semconv v1.41.0, the newest
 // release of go.opentelemetry.io/otel/semconv that ships the gen_ai
 // attributes): an invoke_agent span per run, a chat span per model call
-// (model, token usage, finish reasons), an execute_tool span per tool
-// call (name, call id), an invoke_agent span per delegation under its
-// delegate call, and a compaction span, parented as the run nests them,
+// (the model asked and, as the provider reports them, the model that
+// answered and the reply's id; token usage, finish reasons), an
+// execute_tool span per tool call (name, call id), an invoke_agent span
+// per delegation under its delegate call, and a compaction span,
+// parented as the run nests them,
 // with errors recorded on the span that failed. Message content (input,
 // output, tool arguments and results) is left out unless Options.Content
 // opts in; error texts lose the URLs and credentials they quote. A run

@@ -248,6 +248,12 @@ func (t *Tracer) chatCompleted(r *runSpans, ev contract.RunEvent, at time.Time) 
 			r.chat.SetAttributes(semconv.GenAIUsageCacheReadInputTokens(int(u.CachedTokens)))
 		}
 	}
+	if ev.ResponseModel != "" {
+		r.chat.SetAttributes(semconv.GenAIResponseModel(ev.ResponseModel))
+	}
+	if ev.ResponseID != "" {
+		r.chat.SetAttributes(semconv.GenAIResponseID(ev.ResponseID))
+	}
 	if ev.Turn != nil {
 		r.chat.SetAttributes(semconv.GenAIResponseFinishReasons(finishReason(*ev.Turn)))
 		if t.opts.Content {
