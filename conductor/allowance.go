@@ -69,3 +69,20 @@ func (a *Agent) takeAllowed(keys []string) {
 		a.log.Debug("conductor: allowance not taken", "err", err)
 	}
 }
+
+// allowedAtBegin is what a delegate call's child begins allowing: what
+// the call was handed out with and, from revision 10 on, what the parent
+// has allowed since, as its published state shows it. The parent may
+// have allowed more while a hook held the call; taken here, the child
+// does not ask a person for it before shareBegun's offer arrives.
+func (a *Agent) allowedAtBegin(handed []string) []string {
+	a.mu.Lock()
+	snap := a.snap
+	a.mu.Unlock()
+	if snap.Revision < contract.RevisionAllowRunning || len(snap.Allowed) == 0 {
+		return handed
+	}
+	all := slices.Concat(handed, snap.Allowed)
+	slices.Sort(all)
+	return slices.Compact(all)
+}

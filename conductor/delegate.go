@@ -337,6 +337,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 	}
 	w := make(chan *outcome, 1)
 	var run *runState
+	allowed := a.allowedAtBegin(e.Allowed)
 	err = ag.call(ctx, func() error {
 		if stored {
 			var err error
@@ -347,7 +348,7 @@ func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *chi
 			return err
 		}
 		in := Text(e.Task)
-		err := ag.startRun(ctx, &submission{input: in.turns(ag.est), allowed: e.Allowed}, w)
+		err := ag.startRun(ctx, &submission{input: in.turns(ag.est), allowed: allowed}, w)
 		run = ag.run
 		return err
 	})
