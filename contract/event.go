@@ -78,7 +78,8 @@ type RunEvent struct {
 	// given.
 	Text string `json:"text,omitempty"`
 	// Index is the tool call's position within its turn for
-	// tool_call_delta events.
+	// tool_call_delta events, and for a compaction the cut its summary
+	// replaced: 0 when no summary was made and Text says why.
 	Index  int         `json:"index,omitempty"`
 	Turn   *Turn       `json:"turn,omitempty"`
 	Call   *ToolCall   `json:"call,omitempty"`

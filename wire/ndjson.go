@@ -7,6 +7,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/internal/redact"
+	"github.com/batonrt/baton/wire/internal/track"
 )
 
 // ndjsonWriter writes baton's own events, one canonical JSON object
@@ -33,10 +34,14 @@ func (n *ndjsonWriter) writeEvent(ev contract.RunEvent) error {
 }
 
 // redacted is ev with the upstream URLs and keys a model failure's text
-// may hold taken out, as the AG-UI and AI SDK projectors take them out.
+// may hold taken out, as the AG-UI and AI SDK projectors take them out;
+// a compaction's summary, the model's own text, goes as it is.
 func redacted(ev contract.RunEvent) contract.RunEvent {
 	switch ev.Kind {
 	case contract.EvRunFaulted, contract.EvModelRetry:
+	case contract.EvCompaction:
+		ev.Text = track.CompactionText(ev)
+		return ev
 	default:
 		return ev
 	}

@@ -23,7 +23,7 @@ func (p *Projector) custom(ev contract.RunEvent) (Event, bool) {
 	case contract.EvInputDropped:
 		c.Name, c.Value = CustomInputDropped, track.InputValue(ev)
 	case contract.EvCompaction:
-		c.Name, c.Value = CustomCompaction, map[string]any{"text": ev.Text, "cut": ev.Index}
+		c.Name, c.Value = CustomCompaction, map[string]any{"text": track.CompactionText(ev), "cut": ev.Index}
 	case contract.EvLoopWarning:
 		c.Name, c.Value = CustomLoopWarning, map[string]any{"text": ev.Text}
 	case contract.EvModelRetry:

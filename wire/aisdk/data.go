@@ -26,7 +26,7 @@ func data(ev contract.RunEvent) (Chunk, bool) {
 	case contract.EvInputDropped:
 		return Chunk{Type: DataInputDropped, ID: seqID("dropped"), Data: track.InputValue(ev)}, true
 	case contract.EvCompaction:
-		return Chunk{Type: DataCompaction, ID: seqID("compaction"), Data: map[string]any{"text": ev.Text, "cut": ev.Index}}, true
+		return Chunk{Type: DataCompaction, ID: seqID("compaction"), Data: map[string]any{"text": track.CompactionText(ev), "cut": ev.Index}}, true
 	case contract.EvLoopWarning:
 		return Chunk{Type: DataLoopWarning, ID: seqID("loop"), Data: map[string]any{"text": ev.Text}}, true
 	case contract.EvModelRetry:

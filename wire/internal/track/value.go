@@ -53,6 +53,9 @@ func SubflowValue(ev contract.RunEvent, nameKey string) map[string]any {
 	if ev.Text != "" {
 		v["text"] = ev.Text
 	}
+	if ev.Kind == contract.EvCompaction {
+		v["text"] = CompactionText(ev)
+	}
 	if ev.Turn != nil && ev.Turn.Text() != "" {
 		v["text"] = ev.Turn.Text()
 	}
@@ -81,4 +84,16 @@ func SubflowCallID(ev contract.RunEvent) string {
 		return ""
 	}
 	return strings.Join(append(slices.Clone(ev.Subflow), ev.Call.ID), "/")
+}
+
+// CompactionText is a compaction event's text as clients see it. A
+// summary (an event naming the cut it replaced) is the model's own text
+// and goes as it is; any other says why no summary was made, and may
+// quote the provider's error with the upstream URL and keys it held, so
+// it is redacted as every error sent to a client is.
+func CompactionText(ev contract.RunEvent) string {
+	if ev.Index > 0 {
+		return ev.Text
+	}
+	return redact.Error(ev.Text)
 }

@@ -32,3 +32,27 @@ func TestSubflowValueRedactsAFaultedChild(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// A delegated run's compaction reaches a client as its own run's does: a
+// fallback's reason, which may quote the provider's error, redacted; a
+// summary, the model's own text, as it is.
+func TestSubflowValueRedactsACompactionFallback(t *testing.T) {
+	reason := `fallback: dropped old tool outputs (turn: summarize: network: Post "https://admin:hunter2@llm.example/v1": x-api-key: sk-live-0123456789abcdef refused)`
+	summary := "The user asked about https://example.com/docs?key=public."
+	tests := []struct {
+		name string
+		ev   contract.RunEvent
+		want string
+	}{
+		{"fallback", contract.RunEvent{Kind: contract.EvCompaction, Text: reason}, `fallback: dropped old tool outputs (turn: summarize: network: Post "[url]": x-api-key: [redacted] refused)`},
+		{"summary", contract.RunEvent{Kind: contract.EvCompaction, Text: summary, Index: 3}, summary},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := SubflowValue(tt.ev, "toolName")["text"]
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("text mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
