@@ -47,6 +47,16 @@ type Verdict struct {
 // place, or the run's own history changes with it, and so do the records
 // of those turns that the default memory store keeps unencoded until it
 // is read.
+//
+// The hooks see every request sent to the model, the summary requests
+// compaction makes among them, marked req.Summary: its one user turn
+// quotes the history being condensed, so a hook that takes secrets out
+// of what the model reads, or adds what the provider requires, applies
+// to it as to any call. A hook that means only the run's own turns
+// returns at once for those; one that blocks a summary request makes
+// compaction fall back to dropping old tool outputs, as a failed summary
+// does, and the run goes on. What a hook rewrites in a summary request
+// is not recorded: the summary it brings back is.
 type BeforeModelHook func(ctx context.Context, req *contract.ModelRequest) (Verdict, error)
 
 // AfterModelHook sees the model's answer (ModelReplied or ModelFailed)

@@ -390,13 +390,18 @@ func (h hereCall) do(a *Agent) task {
 }
 
 // startCompaction asks the provider for a summary of the oldest turns.
+// The request goes through the before-model hooks, marked Summary, as
+// every model call does: a hook that takes secrets out of what the model
+// reads, or adds what the provider requires, must see the history the
+// summary prompt quotes too. A blocked summary falls back as a failed
+// one does.
 func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 	run := a.run
-	prompt := compactor.SummaryPrompt(turns)
+	req := turn.SummaryRequest(a.rules.Config().Model, compactor.SummaryPrompt(turns))
 	a.spawn(run, jobFunc(func() task {
 		ctx, cancel := context.WithCancel(run.ctx)
 		defer cancel()
-		summary, err := turn.Summarize(ctx, a.deps.Model.Provider, a.rules.Config().Model, prompt, a.deps.Model.driverOptions(a.now, a.log))
+		summary, err := a.summarize(ctx, &req)
 		if run.ctx.Err() != nil {
 			return task{}
 		}
@@ -417,6 +422,16 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 		}
 		return task{sig: sig}
 	}))
+}
+
+// summarize sends a summary request once the before-model hooks let it
+// go; what they rewrote is not recorded, since the summary it brings
+// back is.
+func (a *Agent) summarize(ctx context.Context, req *contract.ModelRequest) (string, error) {
+	if block, _ := a.runBeforeModel(ctx, req); block != "" {
+		return "", errors.New("conductor: summary request " + block)
+	}
+	return turn.SummarizeRequest(ctx, a.deps.Model.Provider, *req, a.deps.Model.driverOptions(a.now, a.log))
 }
 
 func descriptors(tools []dispatch.Tool) []contract.ToolDescriptor {

@@ -40,6 +40,11 @@ type ModelRequest struct {
 	// Output, when set, asks for a final answer matching the schema, in
 	// the provider's native structured-output mode where it has one.
 	Output *OutputSchema `json:"output,omitempty"`
+	// Summary marks a request for a summary of older history, made for
+	// compaction, rather than a turn of the run: its one user turn is
+	// the history to condense, and its reply becomes the summary, not a
+	// turn.
+	Summary bool `json:"summary,omitempty"`
 }
 
 // InvokeModel asks for one assistant turn.

@@ -26,11 +26,27 @@ func Summarize(ctx context.Context, p Provider, model string, prompt string, opt
 	if strings.TrimSpace(prompt) == "" {
 		return "", errors.New("turn: summarize: empty prompt")
 	}
-	req := contract.ModelRequest{
+	return SummarizeRequest(ctx, p, SummaryRequest(model, prompt), opts)
+}
+
+// SummaryRequest is the request Summarize sends, marked Summary, for a
+// caller that shows it to someone (a before-model hook) before sending
+// it with SummarizeRequest.
+func SummaryRequest(model, prompt string) contract.ModelRequest {
+	return contract.ModelRequest{
 		Model:   model,
 		System:  SummarySystem,
 		History: contract.HistoryOf(contract.UserText(prompt)),
 		Turn:    1,
+		Summary: true,
+	}
+}
+
+// SummarizeRequest is Summarize with the request given, as
+// SummaryRequest made it or as a hook then rewrote it.
+func SummarizeRequest(ctx context.Context, p Provider, req contract.ModelRequest, opts Options) (string, error) {
+	if req.History.Len() == 0 {
+		return "", errors.New("turn: summarize: empty history")
 	}
 	switch sig := NewDriver(p, opts).Run(ctx, req, nil).(type) {
 	case contract.ModelReplied:

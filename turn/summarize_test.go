@@ -17,7 +17,7 @@ func TestSummarize(t *testing.T) {
 	if err != nil || got != "The user wants weather." {
 		t.Fatalf("Summarize = %q, %v", got, err)
 	}
-	want := contract.ModelRequest{Model: "m", System: turn.SummarySystem, History: contract.HistoryOf(contract.UserText("condense this")), Turn: 1}
+	want := contract.ModelRequest{Model: "m", System: turn.SummarySystem, History: contract.HistoryOf(contract.UserText("condense this")), Turn: 1, Summary: true}
 	if diff := cmp.Diff(want, f.reqs[0]); diff != "" {
 		t.Errorf("request mismatch (-want +got):\n%s", diff)
 	}
