@@ -2,12 +2,13 @@ package conductor_test
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/store"
 )
 
@@ -42,17 +43,41 @@ func (g *gatedStore) wait(id string) {
 	<-gate
 }
 
+// heldEcho is keyedEcho that answers only once release is closed (or
+// its call is cancelled), so a run calling it cannot move on meanwhile.
+func heldEcho(t *testing.T, release <-chan struct{}) dispatch.Tool {
+	tool, err := dispatch.Func("echo", "Echoes its text.", func(ctx context.Context, in echoIn) (string, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return in.Text, nil
+	}, dispatchNeedsApproval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dispatch.WithApprovalKeys(tool, func(args json.RawMessage) ([]string, error) {
+		var in echoIn
+		err := json.Unmarshal(args, &in)
+		return []string{in.Text}, err
+	})
+}
+
 // TestChildsAlwaysAndParentsAbortDoNotDeadlock: a child's "always" is
 // offered to its parent while the child applies it; the parent's abort,
 // handed in meanwhile, stops the child and waits for that. Neither may
 // wait on the other: the person's decision returns, and so does the
-// abort.
+// abort. The parent's record of what its child allowed is held until
+// the abort is queued behind it, and the child's tool until then too,
+// so that nothing else reaches the parent's queue first.
 func TestChildsAlwaysAndParentsAbortDoNotDeadlock(t *testing.T) {
 	model := agentsModel{
 		"parent": delegateOnce(call{"c1", "delegate_writer", `{"task":"write"}`}),
 		"writer": delegateOnce(call{"w1", "echo", `{"text":"ink"}`}),
 	}
-	deps := testDeps(model, toolBox(t, keyedEcho(t)))
+	toolReleased := make(chan struct{})
+	defer close(toolReleased)
+	deps := testDeps(model, toolBox(t, heldEcho(t, toolReleased)))
 	gs := &gatedStore{Store: store.NewMemory(), session: "session_test"}
 	deps.Env.Store = gs
 	deps.People.Approver = conductor.ApproveLater
@@ -73,20 +98,16 @@ func TestChildsAlwaysAndParentsAbortDoNotDeadlock(t *testing.T) {
 	<-held
 	aborted := make(chan error, 1)
 	go func() { aborted <- a.Abort(contract.AbortNow) }()
-	time.Sleep(50 * time.Millisecond) // the abort is queued behind the allowance
+	waitFor(t, func() bool { return conductor.Queued(a) == 1 })
 	gs.mu.Lock()
 	gs.gate = nil
 	gs.mu.Unlock()
 	close(gate)
-	for what, ch := range map[string]chan error{"the decision": decided, "the abort": aborted} {
-		select {
-		case err := <-ch:
-			if err != nil {
-				t.Errorf("%s: %v", what, err)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s never returned: the child and its parent wait on each other", what)
-		}
+	if err := returnsOrDump(t, "the decision", decided); err != nil {
+		t.Errorf("the decision: %v", err)
+	}
+	if err := returnsOrDump(t, "the abort", aborted); err != nil {
+		t.Errorf("the abort: %v", err)
 	}
 	if res := <-done; res.snap.Phase != contract.PhaseFaulted {
 		t.Errorf("submit ended in %s, %v; want the abort", res.snap.Phase, res.err)
