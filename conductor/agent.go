@@ -51,6 +51,9 @@ type Agent struct {
 	queue    []task
 	qhead    int // the next task to do in queue
 	draining bool
+	// holdOffers keeps the offers of a delegate's child in the agent
+	// until it has begun (see beginChild).
+	holdOffers bool
 
 	quit    chan struct{}
 	closing sync.Once

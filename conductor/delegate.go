@@ -251,6 +251,7 @@ func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDel
 	if err != nil {
 		return a.notBegun(ctx, run, e, err)
 	}
+	ag.releaseOffers()
 	a.shareBegun(run, ag)
 	defer func() {
 		if err := ag.Close(); err != nil {
@@ -318,6 +319,13 @@ var errChildStopped = errors.New("the call was answered before the child began")
 // beginChild makes the child agent and starts its run: the task submitted
 // on a new session, or, when the session is stored (a resumed parent),
 // that session resumed so the child finishes where it stopped.
+//
+// It holds c's lock while the child's first step is done on this
+// goroutine, so the child's offers are held until it has begun (its
+// first step takes its parent's allowlist, and offers it back): an offer
+// delivered here would do its parent's tasks on this goroutine, and a
+// task that looks the child up (an allowance passed on, an abort
+// stopping it) would wait for the lock held below it, or for decided.
 func (a *Agent) beginChild(ctx context.Context, e contract.StartDelegate, c *child) (*Agent, *runState, chan *outcome, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -400,6 +408,7 @@ func (a *Agent) newChild(e contract.StartDelegate) (*Agent, error) {
 		return nil, err
 	}
 	ag.parent = a
+	ag.holdOffers = true
 	ag.path = append(slices.Clone(a.path), e.Call.ID)
 	ag.forward = func(ev contract.RunEvent) {
 		ev.Subflow = append([]string{e.Call.ID}, ev.Subflow...)

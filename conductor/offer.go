@@ -22,3 +22,20 @@ func deliver(offers []offer) {
 		o.to.enqueue(&task{fn: o.fn})
 	}
 }
+
+// releaseOffers hands the offers held while a delegate's child began to
+// their agents, and those made from now on as they come. Not in turn:
+// held offers are delivered here when no task is being done, else by
+// whoever does the tasks once they are done.
+func (a *Agent) releaseOffers() {
+	a.qmu.Lock()
+	a.holdOffers = false
+	if a.draining {
+		a.qmu.Unlock()
+		return
+	}
+	offers := a.offers
+	a.offers = nil
+	a.qmu.Unlock()
+	deliver(offers)
+}

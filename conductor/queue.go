@@ -65,8 +65,10 @@ func (a *Agent) enqueue(t *task) {
 		if a.qhead == len(a.queue) {
 			// The queue's array is kept for the next tasks.
 			a.queue, a.qhead = a.queue[:0], 0
-			offers := a.offers
-			a.offers = nil
+			var offers []offer
+			if !a.holdOffers {
+				offers, a.offers = a.offers, nil
+			}
 			a.draining = false
 			a.qmu.Unlock()
 			deliver(offers)
