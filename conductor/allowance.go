@@ -1,6 +1,7 @@
 package conductor
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/batonrt/baton/contract"
@@ -24,8 +25,10 @@ func (a *Agent) shareAllowed() {
 	if a.run == nil {
 		return
 	}
-	for _, c := range a.run.children {
-		if k := c.running(); k != nil {
+	// In the order of the children's sessions, not the map's: each child
+	// stamps what it takes with the clock as it comes to it.
+	for _, session := range slices.Sorted(maps.Keys(a.run.children)) {
+		if k := a.run.children[session].running(); k != nil {
 			a.offer(k, func() { k.takeAllowed(allowed) })
 		}
 	}
