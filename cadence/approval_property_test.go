@@ -60,6 +60,11 @@ func TestAllowlistedKeysNeverAskAgain(t *testing.T) {
 		}
 		for range rapid.IntRange(1, 150).Draw(t, "steps") {
 			sig := cadencetest.Signal(cfg, snap).Draw(t, "signal")
+			if snap.Phase.InFlight() && rapid.IntRange(0, 7).Draw(t, "share") == 0 {
+				// Another run of the tree allowed what a waiting call
+				// needs, or some of it.
+				sig = contract.AllowanceShared{Keys: sharedKeys(t, snap), At: cadencetest.At(snap)}
+			}
 			next, _, err := rules.Step(snap, sig)
 			if err != nil {
 				continue
@@ -82,6 +87,21 @@ func TestAllowlistedKeysNeverAskAgain(t *testing.T) {
 					}
 				}
 				letThrough(t, snap, next, sig.CallID, all)
+			case contract.AllowanceShared:
+				// From revision 10 a run in flight keeps what another run
+				// of its tree allowed; earlier revisions refuse it.
+				if snap.Revision < contract.RevisionAllowRunning {
+					t.Fatalf("revision %d took %v from another run", snap.Revision, sig.Keys)
+				}
+				for _, k := range sig.Keys {
+					allowed[k] = true
+				}
+				letThrough(t, snap, next, "", all)
+				for i, p := range next.Pending {
+					if p.State == contract.CallAwaitingApproval && all(keysOf(p)) {
+						t.Fatalf("call %d (%s) with keys %v still waits, all of them allowed: %v", i, p.Call.ID, keysOf(p), next.Allowed)
+					}
+				}
 			case contract.ModelReplied:
 				calls := next.Pending
 				for i, p := range calls {
@@ -98,12 +118,54 @@ func TestAllowlistedKeysNeverAskAgain(t *testing.T) {
 					}
 				}
 			}
+			if why := stuckOnApproval(next); why != "" {
+				t.Fatalf("after %s: %s", sig.SignalKind(), why)
+			}
 			if got := next.Allowed; len(got) != len(allowed) {
 				t.Fatalf("snapshot allowlist %v, model %v", got, allowed)
 			}
 			snap = next
 		}
 	})
+}
+
+// stuckOnApproval says why a run that waits for approval waits for
+// nothing, or holds a call that may run and is not started: a call an
+// allowance let through must run.
+func stuckOnApproval(s contract.RunSnapshot) string {
+	if s.Phase != contract.PhaseAwaitingApproval {
+		return ""
+	}
+	asking := false
+	for _, p := range s.Pending {
+		switch p.State {
+		case contract.CallAwaitingApproval:
+			asking = true
+		case contract.CallQueued:
+			return "call " + p.Call.ID + " is queued while the run only waits for approval"
+		}
+	}
+	if !asking {
+		return "the run waits for approval and no call asks for it"
+	}
+	return ""
+}
+
+// sharedKeys draws what another run of the tree may have allowed: keys
+// of the run's calls that wait for approval, one of them or all, and
+// now and then a key none of them needs.
+func sharedKeys(t *rapid.T, s contract.RunSnapshot) []string {
+	var keys []string
+	for _, p := range s.Pending {
+		if p.State == contract.CallAwaitingApproval {
+			keys = append(keys, keysOf(p)...)
+		}
+	}
+	keys = append(keys, "elsewhere")
+	if rapid.Bool().Draw(t, "all_keys") {
+		return keys
+	}
+	return []string{rapid.SampledFrom(keys).Draw(t, "key")}
 }
 
 // letThrough fails t when a call that awaited approval, other than the

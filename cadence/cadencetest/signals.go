@@ -199,6 +199,9 @@ func Hostile(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 			return contract.CompactionFailed{At: at}
 		case contract.SigAbortRequested:
 			return contract.AbortRequested{Mode: rapid.SampledFrom([]contract.AbortMode{"", "later", contract.AbortNow}).Draw(t, "mode"), At: at}
+		case contract.SigAllowanceShared:
+			keys := rapid.SampledFrom([][]string{nil, {""}, {ApprovalTool}, {ApprovalTool, "echo"}, {"other:key", ApprovalTool}}).Draw(t, "keys")
+			return contract.AllowanceShared{Keys: keys, At: at}
 		}
 		return contract.Resumed{At: at}
 	})
