@@ -90,7 +90,9 @@ func (t *transition) startRun(sub contract.Submitted) {
 	if t.allowsTree() {
 		t.grant(sub.Allowed)
 	}
-	t.publish(contract.RunEvent{Kind: contract.EvRunStarted, Text: inputText(sub.Input)})
+	// The client's ids name the run's input messages to a client that
+	// must be told which messages the session holds (wire/agui).
+	t.publish(contract.RunEvent{Kind: contract.EvRunStarted, Text: inputText(sub.Input), ClientIDs: clientIDs(sub.Input)})
 	for _, turn := range sub.Retrieved {
 		turn.Role = contract.RoleUser
 		turn.Mark = contract.MarkRetrieved

@@ -100,10 +100,10 @@ type RunEvent struct {
 	Signal SignalKind `json:"signal,omitempty"`
 	// Input is the kind of the input an input_dropped reports.
 	Input InputKind `json:"input,omitempty"`
-	// ClientIDs are the client ids (Turn.ClientID) of the input turns an
-	// input_dropped, steering_applied or follow_up_applied reports, those
-	// that have one: by them a host tells which of its client's messages
-	// reached the model and which never will.
+	// ClientIDs are the client ids (Turn.ClientID) of the input turns a
+	// run_started, input_dropped, steering_applied or follow_up_applied
+	// reports, those that have one: by them a host tells which of its
+	// client's messages reached the model and which never will.
 	ClientIDs []string `json:"client_ids,omitempty"`
 	// Round and MaxRounds describe a turn_started.
 	Round     int `json:"round,omitempty"`
