@@ -17,9 +17,11 @@ import (
 // streams a call named None, which the stored reply drops. A client that
 // reconnects, once the thread was closed and opened again, from any id
 // the live stream gave ends with what a client that never left has: the
-// reply's text once, not again in a message of its own. The dropped call
-// is left out of the compare: a client that saw it start keeps it, one
-// that reconnected before it never gets it, as the store has none.
+// reply's text once, not again in a message of its own, and its own
+// message. The dropped call is left out of the compare: the live stream
+// leaves it on its client, a client that reconnects inside the call is
+// told to drop it, as the store has none, and one that reconnected
+// before it never gets it.
 func TestReconnectAfterAReopenToACallWhoseReplyWasMended(t *testing.T) {
 	srv, h := plainServer(t, store.NewMemory(), &script{replies: []func(context.Context) ([]turn.Chunk, error){
 		reply(
@@ -32,7 +34,9 @@ func TestReconnectAfterAReopenToACallWhoseReplyWasMended(t *testing.T) {
 	resp := postTo(t, srv.URL, runBody("t1", "hi"))
 	live := readSSE(t, resp.Body)
 	resp.Body.Close()
+	// The client holds the message it posted, under the id runBody gives it.
 	want := newAGUIClient()
+	want.text["u-hi"] = "hi"
 	want.fold(live)
 	delete(want.text, "c0")
 	for i, f := range live {
@@ -43,6 +47,7 @@ func TestReconnectAfterAReopenToACallWhoseReplyWasMended(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"?threadId=t1", nil)
 		req.Header.Set("Last-Event-ID", f.ID)
 		got := newAGUIClient()
+		got.text["u-hi"] = "hi"
 		got.fold(live[:i+1])
 		got.fold(framesOf(t, streamOf(t, req, nil)))
 		if len(got.faults) > 0 {

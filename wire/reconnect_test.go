@@ -23,15 +23,44 @@ import (
 // end for what the stream has not started, or a start for what it has
 // started and not ended, is a fault (the client errors the run). A start
 // for a message or call the client holds from an earlier stream keeps it
-// as it is: no new message, its text not reset.
+// as it is: no new message, its text not reset. A MESSAGES_SNAPSHOT
+// replaces what it holds, but for its reasoning messages when the
+// snapshot has none.
 type aguiClient struct {
-	text    map[string]string
-	results []string
-	faults  []string
+	text      map[string]string
+	reasoning map[string]bool
+	results   []string
+	faults    []string
 }
 
 func newAGUIClient() *aguiClient {
-	return &aguiClient{text: map[string]string{}}
+	return &aguiClient{text: map[string]string{}, reasoning: map[string]bool{}}
+}
+
+// snapshot takes a MESSAGES_SNAPSHOT's message list for the client's.
+func (c *aguiClient) snapshot(msgs []agui.Message) {
+	keepReasoning := !slices.ContainsFunc(msgs, func(m agui.Message) bool { return m.Role == "reasoning" })
+	text, reasoning := map[string]string{}, map[string]bool{}
+	if keepReasoning {
+		for id := range c.reasoning {
+			text[id], reasoning[id] = c.text[id], true
+		}
+	}
+	c.results = nil
+	for _, m := range msgs {
+		switch m.Role {
+		case "tool":
+			c.results = append(c.results, m.ToolCallID+": "+m.Content)
+			continue
+		case "reasoning":
+			reasoning[m.ID] = true
+		}
+		text[m.ID] = m.Content
+		for _, call := range m.ToolCalls {
+			text[call.ID] = call.Function.Arguments
+		}
+	}
+	c.text, c.reasoning = text, reasoning
 }
 
 func (c *aguiClient) fold(frames []sseFrame) {
@@ -39,8 +68,13 @@ func (c *aguiClient) fold(frames []sseFrame) {
 	for _, f := range frames {
 		e := f.Event
 		switch e.Type {
+		case agui.MessagesSnapshot:
+			c.snapshot(e.Messages)
 		case agui.TextMessageStart, agui.ReasoningMessageStart:
 			c.start(active, e.Type, e.MessageID)
+			if e.Type == agui.ReasoningMessageStart {
+				c.reasoning[e.MessageID] = true
+			}
 			if _, held := c.text[e.MessageID]; !held {
 				c.text[e.MessageID] = ""
 			}

@@ -225,14 +225,19 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 		primer, differs, parted = at.primer(events[n:])
 	}
 	// A stored reply compared part by part is taken for what the
-	// client's call became, as far as each part goes on: the runtime
-	// may have mended it before storing it, which a whole-call compare
-	// would take for another call and send again whole.
-	held := at.mark == nil || parted || at.holds(threadID, events[:n], primer)
+	// client's call became when each part goes on from the client's:
+	// the runtime may have mended it before storing it, which a
+	// whole-call compare would take for another call and send again
+	// whole. A part that does not go on (the call made again said other
+	// things, or the runtime rewrote them) leaves the client holding
+	// text the session does not, which it must drop.
+	held := at.mark == nil || (parted && !differs.Any()) || (!parted && at.holds(threadID, events[:n], primer))
 	if !held {
 		// The client's model call died with the process that streamed
 		// it: the deltas here of the same numbers, or the stored reply,
-		// are the call made again, all of which the client lacks.
+		// are the call made again, all of which the client lacks, and
+		// the client is told to drop what it has of the dead one
+		// (agui.Projector.Rejoin).
 		n, primer = at.committed(events), nil
 	}
 	for _, ev := range events[:n] {
@@ -241,9 +246,8 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	for _, ev := range primer {
 		s.silent(ev)
 	}
-	s.proj.Differ(differs)
 	if at.mark != nil {
-		s.proj.Rejoin(at.seq, *at.mark, held)
+		s.proj.Rejoin(at.seq, *at.mark, held, events[:n])
 	}
 	s.proj.Reconnected(lastID)
 	s.runID, _ = s.inRun()

@@ -20,6 +20,7 @@ const (
 	ToolCallEnd             = "TOOL_CALL_END"
 	ToolCallResult          = "TOOL_CALL_RESULT"
 	StateSnapshot           = "STATE_SNAPSHOT"
+	MessagesSnapshot        = "MESSAGES_SNAPSHOT"
 	StepStarted             = "STEP_STARTED"
 	StepFinished            = "STEP_FINISHED"
 	Custom                  = "CUSTOM"
@@ -62,6 +63,9 @@ type Event struct {
 	Value    any     `json:"value,omitempty"`
 	Snapshot any     `json:"snapshot,omitempty"`
 	StepName string  `json:"stepName,omitempty"`
+	// Messages are a MESSAGES_SNAPSHOT's: the client's message list,
+	// which it replaces (an empty list, sent, empties it).
+	Messages []Message `json:"messages,omitzero"`
 
 	// ID is the event's SSE id: the Seq of the baton event it came from
 	// ("7"), or Seq and Delta for a streaming delta ("7.3"); for a

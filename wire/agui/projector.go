@@ -34,6 +34,9 @@ type Projector struct {
 	// stoppedIn, while Stopped projects, is the phase the store still has
 	// the stopped run in.
 	stoppedIn contract.Phase
+	// replace, when set, is the message list Resume sends the client in
+	// place of its own (see Rejoin).
+	replace []Message
 }
 
 // NewProjector returns a projector for a stream of the session threadID
@@ -55,7 +58,9 @@ func (p *Projector) InRun() (runID string, ok bool) { return p.t.RunID, p.t.Runn
 //
 // RUN_STARTED carries where the client stands, which may be inside a
 // model call: a client cut right after it reconnects from there, not
-// from before deltas it has.
+// from before deltas it has. A client whose model call died with the
+// process that streamed it gets, before the rest, the messages the
+// session holds (see Rejoin).
 func (p *Projector) Resume() []Event {
 	if !p.t.Running {
 		return nil
@@ -63,6 +68,10 @@ func (p *Projector) Resume() []Event {
 	out := []Event{{Type: RunStarted, ThreadID: p.t.SessionID, RunID: p.t.RunID, ID: p.at}}
 	for _, name := range p.steps {
 		out = append(out, Event{Type: StepStarted, StepName: name})
+	}
+	if p.replace != nil {
+		out = append(out, Event{Type: MessagesSnapshot, Messages: p.replace})
+		p.replace = nil
 	}
 	return append(out, p.reopen()...)
 }
@@ -110,15 +119,29 @@ func (p *Projector) Holds(m track.Mark) bool { return p.t.Holds(m) }
 // stands inside the model call whose deltas carry seq. held is Holds(m):
 // the stream numbers the call's attempts as the client does. Otherwise
 // the client's call died with the process that streamed it, and the
-// stream's events hold none of it: the call made again streams as the
-// attempt after the client's, into messages of its own, not onto the
-// dead call's text.
-func (p *Projector) Rejoin(seq uint64, m track.Mark, held bool) {
+// stream's events hold none of it: Resume then sends the messages the
+// client has of the session as a MESSAGES_SNAPSHOT, which replaces its
+// message list, so that the dead call's text and tool calls leave it
+// (the session never held them), and the call made again streams afresh
+// under the dead call's ids. had are the events the client has up to
+// the newest committed one.
+func (p *Projector) Rejoin(seq uint64, m track.Mark, held bool, had []contract.RunEvent) {
 	if held {
 		p.t.Adopt(m)
 		return
 	}
-	p.t.Superseded(seq, m.Attempt)
+	p.t.Restart(seq, m.Attempt)
+	msgs := Messages(p.t.SessionID, had)
+	if msgs == nil {
+		msgs = []Message{}
+	}
+	// The client keeps its reasoning messages when a snapshot has none:
+	// an empty one under the id the call made again reasons in takes
+	// the dead call's off, and that call's reasoning fills it.
+	if (m.Thinking >= 0 || m.Attempt > 0) && !slices.ContainsFunc(msgs, isReasoning) {
+		msgs = append(msgs, Message{ID: p.reasoningID(), Role: "reasoning"})
+	}
+	p.replace = msgs
 }
 
 // Differ says that the stream's client holds, in the parts d names of

@@ -107,7 +107,8 @@ func (s *Stream) sum() sum { return sums(s.partSums()...) }
 // Holds reports whether the stream stands where m says inside its model
 // call: each part streamed as many bytes, the same ones when m has a sum.
 // The attempt is not compared: a client that followed a call made again
-// after its process died numbers its attempts on (see Superseded).
+// after its process died numbers it as it numbered the dead call (see
+// Restart), the process that makes it from 0.
 func (s *Stream) Holds(m Mark) bool {
 	if !s.InTurn || m.Earlier+len(m.Calls) != len(s.order) {
 		return false
@@ -129,14 +130,15 @@ func (s *Stream) Holds(m Mark) bool {
 	return !m.HasSum || sum(m.Sum) == s.sum()
 }
 
-// Superseded opens, for a client whose model call at seq died with the
-// process that streamed it (its mark held nothing the stream has), the
-// call made again as the attempt after the client's: it streams into
-// messages of its own rather than onto the dead call's.
-func (s *Stream) Superseded(seq uint64, attempt int) {
+// Restart opens again, for a client whose model call at seq died with
+// the process that streamed it (its mark held nothing the stream has),
+// the call under the attempt the client numbered it with and with
+// nothing streamed: the encoder has taken the dead call's messages off
+// the client, and the call made again streams into them afresh.
+func (s *Stream) Restart(seq uint64, attempt int) {
 	s.InTurn = false
 	s.BeginTurn(seq)
-	s.Attempt = attempt + 1
+	s.Attempt = attempt
 }
 
 // Adopt numbers the stream's attempts as the client's mark does, once

@@ -7,7 +7,13 @@ import "github.com/batonrt/baton/contract"
 // storing it (repaired a call's arguments, turned text into a call), or
 // the reply is that of the call made again after the process the client
 // followed died.
-type Differs struct{ Thinking, Text bool }
+// Calls is set when a call the client has matches none of the stored
+// reply's.
+type Differs struct{ Thinking, Text, Calls bool }
+
+// Any reports whether a part differs: the client holds text the stored
+// reply does not.
+func (d Differs) Any() bool { return d.Thinking || d.Text || d.Calls }
 
 // Primer is Deltas for a mark with each part's fingerprint (Parts): it
 // brings a stream to where the client stands in the part by part, as far
@@ -15,9 +21,9 @@ type Differs struct{ Thinking, Text bool }
 // not start with the client's bytes is left out of the deltas' text and
 // named in Differs, so that the turn's completion sends it whole in a
 // message of its own; a call of the client's that turn has not (a call
-// the runtime dropped, or the dead call's) is left as the client has it,
-// and turn's calls that match none of the client's are sent whole. ok is
-// false when m has no part fingerprints.
+// the runtime dropped or rewrote, or the dead call's) is named in
+// Differs too, and turn's calls that match none of the client's are sent
+// whole. ok is false when m has no part fingerprints.
 func (m Mark) Primer(seq uint64, turn contract.Turn) (out []contract.RunEvent, d Differs, ok bool) {
 	if m.Parts == nil || len(m.Parts) != 2+len(m.Calls) {
 		return nil, Differs{}, false
@@ -40,15 +46,26 @@ func (m Mark) Primer(seq uint64, turn contract.Turn) (out []contract.RunEvent, d
 	calls := turn.Calls()
 	used := make([]bool, len(calls))
 	for i, n := range m.Calls {
-		for j, c := range calls {
-			if !used[j] && n <= len(c.Arguments) && callSum(c, n) == sum(m.Parts[2+i]) {
-				used[j] = true
-				callDelta(next, j, c, n)
-				break
-			}
+		j := matching(calls, used, n, sum(m.Parts[2+i]))
+		if j < 0 {
+			d.Calls = true
+			continue
 		}
+		used[j] = true
+		callDelta(next, j, calls[j], n)
 	}
 	return out, d, true
+}
+
+// matching returns the first of calls not used whose first n bytes of
+// arguments, under its id and name, sum to h, or -1.
+func matching(calls []contract.ToolCall, used []bool, n int, h sum) int {
+	for j, c := range calls {
+		if !used[j] && n <= len(c.Arguments) && callSum(c, n) == h {
+			return j
+		}
+	}
+	return -1
 }
 
 // goesOn returns the first n bytes of final and whether they are the

@@ -31,7 +31,8 @@ type primed struct {
 // Primer brings a stream, part by part, as far as the stored reply goes
 // on from what the client has: a part the runtime mended, or one of
 // another call, is named in Differs rather than cut from the reply, and
-// a call the reply dropped is left out.
+// a call of the client's that the reply does not hold is left out and
+// named in Differs.
 func TestMarkPrimer(t *testing.T) {
 	f := func(id, args string) contract.ToolCall { return contract.ToolCall{ID: id, Name: "f", Arguments: args} }
 	tests := []struct {
@@ -43,15 +44,15 @@ func TestMarkPrimer(t *testing.T) {
 		{"the reply goes on", streamed("Hello ", `{"a":`), reply("Hello world.", f("c1", `{"a":1}`)),
 			primed{Text: "Hello ", Calls: map[string]string{"c1": `{"a":`}}},
 		{"the call dropped", streamed("Hello ", `{"a":`), reply("Hello world."),
-			primed{Text: "Hello ", Calls: map[string]string{}}},
+			primed{Text: "Hello ", Calls: map[string]string{}, Differ: Differs{Calls: true}}},
 		{"arguments repaired", streamed("Hello ", `{a:`), reply("Hello world.", f("c1", `{"a":1}`)),
-			primed{Text: "Hello ", Calls: map[string]string{}}},
+			primed{Text: "Hello ", Calls: map[string]string{}, Differ: Differs{Calls: true}}},
 		{"text of another call", streamed("Howdy ", `{"a":`), reply("Hello world.", f("c1", `{"a":1}`)),
 			primed{Differ: Differs{Text: true}, Calls: map[string]string{"c1": `{"a":`}}},
 		{"text turned into a call", streamed(`{"name":"f"`, ""), reply("", f("c9", `{}`)),
-			primed{Differ: Differs{Text: true}, Calls: map[string]string{}}},
+			primed{Differ: Differs{Text: true, Calls: true}, Calls: map[string]string{}}},
 		{"a call under another id", streamed("Hello ", `{"a":`), reply("Hello ", f("c2", `{"a":1}`)),
-			primed{Text: "Hello ", Calls: map[string]string{}}},
+			primed{Text: "Hello ", Calls: map[string]string{}, Differ: Differs{Calls: true}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
