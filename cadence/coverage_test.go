@@ -88,6 +88,8 @@ func probe(kind contract.SignalKind, s contract.RunSnapshot) contract.Signal {
 		return contract.AbortRequested{Mode: contract.AbortNow, At: at}
 	case contract.SigAllowanceShared:
 		return contract.AllowanceShared{Keys: []string{"probe"}, At: at}
+	case contract.SigToolsChanged:
+		return contract.ToolsChanged{Tools: []contract.ToolDescriptor{{Name: "probe"}}, At: at}
 	}
 	return contract.Resumed{At: at}
 }

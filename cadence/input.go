@@ -5,8 +5,8 @@ import (
 )
 
 // onHostInput handles what the host may send in any in-flight phase:
-// steering, follow-ups, aborts, and what other runs of the delegation
-// tree allowed.
+// steering, follow-ups, aborts, what other runs of the delegation tree
+// allowed, and the run's own tools as a tool source changed them.
 func (t *transition) onHostInput(where string) string {
 	switch sig := t.sig.(type) {
 	case contract.Steered:
@@ -17,6 +17,8 @@ func (t *transition) onHostInput(where string) string {
 		return t.onAbort(sig)
 	case contract.AllowanceShared:
 		return t.onAllowanceShared(sig)
+	case contract.ToolsChanged:
+		return t.onToolsChanged(sig)
 	}
 	return string(t.sig.SignalKind()) + " does not fit a run " + where
 }

@@ -33,6 +33,7 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 //	answer ID "text"
 //	delegated ID SESSION "out" [error] [usage=IN/OUT] [allowed=k1,k2]
 //	shared k1,k2 (what another run of the delegation tree allowed)
+//	tools [a,b/approval...] (the run's own tools as a tool source changed them; none without a list)
 //	steer "text" | followup "text" | abort MODE ["reason"] | resumed
 //	compacted CUT "summary" | compaction_failed "reason"
 //	history | usage | request (the newest invoke_model's system and history) | results
@@ -267,6 +268,12 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 		return contract.CompactionFailed{Reason: a(1), At: at}, nil
 	case "shared":
 		return contract.AllowanceShared{Keys: strings.Split(a(1), ","), At: at}, nil
+	case "tools":
+		changed := contract.ToolsChanged{Tools: []contract.ToolDescriptor{}, At: at}
+		if a(1) != "" {
+			changed.Tools = parseTools(a(1))
+		}
+		return changed, nil
 	case "delegated":
 		d := contract.DelegateSettled{CallID: a(1), Session: a(2), Outcome: contract.ToolOutcome{Content: a(3), IsError: a(4) == "error"}, At: at}
 		for i := 4; i < len(words); i++ {

@@ -19,6 +19,7 @@
 //	Publish           (nothing)
 //
 // Host input arrives on its own: Submitted, Steered, FollowUpQueued,
-// AbortRequested and Resumed; and what other runs of a delegation tree
-// allowed, as AllowanceShared.
+// AbortRequested and Resumed; what other runs of a delegation tree
+// allowed, as AllowanceShared; and a run's own tools as a tool source
+// changed them mid-run, as ToolsChanged.
 package contract

@@ -161,6 +161,8 @@ func decodeSignalBody(kind SignalKind, body []byte) (Signal, error) {
 		s, err = decodeAs[DelegateSettled](body)
 	case SigAllowanceShared:
 		s, err = decodeAs[AllowanceShared](body)
+	case SigToolsChanged:
+		s, err = decodeAs[ToolsChanged](body)
 	default:
 		return nil, fmt.Errorf("%w: unknown signal kind %q", ErrMalformed, kind)
 	}

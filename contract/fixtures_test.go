@@ -43,6 +43,10 @@ func sampleSignals() []contract.Signal {
 		contract.Resumed{At: 12},
 		contract.DelegateSettled{CallID: "c1", Session: "sess-1/4.0", Outcome: contract.ToolOutcome{Content: "Oslo: 12°C"}, Usage: contract.Usage{InputTokens: 30, OutputTokens: 8, ModelCalls: 2, ToolCalls: 1}, At: 13},
 		contract.AllowanceShared{Keys: []string{"shell:git status", "weather"}, At: 14},
+		contract.ToolsChanged{Tools: []contract.ToolDescriptor{
+			{Name: "ev_echo", Description: "Echoes <input> back", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}}}`), NeedsApproval: true, Timeout: 20 * time.Second},
+			{Name: "ev_fresh", Idempotent: true, Sequential: true},
+		}, At: 15},
 	}
 }
 

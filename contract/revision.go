@@ -57,7 +57,11 @@ package contract
 // Revision 11 adds: a run resumed while its model call was out compacts
 // before sending the call again when the steering queued meanwhile brings
 // history due for compaction (RevisionCompactOnResume).
-const CurrentRevision = RevisionCompactOnResume
+//
+// Revision 12 adds: a run's own tools may change while it is in flight,
+// as ToolsChanged, and its next model call offers them
+// (RevisionToolsChanged).
+const CurrentRevision = RevisionToolsChanged
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -156,6 +160,17 @@ const RevisionAllowRunning = 10
 // unchecked, so a long steer sent a request over the model's context
 // window.
 const RevisionCompactOnResume = 11
+
+// RevisionToolsChanged is the first revision under which a run in
+// flight takes a new list of its own tools (ToolsChanged), as a tool
+// source whose tools changed mid-run (an MCP server's tools/list_changed)
+// gives it: the run's tools are replaced, the next model call offers
+// them, a call made after the change to a tool it dropped is answered
+// as an unknown tool, and a call made before it runs as it was.
+// Earlier revisions refuse the signal, so a run kept the tools its
+// submit gave until it ended, and a tool a server added mid-run reached
+// only the next run.
+const RevisionToolsChanged = 12
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

@@ -19,10 +19,11 @@ const (
 	SigResumed          SignalKind = "resumed"
 	SigDelegateSettled  SignalKind = "delegate_settled"
 	SigAllowanceShared  SignalKind = "allowance_shared"
+	SigToolsChanged     SignalKind = "tools_changed"
 )
 
 // SignalKinds lists every signal kind in a fixed order.
-var SignalKinds = []SignalKind{SigSubmitted, SigSteered, SigFollowUpQueued, SigModelReplied, SigModelFailed, SigToolStarted, SigToolSettled, SigApprovalResolved, SigHumanAnswered, SigCompacted, SigCompactionFailed, SigAbortRequested, SigResumed, SigDelegateSettled, SigAllowanceShared}
+var SignalKinds = []SignalKind{SigSubmitted, SigSteered, SigFollowUpQueued, SigModelReplied, SigModelFailed, SigToolStarted, SigToolSettled, SigApprovalResolved, SigHumanAnswered, SigCompacted, SigCompactionFailed, SigAbortRequested, SigResumed, SigDelegateSettled, SigAllowanceShared, SigToolsChanged}
 
 // Signal is a fact fed to the reducer. Its time is data, stamped by the
 // conductor.
@@ -233,6 +234,18 @@ type AllowanceShared struct {
 	At   Timestamp `json:"at"`
 }
 
+// ToolsChanged carries the run's own tools as they are now, replacing
+// the ones its submit gave (Submitted.Tools) or an earlier change: a
+// tool source such as an MCP server added or dropped tools while the run
+// is in flight. From revision 12 on the next model call offers the
+// agent's tools with these, and a call the model makes after the change
+// to a tool no longer offered gets an unknown-tool result; calls made
+// before it run as they were. Earlier revisions refuse it.
+type ToolsChanged struct {
+	Tools []ToolDescriptor `json:"tools"`
+	At    Timestamp        `json:"at"`
+}
+
 // Resumed says a stored session was rehydrated by a new process; the run
 // in flight, if any, picks up where it stopped.
 type Resumed struct {
@@ -264,6 +277,7 @@ func (AbortRequested) SignalKind() SignalKind   { return SigAbortRequested }
 func (Resumed) SignalKind() SignalKind          { return SigResumed }
 func (DelegateSettled) SignalKind() SignalKind  { return SigDelegateSettled }
 func (AllowanceShared) SignalKind() SignalKind  { return SigAllowanceShared }
+func (ToolsChanged) SignalKind() SignalKind     { return SigToolsChanged }
 
 func (s Submitted) When() Timestamp        { return s.At }
 func (s Steered) When() Timestamp          { return s.At }
@@ -280,3 +294,4 @@ func (s AbortRequested) When() Timestamp   { return s.At }
 func (s Resumed) When() Timestamp          { return s.At }
 func (s DelegateSettled) When() Timestamp  { return s.At }
 func (s AllowanceShared) When() Timestamp  { return s.At }
+func (s ToolsChanged) When() Timestamp     { return s.At }

@@ -202,6 +202,13 @@ func Hostile(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 		case contract.SigAllowanceShared:
 			keys := rapid.SampledFrom([][]string{nil, {""}, {ApprovalTool}, {ApprovalTool, "echo"}, {"other:key", ApprovalTool}}).Draw(t, "keys")
 			return contract.AllowanceShared{Keys: keys, At: at}
+		case contract.SigToolsChanged:
+			names := rapid.SliceOfN(rapid.SampledFrom([]string{"echo", "fresh", "bad name", ""}), 0, 3).Draw(t, "tool_names")
+			changed := contract.ToolsChanged{Tools: []contract.ToolDescriptor{}, At: at}
+			for _, n := range names {
+				changed.Tools = append(changed.Tools, contract.ToolDescriptor{Name: n})
+			}
+			return changed
 		}
 		return contract.Resumed{At: at}
 	})
