@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -118,8 +119,12 @@ type runState struct {
 	// deltas gates the current model call's streaming events; it is shut
 	// when the call is cancelled or the run ends, so no delta follows the
 	// events that end it.
-	deltas  *deltaGate
-	box     *dispatch.ToolBox
+	deltas *deltaGate
+	// box holds the run's tools: the agent's and the run's own. It is
+	// read by model calls' workers and swapped in turn (SetRunTools);
+	// former are the boxes it replaced, for the calls made before.
+	box     atomic.Pointer[dispatch.ToolBox]
+	former  []*dispatch.ToolBox
 	waiters []chan *outcome
 	// children are the run's delegate calls handed out, by child session
 	// (nil until the first).

@@ -249,7 +249,8 @@ func (a *Agent) endRun() {
 // newRun prepares the agent's bookkeeping for a run.
 func (a *Agent) newRun(id string, box *dispatch.ToolBox) *runState {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &runState{id: id, ctx: ctx, cancel: cancel, box: box, host: make(chan hosted, 1)}
+	r := &runState{id: id, ctx: ctx, cancel: cancel, host: make(chan hosted, 1)}
+	r.box.Store(box)
 	r.helper = helper{run: r}
 	// Whoever started the run waits for it and works for it meanwhile
 	// (wait); Reopen, which does not wait, drops it (dropHost).

@@ -23,7 +23,9 @@
 // Hosts call CreateAgent, Submit, Steer, FollowUp, Approve, Answer,
 // Abort, Subscribe, Snapshot and Resume; ApproveCalls and AnswerCall
 // name the run and turn of the call they decide, as model call ids are
-// unique within one reply only.
+// unique within one reply only; SetRunTools swaps the run's own tools
+// while it is in flight, for a tool source whose tools changed, and its
+// next model call offers them.
 //
 // A delegate call runs a child Agent through the same machinery, as one
 // call on the parent's scheduler: its records form a chain of their own

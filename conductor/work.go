@@ -248,7 +248,7 @@ func (m *modelCall) publish(ev *contract.RunEvent) {
 func (a *Agent) replied(ctx context.Context, run *runState, sig contract.Signal, rewrote []string) contract.Signal {
 	if reply, ok := sig.(contract.ModelReplied); ok {
 		keys := len(reply.Keys)
-		reply = withApprovalKeys(run.box, reply)
+		reply = withApprovalKeys(run.box.Load(), reply)
 		changed := len(reply.Keys) != keys
 		if len(rewrote) > 0 {
 			reply.RewrittenBy, changed = rewrote, true
@@ -286,7 +286,7 @@ var errBlocked = errors.New("conductor: blocked by before_tool hook")
 func (a *Agent) startTool(c *contract.ToolCall) {
 	call := *c
 	run := a.run
-	tool, ok := run.box.Lookup(call.Name)
+	tool, ok := run.tool(call.Name)
 	if !ok {
 		a.later(run, contract.ToolSettled{CallID: call.ID, Outcome: contract.ToolOutcome{Content: "error: tool " + call.Name + " has no implementation", IsError: true}, At: a.now()})
 		return
