@@ -9,8 +9,12 @@
 // every other tool: concurrency limit, timeout, output cap, approvals, and
 // cancellation, which reaches the server as a cancel notification. A
 // server's tool-list change is picked up by the next call to Tools, which
-// a host makes before each run; a call of a tool the server no longer
-// lists fails as an unknown tool. A server that dies or hangs gives error
+// a host makes before each run, and is reported at once, with the new
+// list, to Server.OnToolsChanged, by which a host hands it to a run in
+// flight; a call during which the server announced a change returns
+// after that report, so its result reaches the run after the new list
+// did. A call of a tool the server no longer lists fails as an unknown
+// tool. A server that dies or hangs gives error
 // results and a log line, never a stuck run; a command that exits is
 // reported with its exit status and the end of its standard error, and
 // the next call of its tools starts it again; a server over HTTP whose

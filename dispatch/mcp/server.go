@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/dispatch"
 )
 
 // ErrBadServer is wrapped by every error about a Server that cannot be
@@ -71,6 +73,19 @@ type Server struct {
 	// every run that offers the tool. It may be called from several
 	// goroutines at once.
 	CheckTool func(contract.ToolDescriptor) error
+	// OnToolsChanged, when set, is called with the server's tools as
+	// listed again after the server said its tool list changed
+	// (notifications/tools/list_changed), so that a host can give them to
+	// runs already in flight (conductor.Agent.SetRunTools) and not only to
+	// its next run. It is called on a goroutine of the Source's, one call
+	// at a time, with a context that ends when the Source is closed, and
+	// never after Close returns; it must not call Close. A listing that
+	// fails is logged and not reported. A call of the server's tools
+	// during which the Source learned of a change returns once the new
+	// list was reported and OnToolsChanged returned (or ListTimeout
+	// passed), so the result of a call that changed the list reaches a
+	// run after the new list did.
+	OnToolsChanged func(ctx context.Context, tools []dispatch.Tool)
 	// Logger receives a line when the server dies, a call fails, a
 	// listing fails or a tool is left out; nil discards.
 	Logger *slog.Logger

@@ -24,6 +24,9 @@ type Source struct {
 	life  context.Context
 	end   context.CancelFunc
 	tries sync.WaitGroup // the restart under way, which Close waits for
+	// reportDone counts the listing that reports a change
+	// (OnToolsChanged), which Close waits for.
+	reportDone sync.WaitGroup
 
 	mu         sync.Mutex
 	conn       *conn // the newest connection
@@ -38,6 +41,12 @@ type Source struct {
 	// changes counts the server's tool-list change notices, so that a
 	// listing answered after a notice does not clear stale.
 	changes uint64
+	// reporting says a listing that reports changes is under way;
+	// reported is the count of notices the last report covered, and
+	// reports is closed, and made anew, at each report.
+	reporting bool
+	reported  uint64
+	reports   chan struct{}
 }
 
 // Connect starts or reaches the server and completes the MCP handshake.
@@ -58,7 +67,7 @@ func Connect(ctx context.Context, srv Server) (*Source, error) {
 	if srv.RestartWindow == 0 {
 		srv.RestartWindow = DefaultRestartWindow
 	}
-	s := &Source{srv: srv, log: srv.Logger, stale: true}
+	s := &Source{srv: srv, log: srv.Logger, stale: true, reports: make(chan struct{})}
 	s.life, s.end = context.WithCancel(context.WithoutCancel(ctx))
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -79,13 +88,14 @@ func (s *Source) markStale() {
 	s.mu.Lock()
 	s.stale = true
 	s.changes++
+	s.startReport()
 	s.mu.Unlock()
 }
 
 // Tools returns the server's tools. The list is fetched on the first call
 // and again after the server says it changed or the connection was made
 // again, so a host calling Tools before each run gives each run the
-// current list. A connection that ended is made again first. When
+// current list (and Server.OnToolsChanged the runs in flight). A connection that ended is made again first. When
 // fetching fails (the server is gone or hangs past ListTimeout) the last
 // list is returned with the error, and its calls give error results.
 func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
@@ -163,6 +173,7 @@ func (s *Source) Close() error {
 	// Once a restart under way has returned, the connection is the last;
 	// no restart begins once closed is set.
 	s.tries.Wait()
+	s.reportDone.Wait()
 	s.mu.Lock()
 	c := s.conn
 	s.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,11 +28,33 @@ func stdioServer(t *testing.T) []string {
 	return []string{"env", stdioServerEnv + "=1", exe, "-test.run=^$"}
 }
 
+// shiftingServer is the value of stdioServerEnv that makes the test
+// binary the server whose tool list changes mid-call (addShifting).
+const shiftingServer = "shifting"
+
+// shiftingStdioServer returns the command that starts the test binary as
+// the server whose tool list changes mid-call.
+func shiftingStdioServer(t *testing.T) []string {
+	t.Helper()
+	cmd := stdioServer(t)
+	cmd[1] = stdioServerEnv + "=" + shiftingServer
+	return cmd
+}
+
 // serveStdio runs the test server until its stdin closes. Its tools:
 // crash says a last word on stderr and exits mid-call; big answers with
-// n bytes of text; pid answers with the server's process id.
+// n bytes of text; pid answers with the server's process id. The
+// shifting server has addShifting's tools instead.
 func serveStdio() {
 	server := sdk.NewServer(&sdk.Implementation{Name: "stdio-test"}, nil)
+	if os.Getenv(stdioServerEnv) == shiftingServer {
+		addShifting(server)
+		if err := server.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	addBig(server)
 	sdk.AddTool(server, &sdk.Tool{Name: "pid"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strconv.Itoa(os.Getpid())}}}, struct{}{}, nil
@@ -45,6 +68,25 @@ func serveStdio() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// addShifting adds old, which answers "old", and shift, which drops old
+// and itself and adds fresh (the server announces the change at once),
+// then answers "shifted" a moment later, as a call that changes what a
+// server offers does.
+func addShifting(server *sdk.Server) {
+	text := func(out string) sdk.ToolHandlerFor[struct{}, struct{}] {
+		return func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out}}}, struct{}{}, nil
+		}
+	}
+	sdk.AddTool(server, &sdk.Tool{Name: "old"}, text("old"))
+	sdk.AddTool(server, &sdk.Tool{Name: "shift"}, func(ctx context.Context, req *sdk.CallToolRequest, in struct{}) (*sdk.CallToolResult, struct{}, error) {
+		server.RemoveTools("old", "shift")
+		sdk.AddTool(server, &sdk.Tool{Name: "fresh"}, text("fresh"))
+		time.Sleep(200 * time.Millisecond)
+		return text("shifted")(ctx, req, in)
+	})
 }
 
 // addBig adds the tool big, which answers with n bytes of text.

@@ -93,7 +93,9 @@ func (t *tool) Call(ctx context.Context, args json.RawMessage) (contract.ToolOut
 	if err := t.src.offers(ctx, t.remote); err != nil {
 		return contract.ToolOutcome{}, err
 	}
+	notices := t.src.noticesSeen()
 	res, err := c.session.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+	t.src.awaitReport(ctx, notices)
 	if err != nil {
 		if ctx.Err() != nil {
 			return contract.ToolOutcome{}, fmt.Errorf("mcp: %s on server %q: %w", t.remote, t.src.srv.Name, err)
