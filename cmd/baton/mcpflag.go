@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
 	"github.com/batonrt/baton/dispatch/mcp"
@@ -54,6 +56,16 @@ const mcpConnectTimeout = 30 * time.Second
 type mcpServers struct {
 	sources []*mcp.Source
 	log     *slog.Logger
+
+	mu sync.Mutex
+	// followers are told when a server's tools changed (follow), by the
+	// id follow gave each.
+	followers map[int]func(context.Context)
+	next      int
+	// telling is held while followers are told of one change, so that
+	// of two servers' changes told at once the list given last is the
+	// newer: made after both servers listed their tools again.
+	telling sync.Mutex
 }
 
 // openMCP connects every server and lists its tools. A server that dies
@@ -66,6 +78,7 @@ func openMCP(ctx context.Context, servers []mcp.Server, stderr io.Writer) (*mcpS
 	for _, srv := range servers {
 		srv.Logger = m.log
 		srv.CheckTool = sendableTool
+		srv.OnToolsChanged = m.changed
 		cctx, cancel := context.WithTimeout(ctx, mcpConnectTimeout)
 		src, err := mcp.Connect(cctx, srv)
 		cancel()
@@ -97,7 +110,8 @@ func sendableTool(d contract.ToolDescriptor) error {
 // with returns fixed and the servers' tools as they are now: a server
 // lists its tools again after it says they changed or after it was
 // started or connected again, so each run a host starts with it offers the
-// current list. A server whose listing fails gives its last list (its
+// current list, and so does each change given to a run in flight
+// (follow). A server whose listing fails gives its last list (its
 // source logs why); a tool whose name another took is left out. m may
 // be nil.
 func (m *mcpServers) with(ctx context.Context, fixed []dispatch.Tool) []dispatch.Tool {
@@ -122,6 +136,51 @@ func (m *mcpServers) with(ctx context.Context, fixed []dispatch.Tool) []dispatch
 		}
 	}
 	return out
+}
+
+// follow gives the run in flight of agent, whose own tools are fixed and
+// the servers' (with), the servers' tools again each time one of them
+// says its tools changed, so that the run's next model call offers them
+// (conductor.Agent.SetRunTools). With no run in flight, or a run of a
+// rules revision that keeps its tools, nothing is done: the next Submit
+// brings the new list. It returns the func that stops it; m may be nil.
+func (m *mcpServers) follow(agent *conductor.Agent, fixed []dispatch.Tool) (stop func()) {
+	if m == nil {
+		return func() {}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.followers == nil {
+		m.followers = map[int]func(context.Context){}
+	}
+	id := m.next
+	m.next++
+	m.followers[id] = func(ctx context.Context) {
+		err := agent.SetRunTools(ctx, m.with(ctx, fixed)...)
+		switch {
+		case err == nil, errors.Is(err, conductor.ErrNoRun), errors.Is(err, conductor.ErrRejected), errors.Is(err, conductor.ErrClosed), ctx.Err() != nil:
+		default:
+			m.log.Warn("mcp: the run in flight goes on with the tools it had", "err", err)
+		}
+	}
+	return func() {
+		m.mu.Lock()
+		delete(m.followers, id)
+		m.mu.Unlock()
+	}
+}
+
+// changed is every server's Server.OnToolsChanged: it has each follower
+// give its run the servers' tools as they are now, one change at a time.
+func (m *mcpServers) changed(ctx context.Context, _ []dispatch.Tool) {
+	m.telling.Lock()
+	defer m.telling.Unlock()
+	m.mu.Lock()
+	followers := slices.Collect(maps.Values(m.followers))
+	m.mu.Unlock()
+	for _, f := range followers {
+		f(ctx)
+	}
 }
 
 func (m *mcpServers) close() {

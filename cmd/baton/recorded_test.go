@@ -63,6 +63,10 @@ var recordedSessions = map[string]struct {
 	// was out, with a long steer recorded; the resume compacts the first
 	// run before sending the call again with the steer after the summary.
 	"steer-resume-compaction.jsonl": {"patient-heron-5c2e", 7, ""},
+	// Revision 12: an MCP server's tool shift drops old and itself and
+	// adds fresh mid-run (tools_changed); the next model call offers
+	// fresh, which runs, and old is answered as an unknown tool.
+	"tools-changed.jsonl": {"mellow-lantern-be9d", 7, ""},
 }
 
 // recordedChildren names, for a recorded file that holds them beside its

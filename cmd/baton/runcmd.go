@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
@@ -115,8 +116,10 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 			return err
 		}
 		defer mcps.close()
-		spec.tools = append(spec.tools, mcpTools...)
-		if err := checkToolNames("run", spec.tools); err != nil {
+		// The servers' tools are each run's own, not the agent's, so a
+		// run in flight can be given a server's changed list.
+		spec.mcp = mcps
+		if err := checkToolNames("run", append(slices.Clone(spec.tools), mcpTools...)); err != nil {
 			return err
 		}
 	}

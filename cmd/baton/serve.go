@@ -254,12 +254,13 @@ func openThread(ctx context.Context, st store.Store, prov turn.Provider, model s
 		agent.Close()
 		return nil, err
 	}
-	return toolRunner{agent, tools, mcps}, nil
+	return toolRunner{Agent: agent, tools: tools, mcp: mcps, unfollow: mcps.follow(agent, tools)}, nil
 }
 
 // toolRunner hands the tools, with the MCP servers' tools as they are
 // then, to every submit, so that each Submitted record names them and
-// the session replays under the command line's rules. It embeds the agent, as wire.AgentRunner does, so that it is
+// the session replays under the command line's rules; a server's tools
+// that change while a run goes on reach that run too (follow). It embeds the agent, as wire.AgentRunner does, so that it is
 // every optional runner the wire probes for: one it were not would have
 // a delegated run's decision offered to the whole tree, its open
 // requests hidden from a client that comes afresh.
@@ -267,6 +268,8 @@ type toolRunner struct {
 	*conductor.Agent
 	tools []dispatch.Tool
 	mcp   *mcpServers
+	// unfollow stops giving the agent's runs the servers' changed tools.
+	unfollow func()
 }
 
 var (
@@ -287,6 +290,13 @@ var (
 // (wire.SteerRunner).
 func (r toolRunner) Steer(input []contract.Turn) error {
 	return r.Agent.Steer(conductor.Input{Turns: input})
+}
+
+// Close stops giving the agent's runs the MCP servers' changed tools,
+// then closes the agent.
+func (r toolRunner) Close() error {
+	r.unfollow()
+	return r.Agent.Close()
 }
 
 func (r toolRunner) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {

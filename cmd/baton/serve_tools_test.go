@@ -152,3 +152,60 @@ func toolNames(tools []dispatch.Tool) []string {
 	}
 	return out
 }
+
+// TestServeRunInFlightTakesTheNewToolList: a server whose tools change
+// while a thread's run goes on (its tool shift drops first and itself
+// and adds second) has the new list reach that run's next model call:
+// second runs, first is an unknown tool, and shift finishes normally.
+func TestServeRunInFlightTakesTheNewToolList(t *testing.T) {
+	server := sdk.NewServer(&sdk.Implementation{Name: "shifts"}, nil)
+	text := func(out string) sdk.ToolHandlerFor[struct{}, struct{}] {
+		return func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out}}}, struct{}{}, nil
+		}
+	}
+	sdk.AddTool(server, &sdk.Tool{Name: "first"}, text("ran first"))
+	sdk.AddTool(server, &sdk.Tool{Name: "shift"}, func(ctx context.Context, req *sdk.CallToolRequest, in struct{}) (*sdk.CallToolResult, struct{}, error) {
+		server.RemoveTools("first", "shift")
+		sdk.AddTool(server, &sdk.Tool{Name: "second"}, text("ran second"))
+		time.Sleep(500 * time.Millisecond)
+		return text("shifted")(ctx, req, in)
+	})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
+	defer ts.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	mcps, _, err := openMCP(ctx, []mcp.Server{{Name: "shifts", URL: ts.URL, Prefix: "s_"}}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mcps.close()
+	model := scripted.New(
+		scripted.Reply{Calls: []scripted.Call{{ID: "c1", Name: "s_shift", Arguments: `{}`}}},
+		scripted.Reply{Calls: []scripted.Call{{ID: "c2", Name: "s_second", Arguments: `{}`}, {ID: "c3", Name: "s_first", Arguments: `{}`}}},
+		scripted.Reply{Text: "done"},
+	)
+	r, err := openThread(ctx, store.NewMemory(), model, "scripted", nil, mcps, conductor.Model{}, defaultNamespace+"t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	snap, err := r.Submit(ctx, []contract.Turn{contract.UserText("shift")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, turn := range snap.History.Turns() {
+		for _, res := range turn.Results() {
+			got = append(got, fmt.Sprintf("%s error=%v: %s", res.Name, res.IsError, res.Content))
+		}
+	}
+	want := []string{
+		"s_shift error=false: shifted",
+		"s_second error=false: ran second",
+		`s_first error=true: error: unknown tool "s_first"; available tools: s_second`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("results mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -22,10 +22,14 @@ type driveSpec struct {
 	sessionID string
 	// existing says the session is stored already and goes on.
 	existing bool
-	tools    []dispatch.Tool
-	prompt   string
-	json     bool
-	yes      bool
+	// tools are the agent's own; each run offers them with the MCP
+	// servers' tools as they are when it starts, and as they change while
+	// it goes on.
+	tools  []dispatch.Tool
+	mcp    *mcpServers
+	prompt string
+	json   bool
+	yes    bool
 	// contextWindow overrides the default context size when positive.
 	contextWindow int
 	// driver holds the model call's timeouts and retries; its Provider
@@ -84,6 +88,7 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 		return contract.RunSnapshot{}, err
 	}
 	defer agent.Close()
+	defer spec.mcp.follow(agent, spec.tools)()
 	if a.tracer != nil {
 		// Close delivers what is queued, so no detach is needed.
 		a.tracer.Attach(agent)
@@ -111,13 +116,18 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 				p.typed("", note)
 			}
 		}
-		snap, err := agent.Resume(ctx, spec.sessionID)
+		var runTools []dispatch.Tool
+		if spec.mcp != nil {
+			// A run left in flight calls the servers' tools too.
+			runTools = spec.mcp.with(ctx, spec.tools)
+		}
+		snap, err := agent.Resume(ctx, spec.sessionID, runTools...)
 		flush(ctx, agent)
 		if err != nil {
 			return snap, err
 		}
 	}
-	snap, err := agent.Submit(ctx, conductor.Input{Text: spec.prompt, Tools: spec.tools})
+	snap, err := agent.Submit(ctx, conductor.Input{Text: spec.prompt, Tools: spec.mcp.with(ctx, spec.tools)})
 	flush(ctx, agent)
 	return snap, err
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/batonrt/baton/cadence"
@@ -93,7 +94,47 @@ func (t *transcript) signal(sig contract.Signal) {
 		fmt.Fprintf(t.w, "!! abort (%s)%s\n", s.Mode, safeLine(reason(s.Reason)))
 	case contract.Resumed:
 		fmt.Fprintln(t.w, "·· resumed")
+	case contract.ToolsChanged:
+		fmt.Fprintf(t.w, "·· the run's tools changed: %s\n", toolsChange(t.snap.RunTools, s.Tools))
 	}
+}
+
+// toolsChange says what a change of a run's own tools did: the tools it
+// added, dropped and described anew, by name.
+func toolsChange(before, after []contract.ToolDescriptor) string {
+	was := map[string]contract.ToolDescriptor{}
+	for _, d := range before {
+		was[d.Name] = d
+	}
+	var added, dropped, redescribed []string
+	for _, d := range after {
+		old, ok := was[d.Name]
+		switch {
+		case !ok:
+			added = append(added, safeLine(d.Name))
+		case !reflect.DeepEqual(old, d):
+			redescribed = append(redescribed, safeLine(d.Name))
+		}
+		delete(was, d.Name)
+	}
+	for _, d := range before {
+		if _, ok := was[d.Name]; ok {
+			dropped = append(dropped, safeLine(d.Name))
+		}
+	}
+	var parts []string
+	for _, p := range []struct {
+		verb  string
+		names []string
+	}{{"added", added}, {"dropped", dropped}, {"redescribed", redescribed}} {
+		if len(p.names) > 0 {
+			parts = append(parts, p.verb+" "+strings.Join(p.names, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return "the same tools again"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // rewritten reports a step that rewrote history rather than only adding
