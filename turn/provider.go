@@ -45,7 +45,11 @@ const (
 	// it: Name is the model that answered (maybe a dated version of the
 	// one asked), Text the reply's id. Either may be empty. It is not
 	// part of the reply: hosts see it on the turn_completed event only
-	// (see Driver.RunReply).
+	// (see Driver.RunReply). A stream has at most one, before its first
+	// content chunk and its stop (turntest checks it); best yielded
+	// together with the chunk after it, as relay.Response does, since
+	// the first-chunk timeout and the fallback to Completer count any
+	// chunk as the reply begun.
 	ChunkResponse ChunkKind = "response"
 )
 

@@ -7,13 +7,17 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/relay"
 )
 
 // decoder turns Messages stream events into turn.Chunks. Content blocks
 // are indexed across text, thinking, redacted thinking and tool use; tool calls are renumbered
 // 0, 1, ... in order so the driver sees the same indices from every
-// provider. Usage and the stop are held back until the stream ends.
+// provider. Usage and the stop are held back until the stream ends. The
+// model and id message_start names go first, in a turn.ChunkResponse
+// (see relay.Response).
 type decoder struct {
+	said    relay.Response // the model and id, for the first chunk
 	calls   map[int64]*call
 	order   int
 	usage   contract.Usage
@@ -29,13 +33,14 @@ type call struct {
 func (d *decoder) Decode(e sdk.MessageStreamEventUnion) []turn.Chunk {
 	switch e.Type {
 	case "message_start":
+		d.said.Note(string(e.Message.Model), e.Message.ID)
 		d.addUsage(e.Message.Usage.InputTokens, e.Message.Usage.CacheReadInputTokens, e.Message.Usage.CacheCreationInputTokens, e.Message.Usage.OutputTokens)
 	case "content_block_start":
-		return d.blockStart(e.Index, e.ContentBlock)
+		return d.said.Before(d.blockStart(e.Index, e.ContentBlock))
 	case "content_block_delta":
-		return d.blockDelta(e.Index, e.Delta)
+		return d.said.Before(d.blockDelta(e.Index, e.Delta))
 	case "content_block_stop":
-		return d.blockStop(e.Index)
+		return d.said.Before(d.blockStop(e.Index))
 	case "message_delta":
 		d.stop = stopReason(e.Delta.StopReason)
 		u := e.Usage
@@ -144,7 +149,7 @@ func (d *decoder) End() ([]turn.Chunk, error) {
 	if stop == "" {
 		stop = contract.StopEndTurn
 	}
-	return []turn.Chunk{{Kind: turn.ChunkUsage, Usage: d.usage}, {Kind: turn.ChunkStop, Stop: stop}}, nil
+	return d.said.Before([]turn.Chunk{{Kind: turn.ChunkUsage, Usage: d.usage}, {Kind: turn.ChunkStop, Stop: stop}}), nil
 }
 
 func stopReason(r sdk.StopReason) contract.StopReason {

@@ -5,7 +5,8 @@
 // thinking budget (cut to the model's output cap, and left off for a
 // tool loop that started without thinking, which the API refuses with
 // it), refuses before sending and in CheckConfig the options a model
-// refuses, and turns the streamed events into turn.Chunks, usage (with
+// refuses, and turns the streamed events into turn.Chunks, the model and
+// message id of message_start first (turn.ChunkResponse), usage (with
 // cache reads) last, failures as *turn.ProviderError. Events a gateway
 // relays without their "event:" line, or with an empty one, which the
 // SDK would skip, are named by the type their JSON says, wherever they

@@ -15,12 +15,14 @@ import (
 )
 
 // ExampleNew streams a reply from the Messages API; here a local
-// stand-in plays a short reply.
+// stand-in plays a short reply. The response chunk comes first, naming
+// the model that answered (a dated version of the one asked) and the
+// message's id, as message_start does.
 func ExampleNew() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		for _, ev := range []string{
-			`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"m","usage":{"input_tokens":3,"output_tokens":1}}}`,
+			`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-haiku-4-5-20251001","usage":{"input_tokens":3,"output_tokens":1}}}`,
 			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello."}}`,
 			`{"type":"content_block_stop","index":0}`,
@@ -42,6 +44,8 @@ func ExampleNew() {
 			return
 		}
 		switch c.Kind {
+		case turn.ChunkResponse:
+			fmt.Printf("%s model %q id %q\n", c.Kind, c.Name, c.Text)
 		case turn.ChunkUsage:
 			fmt.Println(c.Kind, c.Usage.InputTokens, c.Usage.OutputTokens)
 		default:
@@ -49,6 +53,7 @@ func ExampleNew() {
 		}
 	}
 	// Output:
+	// response model "claude-haiku-4-5-20251001" id "msg_1"
 	// text "Hello."
 	// usage 3 2
 	// stop "end_turn"

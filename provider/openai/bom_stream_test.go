@@ -33,7 +33,7 @@ func TestStreamStartingWithBOM(t *testing.T) {
 		}
 		got = append(got, c)
 	}
-	if diff := cmp.Diff([]turn.Chunk{text("Hello"), stop(contract.StopEndTurn)}, got); diff != "" {
+	if diff := cmp.Diff([]turn.Chunk{said("", "c1"), text("Hello"), stop(contract.StopEndTurn)}, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -43,6 +43,9 @@ func completionChunks(c *sdk.ChatCompletion) []turn.Chunk {
 	choice := c.Choices[0]
 	d := &decoder{reason: choice.FinishReason, refused: choice.Message.Refusal != ""}
 	var out []turn.Chunk
+	if c.Model != "" || c.ID != "" {
+		out = append(out, turn.Chunk{Kind: turn.ChunkResponse, Name: c.Model, Text: c.ID})
+	}
 	if r := reasoning(choice.Message.JSON.ExtraFields); r != "" {
 		out = append(out, turn.Chunk{Kind: turn.ChunkThinking, Text: r})
 	}

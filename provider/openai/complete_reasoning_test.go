@@ -24,6 +24,7 @@ func TestCompletionReasoning(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []turn.Chunk{
+			said("m", "c"),
 			{Kind: turn.ChunkThinking, Text: "Let me think."},
 			{Kind: turn.ChunkText, Text: "Done."},
 			{Kind: turn.ChunkStop, Stop: contract.StopEndTurn},

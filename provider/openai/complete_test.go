@@ -40,7 +40,7 @@ func TestFallbackToACompletion(t *testing.T) {
 	}))
 	defer srv.Close()
 	d := turn.NewDriver(New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client())), turn.Options{MaxRetries: turn.NoRetries})
-	got := d.Run(context.Background(), basicRequest(), nil)
+	got, resp := d.RunReply(context.Background(), basicRequest(), nil)
 	rep, ok := got.(contract.ModelReplied)
 	if !ok {
 		t.Fatalf("got %#v", got)
@@ -55,6 +55,9 @@ func TestFallbackToACompletion(t *testing.T) {
 	if rep.Stop != contract.StopToolUse || rep.Usage.InputTokens != 12 || streamed.Load() != 1 || plain.Load() != 1 {
 		t.Errorf("stop %s usage %+v, %d streamed and %d plain calls", rep.Stop, rep.Usage, streamed.Load(), plain.Load())
 	}
+	if diff := cmp.Diff(turn.Response{Model: "m", ID: "c"}, resp); diff != "" {
+		t.Errorf("the completion's model and id mismatch (-want +got):\n%s", diff)
+	}
 }
 
 // TestCompletionRefusal: a whole completion's refusal is its text and
@@ -64,7 +67,7 @@ func TestCompletionRefusal(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":null,"refusal":"I can't help with that."}}]}`), &c); err != nil {
 		t.Fatal(err)
 	}
-	want := []turn.Chunk{{Kind: turn.ChunkText, Text: "I can't help with that."}, {Kind: turn.ChunkStop, Stop: contract.StopRefusal}}
+	want := []turn.Chunk{said("m", "c"), {Kind: turn.ChunkText, Text: "I can't help with that."}, {Kind: turn.ChunkStop, Stop: contract.StopRefusal}}
 	if diff := cmp.Diff(want, completionChunks(&c)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

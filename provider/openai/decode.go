@@ -11,6 +11,7 @@ import (
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/relay"
 )
 
 // decoder turns chat.completion.chunk frames into turn.Chunks. Tool-call
@@ -23,8 +24,10 @@ import (
 // stop are held back until the stream ends, because usage arrives after
 // finish_reason. A refusal arrives in its own field, content left empty,
 // under finish_reason "stop": it is passed on as text so the caller
-// reads why, and it makes the stop a refusal.
+// reads why, and it makes the stop a refusal. The model and id the
+// frames name go first, in a turn.ChunkResponse (see relay.Response).
 type decoder struct {
+	said    relay.Response // the model and id, for the first chunk
 	calls   map[int64]int
 	ids     map[int64]string
 	order   int
@@ -59,6 +62,7 @@ func (d *decoder) Decode(c sdk.ChatCompletionChunk) []turn.Chunk {
 		d.done = true
 		return nil
 	}
+	d.said.Note(c.Model, c.ID)
 	if c.JSON.Usage.Valid() {
 		d.usage = &contract.Usage{
 			InputTokens:     c.Usage.PromptTokens,
@@ -77,7 +81,7 @@ func (d *decoder) Decode(c sdk.ChatCompletionChunk) []turn.Chunk {
 			out = d.finish(out, ch.FinishReason)
 		}
 	}
-	return out
+	return d.said.Before(out)
 }
 
 // finish ends every call the reply started.
@@ -179,7 +183,7 @@ func (d *decoder) End() ([]turn.Chunk, error) {
 	if d.usage != nil {
 		out = append(out, turn.Chunk{Kind: turn.ChunkUsage, Usage: *d.usage})
 	}
-	return append(out, turn.Chunk{Kind: turn.ChunkStop, Stop: d.stopReason()}), nil
+	return d.said.Before(append(out, turn.Chunk{Kind: turn.ChunkStop, Stop: d.stopReason()})), nil
 }
 
 func (d *decoder) stopReason() contract.StopReason {

@@ -30,6 +30,7 @@ func TestDecodeParallelCallsSharingAnIndex(t *testing.T) {
 		got = append(got, d.Decode(c)...)
 	}
 	want := []turn.Chunk{
+		said("m", "x"),
 		{Kind: turn.ChunkToolCallStart, Index: 0, CallID: "call_a", Name: "get_weather"},
 		{Kind: turn.ChunkToolCallArgs, Index: 0, Text: `{"city":`},
 		{Kind: turn.ChunkToolCallArgs, Index: 0, Text: `"Paris"}`},

@@ -2,10 +2,11 @@
 // and every server that speaks it (Ollama, vLLM, llama.cpp, LM Studio,
 // OpenRouter): it maps a contract.ModelRequest onto a streaming request
 // through the official SDK and turns the streamed chunks into turn.Chunks,
-// tool calls keyed by their index (a name sent in pieces joined), usage
-// last, failures as *turn.ProviderError. A stream that ends with
-// "data: [DONE]" and no finish_reason, as some compatible servers send,
-// is a whole reply; one that ends without either was cut.
+// the model that answered and the completion's id first
+// (turn.ChunkResponse), tool calls keyed by their index (a name sent in
+// pieces joined), usage last, failures as *turn.ProviderError. A stream
+// that ends with "data: [DONE]" and no finish_reason, as some compatible
+// servers send, is a whole reply; one that ends without either was cut.
 //
 // Which options a model takes is decided by Rules. By default
 // (RulesByHost), at OpenAI's own API (api.openai.com and its regional

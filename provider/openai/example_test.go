@@ -14,12 +14,13 @@ import (
 )
 
 // ExampleNew streams a reply from an OpenAI-compatible server; here a
-// local stand-in plays two chunks.
+// local stand-in plays two chunks. The response chunk comes first,
+// naming the model that answered and the completion's id.
 func ExampleNew() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Hello."},"finish_reason":null}]}`+"\n\n")
-		fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
+		fmt.Fprint(w, `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"llama3.2","choices":[{"index":0,"delta":{"content":"Hello."},"finish_reason":null}]}`+"\n\n")
+		fmt.Fprint(w, `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"llama3.2","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	}))
 	defer srv.Close()
@@ -31,9 +32,14 @@ func ExampleNew() {
 			fmt.Println("error:", err)
 			return
 		}
+		if c.Kind == turn.ChunkResponse {
+			fmt.Printf("%s model %q id %q\n", c.Kind, c.Name, c.Text)
+			continue
+		}
 		fmt.Printf("%s %q\n", c.Kind, c.Text+string(c.Stop))
 	}
 	// Output:
+	// response model "llama3.2" id "chatcmpl-1"
 	// text "Hello."
 	// stop "end_turn"
 }

@@ -31,30 +31,30 @@ func TestToolNameInPieces(t *testing.T) {
 			call(`{"index":0,"function":{"name":"weather"}}`),
 			call(`{"index":0,"function":{"arguments":"{}"}}`),
 			finish, "[DONE]",
-		}, []turn.Chunk{start(0, "call_1"), args(0, "{}"), end(0), stop(contract.StopToolUse)}},
+		}, []turn.Chunk{said("m", "c"), start(0, "call_1"), args(0, "{}"), end(0), stop(contract.StopToolUse)}},
 		{"name in pieces, no arguments", []string{
 			call(`{"index":0,"id":"call_1","type":"function","function":{"name":"get"}}`),
 			call(`{"index":0,"function":{"name":"_weather"}}`),
 			finish, "[DONE]",
-		}, []turn.Chunk{start(0, "call_1"), end(0), stop(contract.StopToolUse)}},
+		}, []turn.Chunk{said("m", "c"), start(0, "call_1"), end(0), stop(contract.StopToolUse)}},
 		{"the whole name sent again with each delta", []string{
 			call(`{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather"}}`),
 			call(`{"index":0,"function":{"name":"get_weather"}}`),
 			call(`{"index":0,"function":{"name":"get_weather","arguments":"{}"}}`),
 			finish, "[DONE]",
-		}, []turn.Chunk{start(0, "call_1"), args(0, "{}"), end(0), stop(contract.StopToolUse)}},
+		}, []turn.Chunk{said("m", "c"), start(0, "call_1"), args(0, "{}"), end(0), stop(contract.StopToolUse)}},
 		{"the name sent again as it grows", []string{
 			call(`{"index":0,"id":"call_1","type":"function","function":{"name":"get"}}`),
 			call(`{"index":0,"function":{"name":"get_weather"}}`),
 			call(`{"index":0,"function":{"name":"get_weather","arguments":"{}"}}`),
 			finish, "[DONE]",
-		}, []turn.Chunk{start(0, "call_1"), args(0, "{}"), end(0), stop(contract.StopToolUse)}},
+		}, []turn.Chunk{said("m", "c"), start(0, "call_1"), args(0, "{}"), end(0), stop(contract.StopToolUse)}},
 		{"second call after a name in pieces", []string{
 			call(`{"index":0,"id":"call_1","type":"function","function":{"name":"get_wea"}}`),
 			call(`{"index":0,"function":{"name":"ther"}}`),
 			call(`{"index":1,"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{}"}}`),
 			finish, "[DONE]",
-		}, []turn.Chunk{start(0, "call_1"), start(1, "call_2"), args(1, "{}"), end(0), end(1), stop(contract.StopToolUse)}},
+		}, []turn.Chunk{said("m", "c"), start(0, "call_1"), start(1, "call_2"), args(1, "{}"), end(0), end(1), stop(contract.StopToolUse)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

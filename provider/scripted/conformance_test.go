@@ -11,9 +11,13 @@ import (
 )
 
 // TestConformance runs the provider suite over the scripts in
-// testdata/conformance, one per case.
+// testdata/conformance, one per case. A script names no model that
+// answered and no reply id, so the response case is out.
 func TestConformance(t *testing.T) {
 	turntest.Run(t, func(t *testing.T, c turntest.Case) (turn.Provider, bool) {
+		if c == turntest.CaseResponse {
+			return nil, false
+		}
 		s, err := scripted.Load(filepath.Join("testdata", "conformance", string(c)+".json"))
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,8 @@
 // the stream classified by httpfail. The stream is closed however the
 // caller stops. SDK is a provider's whole Stream method over such an SDK,
 // given how to build the request, open the stream and decode it; it
-// sanitizes the history (turn.Sanitize) as the driver does. It imports
-// contract, turn and turn/httpfail only.
+// sanitizes the history (turn.Sanitize) as the driver does. Response
+// helps a decoder say which reply it decodes (turn.ChunkResponse) once,
+// ahead of the reply's first chunk. It imports contract, turn and
+// turn/httpfail only.
 package relay

@@ -10,16 +10,35 @@ import (
 )
 
 // CheckStream drains seq and fails the test unless it keeps the stream's
-// invariants: it ends in a stop or a *turn.ProviderError, and never
-// continues or ends a tool call it did not start, nor starts one twice.
+// invariants: it ends in a stop or a *turn.ProviderError, never
+// continues or ends a tool call it did not start, nor starts one twice,
+// and says which reply it is (turn.ChunkResponse) at most once, before
+// its first content chunk and its stop.
 func CheckStream(t testing.TB, seq iter.Seq2[turn.Chunk, error]) {
 	t.Helper()
 	started := map[int]bool{}
 	var last turn.Chunk
+	var said bool            // a response chunk came
+	var begun turn.ChunkKind // the first chunk other than usage or response
 	for c, err := range seq {
 		if err != nil {
 			FailureOf(t, err)
 			return
+		}
+		switch c.Kind {
+		case turn.ChunkResponse:
+			if said {
+				t.Fatalf("a second response chunk %+v: a reply has one model and one id", c)
+			}
+			if begun != "" {
+				t.Fatalf("response chunk %+v after a %s chunk, want it before the reply's content and stop", c, begun)
+			}
+			said = true
+		case turn.ChunkUsage:
+		default:
+			if begun == "" {
+				begun = c.Kind
+			}
 		}
 		switch c.Kind {
 		case turn.ChunkToolCallStart:

@@ -55,6 +55,8 @@ func TestCheckStream(t *testing.T) {
 	start := turn.Chunk{Kind: turn.ChunkToolCallStart, Index: 0, CallID: "c", Name: "f"}
 	args := turn.Chunk{Kind: turn.ChunkToolCallArgs, Index: 0, Text: "{}"}
 	stop := turn.Chunk{Kind: turn.ChunkStop, Stop: contract.StopToolUse}
+	resp := turn.Chunk{Kind: turn.ChunkResponse, Name: "m", Text: "r1"}
+	usage := turn.Chunk{Kind: turn.ChunkUsage, Usage: contract.Usage{InputTokens: 1}}
 	failure := &turn.ProviderError{Failure: contract.FailStream, Message: "broke"}
 	tests := []struct {
 		name string
@@ -67,6 +69,12 @@ func TestCheckStream(t *testing.T) {
 		{"ends without stop", seqOf(nil, start, args), true},
 		{"args before start", seqOf(nil, args, stop), true},
 		{"started twice", seqOf(nil, start, start, stop), true},
+		{"response first", seqOf(nil, resp, start, args, stop), false},
+		{"response after usage", seqOf(nil, usage, resp, start, args, stop), false},
+		{"response before a failure", seqOf(failure, resp), false},
+		{"response twice", seqOf(nil, resp, resp, start, args, stop), true},
+		{"response after content", seqOf(nil, start, resp, args, stop), true},
+		{"response after stop", seqOf(nil, start, args, stop, resp), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,13 +24,22 @@ const (
 	CaseNeverEnds          Case = "never_ends"
 	CaseCutAfterStop       Case = "cut_after_stop"
 	CaseSplitCharacters    Case = "split_characters"
+	CaseResponse           Case = "response"
+)
+
+// ResponseModel and ResponseID are what the reply of CaseResponse says of
+// itself: the model that answered, a dated version of the one asked, and
+// the reply's id.
+const (
+	ResponseModel = "test-model-2025-01-01"
+	ResponseID    = "reply-1"
 )
 
 // Cases lists every case in the order Run drives them.
 var Cases = []Case{
 	CaseText, CaseTools, CaseParallelTools, CaseThinking, CaseUsage, CaseErrorFrame,
 	CaseRateLimited, CaseServerErrorThenOK, CaseCutMidToolCall, CaseMalformedArguments, CaseMaxTokensMidCall, CaseNeverEnds,
-	CaseCutAfterStop, CaseSplitCharacters,
+	CaseCutAfterStop, CaseSplitCharacters, CaseResponse,
 }
 
 // WeatherTool is the one tool every request offers.

@@ -101,6 +101,12 @@ var checks = map[Case]func(*testing.T, outcome){
 		wantCalls(t, r, []wantCall{{"call_1", "get_weather", `{"city":"Zürich"}`}})
 		wantStop(t, r, contract.StopToolUse)
 	},
+	CaseResponse: func(t *testing.T, o outcome) {
+		r := replied(t, o)
+		wantText(t, r, "Hello, world.")
+		wantStop(t, r, contract.StopEndTurn)
+		wantResponse(t, o)
+	},
 	CaseNeverEnds: func(t *testing.T, o outcome) {
 		if f := failed(t, o); f.Failure != contract.FailTimeout {
 			t.Errorf("turntest: failure %q (%s), want %q", f.Failure, f.Message, contract.FailTimeout)

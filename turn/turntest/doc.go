@@ -43,6 +43,14 @@
 //	split_characters      text "Grüße aus 東京." and one call call_1 get_weather
 //	                      {"city":"Zürich"}, the stream splitting ü, ß, 東 and 京
 //	                      between chunks: stop tool_use
+//	response              text "Hello, world." from a reply that names the model that
+//	                      answered, ResponseModel, and its id, ResponseID: the driver's
+//	                      Response (Driver.RunReply) carries both
+//
+// In every case, each attempt's stream holds at most one ChunkResponse,
+// before its first content chunk (text, thinking, tool call) and its
+// stop: a reply has one model and one id, which the APIs report in their
+// first frame. A provider whose API reports neither sends none.
 //
 // For every reply the suite also checks that the published deltas
 // reassemble into the reply, so a provider streams rather than buffers,

@@ -29,7 +29,13 @@ func Run(t *testing.T, newProvider func(t *testing.T, c Case) (turn.Provider, bo
 			if p == nil {
 				t.Fatalf("turntest: newProvider returned a nil provider for case %s", c)
 			}
-			checks[c](t, drive(p, c))
+			o := drive(p, c)
+			t.Run("response_chunk", func(t *testing.T) {
+				for _, why := range responseFirst(o.attempts) {
+					t.Error("turntest: " + why)
+				}
+			})
+			checks[c](t, o)
 		})
 	}
 }
@@ -37,8 +43,12 @@ func Run(t *testing.T, newProvider func(t *testing.T, c Case) (turn.Provider, bo
 // outcome is what one driven case produced.
 type outcome struct {
 	sig    contract.Signal
+	resp   turn.Response
 	events []contract.RunEvent
 	sleeps []time.Duration
+	// attempts holds the chunks of each stream, and of each plain call
+	// a fallback made, in the order the driver asked for them.
+	attempts [][]turn.Chunk
 }
 
 // Options returns the driver options the suite uses for case c: short
@@ -79,9 +89,10 @@ func drive(p turn.Provider, c Case) outcome {
 		out.events = append(out.events, *ev)
 		mu.Unlock()
 	}
-	sig := turn.NewDriver(p, Options(c, sleep)).Run(context.Background(), Request(c), publish)
+	rec := record(p)
+	sig, resp := turn.NewDriver(rec, Options(c, sleep)).RunReply(context.Background(), Request(c), publish)
 	mu.Lock()
 	defer mu.Unlock()
-	out.sig = sig
+	out.sig, out.resp, out.attempts = sig, resp, rec.chunks()
 	return out
 }

@@ -91,6 +91,7 @@ var referencePlays = map[turntest.Case][]attempt{
 		[]turn.Chunk{text("Gr\xc3"), text("\xbc\xc3"), text("\x9fe aus \xe6\x9d"), text("\xb1\xe4\xba"), text("\xac.")},
 		call(0, "call_1", "{\"city\":\"Z\xc3\xbcrich\"}"), []turn.Chunk{stop(contract.StopToolUse)})}},
 	turntest.CaseCutAfterStop: {{chunks: hello.chunks, err: &turn.ProviderError{Failure: contract.FailStream, Message: "unexpected EOF"}}},
+	turntest.CaseResponse:     {{chunks: append([]turn.Chunk{{Kind: turn.ChunkResponse, Name: turntest.ResponseModel, Text: turntest.ResponseID}}, hello.chunks...)}},
 }
 
 func TestReferenceProviderPasses(t *testing.T) {
