@@ -8,8 +8,9 @@
 // reducer, and flags what would make a step depend on anything but its
 // inputs: clock, randomness, files, network, goroutines, channels, locks,
 // reflection, and iteration over maps in their random order (in the manner
-// of Temporal's workflowcheck). The README test type-checks each go block
-// of README.md against the current API.
+// of Temporal's workflowcheck). The README tests type-check each go block
+// of README.md against the current API and check that its package table
+// names every package of the module.
 //
 // The package has no code outside its tests and imports nothing of ours.
 package policy
