@@ -98,7 +98,7 @@ func commands() []command {
 		{"fork", "start a new session from a node of an existing one", (*app).fork, false},
 		{"export", "write sessions as JSONL", (*app).export, false},
 		{"import", "read sessions from JSONL", (*app).importSessions, false},
-		{"serve", "serve an agent over AG-UI (HTTP + SSE)", (*app).serve, true},
+		{"serve", "serve agents over AG-UI and the AI SDK stream, with a chat page", (*app).serve, true},
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 )
 
 func (a *app) runPrompt(ctx context.Context, args []string) error {
-	fs := a.newFlags("run", `"PROMPT"`, "Run a prompt against a model with the built-in tools: read_file, write_file and\nlist_files confined to the workspace, and, when allowed, shell and http_get, which\nask for approval on the terminal (\"always\" allows the command names or the host\nfor the session, not the whole tool). At a terminal the model may also ask you a\nquestion (ask_human); the next line typed answers it, other lines typed while the\nrun goes steer it. The first Ctrl-C stops after the running tools, the second at once, exiting\nbaton even if a step ignores it. Keys come from\nOPENAI_API_KEY / ANTHROPIC_API_KEY (and OPENAI_BASE_URL).")
+	fs := a.newFlags("run", `"PROMPT"`, "Run a prompt against a model with the built-in tools: read_file, write_file and\nlist_files confined to the workspace, and, when allowed, shell and http_get, which\nask for approval on the terminal (\"always\" allows what the call does, such as\nits commands, the files it writes or the host, for the session, not the whole\ntool). At a terminal the model may also ask you a question (ask_human); the next\nline typed answers it, other lines typed while the run goes steer it. The first\nCtrl-C stops the run, letting running tools finish; the second stops it at once,\nexiting baton even if a step ignores it. Keys come from OPENAI_API_KEY /\nANTHROPIC_API_KEY (and OPENAI_BASE_URL / ANTHROPIC_BASE_URL).")
 	var p providerSpec
 	fs.StringVar(&p.name, "provider", "openai", "openai, anthropic or scripted")
 	fs.StringVar(&p.model, "model", "", "model name (default per provider)")

@@ -27,7 +27,7 @@ import (
 )
 
 func (a *app) serve(ctx context.Context, args []string) error {
-	fs := a.newFlagsNoJSON("serve", "", "Serve agents over AG-UI: POST a RunAgentInput to / and read the run as\nServer-Sent Events (or NDJSON with Accept: application/x-ndjson). Each thread id\nis a session of the store; a stored one goes on where it stopped.", "its output is the AG-UI stream it serves")
+	fs := a.newFlagsNoJSON("serve", "", "Serve agents over AG-UI: POST a RunAgentInput to / and read the run as\nServer-Sent Events (or NDJSON with Accept: application/x-ndjson); POST to\n/?protocol=ai-sdk for the Vercel AI SDK's UI message stream. GET / is a chat page.\nEach thread id is a session of the store; a stored one goes on where it stopped.", "its output is the AG-UI stream it serves")
 	var p providerSpec
 	fs.StringVar(&p.name, "provider", "openai", "openai, anthropic or scripted")
 	fs.StringVar(&p.model, "model", "", "model name (default per provider)")
