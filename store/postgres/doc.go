@@ -9,7 +9,10 @@
 // that lost the lock cannot move the head (store.ErrLockLost). While it
 // holds locks, a backend probes its owner connection every second, so an
 // owner learns within seconds, not at its next commit, that the
-// connection and every lock on it ended (store.LosableLock). An owner
+// connection and every lock on it ended (store.LosableLock); a server
+// that answers slowly for a few seconds loses it nothing, as the owner
+// gives the connection up only after 15 s without an answer, before the
+// server's keepalives would free its locks. An owner
 // records, with its epoch, the address it advertises (Advertise), so
 // that others find it while it holds the lock (Owner); it withdraws the
 // address when it lets the session go, so a session whose owner died is
