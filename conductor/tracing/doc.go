@@ -16,5 +16,5 @@
 // It is built on the OTel API only: the host brings the SDK and exporter
 // as a trace.TracerProvider. Spans take their times from the events, so
 // they hang off the event stream and never enter the reducer, the record
-// or replay. It imports contract and conductor.
+// or replay. It imports contract, conductor and internal/redact.
 package tracing
