@@ -21,7 +21,10 @@
 // log with one data sync per commit (commits of sessions that share a
 // disk are synced together, one flush of the file system for all that
 // arrived while the previous flush ran) and does all I/O through a vfs.FS
-// so crashes and faults can be simulated. Open also takes URLs of schemes
+// so crashes and faults can be simulated. A folder the user may only read
+// opens for reading, its commits refused; on a file system that ignores
+// case, a session whose id differs from another's only in case is
+// refused rather than read from the other's log. Open also takes URLs of schemes
 // other packages register (store/postgres). Resume and Replay fold a
 // session's records through cadence, the only other package of ours this
 // one imports besides contract and its own vfs.
