@@ -59,24 +59,57 @@ func ExampleNew() {
 	// stop "end_turn"
 }
 
-// ExampleNewFromEnv talks to the endpoint named by ANTHROPIC_BASE_URL and
-// ANTHROPIC_API_KEY, and ANTHROPIC_MODEL names the model. It has no Output
-// line, so go test compiles it but never calls an external service.
+// ExampleNewFromEnv takes the server's address from ANTHROPIC_BASE_URL
+// (a gateway's, say) and the API key from ANTHROPIC_API_KEY (options
+// given in code win over both); here they name a local stand-in that
+// checks the key.
 func ExampleNewFromEnv() {
-	model := os.Getenv("ANTHROPIC_MODEL")
-	if model == "" || (os.Getenv("ANTHROPIC_API_KEY") == "") {
-		return
-	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") != "sk-ant-example" {
+			http.Error(w, "wrong key", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range []string{
+			`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"m","usage":{"input_tokens":3,"output_tokens":1}}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello there."}}`,
+			`{"type":"content_block_stop","index":0}`,
+			`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}`,
+			`{"type":"message_stop"}`,
+		} {
+			var head struct{ Type string }
+			json.Unmarshal([]byte(ev), &head)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", head.Type, ev)
+		}
+	}))
+	defer srv.Close()
+	defer setenv("ANTHROPIC_BASE_URL", srv.URL)()
+	defer setenv("ANTHROPIC_API_KEY", "sk-ant-example")()
+
 	p := anthropic.NewFromEnv()
-	req := contract.ModelRequest{Model: model, MaxOutputTokens: 64, History: contract.HistoryOf(contract.UserText("Say hello in three words."))}
+	req := contract.ModelRequest{Model: "claude-haiku-4-5", History: contract.HistoryOf(contract.UserText("Hi"))}
 	for c, err := range p.Stream(context.Background(), req) {
 		if err != nil {
 			fmt.Println("error:", err)
 			return
 		}
 		if c.Kind == turn.ChunkText {
-			fmt.Print(c.Text)
+			fmt.Println(c.Text)
 		}
 	}
-	fmt.Println()
+	// Output: Hello there.
+}
+
+// setenv sets the variable key to v and returns what restores it.
+func setenv(key, v string) (restore func()) {
+	old, had := os.LookupEnv(key)
+	os.Setenv(key, v)
+	return func() {
+		if had {
+			os.Setenv(key, old)
+		} else {
+			os.Unsetenv(key)
+		}
+	}
 }

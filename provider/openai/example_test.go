@@ -44,24 +44,46 @@ func ExampleNew() {
 	// stop "end_turn"
 }
 
-// ExampleNewFromEnv talks to the endpoint named by OPENAI_BASE_URL and
-// OPENAI_API_KEY, and OPENAI_MODEL names the model. It has no Output
-// line, so go test compiles it but never calls an external service.
+// ExampleNewFromEnv takes the server's address from OPENAI_BASE_URL and
+// the API key from OPENAI_API_KEY (options given in code win over both);
+// here they name a local stand-in that checks the key.
 func ExampleNewFromEnv() {
-	model := os.Getenv("OPENAI_MODEL")
-	if model == "" || (os.Getenv("OPENAI_API_KEY") == "" && os.Getenv("OPENAI_BASE_URL") == "") {
-		return
-	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer sk-example" {
+			http.Error(w, "wrong key", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Hello there."},"finish_reason":"stop"}]}`+"\n\n")
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	defer setenv("OPENAI_BASE_URL", srv.URL)()
+	defer setenv("OPENAI_API_KEY", "sk-example")()
+
 	p := openai.NewFromEnv()
-	req := contract.ModelRequest{Model: model, MaxOutputTokens: 64, History: contract.HistoryOf(contract.UserText("Say hello in three words."))}
+	req := contract.ModelRequest{Model: "gpt-4o-mini", History: contract.HistoryOf(contract.UserText("Hi"))}
 	for c, err := range p.Stream(context.Background(), req) {
 		if err != nil {
 			fmt.Println("error:", err)
 			return
 		}
 		if c.Kind == turn.ChunkText {
-			fmt.Print(c.Text)
+			fmt.Println(c.Text)
 		}
 	}
-	fmt.Println()
+	// Output: Hello there.
+}
+
+// setenv sets the variable key to v and returns what restores it.
+func setenv(key, v string) (restore func()) {
+	old, had := os.LookupEnv(key)
+	os.Setenv(key, v)
+	return func() {
+		if had {
+			os.Setenv(key, old)
+		} else {
+			os.Unsetenv(key)
+		}
+	}
 }
