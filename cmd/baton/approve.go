@@ -172,6 +172,15 @@ func (c *console) ask(ctx context.Context, call contract.ToolCall, text, retry s
 		case <-c.ended:
 			answered()
 			c.unregister(answer, nil)
+			// The last line may have been handed over just before stdin
+			// ended, both ready at once: it is the answer still.
+			select {
+			case line := <-answer:
+				if ok(line) {
+					return line, nil
+				}
+			default:
+			}
 			return "", errStdinEnded
 		case line := <-answer:
 			answered()

@@ -52,3 +52,27 @@ func TestConsoleLineAfterCancelledApprovalSteers(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// A line typed at a prompt and then the end of stdin, as `printf 'a\n' |`
+// gives them, can both be ready when the prompt looks: the line is the
+// answer, not "stdin was closed". Each round hands the line over and
+// ends stdin before the prompt waits, so a random pick of the two would
+// deny in about half of them.
+func TestConsoleAnswerJustBeforeStdinEnds(t *testing.T) {
+	for round := range 64 {
+		c := &console{prompts: discard{}, ended: make(chan struct{})}
+		c.place = func(contract.ToolCall, string) func() {
+			c.mu.Lock()
+			w := c.waiting
+			c.waiting = nil
+			c.mu.Unlock()
+			w <- "a"
+			close(c.ended)
+			return func() {}
+		}
+		d, err := c.approve(context.Background(), conductor.ApprovalRequest{Call: contract.ToolCall{ID: "c1", Name: "shell"}})
+		if err != nil || !d.Approved || d.Scope != contract.ScopeSession {
+			t.Fatalf("round %d: decision %+v, %v; want approved for the session", round, d, err)
+		}
+	}
+}
