@@ -200,6 +200,8 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	}
 	defer h.release(t)
 	ctx := r.Context()
+	// Read before the events: input applied in between is in them.
+	queued := t.r.Snapshot().Queued
 	events, end, err := t.history(ctx)
 	switch {
 	case err != nil:
@@ -247,7 +249,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 		s.silent(ev)
 	}
 	if at.mark != nil {
-		s.proj.Rejoin(at.seq, *at.mark, held, events[:n])
+		s.proj.Rejoin(at.seq, *at.mark, held, agui.Session{Had: events[:n], Later: events[n:], Queued: queued})
 	}
 	s.proj.Reconnected(lastID)
 	s.runID, _ = s.inRun()

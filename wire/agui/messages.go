@@ -59,6 +59,32 @@ func Messages(threadID string, events []contract.RunEvent) []Message {
 	return f.out
 }
 
+// withInput adds to msgs, a client's message list, its input the
+// session took after the events msgs were built from (later) or holds
+// queued, steering or follow-up not yet applied: the client posted
+// them and holds them under its ids, and the events that report them
+// applied add no message, so a snapshot without them takes them off
+// for good.
+func withInput(msgs []Message, later []contract.RunEvent, queued []contract.QueuedInput) []Message {
+	f := folder{out: msgs, at: map[string]int{}}
+	for i, m := range msgs {
+		f.at[m.ID] = i
+	}
+	for _, ev := range later {
+		if len(ev.Subflow) == 0 {
+			f.input(ev)
+		}
+	}
+	for _, q := range queued {
+		for _, t := range q.Turns {
+			if t.ClientID != "" {
+				f.add(Message{ID: t.ClientID, Role: "user", Content: t.Text()})
+			}
+		}
+	}
+	return f.out
+}
+
 // folder builds a message list from AG-UI events, as the official
 // client's defaultApplyEvents does.
 type folder struct {

@@ -123,15 +123,14 @@ func (p *Projector) Holds(m track.Mark) bool { return p.t.Holds(m) }
 // client has of the session as a MESSAGES_SNAPSHOT, which replaces its
 // message list, so that the dead call's text and tool calls leave it
 // (the session never held them), and the call made again streams afresh
-// under the dead call's ids. had are the events the client has up to
-// the newest committed one.
-func (p *Projector) Rejoin(seq uint64, m track.Mark, held bool, had []contract.RunEvent) {
+// under the dead call's ids. s says what the session holds.
+func (p *Projector) Rejoin(seq uint64, m track.Mark, held bool, s Session) {
 	if held {
 		p.t.Adopt(m)
 		return
 	}
 	p.t.Restart(seq, m.Attempt)
-	msgs := Messages(p.t.SessionID, had)
+	msgs := withInput(Messages(p.t.SessionID, s.Had), s.Later, s.Queued)
 	if msgs == nil {
 		msgs = []Message{}
 	}
@@ -142,6 +141,16 @@ func (p *Projector) Rejoin(seq uint64, m track.Mark, held bool, had []contract.R
 		msgs = append(msgs, Message{ID: p.reasoningID(), Role: "reasoning"})
 	}
 	p.replace = msgs
+}
+
+// Session is what a stream that a client rejoins knows of the session:
+// the events the client has up to the newest committed one (Had), the
+// events after them (Later), and the input the session holds queued
+// (contract.RunSnapshot.Queued), read before the events, so that input
+// applied meanwhile is in Later.
+type Session struct {
+	Had, Later []contract.RunEvent
+	Queued     []contract.QueuedInput
 }
 
 // Differ says that the stream's client holds, in the parts d names of

@@ -51,7 +51,7 @@ func TestRejoinSendsWhatTheSessionHolds(t *testing.T) {
 			for _, ev := range tt.had {
 				p.Project(ev)
 			}
-			p.Rejoin(tt.seq, tt.mark, false, tt.had)
+			p.Rejoin(tt.seq, tt.mark, false, Session{Had: tt.had})
 			out := p.Resume()
 			if len(out) < 2 || out[0].Type != RunStarted || out[1].Type != MessagesSnapshot {
 				t.Fatalf("Resume sent %v, want RUN_STARTED then MESSAGES_SNAPSHOT", out)
@@ -60,5 +60,35 @@ func TestRejoinSendsWhatTheSessionHolds(t *testing.T) {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// The snapshot a rejoining client gets keeps the input it posted that
+// the session took after the client's place (Later) or holds queued,
+// under the client's ids; queued input without an id is not the
+// client's. Without them the snapshot takes the client's own messages
+// off, and nothing adds them again.
+func TestRejoinKeepsTheClientsInput(t *testing.T) {
+	had := []contract.RunEvent{wt.With(wt.Ev(1, 0, contract.EvRunStarted), func(e *contract.RunEvent) { e.ClientIDs, e.Text = []string{"u1"}, "go" })}
+	later := []contract.RunEvent{wt.With(wt.Ev(3, 0, contract.EvSteeringApplied), func(e *contract.RunEvent) { e.ClientIDs, e.Text = []string{"u2"}, "faster" })}
+	withID := contract.UserText("then stop")
+	withID.ClientID = "u3"
+	queued := []contract.QueuedInput{{Kind: contract.InputFollowUp, Turns: []contract.Turn{withID, contract.UserText("not the client's")}}}
+	p := NewProjector("s1")
+	for _, ev := range had {
+		p.Project(ev)
+	}
+	p.Rejoin(2, track.Mark{Thinking: -1, Text: 3}, false, Session{Had: had, Later: later, Queued: queued})
+	out := p.Resume()
+	if len(out) < 2 || out[1].Type != MessagesSnapshot {
+		t.Fatalf("Resume sent %v, want RUN_STARTED then MESSAGES_SNAPSHOT", out)
+	}
+	want := []Message{
+		{ID: "u1", Role: "user", Content: "go"},
+		{ID: "u2", Role: "user", Content: "faster"},
+		{ID: "u3", Role: "user", Content: "then stop"},
+	}
+	if diff := cmp.Diff(want, out[1].Messages); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
