@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,23 +50,20 @@ func TestResumeWithoutDeltasIsExact(t *testing.T) {
 }
 
 // resumeFrom projects stored for a client at the SSE id last, as
-// Handler.resume does: Resume, then the events the client lacks.
+// Handler.resume does: Rejoin, Resume, then the events the client lacks.
 func resumeFrom(t *rapid.T, stored []contract.RunEvent, last string) []sseFrame {
 	at, err := parseCursor(last)
 	if err != nil {
 		t.Fatalf("the projector wrote an id the handler refuses: %q: %v", last, err)
 	}
 	p := agui.NewProjector("t")
-	n, exact := at.find(stored)
-	for _, ev := range stored[:n] {
+	j := at.rejoin("t", stored)
+	n := j.n
+	for _, ev := range slices.Concat(stored[:n], j.primer) {
 		p.Project(ev)
 	}
-	if !exact {
-		primer, differs, _ := at.primer(stored[n:])
-		for _, ev := range primer {
-			p.Project(ev)
-		}
-		p.Differ(differs)
+	if at.mark != nil {
+		p.Rejoin(at.seq, *at.mark, j.held, agui.Session{Had: stored[:n], Later: stored[n:]})
 	}
 	p.Reconnected(last)
 	var out []sseFrame

@@ -186,6 +186,43 @@ func (c cursor) primer(rest []contract.RunEvent) (deltas []contract.RunEvent, d 
 	return nil, d, false
 }
 
+// rejoining is where a client at a cursor stands in a thread's stream:
+// it has the stream's first n events, then primer (see primer); held is
+// set when, those projected, the stream stands where the client's mark
+// says (agui.Projector.Rejoin).
+type rejoining struct {
+	n      int
+	primer []contract.RunEvent
+	held   bool
+}
+
+// rejoin places a client at c in the stream events of threadID.
+func (c cursor) rejoin(threadID string, events []contract.RunEvent) rejoining {
+	n, exact := c.find(events)
+	var primer []contract.RunEvent
+	var differs track.Differs
+	parted := false
+	if !exact {
+		primer, differs, parted = c.primer(events[n:])
+	}
+	// A stored reply compared part by part is taken for what the
+	// client's call became when each part goes on from the client's:
+	// the runtime may have mended it before storing it, which a
+	// whole-call compare would take for another call and send again
+	// whole. A part that does not go on (the call made again said other
+	// things, or the runtime rewrote them) leaves the client holding
+	// text the session does not, which it must drop.
+	held := c.mark == nil || (parted && !differs.Any()) || (!parted && c.holds(threadID, events[:n], primer))
+	if !held {
+		// The client's model call died with the process that streamed
+		// it: the deltas here of the same numbers, or the stored reply,
+		// are the call made again, all of which the client lacks, and
+		// the client is told to drop what it has of the dead one.
+		return rejoining{n: c.committed(events)}
+	}
+	return rejoining{n: n, primer: primer, held: true}
+}
+
 // resume streams what a client at lastID missed, then follows the run
 // in flight, if any, to its end.
 func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastID string) {
@@ -219,37 +256,16 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	// Replaying what the client has silently gives the projector the
 	// state its stream had: the run in flight, message ids, the text
 	// each open message holds, and the client's place in it.
-	n, exact := at.find(events)
-	var primer []contract.RunEvent
-	var differs track.Differs
-	parted := false
-	if !exact {
-		primer, differs, parted = at.primer(events[n:])
-	}
-	// A stored reply compared part by part is taken for what the
-	// client's call became when each part goes on from the client's:
-	// the runtime may have mended it before storing it, which a
-	// whole-call compare would take for another call and send again
-	// whole. A part that does not go on (the call made again said other
-	// things, or the runtime rewrote them) leaves the client holding
-	// text the session does not, which it must drop.
-	held := at.mark == nil || (parted && !differs.Any()) || (!parted && at.holds(threadID, events[:n], primer))
-	if !held {
-		// The client's model call died with the process that streamed
-		// it: the deltas here of the same numbers, or the stored reply,
-		// are the call made again, all of which the client lacks, and
-		// the client is told to drop what it has of the dead one
-		// (agui.Projector.Rejoin).
-		n, primer = at.committed(events), nil
-	}
+	j := at.rejoin(threadID, events)
+	n := j.n
 	for _, ev := range events[:n] {
 		s.silent(ev)
 	}
-	for _, ev := range primer {
+	for _, ev := range j.primer {
 		s.silent(ev)
 	}
 	if at.mark != nil {
-		s.proj.Rejoin(at.seq, *at.mark, held, agui.Session{Had: events[:n], Later: events[n:], Queued: queued})
+		s.proj.Rejoin(at.seq, *at.mark, j.held, agui.Session{Had: events[:n], Later: events[n:], Queued: queued})
 	}
 	s.proj.Reconnected(lastID)
 	s.runID, _ = s.inRun()

@@ -153,12 +153,6 @@ type Session struct {
 	Queued     []contract.QueuedInput
 }
 
-// Differ says that the stream's client holds, in the parts d names of
-// the model call in flight, other text than the stream streamed, so that
-// the call's completion sends those parts whole in messages of their own
-// (see track.Mark.Primer).
-func (p *Projector) Differ(d track.Differs) { p.t.Differ(d) }
-
 // startReasoning, startText and startCall open the parts of the model
 // call in flight, live and again on a new run that continues them.
 func (p *Projector) startReasoning() []Event {

@@ -10,9 +10,6 @@ type Part struct {
 	Sent     bool
 	streamed strings.Builder
 	sum      sum
-	// differs is set when the client holds other text than streamed
-	// (Stream.Differ): no final text goes on from it.
-	differs bool
 }
 
 // Start marks the part open and sent; it reports whether it was closed.
@@ -33,14 +30,14 @@ func (p *Part) Append(text string) {
 // client's part equal final).
 func (p *Part) Rest(final string) (rest string, ok bool) {
 	s := p.streamed.String()
-	if p.differs || !strings.HasPrefix(final, s) {
+	if !strings.HasPrefix(final, s) {
 		return "", false
 	}
 	return final[len(s):], true
 }
 
 func (p *Part) reset() {
-	p.Open, p.Sent, p.differs = false, false, false
+	p.Open, p.Sent = false, false
 	p.streamed.Reset()
 	p.sum = 0
 }

@@ -19,11 +19,11 @@ func (d Differs) Any() bool { return d.Thinking || d.Text || d.Calls }
 // brings a stream to where the client stands in the part by part, as far
 // as the stored reply turn goes on from it. A part whose stored text does
 // not start with the client's bytes is left out of the deltas' text and
-// named in Differs, so that the turn's completion sends it whole in a
-// message of its own; a call of the client's that turn has not (a call
-// the runtime dropped or rewrote, or the dead call's) is named in
-// Differs too, and turn's calls that match none of the client's are sent
-// whole. ok is false when m has no part fingerprints.
+// named in Differs, as the client holds text the session does not; so
+// is a call of the client's that turn has not (a call the runtime
+// dropped or rewrote, or the dead call's), and turn's calls that match
+// none of the client's are sent whole. ok is false when m has no part
+// fingerprints.
 func (m Mark) Primer(seq uint64, turn contract.Turn) (out []contract.RunEvent, d Differs, ok bool) {
 	if m.Parts == nil || len(m.Parts) != 2+len(m.Calls) {
 		return nil, Differs{}, false
@@ -89,11 +89,4 @@ func callSum(c contract.ToolCall, n int) sum {
 	h.add(c.ID + "\x00" + c.Name + "\x00")
 	h.add(c.Arguments[:n])
 	return h
-}
-
-// Differ marks the stream's parts d names as holding, on its client,
-// other text than the stored reply's.
-func (s *Stream) Differ(d Differs) {
-	s.Thinking.differs = s.Thinking.differs || d.Thinking
-	s.Text.differs = s.Text.differs || d.Text
 }
