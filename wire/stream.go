@@ -25,6 +25,8 @@ const defaultWriteTimeout = 30 * time.Second
 // the AI SDK's UI message stream over SSE, or baton's NDJSON events.
 type streamer struct {
 	t *thread
+	// ctx is the request's: reads of the store for the stream end with it.
+	ctx context.Context
 	// out is the response, each write bounded by a deadline.
 	out  *deadlineWriter
 	proj *agui.Projector
@@ -73,7 +75,7 @@ func (h *Handler) newStreamer(w http.ResponseWriter, req *http.Request, t *threa
 
 func newStreamer(w http.ResponseWriter, req *http.Request, t *thread, proto Protocol) *streamer {
 	out := newDeadlineWriter(w, defaultWriteTimeout)
-	s := &streamer{t: t, out: out, proj: agui.NewProjector(t.id)}
+	s := &streamer{t: t, ctx: req.Context(), out: out, proj: agui.NewProjector(t.id)}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
@@ -210,7 +212,11 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 		// The client sent this result itself, as a tool message.
 		s.proj.Project(ev)
 	default:
-		err = s.writeAGUI(s.proj.Project(ev))
+		out := s.proj.Project(ev)
+		if s.proj.Diverged() {
+			out = s.corrected(out, ev.Seq)
+		}
+		err = s.writeAGUI(out)
 	}
 	if err == nil && s.park && !s.ended && isSubflowAsk(ev) {
 		// A delegated run's question or approval request waits for the

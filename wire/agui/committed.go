@@ -39,6 +39,7 @@ func (p *Projector) turnCompleted(ev contract.RunEvent) []Event {
 		return nil
 	}
 	p.t.BeginTurn(p.t.CompletedSeq())
+	p.diverged, p.broken = p.broken || p.diverges(*ev.Turn), false
 	out := p.finishThinking(track.ThinkingText(*ev.Turn))
 	out = append(out, p.finishText(ev.Turn.Text())...)
 	streamed := map[string]bool{}
@@ -67,6 +68,29 @@ func (p *Projector) turnCompleted(ev contract.RunEvent) []Event {
 	}
 	p.t.EndTurn()
 	return out
+}
+
+// diverges reports whether the attempt in flight streamed what turn,
+// its stored reply, does not go on from: other reasoning or text, or a
+// call turn does not hold or holds with other arguments.
+func (p *Projector) diverges(turn contract.Turn) bool {
+	if _, ok := p.t.Thinking.Rest(track.ThinkingText(turn)); p.t.Thinking.Sent && !ok {
+		return true
+	}
+	if _, ok := p.t.Text.Rest(turn.Text()); p.t.Text.Sent && !ok {
+		return true
+	}
+	final := map[string]string{}
+	for _, c := range turn.Calls() {
+		final[c.ID] = c.Arguments
+	}
+	for _, c := range p.t.Calls() {
+		args, held := final[c.ID]
+		if _, ok := restOf(c.Args(), args); !held || !ok {
+			return true
+		}
+	}
+	return false
 }
 
 func restOf(streamed, final string) (string, bool) {
@@ -150,6 +174,7 @@ func (p *Projector) toolResult(ev contract.RunEvent) []Event {
 }
 
 func (p *Projector) runEnded(ev contract.RunEvent, last Event) []Event {
+	p.broken = false
 	out := append(p.closeAll(), p.finishSteps()...)
 	p.steps = nil
 	p.t.EndTurn()

@@ -3,7 +3,11 @@
 // baton events into AG-UI events: live deltas become message content and
 // a turn's completion closes what they opened (sending whatever text they
 // did not carry); re-projected from the store, where there are no
-// deltas, a completion becomes whole messages. The wire package's handler
+// deltas, a completion becomes whole messages. A completion whose
+// stored turn is not what streamed (an attempt broke after it streamed,
+// the runtime dropped or mended a call) is Diverged: the client holds
+// messages the session does not, which only a MESSAGES_SNAPSHOT of
+// Session.Messages takes off. The wire package's handler
 // serves it over HTTP; a host with its own transport uses the Projector
 // directly.
 //

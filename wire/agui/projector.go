@@ -37,6 +37,11 @@ type Projector struct {
 	// replace, when set, is the message list Resume sends the client in
 	// place of its own (see Rejoin).
 	replace []Message
+	// broken is set once an attempt of the model call in flight broke
+	// after it streamed something, which the client holds and the
+	// session never will; diverged says the newest event projected
+	// completed a call that left the client so (see Diverged).
+	broken, diverged bool
 }
 
 // NewProjector returns a projector for a stream of the session threadID
@@ -130,10 +135,7 @@ func (p *Projector) Rejoin(seq uint64, m track.Mark, held bool, s Session) {
 		return
 	}
 	p.t.Restart(seq, m.Attempt)
-	msgs := withInput(Messages(p.t.SessionID, s.Had), s.Later, s.Queued)
-	if msgs == nil {
-		msgs = []Message{}
-	}
+	msgs := s.Messages(p.t.SessionID)
 	// The client keeps its reasoning messages when a snapshot has none:
 	// an empty one under the id the call made again reasons in takes
 	// the dead call's off, and that call's reasoning fills it.
@@ -152,6 +154,29 @@ type Session struct {
 	Had, Later []contract.RunEvent
 	Queued     []contract.QueuedInput
 }
+
+// Messages returns the message list of the session threadID that a
+// MESSAGES_SNAPSHOT sends a client: what it holds of Had, and the input
+// it posted that Later reports taken or Queued holds (see withInput).
+func (s Session) Messages(threadID string) []Message {
+	msgs := withInput(Messages(threadID, s.Had), s.Later, s.Queued)
+	if msgs == nil {
+		// Sent, an empty list empties the client's.
+		return []Message{}
+	}
+	return msgs
+}
+
+// Diverged reports whether the event projected last completed a model
+// call that left the stream's client holding other messages than the
+// stored turn: the text of an attempt that broke, a part whose stored
+// text does not go on from what it streamed, or a call the turn does not
+// hold as streamed (the runtime dropped or mended it). The projected
+// events complete the turn as well as events can, but only a
+// MESSAGES_SNAPSHOT of what the session holds (Session.Messages) takes
+// the rest off the client. A call that streamed as stored, the common
+// case, never diverges.
+func (p *Projector) Diverged() bool { return p.diverged }
 
 // startReasoning, startText and startCall open the parts of the model
 // call in flight, live and again on a new run that continues them.
@@ -221,6 +246,7 @@ func (p *Projector) project(ev contract.RunEvent) []Event {
 		return p.childWithID(ev)
 	}
 	p.t.Saw(ev)
+	p.diverged = false
 	var out []Event
 	switch {
 	case track.IsDelta(ev.Kind):
@@ -291,6 +317,7 @@ func (p *Projector) reasoningID() string { return "r" + p.t.TurnID() }
 // retry closes what the broken attempt opened, so that the next attempt
 // opens messages of its own, and passes the notice on.
 func (p *Projector) retry(ev contract.RunEvent) []Event {
+	p.broken = p.broken || p.streamed()
 	out := p.closeAll()
 	if !p.t.InTurn {
 		p.t.BeginTurn(ev.Seq)
@@ -349,6 +376,12 @@ func (p *Projector) closeThinking() []Event {
 		{Type: ReasoningMessageEnd, MessageID: p.reasoningID()},
 		{Type: ReasoningEnd, MessageID: p.reasoningID()},
 	}
+}
+
+// streamed reports whether the model call's attempt in flight streamed
+// anything to the client.
+func (p *Projector) streamed() bool {
+	return p.t.InTurn && (p.t.Thinking.Sent || p.t.Text.Sent || len(p.t.Calls()) > 0)
 }
 
 // closeAll ends whatever the stream left open, for a run that ends or a
