@@ -62,8 +62,12 @@ func (t *transition) request() contract.ModelRequest {
 }
 
 // startCompaction emits compact when the policy says so and there is
-// something to cut.
+// something to cut. From revision 13 the policy reads history with the
+// queued steering this boundary delivers, as the call will carry it.
 func (t *transition) startCompaction() bool {
+	if t.compactsWithSteering() && t.hasQueued(contract.InputSteer) {
+		return t.compactIfDue(t.withSteering())
+	}
 	return t.compactIfDue(t.s.History)
 }
 

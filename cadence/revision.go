@@ -54,6 +54,12 @@ func (t *transition) compactsOnResume() bool {
 	return t.s.Revision >= contract.RevisionCompactOnResume
 }
 
+// compactsWithSteering says a boundary asks whether the steering it
+// delivers brings history due for compaction (revision 13 on).
+func (t *transition) compactsWithSteering() bool {
+	return t.s.Revision >= contract.RevisionCompactWithSteering
+}
+
 // reportsDropped says a run that ends with input still queued publishes
 // an input_dropped event for each (revision 7 on).
 func (t *transition) reportsDropped() bool {

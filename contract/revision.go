@@ -61,7 +61,11 @@ package contract
 // Revision 12 adds: a run's own tools may change while it is in flight,
 // as ToolsChanged, and its next model call offers them
 // (RevisionToolsChanged).
-const CurrentRevision = RevisionToolsChanged
+//
+// Revision 13 adds: every model-call boundary asks whether the steering
+// it delivers brings history due for compaction, and compacts first
+// when it does (RevisionCompactWithSteering).
+const CurrentRevision = RevisionCompactWithSteering
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -171,6 +175,15 @@ const RevisionCompactOnResume = 11
 // submit gave until it ended, and a tool a server added mid-run reached
 // only the next run.
 const RevisionToolsChanged = 12
+
+// RevisionCompactWithSteering is the first revision under which a
+// model-call boundary asks the compaction policy about history as the
+// call will carry it, with the queued steering delivered, and compacts
+// first when that is due; the steer is then delivered after the summary,
+// verbatim. Earlier revisions asked before the steer was counted, so a
+// long steer sent a request over the model's context window, and the
+// overflow it met cost a billed call before compaction came.
+const RevisionCompactWithSteering = 13
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

@@ -67,6 +67,11 @@ var recordedSessions = map[string]struct {
 	// adds fresh mid-run (tools_changed); the next model call offers
 	// fresh, which runs, and old is answered as an unknown tool.
 	"tools-changed.jsonl": {"mellow-lantern-be9d", 7, ""},
+	// Revision 13: a long steer queued while the second run's model call
+	// was out brings history due at the boundary after its reply; the
+	// run compacts before the call and delivers the steer after the
+	// summary.
+	"steer-compaction.jsonl": {"steady-wren-91c4", 7, ""},
 }
 
 // recordedChildren names, for a recorded file that holds them beside its
