@@ -83,10 +83,15 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //
 //   - the name of every command its line runs, in pipelines, lists,
 //     subshells, command substitutions, functions, aliases and traps,
-//     behind wrappers such as sudo or xargs, in find -exec and in sh -c
-//     and eval strings, as sh reads it once quotes and backslashes are
+//     behind wrappers such as sudo or xargs, flock, taskset, watch or
+//     chronic (shellkeys_runners.go), in find -exec and in sh -c, eval
+//     and watch strings, as sh reads it once quotes and backslashes are
 //     gone (l\s is ls); a name with a space or an "=", or beginning with
-//     ">", is no key;
+//     ">", is no key; an interpreter given code on the line (perl -e,
+//     python -c, node -e, make --eval, an awk program that calls system,
+//     pipes or redirects) is keyed by the whole call instead, NAME and
+//     its words quoted (shellkeys_inline.go), so approving one program
+//     never approves another;
 //   - ">" and the path of each file a redirection writes, so that
 //     approving a command does not also approve writing any file with
 //     it (echo x >> ~/.ssh/authorized_keys);
@@ -105,7 +110,9 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 // A line whose commands, written paths, set variables or sourced files
 // are computed when it runs ($CMD, sh -c "$X", > "$F", read "$V",
 // {rm,-rf,x}, /bin/l?), or that a command is fed from elsewhere (xargs
-// env, find -exec sh -c {}, sudo -s), or that points a name elsewhere
+// env, find -exec sh -c {}, sudo -s), or that runs a program whose
+// command its keys cannot name (su, ssh, chroot, strace, parallel, a
+// runner's option not known), or that points a name elsewhere
 // (declare -n, hash -p), or that dash or bash, either of which may be
 // sh, reads other than the parser does ([[ ]], words after &>, a
 // carriage return; see shellkeys_dialect.go), has no keys, so it is
@@ -257,11 +264,18 @@ func callNames(args []*syntax.Word, depth int, st *keyState, r reach) ([]string,
 	if !ok || !plainName(name) || (r.subst != "" && strings.Contains(name, r.subst)) {
 		return nil, errDynamic
 	}
-	names := []string{name}
 	base := name[strings.LastIndex(name, "/")+1:]
 	if runsLines(base) && r.fed(args[1:]) {
 		return nil, errDynamic
 	}
+	if opaqueRunners[base] {
+		return nil, errOpaqueRunner
+	}
+	if key, ok, err := codeKey(name, base, args[1:], r); ok || err != nil {
+		st.runPaths = append(st.runPaths, name)
+		return []string{key}, err
+	}
+	names := []string{name}
 	var more []string
 	var err error
 	switch {
@@ -273,6 +287,8 @@ func callNames(args []*syntax.Word, depth int, st *keyState, r reach) ([]string,
 		more, err = execNames(args[1:], depth, st)
 	case wrappers[base]:
 		more, err = wrappedNames(base, args[1:], depth, st, r)
+	case hasRunnerSpec(base):
+		more, err = runnerNames(base, args[1:], depth, st, r)
 	case base == "trap":
 		more, err = trapNames(args[1:], depth, st)
 	case base == "alias":
@@ -543,16 +559,17 @@ const (
 
 // optionValue says whether a wrapper's option word takes the next word
 // as its value. env -S (--split-string) runs its value as the command
-// line, which env splits by rules of its own, and sudo -s and -i
-// (--shell, --login) run the user's shell, on the command or on what
-// it reads, so those have no keys.
+// line, which env splits by rules of its own, sudo -s and -i (--shell,
+// --login) and doas -s run the user's shell, on the command or on what
+// it reads, and sudo -R (--chroot) runs the command in another root,
+// where its name is another file, so those have no keys.
 func optionValue(base, s string) (optionTakes, error) {
 	if long, ok := strings.CutPrefix(s, "--"); ok {
 		name, _, hasValue := strings.Cut(long, "=")
 		switch {
 		case base == "env" && name != "" && strings.HasPrefix("split-string", name):
 			return valueNone, errDynamic
-		case base == "sudo" && name != "" && (strings.HasPrefix("shell", name) || strings.HasPrefix("login", name)):
+		case base == "sudo" && name != "" && (strings.HasPrefix("shell", name) || strings.HasPrefix("login", name) || strings.HasPrefix("chroot", name)):
 			return valueNone, errDynamic
 		case hasValue:
 			return valueNone, nil
@@ -562,7 +579,7 @@ func optionValue(base, s string) (optionTakes, error) {
 		return valueMaybe, nil
 	}
 	for j, c := range s[1:] {
-		if (base == "env" && c == 'S') || (base == "sudo" && (c == 's' || c == 'i')) {
+		if (base == "env" && c == 'S') || (base == "sudo" && (c == 's' || c == 'i' || c == 'R')) || (base == "doas" && c == 's') {
 			return valueNone, errDynamic
 		}
 		if strings.ContainsRune(shortOptional[base], c) {

@@ -141,6 +141,17 @@ func TestShellKeysOfPlainCommandsStayTheSame(t *testing.T) {
 		{"while read -r line; do echo \"${#line}: $line\"; done < f", []string{"echo", "line=*", "read"}},
 		{"set -euo pipefail; make", []string{"make", "set"}},
 		{"test -n \"$x\" && test $# -eq 0", []string{"test"}},
+		{"awk '{print $1}' f", []string{"awk"}},
+		{"ps aux | awk -F' ' -v n=2 '$3 == 1 {print $n}'", []string{"awk", "ps"}},
+		{"find . -name '*.log' -exec awk 'END {print NR}' {} +", []string{"awk", "find"}},
+		{"python script.py --check", []string{"python"}},
+		{"python3 -m pytest -q tests", []string{"python3"}},
+		{"node app.js", []string{"node"}},
+		{"perl script.pl", []string{"perl"}},
+		{"make -j4 test", []string{"make"}},
+		{"sed -n 1p f", []string{"sed"}},
+		{"command -v go", []string{"command", "go"}},
+		{"sudo -u root -- make install", []string{"make", "sudo"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

@@ -11,6 +11,9 @@ type keyState struct {
 	work       int
 	arith      arithState
 	dirChanged bool
+	// runPaths are the command names of calls keyed as themselves,
+	// whose keys relativeKeys cannot read a path from.
+	runPaths []string
 }
 
 // check refuses a line its keys would misdescribe: one where arithmetic
@@ -21,7 +24,7 @@ func (st *keyState) check(keys []string) error {
 		return err
 	}
 	if st.dirChanged {
-		return relativeKeys(keys)
+		return relativeKeys(append(keys, st.runPaths...))
 	}
 	return nil
 }
