@@ -55,6 +55,9 @@ type Agent struct {
 	// holdOffers keeps the offers of a delegate's child in the agent
 	// until it has begun (see beginChild).
 	holdOffers bool
+	// shut is set once Close has had its turn: offers are dropped and
+	// count no more workers (takeOffer).
+	shut bool
 
 	quit    chan struct{}
 	closing sync.Once
@@ -389,6 +392,9 @@ func (a *Agent) Close() error {
 			close(done)
 		}})
 		<-done
+		a.qmu.Lock()
+		a.shut = true
+		a.qmu.Unlock()
 		close(a.quit)
 		a.workers.Wait()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

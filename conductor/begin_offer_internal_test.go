@@ -17,10 +17,10 @@ import (
 )
 
 // delegateThenDone has the parent call its writer once and then end its
-// turn; the writer ends its turn at once.
-type delegateThenDone struct{}
+// turn, once last is closed; the writer ends its turn at once.
+type delegateThenDone struct{ last <-chan struct{} }
 
-func (delegateThenDone) Stream(_ context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
+func (m delegateThenDone) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq2[turn.Chunk, error] {
 	chunks := []turn.Chunk{{Kind: turn.ChunkText, Text: "done"}, {Kind: turn.ChunkStop, Stop: contract.StopEndTurn}}
 	turns := req.History.Turns()
 	if req.System == "parent" && turns[len(turns)-1].Role != contract.RoleTool {
@@ -32,6 +32,14 @@ func (delegateThenDone) Stream(_ context.Context, req contract.ModelRequest) ite
 		}
 	}
 	return func(yield func(turn.Chunk, error) bool) {
+		if req.System == "parent" && turns[len(turns)-1].Role == contract.RoleTool {
+			select {
+			case <-m.last:
+			case <-ctx.Done():
+				yield(turn.Chunk{}, ctx.Err())
+				return
+			}
+		}
 		for _, c := range chunks {
 			if !yield(c, nil) {
 				return
@@ -48,12 +56,17 @@ type abortAtShare struct {
 	a       *Agent
 	once    atomic.Bool
 	aborted chan error
+	// returned is closed once the abort has returned.
+	returned chan struct{}
 }
 
 func (s *abortAtShare) Append(ctx context.Context, id string, recs ...contract.Record) (store.Hash, error) {
 	for _, r := range recs {
 		if _, ok := r.Signal.(contract.AllowanceShared); ok && id == "session_begin" && s.once.CompareAndSwap(false, true) {
-			go func() { s.aborted <- s.a.Abort(contract.AbortNow) }()
+			go func() {
+				s.aborted <- s.a.Abort(contract.AbortNow)
+				close(s.returned)
+			}()
 			deadline := time.Now().Add(5 * time.Second)
 			for s.a.queued() < 1 && time.Now().Before(deadline) {
 				runtime.Gosched()
@@ -72,11 +85,14 @@ func (s *abortAtShare) Append(ctx context.Context, id string, recs ...contract.R
 // holds, and neither the abort nor the parent's run would end. The
 // parent is made to lack what the child begins with, so that taking it
 // is a step, recorded, which is where the abort is handed in: the
-// moment an offer done at once otherwise takes.
+// moment an offer done at once otherwise takes. The parent's last reply
+// waits for the abort to return, so that the abort finds the run in
+// flight, whichever goroutine does the parent's tasks.
 func TestAChildBeginningDoesNotDoItsParentsTasks(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
+	st := &abortAtShare{Store: store.NewMemory(), aborted: make(chan error, 1), returned: make(chan struct{})}
 	deps := Deps{
-		Model: Model{Provider: delegateThenDone{}, MaxRetries: turn.NoRetries},
+		Model: Model{Provider: delegateThenDone{last: st.returned}, MaxRetries: turn.NoRetries},
 		Env:   Env{SessionID: "session_begin", IDs: &CountingIDs{}},
 	}
 	// The hook holds the call until the parent is ready, and the
@@ -88,7 +104,6 @@ func TestAChildBeginningDoesNotDoItsParentsTasks(t *testing.T) {
 		}
 		return Verdict{}, nil
 	})
-	st := &abortAtShare{Store: store.NewMemory(), aborted: make(chan error, 1)}
 	deps.Env.Store = st
 	cfg := contract.AgentConfig{Model: "m", System: "parent", Delegates: []contract.Delegate{
 		{Name: "writer", Config: contract.AgentConfig{Model: "m", System: "writer"}},

@@ -3,7 +3,11 @@
 // performs the effects each step returns, in order. It has no goroutine
 // of its own: a caller or worker that hands in a signal while no other
 // is being applied applies it, and the Submit caller runs the run's model
-// calls while it waits, so a run in flight costs one goroutine. The tool
+// calls while it waits, so a run in flight costs one goroutine. What
+// another agent of its delegation tree offers it (an allowance) is never
+// applied by that agent's goroutine, which a step of this one may wait
+// for (Close closing a child): an idle agent takes it on a goroutine of
+// its own, which Close waits for. The tool
 // calls a step starts run next on the goroutine that applied the step,
 // one after another; when one of them is still running after a short
 // wait, helpers take the ones still waiting, so the calls of a batch that

@@ -15,12 +15,40 @@ func (a *Agent) offer(to *Agent, fn func()) {
 	a.offers = append(a.offers, offer{to: to, fn: fn})
 }
 
-// deliver enqueues offers with their agents, after the turn that made
-// them.
+// deliver hands offers to their agents, after the turn that made them.
 func deliver(offers []offer) {
 	for _, o := range offers {
-		o.to.enqueue(&task{fn: o.fn})
+		o.to.takeOffer(&task{fn: o.fn})
 	}
+}
+
+// takeOffer queues t, which the goroutine handing it in must not do: it
+// works for another agent of the tree, and this agent's tasks may wait
+// for it. A parent's Close, done on its child's worker, closes the
+// child, which waits for its workers, that one among them. So when no
+// one is doing the agent's tasks, a goroutine of its own does them,
+// counted among its workers so that Close waits for it; counted under
+// qmu before Close has had its turn, as a job is in turn. Once Close has
+// had its turn, t is dropped: a closed agent has no run to take it.
+func (a *Agent) takeOffer(t *task) {
+	a.qmu.Lock()
+	defer a.qmu.Unlock()
+	if a.shut {
+		return
+	}
+	a.queue = append(a.queue, *t)
+	if a.draining {
+		return
+	}
+	a.draining = true
+	a.workers.Add(1)
+	go a.doOffered()
+}
+
+// doOffered does the tasks queued, an offer first, for takeOffer.
+func (a *Agent) doOffered() {
+	defer a.workers.Done()
+	a.enqueue(nil)
 }
 
 // releaseOffers hands the offers held while a delegate's child began to

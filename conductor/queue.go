@@ -35,15 +35,19 @@ func (t *task) none() bool { return t.fn == nil && t.sig == nil && !t.isResult }
 // before returning. So a worker whose model call ends applies its reply
 // itself, with no hand-off to another goroutine, and an idle agent costs
 // no goroutine at all. Tasks must not block on one another: enqueue from
-// inside one only queues.
+// inside one only queues. A nil t is the call of a goroutine handed the
+// queue to do (takeOffer), draining set for it: one function rather
+// than two, as a frame more would be under every step.
 func (a *Agent) enqueue(t *task) {
 	a.qmu.Lock()
-	a.queue = append(a.queue, *t)
-	if a.draining {
-		a.qmu.Unlock()
-		return
+	if t != nil {
+		a.queue = append(a.queue, *t)
+		if a.draining {
+			a.qmu.Unlock()
+			return
+		}
+		a.draining = true
 	}
-	a.draining = true
 	for {
 		// A task is done where it is queued, not copied out (the copy
 		// would sit in this frame under every step): appends made
