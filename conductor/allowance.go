@@ -25,13 +25,31 @@ func (a *Agent) shareAllowed() {
 	if a.run == nil {
 		return
 	}
-	// In the order of the children's sessions, not the map's: each child
-	// stamps what it takes with the clock as it comes to it.
+	var kids []*Agent
 	for _, session := range slices.Sorted(maps.Keys(a.run.children)) {
 		if k := a.run.children[session].running(); k != nil {
-			a.offer(k, func() { k.takeAllowed(allowed) })
+			kids = append(kids, k)
 		}
 	}
+	a.offerInOrder(kids, allowed)
+}
+
+// offerInOrder offers allowed to kids one after another, in the order of
+// their sessions: once one has taken it, in a turn of its own, or was
+// closed, this agent offers it to the next. Each child stamps what it
+// takes with the clock as it comes to it, and offers are taken on
+// goroutines of their own (takeOffer), so offered all at once they
+// would be stamped in any order. In turn.
+func (a *Agent) offerInOrder(kids []*Agent, allowed []string) {
+	if len(kids) == 0 {
+		return
+	}
+	k, rest := kids[0], kids[1:]
+	next := func() { a.takeOffer(&task{fn: func() { a.offerInOrder(rest, allowed) }}) }
+	a.offers = append(a.offers, offer{to: k, fn: func() {
+		k.takeAllowed(allowed)
+		next()
+	}, dropped: next})
 }
 
 // shareBegun offers each other what a delegate call's child, ag, which

@@ -4,6 +4,9 @@ package conductor
 type offer struct {
 	to *Agent
 	fn func()
+	// dropped, when set, is done instead once to has been closed and
+	// takes no task.
+	dropped func()
 }
 
 // offer hands fn to agent to once this agent's turn is over, never from
@@ -18,7 +21,9 @@ func (a *Agent) offer(to *Agent, fn func()) {
 // deliver hands offers to their agents, after the turn that made them.
 func deliver(offers []offer) {
 	for _, o := range offers {
-		o.to.takeOffer(&task{fn: o.fn})
+		if !o.to.takeOffer(&task{fn: o.fn}) && o.dropped != nil {
+			o.dropped()
+		}
 	}
 }
 
@@ -29,20 +34,22 @@ func deliver(offers []offer) {
 // one is doing the agent's tasks, a goroutine of its own does them,
 // counted among its workers so that Close waits for it; counted under
 // qmu before Close has had its turn, as a job is in turn. Once Close has
-// had its turn, t is dropped: a closed agent has no run to take it.
-func (a *Agent) takeOffer(t *task) {
+// had its turn, t is dropped, and takeOffer says so: a closed agent has
+// no run to take it.
+func (a *Agent) takeOffer(t *task) (taken bool) {
 	a.qmu.Lock()
 	defer a.qmu.Unlock()
 	if a.shut {
-		return
+		return false
 	}
 	a.queue = append(a.queue, *t)
 	if a.draining {
-		return
+		return true
 	}
 	a.draining = true
 	a.workers.Add(1)
 	go a.doOffered()
+	return true
 }
 
 // doOffered does the tasks queued, an offer first, for takeOffer.
