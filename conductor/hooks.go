@@ -61,6 +61,14 @@ type BeforeModelHook func(ctx context.Context, req *contract.ModelRequest) (Verd
 
 // AfterModelHook sees the model's answer (ModelReplied or ModelFailed)
 // before it is recorded, a reply with its token estimate.
+//
+// The hooks see the replies to the summary requests compaction makes
+// too, their turn marked contract.MarkSummary: a reply's text becomes
+// the summary that replaces older history, so a host that audits or
+// redacts what the model says must see it as it sees any reply. A hook
+// that means only the run's own turns returns at once for those. A
+// summary request that fails is not shown: compaction falls back, and
+// its event says why.
 type AfterModelHook func(ctx context.Context, sig contract.Signal) error
 
 // BeforeToolHook may rewrite a call's arguments, or block the call; a

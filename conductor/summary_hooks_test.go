@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,13 +34,20 @@ func (m *sentModel) Stream(ctx context.Context, req contract.ModelRequest) iter.
 // what the provider was sent and the compaction events' texts.
 func hookedCompactingRun(t *testing.T, hook conductor.BeforeModelHook) (contract.RunSnapshot, *sentModel, []string) {
 	t.Helper()
+	return compactingRunHooked(t, func(h *conductor.Hooks) { h.BeforeModel("hook", 0, hook) })
+}
+
+// compactingRunHooked is hookedCompactingRun with the hooks register
+// adds.
+func compactingRunHooked(t *testing.T, register func(*conductor.Hooks)) (contract.RunSnapshot, *sentModel, []string) {
+	t.Helper()
 	var replies []replyFunc
 	for i := 0; i < 6; i++ {
 		replies = append(replies, callTools(call{"c", "big", fmt.Sprintf(`{"n":%d}`, i)}))
 	}
 	m := &sentModel{summarizingModel: &summarizingModel{fakeModel: &fakeModel{replies: append(replies, say("done"))}}}
 	deps := testDeps(m, toolBox(t, bigTool(t)))
-	deps.Hooks.BeforeModel("hook", 0, hook)
+	register(&deps.Hooks)
 	cfg := contract.AgentConfig{Model: "scripted", Compaction: contract.CompactionPolicy{ContextWindow: 3000, TriggerRatio: 0.5, KeepRecent: 2}}
 	a := newAgent(t, cfg, deps)
 	snap, err := a.Submit(ctxT(t), conductor.Text("read big outputs; the key is sk-live-0123456789"))
@@ -136,4 +144,49 @@ func TestBlockedSummaryRequestFallsBack(t *testing.T) {
 		}
 	}
 	t.Error("no tool output was dropped")
+}
+
+// TestAfterModelHooksSeeSummaryReplies: an after-model hook that audits
+// what the model answered sees the reply to each summary request, its
+// turn marked MarkSummary, as well as every turn's reply, unmarked; the
+// summary text it sees is the one the history then holds.
+func TestAfterModelHooksSeeSummaryReplies(t *testing.T) {
+	var mu sync.Mutex
+	var summaries []string
+	var turns int
+	snap, m, _ := compactingRunHooked(t, func(h *conductor.Hooks) {
+		h.AfterModel("audit", 0, func(_ context.Context, sig contract.Signal) error {
+			mu.Lock()
+			defer mu.Unlock()
+			reply, ok := sig.(contract.ModelReplied)
+			if !ok {
+				t.Errorf("hook saw %T, want only replies", sig)
+				return nil
+			}
+			if reply.Reply.Mark == contract.MarkSummary {
+				summaries = append(summaries, reply.Reply.Text())
+			} else {
+				turns++
+			}
+			return nil
+		})
+	})
+	got := int(m.summaries.Load())
+	if got == 0 {
+		t.Fatal("no summary was asked for")
+	}
+	if len(summaries) != got || turns != len(m.sent)-got {
+		t.Errorf("hooks saw %d summary and %d turn replies; the provider answered %d and %d", len(summaries), turns, got, len(m.sent)-got)
+	}
+	var held []string
+	for _, tn := range snap.History.Turns() {
+		if tn.Mark == contract.MarkSummary {
+			held = append(held, tn.Text())
+		}
+	}
+	for _, s := range summaries {
+		if !slices.Contains(held, s) {
+			t.Errorf("hook saw summary %q, which the history %q does not hold", s, held)
+		}
+	}
 }

@@ -426,12 +426,22 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 
 // summarize sends a summary request once the before-model hooks let it
 // go; what they rewrote is not recorded, since the summary it brings
-// back is.
+// back is. A reply goes to the after-model hooks, its turn marked
+// MarkSummary, before it becomes the summary: a host that audits what
+// the model answered must see the text the history will hold.
 func (a *Agent) summarize(ctx context.Context, req *contract.ModelRequest) (string, error) {
 	if block, _ := a.runBeforeModel(ctx, req); block != "" {
 		return "", errors.New("conductor: summary request " + block)
 	}
-	return turn.SummarizeRequest(ctx, a.deps.Model.Provider, *req, a.deps.Model.driverOptions(a.now, a.log))
+	if req.History.Len() == 0 {
+		return "", errors.New("conductor: summary request has no history")
+	}
+	answer := turn.NewDriver(a.deps.Model.Provider, a.deps.Model.driverOptions(a.now, a.log)).Run(ctx, *req, nil)
+	if reply, ok := answer.(contract.ModelReplied); ok && a.deps.Hooks.Len() > 0 {
+		reply.Reply.Mark = contract.MarkSummary
+		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, reply) })
+	}
+	return turn.SummaryOf(ctx, answer)
 }
 
 func descriptors(tools []dispatch.Tool) []contract.ToolDescriptor {

@@ -48,7 +48,15 @@ func SummarizeRequest(ctx context.Context, p Provider, req contract.ModelRequest
 	if req.History.Len() == 0 {
 		return "", errors.New("turn: summarize: empty history")
 	}
-	switch sig := NewDriver(p, opts).Run(ctx, req, nil).(type) {
+	return SummaryOf(ctx, NewDriver(p, opts).Run(ctx, req, nil))
+}
+
+// SummaryOf reads the summary out of a driver's answer to a summary
+// request, for a caller that runs the driver itself to show the answer
+// to someone (an after-model hook) first. ctx is the one the request ran
+// under: its cancellation stays visible to errors.Is.
+func SummaryOf(ctx context.Context, answer contract.Signal) (string, error) {
+	switch sig := answer.(type) {
 	case contract.ModelReplied:
 		if sig.Stop == contract.StopMaxTokens {
 			return "", ErrCutSummary
@@ -59,7 +67,6 @@ func SummarizeRequest(ctx context.Context, p Provider, req contract.ModelRequest
 		}
 		return text, nil
 	case contract.ModelFailed:
-		// The caller's own cancellation stays visible to errors.Is.
 		return "", fmt.Errorf("turn: summarize: %w", &ProviderError{Failure: sig.Failure, Message: sig.Message, Err: ctx.Err()})
 	default:
 		return "", fmt.Errorf("turn: summarize: unexpected signal %T", sig)
