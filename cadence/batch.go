@@ -79,12 +79,18 @@ func (t *transition) toolNames() string {
 
 // answer settles a call with a result the runtime wrote itself.
 func (t *transition) answer(p *contract.PendingCall, content string, isError bool) {
+	t.answerWith(p, contract.ToolOutcome{Content: content, IsError: isError})
+}
+
+// answerWith settles a call with an outcome; its event says whether the
+// content was cut, which the history's result does not keep.
+func (t *transition) answerWith(p *contract.PendingCall, o contract.ToolOutcome) {
 	p.State = contract.CallDone
-	p.Result = &contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: content, IsError: isError}
+	p.Result = &contract.ToolResult{CallID: p.Call.ID, Name: p.Call.Name, Content: o.Content, IsError: o.IsError}
 	if p.Subflow != "" {
 		t.links = append(t.links, p.Subflow)
 	}
-	t.publish(contract.RunEvent{Kind: contract.EvToolResult, Call: &p.Call, Result: p.Result})
+	t.publish(contract.RunEvent{Kind: contract.EvToolResult, Call: &p.Call, Result: p.Result, Truncated: o.Truncated})
 }
 
 // skipUnstarted answers every call that has not started running; calls

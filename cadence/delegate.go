@@ -133,7 +133,7 @@ func (t *transition) onDelegateSettled(sig contract.DelegateSettled) string {
 		kind = contract.EvSubflowFailed
 	}
 	t.publish(contract.RunEvent{Kind: kind, Call: &pp.Call, Text: pp.Subflow, Usage: &sig.Usage})
-	t.answer(pp, sig.Outcome.Content, sig.Outcome.IsError)
+	t.answerWith(pp, sig.Outcome)
 	if t.allowsTree() {
 		// What a person allowed in the child holds here too, and so for
 		// the parent's own calls that wait on the same approval.

@@ -76,7 +76,7 @@ func (t *transition) onToolSettled(sig *contract.ToolSettled) string {
 	p := &pending[i]
 	t.s.RunUsage.ToolCalls++
 	t.s.SessionUsage.ToolCalls++
-	t.answer(p, sig.Outcome.Content, sig.Outcome.IsError)
+	t.answerWith(p, sig.Outcome)
 	p.Tokens = max(sig.Tokens, 0)
 	t.advance()
 	return ""

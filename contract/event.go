@@ -84,8 +84,13 @@ type RunEvent struct {
 	Turn   *Turn       `json:"turn,omitempty"`
 	Call   *ToolCall   `json:"call,omitempty"`
 	Result *ToolResult `json:"result,omitempty"`
-	Usage  *Usage      `json:"usage,omitempty"`
-	Err    *RunError   `json:"error,omitempty"`
+	// Truncated says a tool_result's content was cut, by the tool or by
+	// the output cap, so a client can show that the model saw only part
+	// of the output. It comes from the recorded outcome; the history's
+	// result does not carry it.
+	Truncated bool      `json:"truncated,omitempty"`
+	Usage     *Usage    `json:"usage,omitempty"`
+	Err       *RunError `json:"error,omitempty"`
 	// Question is what a question_asked asks; the answer of a
 	// question_answered is in Text.
 	Question *Question `json:"question,omitempty"`

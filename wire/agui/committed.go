@@ -170,7 +170,12 @@ func (p *Projector) toolResult(ev contract.RunEvent) []Event {
 		return nil
 	}
 	content := ev.Result.Content
-	return []Event{{Type: ToolCallResult, MessageID: "t-" + ev.Result.CallID, ToolCallID: ev.Result.CallID, Content: &content, Role: "tool"}}
+	out := []Event{{Type: ToolCallResult, MessageID: "t-" + ev.Result.CallID, ToolCallID: ev.Result.CallID, Content: &content, Role: "tool"}}
+	if ev.Truncated {
+		v := map[string]any{"toolCallId": ev.Result.CallID, "toolCallName": ev.Result.Name}
+		out = append(out, Event{Type: Custom, Name: CustomToolResultTruncated, Value: v})
+	}
+	return out
 }
 
 func (p *Projector) runEnded(ev contract.RunEvent, last Event) []Event {

@@ -12,7 +12,8 @@
 // directly.
 //
 // What AG-UI has no event for (approvals, steering, compaction, retries,
-// tools starting, lag) travels as CUSTOM events named baton.*.
+// tools starting, a tool result's output cut, lag) travels as CUSTOM
+// events named baton.*.
 //
 // A delegated run (an event with a Subflow path) is shown as an AG-UI
 // step, STEP_STARTED to STEP_FINISHED, named by its path and delegate:

@@ -39,6 +39,10 @@ const (
 	CustomToolStarted       = "baton.tool_started"
 	CustomLag               = "baton.lag"
 	CustomSubflow           = "baton.subflow"
+	// CustomToolResultTruncated follows a TOOL_CALL_RESULT whose
+	// content was cut, by the tool or by the output cap: the result's
+	// content is a string with no place to say so.
+	CustomToolResultTruncated = "baton.tool_result_truncated"
 )
 
 // Event is one AG-UI event. Type says which fields are set; the JSON

@@ -47,6 +47,11 @@ const (
 	DataLag               = "data-baton-lag"
 	DataSubflow           = "data-baton-subflow"
 	DataSubflowEvent      = "data-baton-subflow-event"
+	// DataToolOutputTruncated follows the output of a call whose content
+	// was cut, by the tool or by the output cap: the tool output chunks
+	// have no field to say so. Its id is the call's, so a re-projection
+	// replaces it.
+	DataToolOutputTruncated = "data-baton-tool-output-truncated"
 )
 
 // StreamHeader is the response header that tells an AI SDK client the

@@ -139,7 +139,11 @@ func (p *Projector) toolResult(ev contract.RunEvent) []Chunk {
 		p.known[r.CallID] = true
 		out = append(out, callInput(call))
 	}
-	return append(out, p.callOutput(r.CallID, *r)...)
+	out = append(out, p.callOutput(r.CallID, *r)...)
+	if ev.Truncated {
+		out = append(out, Chunk{Type: DataToolOutputTruncated, ID: "truncated-" + r.CallID, Data: map[string]any{"toolCallId": r.CallID, "toolName": r.Name}})
+	}
+	return out
 }
 
 // callOutput ends the part id with the result r.

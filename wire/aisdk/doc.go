@@ -16,7 +16,8 @@
 // for a client that comes back to a thread and shows it whole.
 //
 // What the stream has no chunk for (approvals, steering, compaction,
-// retries, tools starting, lag) travels as data-baton-* parts.
+// retries, tools starting, a tool output cut, lag) travels as
+// data-baton-* parts.
 //
 // A delegated run (an event with a Subflow path) is one data-baton-subflow
 // part per delegate call, replaced in place as it goes from running to
