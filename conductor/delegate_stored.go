@@ -3,6 +3,7 @@ package conductor
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
@@ -34,16 +35,14 @@ func storedChildren(pending []contract.PendingCall) map[string]contract.PendingC
 // Linked under that answer, the child's run would stay in flight for
 // good, so it is aborted in its session, as a running child is (stop),
 // and its own children with it. A child whose session holds no run in
-// flight, or none at all, is left as it is.
+// flight, or none at all, is left as it is. A delegate this agent's
+// config no longer names still has its child ended, under the config
+// the child's session recorded.
 func (a *Agent) endStoredChild(ctx context.Context, session string) error {
 	if a.run == nil {
 		return nil
 	}
 	p, ok := a.run.stored[session]
-	if !ok {
-		return nil
-	}
-	d, ok := a.rules.Config().DelegateNamed(p.Tool.Delegate)
 	if !ok {
 		return nil
 	}
@@ -53,7 +52,11 @@ func (a *Agent) endStoredChild(ctx context.Context, session string) error {
 	case err != nil:
 		return err
 	}
-	ag, err := a.newChild(contract.StartDelegate{Call: p.Call, Delegate: d.Name, Session: session, Config: a.rules.Config().ChildConfig(d)})
+	cfg, ok, err := a.storedChildConfig(ctx, session, p.Tool.Delegate)
+	if err != nil || !ok {
+		return err
+	}
+	ag, err := a.newChild(contract.StartDelegate{Call: p.Call, Delegate: p.Tool.Delegate, Session: session, Config: cfg})
 	if err != nil {
 		return err
 	}
@@ -62,6 +65,54 @@ func (a *Agent) endStoredChild(ctx context.Context, session string) error {
 		a.log.Warn("conductor: close delegate", "session", session, "err", cerr)
 	}
 	return err
+}
+
+// storedChildConfig is the config a stored child is ended under: its
+// delegate's, while this agent's config names it, else the last one the
+// child's session recorded. A session that recorded none (as none did
+// before runs recorded their config) has no config to end it under, and
+// is left as it is.
+func (a *Agent) storedChildConfig(ctx context.Context, session, delegate string) (contract.AgentConfig, bool, error) {
+	own := a.rules.Config()
+	if d, ok := own.DelegateNamed(delegate); ok {
+		return own.ChildConfig(d), true, nil
+	}
+	records, err := a.store.Records(ctx, session)
+	if err != nil {
+		return contract.AgentConfig{}, false, fmt.Errorf("conductor: config of %s: %w", session, err)
+	}
+	cfg := recordedConfig(records)
+	if cfg == nil {
+		a.log.Warn("conductor: delegate no longer configured and its child's session recorded no config; its run is left in flight", "session", session, "delegate", delegate)
+		return contract.AgentConfig{}, false, nil
+	}
+	return *cfg, true, nil
+}
+
+// recordedConfig is the config the last run of records went on under,
+// as the fold reads it (cadence.Rules.ForRecord): the newest one a submit
+// or a resume recorded, at a newer revision a later resume without one
+// recorded; nil when none was recorded.
+func recordedConfig(records []contract.Record) *contract.AgentConfig {
+	var cfg *contract.AgentConfig
+	for _, rec := range records {
+		switch sig := rec.Signal.(type) {
+		case contract.Submitted:
+			if sig.Config != nil {
+				cfg = sig.Config
+			}
+		case contract.Resumed:
+			switch {
+			case sig.Config != nil:
+				cfg = sig.Config
+			case cfg != nil && sig.Revision > cfg.Revision && sig.Revision <= contract.CurrentRevision:
+				c := *cfg
+				c.Revision = sig.Revision
+				cfg = &c
+			}
+		}
+	}
+	return cfg
 }
 
 // abortStored aborts the run in flight in the stored session, without
