@@ -89,12 +89,18 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //     gone (l\s is ls); a name with a space or an "=", or beginning with
 //     ">", is no key; an interpreter given code on the line (perl -e,
 //     python -c, node -e, make --eval, an awk program that calls system,
-//     pipes or redirects) is keyed by the whole call instead, NAME and
-//     its words quoted (shellkeys_inline.go), so approving one program
-//     never approves another;
-//   - ">" and the path of each file a redirection writes, so that
-//     approving a command does not also approve writing any file with
-//     it (echo x >> ~/.ssh/authorized_keys);
+//     pipes or redirects, a sed script with e, w, r or s///e or from -f),
+//     or a program given an option that runs a command (rsync -e, git -c
+//     or git rebase --exec, tar -I, zip -TT, man -P; shellkeys_options.go)
+//     is keyed by the whole call instead, NAME and its words quoted
+//     (shellkeys_inline.go), so approving one program never approves
+//     another; an interpreter running a script file by the call up to
+//     the script (sh build.sh, python3 -u x.py, python3 -m pytest;
+//     shellkeys_scripts.go), so approving one script never approves
+//     another;
+//   - ">" and the path of each file a redirection or find -fprint
+//     writes, so that approving a command does not also approve writing
+//     any file with it (echo x >> ~/.ssh/authorized_keys);
 //   - NAME=VALUE (NAME+=VALUE) for each variable the line sets, by an
 //     assignment, env or sudo, export "NAME=VALUE" or ${NAME:=VALUE},
 //     and NAME=* where the value is computed or set another way (read,
@@ -111,8 +117,10 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 // are computed when it runs ($CMD, sh -c "$X", > "$F", read "$V",
 // {rm,-rf,x}, /bin/l?), or that a command is fed from elsewhere (xargs
 // env, find -exec sh -c {}, sudo -s), or that runs a program whose
-// command its keys cannot name (su, ssh, chroot, strace, parallel, a
-// runner's option not known), or that points a name elsewhere
+// command its keys cannot name (su, ssh, chroot, strace, parallel, ed,
+// vim, a runner's option not known), or an interpreter reading its
+// program from stdin, which a heredoc, pipe or redirection may fill
+// (curl x | sh, python3 - <<EOF, sh -s), or that points a name elsewhere
 // (declare -n, hash -p), or that dash or bash, either of which may be
 // sh, reads other than the parser does ([[ ]], words after &>, a
 // carriage return; see shellkeys_dialect.go), has no keys, so it is
@@ -227,10 +235,13 @@ func nonEmpty(key string, err error) ([]string, error) {
 
 // reach says what a command gets beyond its words when it runs: xargs
 // appends words it reads (open), and xargs -I and find -exec put them in
-// place of a string (subst).
+// place of a string (subst). paths says those are the paths find found,
+// which begin with the starting points on its line and so never with
+// "-" (no option); xargs's may be any text.
 type reach struct {
 	open  bool
 	subst string
+	paths bool
 }
 
 // fed reports whether words from outside the line may reach args.
@@ -272,6 +283,10 @@ func callNames(args []*syntax.Word, depth int, st *keyState, r reach) ([]string,
 		return nil, errOpaqueRunner
 	}
 	if key, ok, err := codeKey(name, base, args[1:], r); ok || err != nil {
+		st.runPaths = append(st.runPaths, name)
+		return []string{key}, err
+	}
+	if key, ok, err := scriptKey(name, base, args[1:], r, st); ok || err != nil {
 		st.runPaths = append(st.runPaths, name)
 		return []string{key}, err
 	}
@@ -338,11 +353,21 @@ func sourcedKey(args []*syntax.Word) ([]string, error) {
 }
 
 // execNames names the commands of find's -exec actions, each up to its
-// ";" or "{} +"; find puts each file's name in place of {}.
+// ";" or "{} +", where find puts each file's name in place of {}, and
+// the files its -fprint actions write.
 func execNames(args []*syntax.Word, depth int, st *keyState) ([]string, error) {
 	var names []string
+	// -files0-from reads the starting points from a file.
+	paths := !slices.ContainsFunc(args, func(w *syntax.Word) bool { s, _ := joinParts(w); return s == "-files0-from" })
 	for i, w := range args {
 		s, _ := literal(w)
+		if writeActions[s] {
+			written, err := findWrites(args[i+1:])
+			if err != nil {
+				return nil, err
+			}
+			names = append(names, written...)
+		}
 		if !execActions[s] {
 			continue
 		}
@@ -357,13 +382,32 @@ func execNames(args []*syntax.Word, depth int, st *keyState) ([]string, error) {
 				break
 			}
 		}
-		more, err := callNames(args[i+1:end], depth, st, reach{subst: "{}"})
+		more, err := callNames(args[i+1:end], depth, st, reach{subst: "{}", paths: paths})
 		if err != nil {
 			return nil, err
 		}
 		names = append(names, more...)
 	}
 	return names, nil
+}
+
+// writeActions are find's actions that write the file after them.
+var writeActions = map[string]bool{"-fprint": true, "-fprint0": true, "-fprintf": true, "-fls": true}
+
+// findWrites is the key of the file a -fprint action writes, its first
+// word: ">" and the path, as a redirection's.
+func findWrites(args []*syntax.Word) ([]string, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	path, ok := literal(args[0])
+	switch {
+	case !ok:
+		return nil, errDynamic
+	case path == "/dev/null":
+		return nil, nil
+	}
+	return []string{">" + path}, nil
 }
 
 // trapNames names the commands of trap ACTION SIGNAL...: the action runs

@@ -50,7 +50,8 @@ func callKey(name string, args []*syntax.Word) (string, error) {
 
 // codeKey returns the key of an interpreter's call when code in the
 // line decides what it does (perl -e, python -c, an awk program that
-// can run or write anything): the call itself, so approving one
+// can run or write anything, a sed script that can, an option that
+// runs a command: rsync -e, git -c): the call itself, so approving one
 // program never approves another. ok is false for the other calls,
 // which keep their command's name as key. Words fed from elsewhere
 // would change the call, so a fed one has no keys.
@@ -58,6 +59,10 @@ func codeKey(name, base string, args []*syntax.Word, r reach) (key string, ok bo
 	switch {
 	case awks[base]:
 		ok, err = awkRuns(args, r)
+	case base == "sed":
+		ok, err = sedRuns(args, r)
+	case base == "git" || optionRunners[base].long != nil:
+		ok, err = optionRuns(base, args, r)
 	case hasInlineCode(base, args):
 		ok = true
 	}

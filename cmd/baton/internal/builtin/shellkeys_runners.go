@@ -20,13 +20,15 @@ var errRunnerOption = errors.New("an option of a program that runs a command is 
 // namespace where its name is another file (chroot, nsenter, unshare,
 // bwrap, firejail), on another machine (ssh), as a unit with properties
 // of its own (systemd-run), from lines they read or build (parallel,
-// script, gdb), or behind option sets too large to read (strace,
-// ltrace, valgrind, perf, prlimit, numactl, cpulimit, pkexec). A line
-// with one has no keys.
+// script, gdb, and editors whose commands, from their options or stdin,
+// run a shell: ed, ex, vi, vim -c '!cmd', emacs --eval), or behind
+// option sets too large to read (strace, ltrace, valgrind, perf,
+// prlimit, numactl, cpulimit, pkexec). A line with one has no keys.
 var opaqueRunners = map[string]bool{
 	"chroot": true, "nsenter": true, "unshare": true, "bwrap": true, "firejail": true,
 	"su": true, "runuser": true, "pkexec": true, "ssh": true, "systemd-run": true,
 	"parallel": true, "sem": true, "script": true, "gdb": true,
+	"ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true, "vimdiff": true, "emacs": true,
 	"strace": true, "ltrace": true, "valgrind": true, "perf": true,
 	"prlimit": true, "numactl": true, "cpulimit": true,
 }

@@ -1,0 +1,146 @@
+package builtin
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// runOption names options that run a command given as their value, or
+// load code or settings that do: one-letter ones in any word of
+// one-letter options, long ones or the abbreviations getopt accepts.
+type runOption struct {
+	letters string
+	long    []string
+}
+
+// optionRunners are programs with such options: rsync -e (--rsh) and
+// --rsync-path, tar -I (--use-compress-program), -F, --to-command and
+// --checkpoint-action, zip -TT (--unzip-command), man -P (--pager) and
+// -H (--html), less -k and its + commands. A call given one is keyed by
+// the whole call.
+var optionRunners = map[string]runOption{
+	"rsync": {letters: "eM", long: []string{"rsh", "rsync-path", "remote-option"}},
+	"tar": {letters: "IF", long: []string{"to-command", "use-compress-program", "checkpoint-action",
+		"info-script", "new-volume-script", "rsh-command", "rmt-command"}},
+	"zip":  {long: []string{"unzip-command"}},
+	"man":  {letters: "PH", long: []string{"pager", "html", "browser"}},
+	"less": {letters: "k", long: []string{"lesskey-file", "lesskey-src"}},
+}
+
+// gitSafeGlobals are git's options before its command that neither run
+// a command nor point it at another repository or configuration (-c,
+// -C, --git-dir, --exec-path and the others do).
+var gitSafeGlobals = []string{
+	"--no-pager", "-P", "-p", "--paginate", "--bare", "--no-replace-objects",
+	"--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
+	"--no-optional-locks", "--version", "--help", "-v", "-h",
+}
+
+// gitRunners are git commands that run a command given to them or set
+// in configuration they write (git config core.fsmonitor, alias.x=!cmd).
+var gitRunners = map[string]bool{
+	"config": true, "submodule": true, "bisect": true, "filter-branch": true,
+	"difftool": true, "mergetool": true, "send-email": true, "archimport": true,
+	"cvsimport": true, "svn": true, "p4": true,
+}
+
+// gitCommandOptions are git commands' options that run a command, or
+// set configuration or hooks that do: rebase -x, grep -O, clone -c and
+// --template, fetch --upload-pack.
+var gitCommandOptions = map[string]runOption{
+	"rebase":    {letters: "x", long: []string{"exec"}},
+	"grep":      {letters: "O", long: []string{"open-files-in-pager"}},
+	"clone":     {letters: "cu", long: []string{"config", "upload-pack", "template"}},
+	"init":      {long: []string{"template"}},
+	"fetch":     {long: []string{"upload-pack"}},
+	"pull":      {long: []string{"upload-pack"}},
+	"ls-remote": {long: []string{"upload-pack"}},
+	"push":      {long: []string{"receive-pack", "exec"}},
+	"archive":   {long: []string{"exec"}},
+}
+
+// optionRuns reports whether a program's words give it an option that
+// runs a command. Fed words may be such an option.
+func optionRuns(base string, args []*syntax.Word, r reach) (bool, error) {
+	if base == "git" {
+		return gitRuns(args, r)
+	}
+	spec, known := optionRunners[base]
+	if !known {
+		return false, nil
+	}
+	if r.open {
+		return false, errDynamic
+	}
+	for i, w := range args {
+		s, ok := joinParts(w)
+		switch {
+		case !ok || (r.subst != "" && strings.Contains(s, r.subst)):
+			return true, nil
+		case s == "--":
+			return false, nil
+		case base == "tar" && i == 0 && !strings.HasPrefix(s, "-") && strings.ContainsAny(s, spec.letters):
+			return true, nil // tar's old options: tar xIf PROG a.tar
+		case base == "zip" && strings.HasPrefix(s, "-") && strings.Contains(s, "TT"):
+			return true, nil
+		case base == "less" && strings.HasPrefix(s, "+"):
+			return true, nil
+		case hasOption(spec, s):
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// hasOption reports whether the word s is one of spec's options.
+func hasOption(spec runOption, s string) bool {
+	if long, ok := strings.CutPrefix(s, "--"); ok {
+		name, _, _ := strings.Cut(long, "=")
+		return name != "" && slices.ContainsFunc(spec.long, func(l string) bool { return strings.HasPrefix(l, name) })
+	}
+	return strings.HasPrefix(s, "-") && strings.ContainsAny(s[1:], spec.letters)
+}
+
+// gitRuns reports whether a git call may run a command other than git's
+// own: an option before its command not in gitSafeGlobals, a command of
+// gitRunners, or an option of gitCommandOptions.
+func gitRuns(args []*syntax.Word, r reach) (bool, error) {
+	if r.open {
+		return false, errDynamic
+	}
+	words := make([]string, len(args))
+	for i, w := range args {
+		s, ok := joinParts(w)
+		if !ok || (r.subst != "" && strings.Contains(s, r.subst)) {
+			return true, nil
+		}
+		words[i] = s
+	}
+	at := 0
+	for ; at < len(words) && strings.HasPrefix(words[at], "-"); at++ {
+		if !slices.Contains(gitSafeGlobals, words[at]) {
+			return true, nil
+		}
+	}
+	if at == len(words) {
+		return false, nil
+	}
+	if gitRunners[words[at]] {
+		return true, nil
+	}
+	spec, risky := gitCommandOptions[words[at]]
+	if !risky {
+		return false, nil
+	}
+	for _, s := range words[at+1:] {
+		if s == "--" {
+			return false, nil
+		}
+		if hasOption(spec, s) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
