@@ -234,7 +234,18 @@ func TestImportRepairsADamagedRow(t *testing.T) {
 func TestOwnerReadsHeadAfterUnansweredCommit(t *testing.T) {
 	ctx := t.Context()
 	url := pgtest.SchemaURL(t)
-	ba := openBackend(t, url)
+	// The driver, giving up on a statement, asks the server to cancel it.
+	// This one's request is lost on the way, as a network may lose it: a
+	// request delivered could land after the statement's wait, on its
+	// commit (the server signals the backend once for it and once for its
+	// process group, and a busy host may run the backend in between), and
+	// the server would then hold no commit for the owner to read back.
+	d := newCancelLosingDialer()
+	ba := openBackendWith(t, url, func(cfg *pgxpool.Config) {
+		cfg.ConnConfig.DialFunc = d.dial
+		// In plain text, so that the dialer sees the request.
+		cfg.ConnConfig.TLSConfig, cfg.ConnConfig.Fallbacks = nil, nil
+	})
 	st := store.New(ba)
 	defer st.Close()
 	recs := storetest.Script("r", 3)
@@ -245,15 +256,14 @@ func TestOwnerReadsHeadAfterUnansweredCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The ref's update waits in a trigger for a lock the test holds, so
-	// the owner gives up while the server is known to be running it. The
-	// driver, giving up, asks the server to cancel the statement: the
-	// trigger swallows that request, which ends its wait, and the update
-	// commits. The lock's key is the schema's own.
+	// the owner gives up while the server is known to be running it, and
+	// the update commits once the test lets go. The lock's key is the
+	// schema's own.
 	gate := fmt.Sprint(ba.lockKey("gate"))
 	admin := pgtest.Admin(t)
 	for _, q := range []string{
 		`SELECT pg_advisory_lock(` + gate + `)`,
-		`CREATE FUNCTION ` + ba.schema + `.gated() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(` + gate + `); RETURN NEW; EXCEPTION WHEN query_canceled THEN RETURN NEW; END $$`,
+		`CREATE FUNCTION ` + ba.schema + `.gated() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(` + gate + `); RETURN NEW; END $$`,
 		`CREATE TRIGGER gated AFTER UPDATE ON ` + ba.schema + `.baton_refs FOR EACH ROW EXECUTE FUNCTION ` + ba.schema + `.gated()`,
 	} {
 		if _, err := admin.Exec(ctx, q); err != nil {
@@ -266,15 +276,18 @@ func TestOwnerReadsHeadAfterUnansweredCommit(t *testing.T) {
 		_, err := st.Append(short, "s", recs[1])
 		done <- err
 	}()
-	waitForLockWaiters(t, admin, ba.lockKey("gate"), true, time.Minute)
+	waitForLockWaiter(t, admin, ba.lockKey("gate"), time.Minute)
 	cancel()
 	if err := <-done; err == nil {
 		t.Fatal("append outlived its context")
 	}
-	// Let go once the cancel has ended the trigger's wait, so that no
-	// cancel lands later, on the commit; bounded, for a driver that
-	// sends none.
-	waitForLockWaiters(t, admin, ba.lockKey("gate"), false, 10*time.Second)
+	// Let go only once the driver's request is lost: the wait then ends
+	// by the test alone, and no request is left to arrive on the commit.
+	select {
+	case <-d.lost:
+	case <-time.After(time.Minute):
+		t.Fatal("the driver asked for no cancel within a minute of giving up")
+	}
 	for _, q := range []string{
 		`SELECT pg_advisory_unlock(` + gate + `)`,
 		// Waits for the update's transaction to end.
@@ -299,19 +312,20 @@ func TestOwnerReadsHeadAfterUnansweredCommit(t *testing.T) {
 	}
 }
 
-// waitForLockWaiters returns once a session waits for the advisory lock
-// key (or, when waiting is false, none does), or after d.
-func waitForLockWaiters(t *testing.T, admin *pgx.Conn, key int64, waiting bool, d time.Duration) {
+// waitForLockWaiter returns once a session waits for the advisory lock
+// key, and fails the test when none does within d.
+func waitForLockWaiter(t *testing.T, admin *pgx.Conn, key int64, d time.Duration) {
 	t.Helper()
 	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		var got bool
+		var waiting bool
 		err := admin.QueryRow(t.Context(), `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
-			AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1)`, uint64(key)>>32, uint64(key)&0xffffffff).Scan(&got)
+			AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1)`, uint64(key)>>32, uint64(key)&0xffffffff).Scan(&waiting)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got == waiting {
+		if waiting {
 			return
 		}
 	}
+	t.Fatalf("no session waited for advisory lock %d within %s", key, d)
 }
