@@ -27,17 +27,28 @@ func nodeTooLarge(n int) error {
 }
 
 // nodeAroundMax is the most bytes a node adds around its record's: its
-// fields, a parent's hash among them, and its closing brace.
-var nodeAroundMax = nodeAroundLen(true, 0)
+// fields, a parent's hash among them, and its closing brace;
+// nodeAroundFirst is what a session's first node, after none, adds.
+var (
+	nodeAroundMax   = nodeAround(true)
+	nodeAroundFirst = nodeAround(false)
+)
 
 // nodeAroundLen is the length of the node holding a record of n bytes
 // and no links, after a parent or, for a session's first, after none.
 func nodeAroundLen(parent bool, n int) int {
+	if parent {
+		return nodeAroundMax + n
+	}
+	return nodeAroundFirst + n
+}
+
+func nodeAround(parent bool) int {
 	var h Hash
 	if parent {
 		h[0] = 1
 	}
-	return len(appendNodeFields(nil, h, nil)) + n + 1
+	return len(appendNodeFields(nil, h, nil)) + 1
 }
 
 // fitsUnencoded says a reply's or a tool's result record, kept
