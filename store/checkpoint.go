@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -36,17 +35,17 @@ func decodeCheckpoint(h Hash, b []byte) (Checkpoint, error) {
 		Snapshot json.RawMessage `json:"snapshot"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil || w.Kind != "checkpoint" {
-		return Checkpoint{}, fmt.Errorf("store: checkpoint %s: %w: not a checkpoint", h, ErrCorrupt)
+		return Checkpoint{}, errorf("store: checkpoint %s: %w: not a checkpoint", h, ErrCorrupt)
 	}
 	if w.V > nodeVersion {
-		return Checkpoint{}, fmt.Errorf("store: checkpoint %s: %w: version %d", h, ErrSchemaVersion, w.V)
+		return Checkpoint{}, errorf("store: checkpoint %s: %w: version %d", h, ErrSchemaVersion, w.V)
 	}
 	snap, err := contract.DecodeSnapshot(w.Snapshot)
 	switch {
 	case errors.Is(err, contract.ErrSchemaVersion):
-		return Checkpoint{}, fmt.Errorf("store: checkpoint %s: %w: %w", h, ErrSchemaVersion, err)
+		return Checkpoint{}, errorf("store: checkpoint %s: %w: %w", h, ErrSchemaVersion, err)
 	case err != nil:
-		return Checkpoint{}, fmt.Errorf("store: checkpoint %s: %w: %v", h, ErrCorrupt, err)
+		return Checkpoint{}, errorf("store: checkpoint %s: %w: %v", h, ErrCorrupt, err)
 	}
 	return Checkpoint{At: w.Node, Snapshot: snap}, nil
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -14,12 +13,12 @@ func (d *db) SaveCheckpoint(ctx context.Context, sessionID string, at Hash, snap
 	}
 	head, err := d.Head(ctx, sessionID)
 	if err != nil {
-		return fmt.Errorf("store: checkpoint %q: %w", sessionID, err)
+		return errorf("store: checkpoint %q: %w", sessionID, err)
 	}
 	var atNode *Node
 	for n, err := range d.Walk(ctx, head) {
 		if err != nil {
-			return fmt.Errorf("store: checkpoint %q: %w", sessionID, err)
+			return errorf("store: checkpoint %q: %w", sessionID, err)
 		}
 		if n.Hash == at {
 			atNode = &n
@@ -27,23 +26,23 @@ func (d *db) SaveCheckpoint(ctx context.Context, sessionID string, at Hash, snap
 		}
 	}
 	if atNode == nil {
-		return fmt.Errorf("store: checkpoint %q: %w: node %s is not in the session", sessionID, ErrInvalid, at)
+		return errorf("store: checkpoint %q: %w: node %s is not in the session", sessionID, ErrInvalid, at)
 	}
 	if snap.Steps != atNode.Record.Step {
-		return fmt.Errorf("store: checkpoint %q: %w: snapshot has %d steps, node is step %d", sessionID, ErrInvalid, snap.Steps, atNode.Record.Step)
+		return errorf("store: checkpoint %q: %w: snapshot has %d steps, node is step %d", sessionID, ErrInvalid, snap.Steps, atNode.Record.Step)
 	}
 	sb, err := contract.EncodeSnapshot(snap)
 	if err != nil {
-		return fmt.Errorf("store: checkpoint %q: %w: %w", sessionID, ErrInvalid, err)
+		return errorf("store: checkpoint %q: %w: %w", sessionID, ErrInvalid, err)
 	}
 	b := encodeCheckpoint(at, sb)
 	h := HashOf(b)
 	old, err := d.b.Ref(ctx, RefCheckpoints, sessionID)
 	if err != nil && !errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("store: checkpoint %q: %w", sessionID, err)
+		return errorf("store: checkpoint %q: %w", sessionID, err)
 	}
 	if err := d.b.Commit(ctx, RefCheckpoints, sessionID, old, h, []Object{{Hash: h, Bytes: b}}); err != nil {
-		return fmt.Errorf("store: checkpoint %q: %w", sessionID, err)
+		return errorf("store: checkpoint %q: %w", sessionID, err)
 	}
 	return nil
 }
@@ -63,7 +62,7 @@ func (d *db) Checkpoint(ctx context.Context, sessionID string) (Checkpoint, erro
 func (d *db) readCheckpoint(ctx context.Context, sessionID string, h Hash) (Checkpoint, error) {
 	b, err := d.b.Get(ctx, h)
 	if errors.Is(err, ErrNotFound) {
-		return Checkpoint{}, fmt.Errorf("store: checkpoint of %q: %w: %s", sessionID, ErrBrokenRef, h)
+		return Checkpoint{}, errorf("store: checkpoint of %q: %w: %s", sessionID, ErrBrokenRef, h)
 	}
 	if err != nil {
 		return Checkpoint{}, err

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"log/slog"
 	"slices"
@@ -96,9 +95,9 @@ func (d *db) AppendLinked(ctx context.Context, sessionID string, rec contract.Re
 	for _, l := range links {
 		if _, err := d.Node(ctx, l); err != nil {
 			if errors.Is(err, ErrNotFound) {
-				return Hash{}, fmt.Errorf("store: append %q: link %s: %w", sessionID, l, ErrMissingParent)
+				return Hash{}, errorf("store: append %q: link %s: %w", sessionID, l, ErrMissingParent)
 			}
-			return Hash{}, fmt.Errorf("store: append %q: link: %w", sessionID, err)
+			return Hash{}, errorf("store: append %q: link: %w", sessionID, err)
 		}
 	}
 	return d.append(ctx, sessionID, links, []contract.Record{rec})
@@ -113,7 +112,7 @@ func (d *db) append(ctx context.Context, sessionID string, links []Hash, recs []
 	}
 	d.nameAll()
 	if len(recs) == 0 {
-		return Hash{}, appendFailed(sessionID, fmt.Errorf("%w: no records", ErrInvalid))
+		return Hash{}, appendFailed(sessionID, errorf("%w: no records", ErrInvalid))
 	}
 	if err := ctx.Err(); err != nil {
 		return Hash{}, appendFailed(sessionID, err)
@@ -206,12 +205,12 @@ func (d *db) logAppend(sessionID string, records int, head Hash) {
 
 //go:noinline
 func appendFailed(sessionID string, err error) error {
-	return fmt.Errorf("store: append %q: %w", sessionID, err)
+	return errorf("store: append %q: %w", sessionID, err)
 }
 
 //go:noinline
 func outOfSequence(sessionID string, got, after uint64) error {
-	return fmt.Errorf("store: append %q: %w: record step %d after step %d", sessionID, ErrInvalid, got, after)
+	return errorf("store: append %q: %w: record step %d after step %d", sessionID, ErrInvalid, got, after)
 }
 
 // tip returns the session's head and its step (zero for a new session).
@@ -245,7 +244,7 @@ func (d *db) storedTip(ctx context.Context, sessionID string, head Hash) (Hash, 
 func (d *db) headNode(ctx context.Context, sessionID string, head Hash) (Node, error) {
 	n, err := d.node(ctx, head)
 	if errors.Is(err, ErrNotFound) {
-		return Node{}, fmt.Errorf("store: head of %q: %w: %s", sessionID, ErrBrokenRef, head)
+		return Node{}, errorf("store: head of %q: %w: %s", sessionID, ErrBrokenRef, head)
 	}
 	return n, err
 }
@@ -277,10 +276,10 @@ func (d *db) Node(ctx context.Context, h Hash) (Node, error) {
 // lock, which naming takes.
 func (d *db) node(ctx context.Context, h Hash) (Node, error) {
 	if err := ctx.Err(); err != nil {
-		return Node{}, fmt.Errorf("store: node %s: %w", h, err)
+		return Node{}, errorf("store: node %s: %w", h, err)
 	}
 	if h.IsZero() {
-		return Node{}, fmt.Errorf("store: node: %w: zero hash", ErrNotFound)
+		return Node{}, errorf("store: node: %w: zero hash", ErrNotFound)
 	}
 	b, err := d.b.Get(ctx, h)
 	if err != nil {
@@ -294,7 +293,7 @@ func (d *db) Walk(ctx context.Context, from Hash) iter.Seq2[Node, error] {
 		for h, first := from, true; !h.IsZero(); first = false {
 			n, err := d.Node(ctx, h)
 			if err != nil && !first && errors.Is(err, ErrNotFound) {
-				err = fmt.Errorf("store: parent %s: %w", h, ErrMissingParent)
+				err = errorf("store: parent %s: %w", h, ErrMissingParent)
 			}
 			if !yield(n, err) || err != nil {
 				return
@@ -316,7 +315,7 @@ func (d *db) chain(ctx context.Context, head, stop Hash) ([]Node, error) {
 			break
 		}
 		if len(nodes) > 0 && nodes[len(nodes)-1].Record.Step != n.Record.Step+1 {
-			return nil, fmt.Errorf("store: node %s: %w: step %d follows step %d", nodes[len(nodes)-1].Hash, ErrCorrupt, nodes[len(nodes)-1].Record.Step, n.Record.Step)
+			return nil, errorf("store: node %s: %w: step %d follows step %d", nodes[len(nodes)-1].Hash, ErrCorrupt, nodes[len(nodes)-1].Record.Step, n.Record.Step)
 		}
 		nodes = append(nodes, n)
 	}
@@ -331,10 +330,10 @@ func (d *db) Records(ctx context.Context, sessionID string) ([]contract.Record, 
 	}
 	nodes, err := d.chain(ctx, head, Hash{})
 	if err != nil {
-		return nil, fmt.Errorf("store: records of %q: %w", sessionID, err)
+		return nil, errorf("store: records of %q: %w", sessionID, err)
 	}
 	if len(nodes) > 0 && nodes[0].Record.Step != 1 {
-		return nil, fmt.Errorf("store: records of %q: %w: first step is %d", sessionID, ErrCorrupt, nodes[0].Record.Step)
+		return nil, errorf("store: records of %q: %w: first step is %d", sessionID, ErrCorrupt, nodes[0].Record.Step)
 	}
 	recs := make([]contract.Record, len(nodes))
 	for i, n := range nodes {
@@ -363,7 +362,7 @@ func (d *db) Lease(ctx context.Context, sessionID string) (*Lease, error) {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("store: lock %q: %w", sessionID, err)
+		return nil, errorf("store: lock %q: %w", sessionID, err)
 	}
 	c, err := d.b.Lock(ctx, sessionID)
 	if err != nil {
@@ -382,19 +381,19 @@ func (d *db) Fork(ctx context.Context, newSessionID string, at Hash) error {
 	defer s.mu.Unlock()
 	// Records taken since nameAll ran make the session exist too.
 	if _, err := d.b.Ref(ctx, RefHeads, newSessionID); err == nil || len(s.unnamed) > 0 {
-		return fmt.Errorf("store: fork %q: %w", newSessionID, ErrExists)
+		return errorf("store: fork %q: %w", newSessionID, ErrExists)
 	} else if !errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("store: fork %q: %w", newSessionID, err)
+		return errorf("store: fork %q: %w", newSessionID, err)
 	}
 	if _, err := d.node(ctx, at); err != nil {
-		return fmt.Errorf("store: fork %q at %s: %w", newSessionID, at, err)
+		return errorf("store: fork %q at %s: %w", newSessionID, at, err)
 	}
 	err := d.b.Commit(ctx, RefHeads, newSessionID, Hash{}, at, nil)
 	if errors.Is(err, ErrConflict) {
-		return fmt.Errorf("store: fork %q: %w", newSessionID, ErrExists)
+		return errorf("store: fork %q: %w", newSessionID, ErrExists)
 	}
 	if err != nil {
-		return fmt.Errorf("store: fork %q: %w", newSessionID, err)
+		return errorf("store: fork %q: %w", newSessionID, err)
 	}
 	return nil
 }

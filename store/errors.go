@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -39,8 +40,31 @@ var (
 	ErrInvalid = errors.New("store: invalid input")
 )
 
+// errorf is fmt.Errorf for this package's errors. Their formats begin
+// with "store: ", and so do the errors they wrap, this package's own and
+// store/postgres's: each error among args is said without that prefix,
+// so a message names the store once however many layers wrapped it. The
+// errors are wrapped as they were, for errors.Is and errors.As.
+func errorf(format string, args ...any) error {
+	for i, a := range args {
+		if err, ok := a.(error); ok {
+			args[i] = unprefixed{err}
+		}
+	}
+	return fmt.Errorf(format, args...)
+}
+
+// prefix begins the text of every error of this package.
+const prefix = "store: "
+
+// unprefixed is an error said without the prefix it begins with.
+type unprefixed struct{ err error }
+
+func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), prefix) }
+func (u unprefixed) Unwrap() error { return u.err }
+
 func ioErr(op string, err error) error {
-	return fmt.Errorf("store: %s: %w: %w", op, ErrIO, err)
+	return errorf("store: %s: %w: %w", op, ErrIO, err)
 }
 
 // RefNotFound is the error a Backend returns for a ref the session does
@@ -56,7 +80,7 @@ type refNotFound struct {
 }
 
 func (e *refNotFound) Error() string {
-	return fmt.Sprintf("store: %s ref of %q: %s", e.kind, e.session, ErrNotFound)
+	return fmt.Sprintf("store: %s ref of %q: %s", e.kind, e.session, unprefixed{ErrNotFound})
 }
 
 func (e *refNotFound) Unwrap() error { return ErrNotFound }

@@ -33,29 +33,29 @@ func (d *db) Export(ctx context.Context, w io.Writer, sessionIDs ...string) erro
 		sessionIDs, err = d.namedWithDelegated(ctx, sessionIDs)
 	}
 	if err != nil {
-		return fmt.Errorf("store: export: %w", err)
+		return errorf("store: export: %w", err)
 	}
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(exportLine{Kind: "baton-store", V: exportVersion}); err != nil {
-		return fmt.Errorf("store: export: %w", err)
+		return errorf("store: export: %w", err)
 	}
 	done := map[Hash]bool{}
 	for _, id := range sessionIDs {
 		head, err := d.Head(ctx, id)
 		if err != nil {
-			return fmt.Errorf("store: export: %w", err)
+			return errorf("store: export: %w", err)
 		}
 		if err := d.exportChain(ctx, enc, head, done); err != nil {
-			return fmt.Errorf("store: export %q: %w", id, err)
+			return errorf("store: export %q: %w", id, err)
 		}
 		if err := enc.Encode(exportLine{Kind: "head", Session: id, Hash: &head}); err != nil {
-			return fmt.Errorf("store: export: %w", err)
+			return errorf("store: export: %w", err)
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("store: export: %w", err)
+		return errorf("store: export: %w", err)
 	}
 	return nil
 }
@@ -80,7 +80,7 @@ func (d *db) exportChain(ctx context.Context, enc *json.Encoder, head Hash, done
 		if len(b) > MaxNode {
 			// Stored before stores kept MaxNode: written, it would make
 			// an export that no import reads.
-			return fmt.Errorf("node %s: %w", h, nodeTooLarge(len(b)))
+			return errorf("node %s: %w", h, nodeTooLarge(len(b)))
 		}
 		n, err := DecodeNode(h, b)
 		if err != nil {
@@ -106,22 +106,22 @@ func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
 	im := importer{d: d, nodes: map[Hash]uint64{}}
 	for line := 1; sc.Scan(); line++ {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("store: import: %w", err)
+			return nil, errorf("store: import: %w", err)
 		}
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
 		if err := im.line(ctx, line, sc.Bytes()); err != nil {
-			return nil, fmt.Errorf("store: import line %d: %w", line, lineError(err))
+			return nil, errorf("store: import line %d: %w", line, lineError(err))
 		}
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, fmt.Errorf("store: import: %w: a line is longer than %d bytes", ErrCorrupt, MaxImportLine)
+		return nil, errorf("store: import: %w: a line is longer than %d bytes", ErrCorrupt, MaxImportLine)
 	} else if err != nil {
-		return nil, fmt.Errorf("store: import: %w: %w", ErrCorrupt, err)
+		return nil, errorf("store: import: %w: %w", ErrCorrupt, err)
 	}
 	if !im.header {
-		return nil, fmt.Errorf("store: import: %w: no header", ErrCorrupt)
+		return nil, errorf("store: import: %w: no header", ErrCorrupt)
 	}
 	return im.finish(ctx)
 }
@@ -139,14 +139,14 @@ func (im *importer) line(ctx context.Context, n int, b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
-		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+		return errorf("%w: %v", ErrCorrupt, err)
 	}
 	if !im.header {
 		if l.Kind != "baton-store" {
-			return fmt.Errorf("%w: want a baton-store header, got kind %q", ErrCorrupt, clip(l.Kind))
+			return errorf("%w: want a baton-store header, got kind %q", ErrCorrupt, clip(l.Kind))
 		}
 		if l.V > exportVersion {
-			return fmt.Errorf("%w: export version %d, this release reads up to %d", ErrSchemaVersion, l.V, exportVersion)
+			return errorf("%w: export version %d, this release reads up to %d", ErrSchemaVersion, l.V, exportVersion)
 		}
 		im.header = true
 		return nil
@@ -159,12 +159,12 @@ func (im *importer) line(ctx context.Context, n int, b []byte) error {
 			return err
 		}
 		if _, err := im.step(ctx, *l.Hash); err != nil {
-			return fmt.Errorf("head of %q: %w", l.Session, err)
+			return errorf("head of %q: %w", l.Session, err)
 		}
 		im.heads = append(im.heads, l)
 		return nil
 	}
-	return fmt.Errorf("%w: unknown line kind %q", ErrCorrupt, clip(l.Kind))
+	return errorf("%w: unknown line kind %q", ErrCorrupt, clip(l.Kind))
 }
 
 // step returns a node's step, from this import or from the store; a node
@@ -175,14 +175,14 @@ func (im *importer) step(ctx context.Context, h Hash) (uint64, error) {
 	}
 	n, err := im.d.Node(ctx, h)
 	if errors.Is(err, ErrNotFound) {
-		return 0, fmt.Errorf("%s: %w", h, ErrMissingParent)
+		return 0, errorf("%s: %w", h, ErrMissingParent)
 	}
 	return n.Record.Step, err
 }
 
 func (im *importer) node(ctx context.Context, h Hash, raw []byte) error {
 	if len(raw) > MaxNode {
-		return fmt.Errorf("node %s: %w", h, nodeTooLarge(len(raw)))
+		return errorf("node %s: %w", h, nodeTooLarge(len(raw)))
 	}
 	n, err := DecodeNode(h, raw)
 	if err != nil {
@@ -194,15 +194,15 @@ func (im *importer) node(ctx context.Context, h Hash, raw []byte) error {
 	var parentStep uint64
 	if !n.Parent.IsZero() {
 		if parentStep, err = im.step(ctx, n.Parent); err != nil {
-			return fmt.Errorf("parent of %s: %w", h, err)
+			return errorf("parent of %s: %w", h, err)
 		}
 	}
 	if n.Record.Step != parentStep+1 {
-		return fmt.Errorf("node %s: %w: step %d follows step %d", h, ErrCorrupt, n.Record.Step, parentStep)
+		return errorf("node %s: %w: step %d follows step %d", h, ErrCorrupt, n.Record.Step, parentStep)
 	}
 	for _, l := range n.Links {
 		if _, err := im.step(ctx, l); err != nil {
-			return fmt.Errorf("link of %s: %w", h, err)
+			return errorf("link of %s: %w", h, err)
 		}
 	}
 	im.nodes[h] = n.Record.Step
@@ -221,7 +221,7 @@ func (im *importer) repairStored(ctx context.Context) error {
 		switch {
 		case errors.Is(err, ErrNotFound):
 		case err != nil && !errors.Is(err, ErrCorrupt):
-			return fmt.Errorf("store: import: stored node %s: %w", o.Hash, err)
+			return errorf("store: import: stored node %s: %w", o.Hash, err)
 		case err != nil || !bytes.Equal(b, o.Bytes):
 			damaged = append(damaged, o)
 		}
@@ -231,14 +231,14 @@ func (im *importer) repairStored(ctx context.Context) error {
 	}
 	r, ok := im.d.b.(Repairer)
 	if !ok {
-		return fmt.Errorf("store: import: stored node %s is %w: its bytes differ from the verified import, and this store cannot replace them; the store needs repair", damaged[0].Hash, ErrCorrupt)
+		return errorf("store: import: stored node %s is %w: its bytes differ from the verified import, and this store cannot replace them; the store needs repair", damaged[0].Hash, ErrCorrupt)
 	}
 	if err := r.Repair(ctx, damaged); err != nil {
-		return fmt.Errorf("store: import: repair %d damaged nodes: %w", len(damaged), err)
+		return errorf("store: import: repair %d damaged nodes: %w", len(damaged), err)
 	}
 	for _, o := range damaged {
 		if b, err := im.d.b.Get(ctx, o.Hash); err != nil || !bytes.Equal(b, o.Bytes) {
-			return fmt.Errorf("store: import: stored node %s is %w and stayed so after repair: %v", o.Hash, ErrCorrupt, err)
+			return errorf("store: import: stored node %s is %w and stayed so after repair: %v", o.Hash, ErrCorrupt, err)
 		}
 		im.d.log.Warn("store: import repaired a damaged node", "node", o.Hash.String())
 	}
@@ -254,14 +254,12 @@ type clippedError struct {
 func (e clippedError) Error() string { return e.msg }
 func (e clippedError) Unwrap() error { return e.err }
 
-// lineError is the text of an error about one import line under the
-// "store: import line N: " it is given, so without the "store: " its
-// own layers and this package's errors begin with, which would repeat
-// the package at every layer. The text is bounded too: it may quote a
-// value of any size.
+// lineError bounds the text of an error about one import line, which
+// may quote a value of any size, said without the "store: " it begins
+// with as errorf says it.
 func lineError(err error) error {
 	const keep = 1 << 10
-	msg := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "store: "), ": store: ", ": ")
+	msg := strings.TrimPrefix(err.Error(), prefix)
 	if len(msg) > keep {
 		msg = msg[:keep] + fmt.Sprintf("... (%d bytes)", len(msg))
 	}
@@ -294,13 +292,13 @@ func (im *importer) finish(ctx context.Context) ([]string, error) {
 		switch {
 		case len(im.d.session(l.Session).unnamed) > 0:
 			// Records taken during the import: the session exists.
-			return nil, fmt.Errorf("store: import %q: %w with records taken meanwhile", l.Session, ErrExists)
+			return nil, errorf("store: import %q: %w with records taken meanwhile", l.Session, ErrExists)
 		case err == nil && cur != *l.Hash:
-			return nil, fmt.Errorf("store: import %q: %w with head %s", l.Session, ErrExists, cur)
+			return nil, errorf("store: import %q: %w with head %s", l.Session, ErrExists, cur)
 		case errors.Is(err, ErrNotFound):
 			moves = append(moves, l)
 		case err != nil:
-			return nil, fmt.Errorf("store: import %q: %w", l.Session, err)
+			return nil, errorf("store: import %q: %w", l.Session, err)
 		}
 	}
 	// The first commit carries every object, so the heads after it name
@@ -310,10 +308,10 @@ func (im *importer) finish(ctx context.Context) ([]string, error) {
 	for _, l := range moves {
 		err := im.d.b.Commit(ctx, RefHeads, l.Session, Hash{}, *l.Hash, objs)
 		if errors.Is(err, ErrConflict) {
-			err = fmt.Errorf("%w: created meanwhile", ErrExists)
+			err = errorf("%w: created meanwhile", ErrExists)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("store: import %q: %w", l.Session, err)
+			return nil, errorf("store: import %q: %w", l.Session, err)
 		}
 		objs = nil
 	}

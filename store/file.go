@@ -116,9 +116,9 @@ func (f *fileBackend) readFormat() (int, error) {
 	n, err := strconv.Atoi(v)
 	switch {
 	case !ok || err != nil || n < 1:
-		return 0, fmt.Errorf("store: open: %w: format file says %q", ErrCorrupt, b)
+		return 0, errorf("store: open: %w: format file says %q", ErrCorrupt, b)
 	case n > folderFormat:
-		return 0, fmt.Errorf("store: open: %w: folder format %d, this release reads up to %d", ErrSchemaVersion, n, folderFormat)
+		return 0, errorf("store: open: %w: folder format %d, this release reads up to %d", ErrSchemaVersion, n, folderFormat)
 	}
 	return n, nil
 }

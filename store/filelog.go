@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -212,7 +211,7 @@ func (f *fileBackend) reindexLog(l *sessionLog) error {
 }
 
 func (f *fileBackend) damaged(l *sessionLog, why string) error {
-	l.bad = fmt.Errorf("store: log of %q: %w: %s", l.id, ErrCorrupt, why)
+	l.bad = errorf("store: log of %q: %w: %s", l.id, ErrCorrupt, why)
 	return l.bad
 }
 
@@ -276,13 +275,13 @@ func (f *fileBackend) Ref(ctx context.Context, kind RefKind, session string) (Ha
 
 func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, old, new Hash, objs []Object) (err error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("store: commit %q: %w", session, err)
+		return errorf("store: commit %q: %w", session, err)
 	}
 	if _, ok := refKindCodes[kind]; !ok {
-		return fmt.Errorf("store: commit: %w: ref kind %q", ErrInvalid, kind)
+		return errorf("store: commit: %w: ref kind %q", ErrInvalid, kind)
 	}
 	if f.noWrite != nil {
-		return fmt.Errorf("store: commit %q: %w", session, f.noWrite)
+		return errorf("store: commit %q: %w", session, f.noWrite)
 	}
 	l := f.log(session)
 	l.mu.Lock()
@@ -313,11 +312,11 @@ func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, 
 		return err
 	}
 	if cur != old {
-		return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
+		return errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
 	}
 	b, err := encodeCommit(kind, old, new, f.missing(objs))
 	if err != nil {
-		return fmt.Errorf("store: commit %q: %w", session, err)
+		return errorf("store: commit %q: %w", session, err)
 	}
 	if err := f.write(l, b); err != nil {
 		l.failed = true
@@ -328,7 +327,7 @@ func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, 
 	for off := 0; off < len(b); {
 		fr, _, err := readFrame(b[off:], l.end)
 		if err != nil {
-			return fmt.Errorf("store: commit %q: %w", session, err)
+			return errorf("store: commit %q: %w", session, err)
 		}
 		f.apply(l, fr)
 		off += int(fr.size)
@@ -348,7 +347,7 @@ func encodeCommit(kind RefKind, old, new Hash, objs []Object) ([]byte, error) {
 	for i, o := range objs {
 		n := len(o.Bytes) + 64
 		if n > frameSplit {
-			return nil, fmt.Errorf("%w: object %s is %d bytes", ErrInvalid, o.Hash, len(o.Bytes))
+			return nil, errorf("%w: object %s is %d bytes", ErrInvalid, o.Hash, len(o.Bytes))
 		}
 		if size+n > frameSplit {
 			b = encodeFrame(b, "", Hash{}, Hash{}, objs[start:i])
@@ -441,7 +440,7 @@ func (f *fileBackend) Get(ctx context.Context, h Hash) ([]byte, error) {
 	if f.loose {
 		return f.looseObject(h)
 	}
-	return nil, fmt.Errorf("store: object %s: %w", h, ErrNotFound)
+	return nil, errorf("store: object %s: %w", h, ErrNotFound)
 }
 
 func (f *fileBackend) readIndexed(h Hash) ([]byte, bool, error) {
@@ -454,7 +453,7 @@ func (f *fileBackend) readIndexed(h Hash) ([]byte, bool, error) {
 	b := make([]byte, loc.n)
 	if n, err := f.fs.ReadAt(loc.log.name, b, loc.off); err != nil && !(errors.Is(err, io.EOF) && n == len(b)) {
 		if errors.Is(err, io.EOF) {
-			return nil, true, fmt.Errorf("store: object %s: %w: log of %q cut short", h, ErrCorrupt, loc.log.id)
+			return nil, true, errorf("store: object %s: %w: log of %q cut short", h, ErrCorrupt, loc.log.id)
 		}
 		return nil, true, ioErr("read object "+h.String(), err)
 	}
@@ -533,7 +532,7 @@ func (f *fileBackend) Refs(ctx context.Context, kind RefKind) ([]string, error) 
 func (f *fileBackend) lockFile(l *sessionLog) (io.Closer, error) {
 	c, err := f.fs.Lock(l.lockName)
 	if errors.Is(err, vfs.ErrLocked) {
-		return nil, fmt.Errorf("store: lock %q: %w", l.id, ErrLocked)
+		return nil, errorf("store: lock %q: %w", l.id, ErrLocked)
 	}
 	if err != nil {
 		return nil, ioErr("lock "+l.id, err)
@@ -543,7 +542,7 @@ func (f *fileBackend) lockFile(l *sessionLog) (io.Closer, error) {
 
 func (f *fileBackend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	if f.noWrite != nil {
-		return nil, fmt.Errorf("store: lock %q: %w", session, f.noWrite)
+		return nil, errorf("store: lock %q: %w", session, f.noWrite)
 	}
 	l := f.log(session)
 	l.mu.Lock()

@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/hex"
-	"fmt"
 	"sync"
 
 	"github.com/zeebo/blake3"
@@ -38,10 +37,10 @@ func (h Hash) IsZero() bool { return h == Hash{} }
 func ParseHash(s string) (Hash, error) {
 	var h Hash
 	if len(s) != 2*len(h) {
-		return h, fmt.Errorf("store: parse hash %q: %w: %d bytes, want %d hex digits", clip(s), ErrInvalid, len(s), 2*len(h))
+		return h, errorf("store: parse hash %q: %w: %d bytes, want %d hex digits", clip(s), ErrInvalid, len(s), 2*len(h))
 	}
 	if _, err := hex.Decode(h[:], []byte(s)); err != nil {
-		return Hash{}, fmt.Errorf("store: parse hash %q: %w: %v", clip(s), ErrInvalid, err)
+		return Hash{}, errorf("store: parse hash %q: %w: %v", clip(s), ErrInvalid, err)
 	}
 	return h, nil
 }
@@ -54,7 +53,7 @@ func (h *Hash) UnmarshalText(b []byte) error {
 	if len(b) != 2*len(h) {
 		// Not copied into a string: the value may be huge.
 		*h = Hash{}
-		return fmt.Errorf("store: parse hash %q: %w: %d bytes, want %d hex digits", clip(string(b[:min(len(b), 81)])), ErrInvalid, len(b), 2*len(h))
+		return errorf("store: parse hash %q: %w: %d bytes, want %d hex digits", clip(string(b[:min(len(b), 81)])), ErrInvalid, len(b), 2*len(h))
 	}
 	v, err := ParseHash(string(b))
 	*h = v

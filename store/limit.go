@@ -1,8 +1,6 @@
 package store
 
 import (
-	"fmt"
-
 	"github.com/batonrt/baton/contract"
 )
 
@@ -23,7 +21,7 @@ const MaxImportLine = MaxNode + 1<<10
 
 // nodeTooLarge is the error for a node of n bytes, over MaxNode.
 func nodeTooLarge(n int) error {
-	return fmt.Errorf("%w: node of %d bytes, over the %d bytes a store takes in one node (store.MaxNode)", ErrInvalid, n, MaxNode)
+	return errorf("%w: node of %d bytes, over the %d bytes a store takes in one node (store.MaxNode)", ErrInvalid, n, MaxNode)
 }
 
 // nodeAroundMax is the most bytes a node adds around its record's: its

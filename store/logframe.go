@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/binary"
-	"fmt"
 	"hash/crc32"
 )
 
@@ -118,7 +117,7 @@ func frameLen(h []byte) (uint32, bool) {
 	return binary.LittleEndian.Uint32(h[0:]), binary.LittleEndian.Uint32(h[4:]) == crc32.Checksum(h[0:4], castagnoli)
 }
 
-func badHeader(base int64) error { return fmt.Errorf("bad frame header at offset %d", base) }
+func badHeader(base int64) error { return errorf("bad frame header at offset %d", base) }
 
 // judgeFrame decodes b, the bytes of one frame at base whose header was
 // checked; a frame failing its checksum is a torn write when it ends the
@@ -130,11 +129,11 @@ func judgeFrame(b []byte, base int64, last bool) (frame, frameState, error) {
 		if last {
 			return frame{}, frameTorn, nil
 		}
-		return frame{}, frameBad, fmt.Errorf("frame at offset %d fails its checksum", base)
+		return frame{}, frameBad, errorf("frame at offset %d fails its checksum", base)
 	}
 	f, err := decodePayload(payload, base+frameHeader)
 	if err != nil {
-		return frame{}, frameBad, fmt.Errorf("frame at offset %d: %w", base, err)
+		return frame{}, frameBad, errorf("frame at offset %d: %w", base, err)
 	}
 	f.size = int64(len(b))
 	copy(f.head[:], b)
@@ -144,11 +143,11 @@ func judgeFrame(b []byte, base int64, last bool) (frame, frameState, error) {
 func decodePayload(p []byte, base int64) (frame, error) {
 	var f frame
 	if len(p) < 2+64 || p[0] != frameVersion {
-		return f, fmt.Errorf("unknown payload version")
+		return f, errorf("unknown payload version")
 	}
 	kind, ok := refKindOf(p[1])
 	if !ok {
-		return f, fmt.Errorf("unknown ref kind %d", p[1])
+		return f, errorf("unknown ref kind %d", p[1])
 	}
 	f.kind = kind
 	copy(f.old[:], p[2:34])
@@ -156,19 +155,19 @@ func decodePayload(p []byte, base int64) (frame, error) {
 	off := 66
 	count, k := binary.Uvarint(p[off:])
 	if k <= 0 || count > uint64(len(p)) {
-		return f, fmt.Errorf("bad object count")
+		return f, errorf("bad object count")
 	}
 	off += k
 	for range count {
 		if len(p)-off < 32 {
-			return f, fmt.Errorf("object hash cut short")
+			return f, errorf("object hash cut short")
 		}
 		var o frameObject
 		copy(o.hash[:], p[off:off+32])
 		off += 32
 		size, k := binary.Uvarint(p[off:])
 		if k <= 0 || size > uint64(len(p)-off-k) {
-			return f, fmt.Errorf("bad object length")
+			return f, errorf("bad object length")
 		}
 		off += k
 		o.off, o.n = base+int64(off), int(size)
@@ -176,7 +175,7 @@ func decodePayload(p []byte, base int64) (frame, error) {
 		f.objs = append(f.objs, o)
 	}
 	if off != len(p) {
-		return f, fmt.Errorf("%d bytes after the objects", len(p)-off)
+		return f, errorf("%d bytes after the objects", len(p)-off)
 	}
 	return f, nil
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"path"
 	"slices"
 )
@@ -43,7 +42,7 @@ func (f *fileBackend) ownLog(l *sessionLog) error {
 		f.folds.Store(foldYes)
 	}
 	if !slices.Contains(names, base) {
-		return fmt.Errorf("store: session id %q: %w: this file system ignores case, and the log of a session whose id differs only in case holds its name", l.id, ErrInvalid)
+		return errorf("store: session id %q: %w: this file system ignores case, and the log of a session whose id differs only in case holds its name", l.id, ErrInvalid)
 	}
 	l.own = true
 	return nil

@@ -2,7 +2,6 @@ package store
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -17,7 +16,7 @@ func (f *fileBackend) looseObject(h Hash) ([]byte, error) {
 	s := h.String()
 	b, err := f.fs.ReadFile("objects/" + s[:2] + "/" + s[2:])
 	if errors.Is(err, vfs.ErrNotExist) {
-		return nil, fmt.Errorf("store: object %s: %w", h, ErrNotFound)
+		return nil, errorf("store: object %s: %w", h, ErrNotFound)
 	}
 	if err != nil {
 		return nil, ioErr("read object "+s, err)
@@ -35,7 +34,7 @@ func (f *fileBackend) looseRef(kind RefKind, session string) (Hash, error) {
 	}
 	h, err := ParseHash(strings.TrimSuffix(string(b), "\n"))
 	if err != nil || len(b) != 65 {
-		return Hash{}, fmt.Errorf("store: %s ref of %q: %w: holds %q", kind, session, ErrCorrupt, b)
+		return Hash{}, errorf("store: %s ref of %q: %w: holds %q", kind, session, ErrCorrupt, b)
 	}
 	return h, nil
 }

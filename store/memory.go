@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -56,7 +55,7 @@ func (m *memBackend) Get(ctx context.Context, h Hash) ([]byte, error) {
 	defer m.mu.Unlock()
 	b, ok := m.objects[h]
 	if !ok {
-		return nil, fmt.Errorf("store: object %s: %w", h, ErrNotFound)
+		return nil, errorf("store: object %s: %w", h, ErrNotFound)
 	}
 	return slices.Clone(b), nil
 }
@@ -84,10 +83,10 @@ func (m *memBackend) Commit(ctx context.Context, kind RefKind, session string, o
 	defer m.mu.Unlock()
 	refs, ok := m.refs(kind, true)
 	if !ok {
-		return fmt.Errorf("store: commit: %w: ref kind %q", ErrInvalid, kind)
+		return errorf("store: commit: %w: ref kind %q", ErrInvalid, kind)
 	}
 	if cur := refs[session]; cur != old {
-		return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
+		return errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
 	}
 	m.put(objs, false)
 	refs[session] = new
@@ -119,7 +118,7 @@ func (m *memBackend) Lock(ctx context.Context, session string) (io.Closer, error
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.locks[session] {
-		return nil, fmt.Errorf("store: lock %q: %w", session, ErrLocked)
+		return nil, errorf("store: lock %q: %w", session, ErrLocked)
 	}
 	if m.locks == nil {
 		m.locks = map[string]bool{}

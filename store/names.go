@@ -16,11 +16,11 @@ const MaxSessionID = contract.MaxSessionID
 func checkSession(id string) error {
 	switch {
 	case id == "":
-		return fmt.Errorf("store: session id: %w: empty", ErrInvalid)
+		return errorf("store: session id: %w: empty", ErrInvalid)
 	case len(id) > MaxSessionID:
-		return fmt.Errorf("store: session id: %w: %d bytes, at most %d", ErrInvalid, len(id), MaxSessionID)
+		return errorf("store: session id: %w: %d bytes, at most %d", ErrInvalid, len(id), MaxSessionID)
 	case !utf8.ValidString(id):
-		return fmt.Errorf("store: session id %q: %w: not UTF-8", id, ErrInvalid)
+		return errorf("store: session id %q: %w: not UTF-8", id, ErrInvalid)
 	}
 	return nil
 }

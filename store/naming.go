@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync/atomic"
 
@@ -71,7 +70,7 @@ func (d *db) Record(ctx context.Context, sessionID string, rec contract.Record) 
 		// session's reads failing.
 		body, err := encodeRecord(rec)
 		if err != nil {
-			return appendFailed(sessionID, fmt.Errorf("%w: %w", ErrInvalid, err))
+			return appendFailed(sessionID, errorf("%w: %w", ErrInvalid, err))
 		}
 		if n := nodeAroundLen(step > 0, len(body)); n > MaxNode {
 			return appendFailed(sessionID, nodeTooLarge(n))

@@ -38,7 +38,7 @@ func appendNode(b []byte, n *Node) ([]byte, error) {
 	b = appendNodeFields(b, n.Parent, n.Links)
 	b, err := contract.AppendRecord(b, n.Record)
 	if err != nil {
-		return nil, fmt.Errorf("store: encode node: %w: %w", ErrInvalid, err)
+		return nil, errorf("store: encode node: %w: %w", ErrInvalid, err)
 	}
 	return append(b, '}'), nil
 }
@@ -92,10 +92,10 @@ func DecodeNode(h Hash, b []byte) (Node, error) {
 
 func checkObject(h Hash, b []byte) error {
 	if len(b) == 0 {
-		return fmt.Errorf("store: object %s: %w: empty", h, ErrCorrupt)
+		return errorf("store: object %s: %w: empty", h, ErrCorrupt)
 	}
 	if got := HashOf(b); got != h {
-		return fmt.Errorf("store: object %s: %w: content hashes to %s (truncated, altered or misnamed)", h, ErrCorrupt, got)
+		return errorf("store: object %s: %w: content hashes to %s (truncated, altered or misnamed)", h, ErrCorrupt, got)
 	}
 	return nil
 }
@@ -149,7 +149,7 @@ func parseNode(h Hash, b []byte) (Node, error) {
 	rec, err := contract.DecodeRecord(raw[:len(raw)-1])
 	switch {
 	case errors.Is(err, contract.ErrSchemaVersion):
-		return Node{}, fmt.Errorf("store: node %s: %w: %w", h, ErrSchemaVersion, err)
+		return Node{}, errorf("store: node %s: %w: %w", h, ErrSchemaVersion, err)
 	case err != nil:
 		return Node{}, corrupt(h, fmt.Sprintf("record: %v", err))
 	}
@@ -168,7 +168,7 @@ func checkCanonical(n Node, b []byte) error {
 }
 
 func corrupt(h Hash, why string) error {
-	return fmt.Errorf("store: node %s: %w: %s", h, ErrCorrupt, why)
+	return errorf("store: node %s: %w: %s", h, ErrCorrupt, why)
 }
 
 func parseLowerHex(b []byte) (Hash, error) {
@@ -189,7 +189,7 @@ func parseOther(h Hash, b []byte) (Node, error) {
 		return Node{}, corrupt(h, err.Error())
 	}
 	if probe.V > nodeVersion {
-		return Node{}, fmt.Errorf("store: node %s: %w: version %d, this release reads up to %d", h, ErrSchemaVersion, probe.V, nodeVersion)
+		return Node{}, errorf("store: node %s: %w: version %d, this release reads up to %d", h, ErrSchemaVersion, probe.V, nodeVersion)
 	}
 	return Node{}, corrupt(h, fmt.Sprintf("not a canonical node (v %d, kind %q)", probe.V, probe.Kind))
 }

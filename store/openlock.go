@@ -2,7 +2,6 @@ package store
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -43,7 +42,7 @@ func (f *fileBackend) lockOpen() (io.Closer, error) {
 		case !errors.Is(err, vfs.ErrLocked):
 			return nil, ioErr("open: lock", err)
 		case time.Now().After(deadline):
-			return nil, fmt.Errorf("store: open: %w: another process has been opening the folder for %s", ErrLocked, openLockWait)
+			return nil, errorf("store: open: %w: another process has been opening the folder for %s", ErrLocked, openLockWait)
 		}
 		time.Sleep(delay)
 		delay = min(2*delay, 50*time.Millisecond)

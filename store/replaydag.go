@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/batonrt/baton/cadence"
@@ -34,7 +33,7 @@ func (r *dagReplay) links(ctx context.Context, head Hash) error {
 				return err
 			}
 			if err := r.chain(ctx, name, l); err != nil {
-				return fmt.Errorf("child %q linked at step %d: %w", name, n.Record.Step, err)
+				return errorf("child %q linked at step %d: %w", name, n.Record.Step, err)
 			}
 		}
 	}
@@ -52,7 +51,7 @@ func (r *dagReplay) chain(ctx context.Context, name string, head Hash) error {
 	}
 	slices.Reverse(recs)
 	if len(recs) == 0 || recs[0].Step != 1 {
-		return fmt.Errorf("%w: linked chain does not start at step 1", ErrCorrupt)
+		return errorf("%w: linked chain does not start at step 1", ErrCorrupt)
 	}
 	if _, err := r.rules.Replay(cadence.InitialSnapshot(name), recs); err != nil {
 		return err

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/batonrt/baton/cadence"
 	"github.com/batonrt/baton/contract"
@@ -21,11 +20,11 @@ const CheckpointEvery = 256
 // session's lock.
 func Resume(ctx context.Context, st Store, rules *cadence.Rules, sessionID string) (contract.RunSnapshot, error) {
 	if rules == nil {
-		return contract.RunSnapshot{}, fmt.Errorf("store: resume %q: %w: nil rules", sessionID, ErrInvalid)
+		return contract.RunSnapshot{}, errorf("store: resume %q: %w: nil rules", sessionID, ErrInvalid)
 	}
 	head, err := st.Head(ctx, sessionID)
 	if err != nil {
-		return contract.RunSnapshot{}, fmt.Errorf("store: resume: %w", err)
+		return contract.RunSnapshot{}, errorf("store: resume: %w", err)
 	}
 	snap, base := cadence.InitialSnapshot(sessionID), Hash{}
 	if cp, err := st.Checkpoint(ctx, sessionID); err == nil {
@@ -35,7 +34,7 @@ func Resume(ctx context.Context, st Store, rules *cadence.Rules, sessionID strin
 	reachedBase := false
 	for n, err := range st.Walk(ctx, head) {
 		if err != nil {
-			return contract.RunSnapshot{}, fmt.Errorf("store: resume %q: %w", sessionID, err)
+			return contract.RunSnapshot{}, errorf("store: resume %q: %w", sessionID, err)
 		}
 		if n.Hash == base {
 			reachedBase = true
@@ -51,7 +50,7 @@ func Resume(ctx context.Context, st Store, rules *cadence.Rules, sessionID strin
 	}
 	snap, err = rules.Fold(snap, recs)
 	if err != nil {
-		return contract.RunSnapshot{}, fmt.Errorf("store: resume %q: %w", sessionID, err)
+		return contract.RunSnapshot{}, errorf("store: resume %q: %w", sessionID, err)
 	}
 	if len(recs) >= CheckpointEvery {
 		_ = st.SaveCheckpoint(ctx, sessionID, head, snap)
@@ -68,22 +67,22 @@ func Resume(ctx context.Context, st Store, rules *cadence.Rules, sessionID strin
 // the parent's node that links it.
 func Replay(ctx context.Context, st Store, rules *cadence.Rules, sessionID string) error {
 	if rules == nil {
-		return fmt.Errorf("store: replay %q: %w: nil rules", sessionID, ErrInvalid)
+		return errorf("store: replay %q: %w: nil rules", sessionID, ErrInvalid)
 	}
 	recs, err := st.Records(ctx, sessionID)
 	if err != nil {
-		return fmt.Errorf("store: replay: %w", err)
+		return errorf("store: replay: %w", err)
 	}
 	if _, err := rules.Replay(cadence.InitialSnapshot(sessionID), recs); err != nil {
-		return fmt.Errorf("store: replay %q: %w", sessionID, err)
+		return errorf("store: replay %q: %w", sessionID, err)
 	}
 	head, err := st.Head(ctx, sessionID)
 	if err != nil {
-		return fmt.Errorf("store: replay: %w", err)
+		return errorf("store: replay: %w", err)
 	}
 	r := &dagReplay{st: st, rules: rules, done: map[Hash]bool{}}
 	if err := r.links(ctx, head); err != nil {
-		return fmt.Errorf("store: replay %q: %w", sessionID, err)
+		return errorf("store: replay %q: %w", sessionID, err)
 	}
 	return nil
 }

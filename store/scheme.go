@@ -32,7 +32,7 @@ func openerFor(name string) (Opener, bool) {
 		return o.(Opener), true
 	}
 	return func(string, ...Option) (Store, error) {
-		return nil, fmt.Errorf("store: open: %w: no backend for %s:// (a program opens postgres:// once it imports github.com/batonrt/baton/store/postgres)", ErrInvalid, scheme)
+		return nil, errorf("store: open: %w: no backend for %s:// (a program opens postgres:// once it imports github.com/batonrt/baton/store/postgres)", ErrInvalid, scheme)
 	}, true
 }
 

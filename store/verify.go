@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 )
 
 // maxProblems bounds what Verify reports, so a wrecked store still gives
@@ -26,17 +25,17 @@ func (d *db) Verify(ctx context.Context) error {
 	v := &verifier{d: d, seen: map[Hash]uint64{}}
 	sessions, err := d.Sessions(ctx)
 	if err != nil {
-		return fmt.Errorf("store: verify: %w", err)
+		return errorf("store: verify: %w", err)
 	}
 	for _, id := range sessions {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("store: verify: %w", err)
+			return errorf("store: verify: %w", err)
 		}
 		v.session(ctx, id)
 	}
 	cps, err := d.b.Refs(ctx, RefCheckpoints)
 	if err != nil {
-		return fmt.Errorf("store: verify: %w", err)
+		return errorf("store: verify: %w", err)
 	}
 	for _, id := range cps {
 		v.checkpoint(ctx, id)
@@ -47,18 +46,18 @@ func (d *db) Verify(ctx context.Context) error {
 func (v *verifier) session(ctx context.Context, id string) {
 	head, err := v.d.b.Ref(ctx, RefHeads, id)
 	if err != nil {
-		v.add(fmt.Errorf("store: verify %q: %w", id, err))
+		v.add(errorf("store: verify %q: %w", id, err))
 		return
 	}
 	if head.IsZero() {
-		v.add(fmt.Errorf("store: verify %q: %w: zero head", id, ErrBrokenRef))
+		v.add(errorf("store: verify %q: %w: zero head", id, ErrBrokenRef))
 		return
 	}
 	if _, err := v.chain(ctx, head); err != nil {
 		if errors.Is(err, ErrNotFound) {
-			err = fmt.Errorf("%w: %w", ErrBrokenRef, err)
+			err = errorf("%w: %w", ErrBrokenRef, err)
 		}
-		v.add(fmt.Errorf("store: verify %q: %w", id, err))
+		v.add(errorf("store: verify %q: %w", id, err))
 	}
 }
 
@@ -74,7 +73,7 @@ func (v *verifier) chain(ctx context.Context, head Hash) (uint64, error) {
 		n, err := v.d.Node(ctx, h)
 		if err != nil {
 			if len(path) > 0 && errors.Is(err, ErrNotFound) {
-				err = fmt.Errorf("node %s names parent %s: %w", path[len(path)-1].Hash, h, ErrMissingParent)
+				err = errorf("node %s names parent %s: %w", path[len(path)-1].Hash, h, ErrMissingParent)
 			}
 			return 0, err
 		}
@@ -85,12 +84,12 @@ func (v *verifier) chain(ctx context.Context, head Hash) (uint64, error) {
 	for i := len(path) - 1; i >= 0; i-- {
 		n := path[i]
 		if n.Record.Step != step+1 {
-			return 0, fmt.Errorf("node %s: %w: step %d follows step %d", n.Hash, ErrCorrupt, n.Record.Step, step)
+			return 0, errorf("node %s: %w: step %d follows step %d", n.Hash, ErrCorrupt, n.Record.Step, step)
 		}
 		for _, l := range n.Links {
 			if _, err := v.chain(ctx, l); err != nil {
 				if errors.Is(err, ErrNotFound) {
-					err = fmt.Errorf("node %s links %s: %w", n.Hash, l, ErrMissingParent)
+					err = errorf("node %s links %s: %w", n.Hash, l, ErrMissingParent)
 				}
 				return 0, err
 			}
@@ -104,17 +103,17 @@ func (v *verifier) chain(ctx context.Context, head Hash) (uint64, error) {
 func (v *verifier) checkpoint(ctx context.Context, id string) {
 	cp, err := v.d.Checkpoint(ctx, id)
 	if err != nil {
-		v.add(fmt.Errorf("store: verify checkpoint %q: %w", id, err))
+		v.add(errorf("store: verify checkpoint %q: %w", id, err))
 		return
 	}
 	step, err := v.chain(ctx, cp.At)
 	if errors.Is(err, ErrNotFound) {
-		err = fmt.Errorf("%w: %w", ErrBrokenRef, err)
+		err = errorf("%w: %w", ErrBrokenRef, err)
 	}
 	if err == nil && step != cp.Snapshot.Steps {
-		err = fmt.Errorf("%w: snapshot has %d steps at step %d", ErrCorrupt, cp.Snapshot.Steps, step)
+		err = errorf("%w: snapshot has %d steps at step %d", ErrCorrupt, cp.Snapshot.Steps, step)
 	}
 	if err != nil {
-		v.add(fmt.Errorf("store: verify checkpoint %q: %w", id, err))
+		v.add(errorf("store: verify checkpoint %q: %w", id, err))
 	}
 }
