@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/batonrt/baton/store"
 )
@@ -20,7 +19,7 @@ const maxObject = 1<<30 - 1<<20
 func oversized(session string, objs []store.Object) error {
 	for _, o := range objs {
 		if len(o.Bytes) > maxObject {
-			return fmt.Errorf("store: postgres: commit %q: object %s: %w: %d bytes, PostgreSQL stores at most %d in one object", session, o.Hash, store.ErrInvalid, len(o.Bytes), maxObject)
+			return errorf("store: postgres: commit %q: object %s: %w: %d bytes, PostgreSQL stores at most %d in one object", session, o.Hash, store.ErrInvalid, len(o.Bytes), maxObject)
 		}
 	}
 	return nil

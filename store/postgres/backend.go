@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/batonrt/baton/store"
@@ -16,7 +15,7 @@ func (b *Backend) Get(ctx context.Context, h store.Hash) ([]byte, error) {
 	var bytes []byte
 	err := b.pool.QueryRow(ctx, `SELECT bytes FROM baton_objects WHERE hash = $1`, h[:]).Scan(&bytes)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("store: object %s: %w", h, store.ErrNotFound)
+		return nil, errorf("store: object %s: %w", h, store.ErrNotFound)
 	}
 	if err != nil {
 		return nil, ioErr("read object "+h.String(), err)
@@ -56,7 +55,7 @@ func (b *Backend) readRef(ctx context.Context, kind store.RefKind, session strin
 func hashOf(raw []byte, session string) (store.Hash, error) {
 	var h store.Hash
 	if len(raw) != len(h) {
-		return h, fmt.Errorf("store: ref of %q: %w: %d bytes", session, store.ErrCorrupt, len(raw))
+		return h, errorf("store: ref of %q: %w: %d bytes", session, store.ErrCorrupt, len(raw))
 	}
 	copy(h[:], raw)
 	return h, nil
@@ -204,7 +203,7 @@ func (b *Backend) commitUnlocked(ctx context.Context, session, sql string, args 
 		return false, ioErr("commit", err)
 	}
 	if !free {
-		return false, fmt.Errorf("store: commit %q: %w", session, store.ErrLocked)
+		return false, errorf("store: commit %q: %w", session, store.ErrLocked)
 	}
 	moved, err := runCommit(ctx, tx, sql, args)
 	if err != nil || !moved {
@@ -228,7 +227,7 @@ func (b *Backend) refused(ctx context.Context, kind store.RefKind, session strin
 			return ioErr("commit", err)
 		}
 		if now != epoch {
-			return fmt.Errorf("store: commit %q: %w: another owner took the session (owner epoch %d, this owner's %d)", session, store.ErrLockLost, now, epoch)
+			return errorf("store: commit %q: %w: another owner took the session (owner epoch %d, this owner's %d)", session, store.ErrLockLost, now, epoch)
 		}
 		b.forget(kind, session, epoch)
 	}
@@ -246,7 +245,7 @@ func (b *Backend) refused(ctx context.Context, kind store.RefKind, session strin
 			return err
 		}
 	}
-	return fmt.Errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, store.ErrConflict, cur, old)
+	return errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, store.ErrConflict, cur, old)
 }
 
 // storedOrBroken fails with ErrBrokenRef when the ref a commit found in
@@ -260,7 +259,7 @@ func (b *Backend) storedOrBroken(ctx context.Context, kind store.RefKind, sessio
 		return ioErr("commit", err)
 	}
 	if !stored {
-		return fmt.Errorf("store: %s ref of %q: %w: %s", kind, session, store.ErrBrokenRef, cur)
+		return errorf("store: %s ref of %q: %w: %s", kind, session, store.ErrBrokenRef, cur)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -176,15 +175,15 @@ func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	b.ownerMu.Lock()
 	defer b.ownerMu.Unlock()
 	if _, held := b.epoch(session); held {
-		return nil, fmt.Errorf("store: lock %q: %w", session, store.ErrLocked)
+		return nil, errorf("store: lock %q: %w", session, store.ErrLocked)
 	}
 	key := b.lockKey(session)
 	conn, got, err := b.tryLock(ctx, key)
 	if err != nil {
-		return nil, fmt.Errorf("store: lock %q: %w", session, err)
+		return nil, errorf("store: lock %q: %w", session, err)
 	}
 	if !got {
-		return nil, fmt.Errorf("store: lock %q: %w", session, store.ErrLocked)
+		return nil, errorf("store: lock %q: %w", session, store.ErrLocked)
 	}
 	var epoch int64
 	err = b.pool.QueryRow(ctx, `INSERT INTO baton_owners (session, epoch, addr) VALUES ($1, 1, $2)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/batonrt/baton/store"
@@ -67,7 +67,7 @@ type ownership struct {
 func OpenBackend(ctx context.Context, url string) (*Backend, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, fmt.Errorf("store: postgres: %w: %w", store.ErrInvalid, err)
+		return nil, errorf("store: postgres: %w: %w", store.ErrInvalid, err)
 	}
 	// The pool checks a connection only after a second idle, so one the
 	// server ended sooner for idleness would fail the next statement:
@@ -94,10 +94,32 @@ func (b *Backend) init(ctx context.Context) error {
 		return ioErr("connect", err)
 	}
 	if schema == nil {
-		return fmt.Errorf("store: postgres: %w: no schema on the search_path exists", store.ErrInvalid)
+		return b.noSchema(ctx)
 	}
 	b.schema = *schema
 	return migrate(ctx, b.pool)
+}
+
+// noSchema says that the search_path names no schema that exists, and
+// how to make the one it names first: the store makes its tables but
+// not the schema they live in, which needs rights it may not have.
+func (b *Backend) noSchema(ctx context.Context) error {
+	var path string
+	if err := b.pool.QueryRow(ctx, `SELECT current_setting('search_path')`).Scan(&path); err != nil {
+		return ioErr("connect", err)
+	}
+	first := ""
+	for _, name := range strings.Split(path, ",") {
+		// "$user" stands for a schema named as the role, seldom the one meant.
+		if name = strings.TrimSpace(name); name != "" && name != `"$user"` {
+			first = name
+			break
+		}
+	}
+	if first == "" {
+		return errorf("store: postgres: %w: search_path %q names no schema that exists; name one in the URL's search_path", store.ErrInvalid, path)
+	}
+	return errorf("store: postgres: %w: search_path %q names no schema that exists; create it with CREATE SCHEMA %s, or name one that exists in the URL's search_path", store.ErrInvalid, path, first)
 }
 
 // Close releases the locks held here and the connections.
@@ -147,7 +169,7 @@ func (b *Backend) closeOwner() (<-chan struct{}, error) {
 
 func ioErr(op string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("store: postgres: %s: %w", op, err)
+		return errorf("store: postgres: %s: %w", op, err)
 	}
-	return fmt.Errorf("store: postgres: %s: %w: %w", op, store.ErrIO, err)
+	return errorf("store: postgres: %s: %w: %w", op, store.ErrIO, err)
 }

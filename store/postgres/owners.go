@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/batonrt/baton/store"
@@ -32,7 +31,7 @@ func (b *Backend) advertised() string {
 // take the session itself.
 func (b *Backend) Owner(ctx context.Context, session string) (string, error) {
 	if unstorable(session) != nil {
-		return "", fmt.Errorf("store: owner of %q: %w", session, store.ErrNotFound)
+		return "", errorf("store: owner of %q: %w", session, store.ErrNotFound)
 	}
 	// A bigint advisory lock shows in pg_locks as its high and low
 	// 32 bits, in classid and objid, with objsubid 1.
@@ -44,7 +43,7 @@ func (b *Backend) Owner(ctx context.Context, session string) (string, error) {
 			AND l.classid = $2::bigint::oid AND l.objid = $3::bigint::oid AND l.objsubid = 1)`,
 		session, int64(key>>32), int64(key&0xffffffff)).Scan(&addr)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", fmt.Errorf("store: owner of %q: %w", session, store.ErrNotFound)
+		return "", errorf("store: owner of %q: %w", session, store.ErrNotFound)
 	}
 	if err != nil {
 		return "", ioErr("owner of "+session, err)

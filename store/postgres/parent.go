@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"fmt"
 
 	"github.com/batonrt/baton/store"
 )
@@ -75,9 +74,9 @@ func (b *Backend) rememberSum(session string, epoch int64, head store.Hash, objs
 }
 
 func damagedHead(session string, head store.Hash) error {
-	return fmt.Errorf("store: head %s of %q: %w: its stored bytes changed after they were written", head, session, store.ErrCorrupt)
+	return errorf("store: head %s of %q: %w: its stored bytes changed after they were written", head, session, store.ErrCorrupt)
 }
 
 func damagedCommit(kind store.RefKind, session string, old store.Hash) error {
-	return fmt.Errorf("store: commit %q onto %s ref %s: %w: the stored bytes of that node, or of a node this commit makes, changed after they were written", session, kind, old, store.ErrCorrupt)
+	return errorf("store: commit %q onto %s ref %s: %w: the stored bytes of that node, or of a node this commit makes, changed after they were written", session, kind, old, store.ErrCorrupt)
 }

@@ -55,7 +55,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		return ioErr("migrate", err)
 	}
 	if v > len(migrations) {
-		return fmt.Errorf("store: postgres: %w: schema version %d, this release knows up to %d", store.ErrSchemaVersion, v, len(migrations))
+		return errorf("store: postgres: %w: schema version %d, this release knows up to %d", store.ErrSchemaVersion, v, len(migrations))
 	}
 	for i := v; i < len(migrations); i++ {
 		if _, err := tx.Exec(ctx, migrations[i]); err != nil {

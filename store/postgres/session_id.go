@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/batonrt/baton/store"
@@ -14,5 +13,5 @@ func unstorable(session string) error {
 	if !strings.Contains(session, "\x00") {
 		return nil
 	}
-	return fmt.Errorf("store: postgres: session id %q: %w: PostgreSQL cannot store NUL in it", session, store.ErrInvalid)
+	return errorf("store: postgres: session id %q: %w: PostgreSQL cannot store NUL in it", session, store.ErrInvalid)
 }

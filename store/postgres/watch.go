@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/batonrt/baton/store"
@@ -85,7 +84,7 @@ func (b *Backend) loseDead() {
 	defer b.mu.Unlock()
 	for session, o := range b.held {
 		if o.conn.IsClosed() {
-			o.lose(fmt.Errorf("store: lock %q: %w: the connection holding it ended", session, store.ErrLockLost))
+			o.lose(errorf("store: lock %q: %w: the connection holding it ended", session, store.ErrLockLost))
 		}
 	}
 }
