@@ -165,9 +165,10 @@ func findLinked(ctx context.Context, st store.Store, id string, h store.Hash, wa
 	return store.Hash{}, false
 }
 
-// sessionArg is a session id as the user would type it back: quoted for
-// a POSIX shell unless it needs no quoting, and escaped for the terminal.
-func sessionArg(id string) string {
+// shellArg is a word of a command printed for the user to type back, a
+// session id or a --store folder or URL: quoted for a POSIX shell unless
+// it needs no quoting, and escaped for the terminal.
+func shellArg(id string) string {
 	// A leading "-" would read as a flag, a leading "~" as a home folder.
 	plain := id != "" && !strings.HasPrefix(id, "-") && !strings.HasPrefix(id, "~")
 	for _, c := range id {

@@ -91,8 +91,8 @@ func TestSessionArg(t *testing.T) {
 		{"", "''"},
 	}
 	for _, c := range cases {
-		if got := sessionArg(c.id); got != c.want {
-			t.Errorf("sessionArg(%q) = %s, want %s", c.id, got, c.want)
+		if got := shellArg(c.id); got != c.want {
+			t.Errorf("shellArg(%q) = %s, want %s", c.id, got, c.want)
 		}
 	}
 }

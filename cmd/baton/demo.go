@@ -62,15 +62,11 @@ func (a *app) demo(ctx context.Context, args []string) error {
 	if fs.json {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"session": id, "store": dir, "steps": c.steps, "verified": true, "poem_bytes": len(poem)})
 	}
-	storeFlag := ""
-	if fs.store != "" {
-		storeFlag = " --store " + fs.store
-	}
 	fmt.Fprintf(a.stdout, "\nworkspace: poem.txt holds %d bytes written by the write_file tool\n", len(poem))
 	fmt.Fprintf(a.stdout, "replay verified: %d steps, byte for byte%s\n\n", c.steps, c.split())
 	fmt.Fprintf(a.stdout, "session %s is in %s; look at it with:\n", id, dir)
 	for _, c := range []string{"log", "log --graph", "replay"} {
-		fmt.Fprintf(a.stdout, "  baton %s%s %s\n", c, storeFlag, id)
+		fmt.Fprintf(a.stdout, "  baton %s%s %s\n", c, fs.storeArg(), shellArg(id))
 	}
 	return nil
 }

@@ -119,7 +119,7 @@ func (fs *flagSet) storeArg() string {
 	if fs.store == "" {
 		return ""
 	}
-	return " --store " + fs.store
+	return " --store " + shellArg(fs.store)
 }
 
 // openStore opens the store the flags name.

@@ -48,7 +48,7 @@ func (a *app) fork(ctx context.Context, args []string) error {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"session": newID, "from": id, "node": node.Hash.String(), "step": node.Record.Step})
 	}
 	fmt.Fprintf(a.stdout, "forked %s at step %d (%s) as %s\n", safeLine(id), node.Record.Step, shortHash(node.Hash), newID)
-	fmt.Fprintf(a.stdout, "  baton log%s %s\n  baton run%s --session %s \"...\"\n", fs.storeArg(), newID, fs.storeArg(), newID)
+	fmt.Fprintf(a.stdout, "  baton log%s %s\n  baton run%s --session %s \"...\"\n", fs.storeArg(), shellArg(newID), fs.storeArg(), shellArg(newID))
 	return nil
 }
 

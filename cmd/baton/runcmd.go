@@ -127,7 +127,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	// A run refused before it started (a config the agent rejects)
 	// stored no session, so none is named.
 	if _, herr := st.Head(ctx, spec.sessionID); !fs.json && herr == nil {
-		fmt.Fprintf(a.stderr, "session %s  (baton log%s %s)\n", spec.sessionID, fs.storeArg(), spec.sessionID)
+		fmt.Fprintf(a.stderr, "session %s  (baton log%s %s)\n", safeLine(spec.sessionID), fs.storeArg(), shellArg(spec.sessionID))
 	}
 	return runExit(snap, err, spec, fs.json)
 }

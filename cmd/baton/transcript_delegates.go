@@ -35,7 +35,7 @@ func (t *transcript) delegates(step uint64) {
 			ref = "a delegate call"
 		}
 		if t.view.inline == nil {
-			fmt.Fprintf(t.w, "⇢ %s %s as session %s  (baton log%s %s)\n", ref, verb, safeLine(r.session), t.view.storeArg, sessionArg(r.session))
+			fmt.Fprintf(t.w, "⇢ %s %s as session %s  (baton log%s %s)\n", ref, verb, safeLine(r.session), t.view.storeArg, shellArg(r.session))
 			continue
 		}
 		fmt.Fprintf(t.w, "⇢ %s %s as session %s:\n", ref, verb, safeLine(r.session))
