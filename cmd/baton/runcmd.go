@@ -86,6 +86,9 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		if _, err := head(ctx, st, spec.sessionID); err != nil {
 			return err
 		}
+		if err := refuseDelegated(ctx, st, spec.sessionID, spec.storeArg); err != nil {
+			return err
+		}
 		spec.existing = true
 	} else {
 		spec.sessionID = newSessionID()
