@@ -26,7 +26,7 @@ import (
 	"github.com/batonrt/baton/wire"
 )
 
-func (a *app) serve(ctx context.Context, args []string) error {
+func (a *app) serve(ctx context.Context, args []string) (err error) {
 	fs := a.newFlagsNoJSON("serve", "", "Serve agents over AG-UI: POST a RunAgentInput to / and read the run as\nServer-Sent Events (or NDJSON with Accept: application/x-ndjson); POST to\n/?protocol=ai-sdk for the Vercel AI SDK's UI message stream. GET / is a chat page.\nEach thread id is a session of the store; a stored one goes on where it stopped.", "its output is the AG-UI stream it serves")
 	var p providerSpec
 	fs.StringVar(&p.name, "provider", "openai", "openai, anthropic or scripted")
@@ -67,9 +67,19 @@ func (a *app) serve(ctx context.Context, args []string) error {
 		}
 	}
 	// A service manager stops a server with SIGTERM, a terminal with
-	// SIGINT: both shut it down gracefully.
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	// SIGINT: both shut it down gracefully, at any time from here on, as
+	// it starts too. Ctrl-C comes through the channel main listens on
+	// from the start, so one pressed before this point is not lost; a
+	// second ends a shutdown a step holds up.
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
+	ctx, interrupted := a.cancelOnInterrupt(ctx, "\nbaton: shutting down")
+	defer func() {
+		// Starting cut short by Ctrl-C is a shutdown, not a failure.
+		if interrupted() && errors.Is(err, context.Canceled) {
+			err = nil
+		}
+	}()
 	prov, model, err := openProvider(p)
 	if err != nil {
 		return err
@@ -101,6 +111,10 @@ func (a *app) serve(ctx context.Context, args []string) error {
 			return err
 		}
 		cfg.mcp = mcps
+	}
+	if ctx.Err() != nil {
+		// A step of starting did not heed the cancel but has ended.
+		return nil
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -210,7 +224,10 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	fmt.Fprintln(a.stderr, "baton: shutting down")
+	if !errors.Is(context.Cause(ctx), errInterrupted) {
+		// Ctrl-C said so already.
+		fmt.Fprintln(a.stderr, "baton: shutting down")
+	}
 	stopAdopting()
 	closeErr := h.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)

@@ -255,23 +255,33 @@ func (a *app) exitProcess(code int) {
 // a run starts, which no abort reaches; stopped ends the watch and
 // reports whether Ctrl-C came.
 func (a *app) stopOnInterrupt(ctx context.Context) (context.Context, func() (stopped bool)) {
-	ctx, cancel := context.WithCancel(ctx)
+	return a.cancelOnInterrupt(ctx, "\nbaton: stopping")
+}
+
+// errInterrupted is the cause of a context cancelOnInterrupt cancelled.
+var errInterrupted = errors.New("interrupted")
+
+// cancelOnInterrupt returns a context the first Ctrl-C cancels, with
+// errInterrupted as its cause, saying said; work that does not heed
+// the cancel is left at the next Ctrl-C, which exits (130) at once.
+// stopped ends the watch and reports whether Ctrl-C came.
+func (a *app) cancelOnInterrupt(ctx context.Context, said string) (context.Context, func() (stopped bool)) {
+	ctx, cancel := context.WithCancelCause(ctx)
 	if a.interrupts == nil {
-		return ctx, func() bool { cancel(); return false }
+		return ctx, func() bool { cancel(nil); return false }
 	}
 	quit := make(chan struct{})
 	got := make(chan bool, 1)
 	go func() {
 		select {
 		case <-a.interrupts:
-			fmt.Fprintln(a.stderr, "\nbaton: stopping")
-			cancel()
+			fmt.Fprintln(a.stderr, said)
+			cancel(errInterrupted)
 			got <- true
 		case <-quit:
 			got <- false
 			return
 		}
-		// Work that does not heed the cancel is left at the next Ctrl-C.
 		select {
 		case <-a.interrupts:
 			fmt.Fprintln(a.stderr, "baton: exiting without waiting")
@@ -282,7 +292,7 @@ func (a *app) stopOnInterrupt(ctx context.Context) (context.Context, func() (sto
 	return ctx, func() bool {
 		close(quit)
 		stopped := <-got
-		cancel()
+		cancel(nil)
 		return stopped
 	}
 }
