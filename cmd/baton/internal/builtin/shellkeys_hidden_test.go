@@ -90,6 +90,12 @@ func TestShellKeysDoNotLetAnInnocentApprovalCoverAnother(t *testing.T) {
 		{"ls > ~/.bashrc", []string{"ls", "ls > out.txt"}, []string{">~/.bashrc", "ls"}},
 		{"ls > >(sh)", []string{"ls"}, nil},
 		{"cat <(rm -rf x)", []string{"cat x"}, []string{"cat", "rm"}},
+		// a bracket expression whose first character is "]" (or "^]")
+		// holds the delimiter for GNU and BSD sed alike
+		{"echo / | sed 's/[]/]/g;a;rm -rf x;#/e'", []string{"echo x", "sed s/a/b/g"},
+			[]string{"echo", `sed 's/[]/]/g;a;rm -rf x;#/e'`}},
+		{"sed 's/[^]/]/g#/w /tmp/x' f", []string{"sed s/a/b/g f"}, []string{`sed 's/[^]/]/g#/w /tmp/x' f`}},
+		{"sed '/[]/]/p#/w /tmp/x' f", []string{"sed -n /a/p f"}, []string{`sed '/[]/]/p#/w /tmp/x' f`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

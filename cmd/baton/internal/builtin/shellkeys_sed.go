@@ -149,9 +149,10 @@ func sedOption(s string) (letter byte, value string, next, known bool) {
 }
 
 // sedScriptRuns reports whether a sed script may run a command or read
-// or write a file, or cannot be read for sure. GNU sed finds the end of
-// a regular expression by its delimiter alone, BSD sed skips brackets
-// too, so a script with a bracket is read both ways.
+// or write a file, or cannot be read for sure. Older GNU sed finds the
+// end of a regular expression by its delimiter alone, BSD sed and GNU
+// sed 4.9 skip brackets too, so a script with a bracket is read both
+// ways.
 func sedScriptRuns(script string) bool {
 	if sedParse(script, false) {
 		return true
@@ -246,11 +247,11 @@ func (p *sedParser) until(delim byte) bool {
 		case c == '\\':
 			p.i++
 		case c == '[' && p.brackets:
-			end := strings.IndexByte(p.s[p.i+1:], ']')
+			end := bracketEnd(p.s, p.i)
 			if end < 0 {
 				return false
 			}
-			p.i += end + 1
+			p.i = end
 		case c == delim:
 			p.i++
 			return true
@@ -348,4 +349,31 @@ func (p *sedParser) substitute() bool {
 		}
 	}
 	return true
+}
+
+// bracketEnd returns the index of the "]" that ends the bracket
+// expression opening at s[open], as sed reads it: a "]" first (after
+// any "^") is a plain character, and [:class:], [.sym.] and [=eq=]
+// inside may hold "]" and the delimiter; -1 when it does not end.
+func bracketEnd(s string, open int) int {
+	i := open + 1
+	if i < len(s) && s[i] == '^' {
+		i++
+	}
+	if i < len(s) && s[i] == ']' {
+		i++
+	}
+	for ; i < len(s); i++ {
+		switch {
+		case s[i] == ']':
+			return i
+		case s[i] == '[' && i+1 < len(s) && strings.IndexByte(":.=", s[i+1]) >= 0:
+			end := strings.Index(s[i+2:], string(s[i+1])+"]")
+			if end < 0 {
+				return -1
+			}
+			i += 2 + end + 1
+		}
+	}
+	return -1
 }

@@ -13,12 +13,12 @@ var (
 	sedSafe = []string{
 		"p", "d", "1d", "$!N", "/a/d", "/a/,/b/p", "s/a/b/g", "s|a|b|2p", "s/[0-9]*/x/",
 		"y/abc/xyz/", ":a", "ba", "q", "2q5", "=", "h;G", "/x/I!d", `\%a%p`, "10~2p",
-		"s/\\//x/", "s/a/\\n/", "s/w/e/", "bend",
+		"s/\\//x/", "s/a/\\n/", "s/w/e/", "bend", "s/[[:space:]]*$//", "/[]]/d",
 	}
 	sedUnsafe = []string{
 		"e", "e rm x", "1e rm x", "w x", "/a/w x", "W x", "r /etc/shadow", "R x",
 		"s/a/b/e", "s/a/b/w x", "s/a/b/gw x", "s/a/b/pe", "$!w x", "F;w x",
-		"v;w x", "s/[/]/x/e",
+		"v;w x", "s/[/]/x/e", "s/[]/]/g#/e", "s/[^]/]/p;#/w x", "/[[:alpha:]/]/w x",
 	}
 )
 
