@@ -96,6 +96,11 @@ func TestShellKeysDoNotLetAnInnocentApprovalCoverAnother(t *testing.T) {
 			[]string{"echo", `sed 's/[]/]/g;a;rm -rf x;#/e'`}},
 		{"sed 's/[^]/]/g#/w /tmp/x' f", []string{"sed s/a/b/g f"}, []string{`sed 's/[^]/]/g#/w /tmp/x' f`}},
 		{"sed '/[]/]/p#/w /tmp/x' f", []string{"sed -n /a/p f"}, []string{`sed '/[]/]/p#/w /tmp/x' f`}},
+		// git commands that run a command given on the line
+		{"printf 'connect x\\n' | git remote-ext x 'rm -rf x'", []string{"printf x", "git status"},
+			[]string{`git remote-ext x 'rm -rf x'`, "printf"}},
+		{"git instaweb --httpd=./evil.sh", []string{"git status"}, []string{"git instaweb '--httpd=./evil.sh'"}},
+		{"git daemon --access-hook=./evil.sh", []string{"git status"}, []string{"git daemon '--access-hook=./evil.sh'"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

@@ -39,11 +39,15 @@ var gitSafeGlobals = []string{
 }
 
 // gitRunners are git commands that run a command given to them or set
-// in configuration they write (git config core.fsmonitor, alias.x=!cmd).
+// in configuration they write (git config core.fsmonitor, alias.x=!cmd):
+// remote-ext runs its operand as a shell line once stdin asks it to
+// connect, instaweb its --httpd, daemon its --access-hook, and
+// receive-pack the hooks of the repository it is pointed at.
 var gitRunners = map[string]bool{
 	"config": true, "submodule": true, "bisect": true, "filter-branch": true,
 	"difftool": true, "mergetool": true, "send-email": true, "archimport": true,
 	"cvsimport": true, "svn": true, "p4": true,
+	"remote-ext": true, "instaweb": true, "daemon": true, "receive-pack": true,
 }
 
 // gitCommandOptions are git commands' options that run a command, or
