@@ -130,7 +130,8 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 // $(...)), as bash runs the subscripts in it (shellkeys_arith.go), and
 // one that changes directory (cd, pushd, popd, env -C, sudo -D, find
 // -execdir) and has a key naming a relative path (./gradlew, >out,
-// . venv/bin/activate), which then names another file.
+// . venv/bin/activate) or a call keyed as itself (sed -f x.sed f),
+// which then names another file.
 func shellKeys(raw json.RawMessage) ([]string, error) {
 	var a shellArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -284,6 +285,7 @@ func callNames(args []*syntax.Word, depth int, st *keyState, r reach) ([]string,
 	}
 	if key, ok, err := codeKey(name, base, args[1:], r); ok || err != nil {
 		st.runPaths = append(st.runPaths, name)
+		st.calls = true
 		return []string{key}, err
 	}
 	if key, ok, err := scriptKey(name, base, args[1:], r, st); ok || err != nil {

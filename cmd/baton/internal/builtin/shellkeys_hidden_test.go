@@ -101,6 +101,9 @@ func TestShellKeysDoNotLetAnInnocentApprovalCoverAnother(t *testing.T) {
 			[]string{`git remote-ext x 'rm -rf x'`, "printf"}},
 		{"git instaweb --httpd=./evil.sh", []string{"git status"}, []string{"git instaweb '--httpd=./evil.sh'"}},
 		{"git daemon --access-hook=./evil.sh", []string{"git status"}, []string{"git daemon '--access-hook=./evil.sh'"}},
+		// a call keyed as itself names its files from the current folder
+		{"cd .. && sed -f x.sed f", []string{"cd .. && ls", "sed -f x.sed f"}, nil},
+		{"cd .. && awk -f x.awk f", []string{"cd .. && ls", "awk -f x.awk f"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

@@ -14,14 +14,21 @@ type keyState struct {
 	// runPaths are the command names of calls keyed as themselves,
 	// whose keys relativeKeys cannot read a path from.
 	runPaths []string
+	// calls: a call is keyed as itself (sed -f x.sed, awk -f x.awk,
+	// python -c 'import x'), whose words may name files from the
+	// current directory however they are written.
+	calls bool
 }
 
 // check refuses a line its keys would misdescribe: one where arithmetic
 // reads a value the line does not fix, or one that changes directory
-// and has a key naming a relative path.
+// and has a key naming a relative path or a call keyed as itself.
 func (st *keyState) check(keys []string) error {
 	if err := st.arith.check(); err != nil {
 		return err
+	}
+	if st.dirChanged && st.calls {
+		return errRelativeAfterCd
 	}
 	if st.dirChanged {
 		return relativeKeys(append(keys, st.runPaths...))
