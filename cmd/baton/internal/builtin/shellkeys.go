@@ -272,7 +272,7 @@ func callNames(args []*syntax.Word, depth int, st *keyState, r reach) ([]string,
 	if st.work++; st.work > maxKeyWork {
 		return nil, errTooAmbiguous
 	}
-	name, ok := literal(args[0])
+	name, ok := commandName(args[0])
 	if !ok || !plainName(name) || (r.subst != "" && strings.Contains(name, r.subst)) {
 		return nil, errDynamic
 	}
@@ -313,7 +313,7 @@ func callNames(args []*syntax.Word, depth int, st *keyState, r reach) ([]string,
 	case dirChangers[base]:
 		st.dirChanged = true
 		more = dirKey(base, args[1:])
-	case base == "test":
+	case base == "test" || base == "[":
 		err = testReads(args[1:], st)
 	default:
 		more, err = setterKeys(base, args[1:])

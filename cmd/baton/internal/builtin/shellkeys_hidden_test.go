@@ -101,6 +101,14 @@ func TestShellKeysDoNotLetAnInnocentApprovalCoverAnother(t *testing.T) {
 			[]string{`git remote-ext x 'rm -rf x'`, "printf"}},
 		{"git instaweb --httpd=./evil.sh", []string{"git status"}, []string{"git instaweb '--httpd=./evil.sh'"}},
 		{"git daemon --access-hook=./evil.sh", []string{"git status"}, []string{"git daemon '--access-hook=./evil.sh'"}},
+		// a computed word may be an option that runs a command, before
+		// git's command or after one that has such options
+		{"git $X log", []string{"git log"}, nil},
+		{"git -c \"$X\" commit -m y", []string{"git commit -m y"}, nil},
+		{"git rebase \"$(cat x)\" main", []string{"git rebase main", "cat x"}, nil},
+		{"git fetch \"$U\"", []string{"git fetch"}, nil},
+		// [ is test, whose -v evaluates a subscript
+		{"[ -v 'a[$(rm -rf x)]' ]", []string{"[ -v x ]"}, nil},
 		// a call keyed as itself names its files from the current folder
 		{"cd .. && sed -f x.sed f", []string{"cd .. && ls", "sed -f x.sed f"}, nil},
 		{"cd .. && awk -f x.awk f", []string{"cd .. && ls", "awk -f x.awk f"}, nil},

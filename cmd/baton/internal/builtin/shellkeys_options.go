@@ -109,36 +109,40 @@ func hasOption(spec runOption, s string) bool {
 
 // gitRuns reports whether a git call may run a command other than git's
 // own: an option before its command not in gitSafeGlobals, a command of
-// gitRunners, or an option of gitCommandOptions.
+// gitRunners, or an option of gitCommandOptions. A word computed when
+// the line runs may be any of those, except after a command that has
+// none of gitCommandOptions (git commit -m "$(cat msg)").
 func gitRuns(args []*syntax.Word, r reach) (bool, error) {
 	if r.open {
 		return false, errDynamic
 	}
 	words := make([]string, len(args))
+	fixed := len(args)
 	for i, w := range args {
 		s, ok := joinParts(w)
 		if !ok || (r.subst != "" && strings.Contains(s, r.subst)) {
-			return true, nil
+			fixed = i
+			break
 		}
 		words[i] = s
 	}
 	at := 0
-	for ; at < len(words) && strings.HasPrefix(words[at], "-"); at++ {
+	for ; at < fixed && strings.HasPrefix(words[at], "-"); at++ {
 		if !slices.Contains(gitSafeGlobals, words[at]) {
 			return true, nil
 		}
 	}
-	if at == len(words) {
+	switch {
+	case at == len(words):
 		return false, nil
-	}
-	if gitRunners[words[at]] {
+	case at == fixed || gitRunners[words[at]]:
 		return true, nil
 	}
 	spec, risky := gitCommandOptions[words[at]]
 	if !risky {
 		return false, nil
 	}
-	for _, s := range words[at+1:] {
+	for _, s := range words[at+1 : fixed] {
 		if s == "--" {
 			return false, nil
 		}
@@ -146,5 +150,5 @@ func gitRuns(args []*syntax.Word, r reach) (bool, error) {
 			return true, nil
 		}
 	}
-	return false, nil
+	return fixed < len(words), nil
 }

@@ -26,6 +26,16 @@ func literal(w *syntax.Word) (string, bool) {
 	return s, true
 }
 
+// commandName returns the name a word gives the command it starts, as
+// literal does, and "[" for test's other name: a lone "[" closes no
+// bracket expression, so sh runs it as it is written.
+func commandName(w *syntax.Word) (string, bool) {
+	if s, ok := joinParts(w); ok && s == "[" {
+		return s, true
+	}
+	return literal(w)
+}
+
 // joinParts returns the text a word of fixed parts stands for, with its
 // quotes and backslashes removed as sh removes them: eval, sh -c, trap
 // and alias parse that text again, so "echo \$(rm x)" is echo $(rm x).
