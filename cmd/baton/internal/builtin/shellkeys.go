@@ -71,6 +71,15 @@ var longValues = map[string][]string{
 	"ionice":  {"class", "classdata", "pid", "pgid", "uid"},
 }
 
+// longFlags are the wrappers' long options that never take the next
+// word: a word no longer than one of them and beginning it, and no value
+// option of longValues, is that option for getopt, however abbreviated.
+var longFlags = map[string][]string{
+	"timeout": {"foreground", "preserve-status", "verbose"},
+	"env":     {"ignore-environment", "null", "debug"},
+	"xargs":   {"null", "no-run-if-empty", "verbose", "interactive", "open-tty", "exit", "show-limits"},
+}
+
 // execActions are find's actions that run the command after them.
 var execActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
 
@@ -621,6 +630,8 @@ func optionValue(base, s string) (optionTakes, error) {
 			return valueNone, nil
 		case slices.Contains(longValues[base], name):
 			return valueNext, nil
+		case name != "" && abbreviates(name, longFlags[base]) && !abbreviates(name, longValues[base]):
+			return valueNone, nil
 		}
 		return valueMaybe, nil
 	}
@@ -639,6 +650,11 @@ func optionValue(base, s string) (optionTakes, error) {
 		}
 	}
 	return valueNone, nil
+}
+
+// abbreviates reports whether name begins one of options.
+func abbreviates(name string, options []string) bool {
+	return slices.ContainsFunc(options, func(o string) bool { return strings.HasPrefix(o, name) })
 }
 
 // assignKey is the key of an assignment, NAME=VALUE or NAME+=VALUE, with

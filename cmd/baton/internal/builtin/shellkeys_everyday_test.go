@@ -52,6 +52,10 @@ func TestShellKeysOfEverydayLinesAreNarrowAndStable(t *testing.T) {
 		{"[ -f go.mod ] && go test ./...", []string{"[", "go"}},
 		{"if [ -d node_modules ]; then npm test; fi", []string{"[", "npm"}},
 		{"i=0; while [ $i -lt 3 ]; do i=$((i+1)); done", []string{"[", "i=*", "i=0"}},
+		// long options that take no value
+		{"timeout --foreground 600 go test ./...", []string{"go", "timeout"}},
+		{"timeout --preserve-status -k 5 60 make test", []string{"make", "timeout"}},
+		{"find . -name '*.go' -print0 | xargs --null gofmt -l", []string{"find", "gofmt", "xargs"}},
 		{"sed -n '/[]]/p' f", []string{"sed"}},
 		{"sed 's/[[:space:]]*$//' f", []string{"sed"}},
 	}
