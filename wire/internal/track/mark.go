@@ -43,17 +43,31 @@ const maxMark = 160
 
 // Mark returns the stream's mark, encoded, or "" when it is not in a
 // model call. It carries each part's fingerprint when they fit, else
-// only the whole call's, and lists the newest calls that fit.
+// only the whole call's, and lists the newest calls that fit. Every
+// streamed delta's SSE id carries it, so it works out how long each
+// encoding would be and encodes only the one that fits: its cost grows
+// with the calls begun, not with their square.
 func (s *Stream) Mark() string {
 	if !s.InTurn {
 		return ""
 	}
+	n := digits(s.Attempt) + partLen(&s.Thinking) + partLen(&s.Text) + 1 + len36(s.sum())
+	for _, i := range s.order {
+		n += 1 + digits(s.calls[i].args.Len())
+	}
+	if n+s.partSumsLen() <= maxMark {
+		return s.mark(0, true)
+	}
 	for earlier := 0; earlier <= len(s.order); earlier++ {
-		if m := s.mark(earlier, true); len(m) <= maxMark {
-			return m
+		m := n
+		if earlier > 0 {
+			m += 2 + digits(earlier)
 		}
-		if m := s.mark(earlier, false); len(m) <= maxMark {
-			return m
+		if m <= maxMark {
+			return s.mark(earlier, false)
+		}
+		if earlier < len(s.order) {
+			n -= 1 + digits(s.calls[s.order[earlier]].args.Len())
 		}
 	}
 	return ""
@@ -63,6 +77,7 @@ func (s *Stream) Mark() string {
 // with each part's fingerprint when parts.
 func (s *Stream) mark(earlier int, parts bool) string {
 	var b strings.Builder
+	b.Grow(maxMark)
 	b.WriteString(strconv.Itoa(s.Attempt))
 	for _, p := range []*Part{&s.Thinking, &s.Text} {
 		b.WriteByte(',')
@@ -83,26 +98,63 @@ func (s *Stream) mark(earlier int, parts bool) string {
 	b.WriteByte('~')
 	b.WriteString(strconv.FormatUint(uint64(s.sum()), 36))
 	if parts && earlier == 0 {
-		for _, h := range s.partSums() {
+		s.eachPartSum(func(h sum) {
 			b.WriteByte('.')
 			b.WriteString(strconv.FormatUint(uint64(h), 36))
-		}
+		})
 	}
 	return b.String()
 }
 
-// partSums are the sums of the call's parts, in the order a mark lists
-// them.
-func (s *Stream) partSums() []sum {
-	parts := []sum{s.Thinking.sum, s.Text.sum}
+// eachPartSum calls f with the sum of each of the call's parts, in the
+// order a mark lists them.
+func (s *Stream) eachPartSum(f func(sum)) {
+	f(s.Thinking.sum)
+	f(s.Text.sum)
 	for _, i := range s.order {
-		parts = append(parts, s.calls[i].sum)
+		f(s.calls[i].sum)
 	}
-	return parts
+}
+
+// partSumsLen is how many bytes the parts' sums take in a mark.
+func (s *Stream) partSumsLen() int {
+	n := 0
+	s.eachPartSum(func(h sum) { n += 1 + len36(h) })
+	return n
 }
 
 // sum fingerprints what the call's parts streamed.
-func (s *Stream) sum() sum { return sums(s.partSums()...) }
+func (s *Stream) sum() sum {
+	var h sum
+	s.eachPartSum(h.fold)
+	return h
+}
+
+// partLen is how many bytes part p's field takes in a mark.
+func partLen(p *Part) int {
+	if !p.Sent {
+		return 2
+	}
+	return 1 + digits(p.streamed.Len())
+}
+
+// digits is how many decimal digits n, not negative, takes.
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
+// len36 is how many base 36 digits h takes.
+func len36(h sum) int {
+	d := 1
+	for ; h >= 36; h /= 36 {
+		d++
+	}
+	return d
+}
 
 // Holds reports whether the stream stands where m says inside its model
 // call: each part streamed as many bytes, the same ones when m has a sum.

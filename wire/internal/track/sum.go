@@ -14,15 +14,12 @@ func (h *sum) add(s string) {
 	}
 }
 
-// sums folds the parts' sums, in the order a mark lists the parts.
-func sums(parts ...sum) sum {
-	var h sum
-	for _, p := range parts {
-		for range 4 {
-			h ^= p & 0xff
-			h *= 16777619
-			p >>= 8
-		}
+// fold folds part, the sum of a part of a model call, into h, the sum
+// of the call's parts in the order a mark lists them.
+func (h *sum) fold(part sum) {
+	for range 4 {
+		*h ^= part & 0xff
+		*h *= 16777619
+		part >>= 8
 	}
-	return h
 }
