@@ -32,6 +32,11 @@ type clientResult struct {
 	Messages    []json.RawMessage `json:"messages"`
 	Errors      []string          `json:"errors"`
 	ResumedFrom string            `json:"resumedFrom"`
+	// Snapshots counts the MESSAGES_SNAPSHOTs the client's streams held.
+	Snapshots int `json:"snapshots"`
+	// IDsBefore are the ids of the messages the client held when its
+	// first stream ended.
+	IDsBefore []string `json:"idsBefore"`
 }
 
 // comparable flattens messages to what both sides must agree on (ids of

@@ -25,9 +25,10 @@ const cutAfter = {
 if (mode !== "full" && !cutAfter) throw new Error(`unknown mode ${mode}`);
 
 // The client's own fetch hook sees the raw SSE: it remembers the newest
-// id and, in a reconnect mode, ends the stream after the block it names
-// as a dropped connection would.
+// id, counts the MESSAGES_SNAPSHOTs and, in a reconnect mode, ends the
+// stream after the block it names as a dropped connection would.
 let lastId = "";
+let snapshots = 0;
 let cut = false;
 function cuttingFetch(input, init) {
   return fetch(input, init).then((res) => {
@@ -46,6 +47,7 @@ function cuttingFetch(input, init) {
             for (const line of block.split("\n")) {
               if (line.startsWith("id: ")) lastId = line.slice(4);
             }
+            if (block.includes('"MESSAGES_SNAPSHOT"')) snapshots++;
             controller.enqueue(encoder.encode(block));
             if (cutAfter && !cut && block.includes(cutAfter)) {
               cut = true;
@@ -80,12 +82,15 @@ try {
 }
 
 let messages = agent.messages;
+// The ids of the messages the client held when its stream was cut.
+const idsBefore = agent.messages.map((m) => m.id);
 let resumedFrom = "";
 if (cutAfter) {
   if (!cut) throw new Error(`the stream ended before ${cutAfter}`);
   resumedFrom = lastId;
   const again = new ResumingAgent({
     url,
+    fetch: cuttingFetch,
     threadId,
     initialMessages: agent.messages,
     headers: { "Last-Event-ID": lastId },
@@ -93,4 +98,4 @@ if (cutAfter) {
   await again.connectAgent({}, { onRunErrorEvent });
   messages = again.messages;
 }
-process.stdout.write(JSON.stringify({ messages, errors, resumedFrom }) + "\n");
+process.stdout.write(JSON.stringify({ messages, errors, resumedFrom, snapshots, idsBefore }) + "\n");
