@@ -266,6 +266,7 @@ func (s *streamer) pause(phase contract.Phase) error {
 }
 
 func (s *streamer) writeUI(chunks []aisdk.Chunk) error {
+	s.correctUI(chunks)
 	for _, c := range chunks {
 		if err := s.sse.WriteJSON("", c); err != nil {
 			return err

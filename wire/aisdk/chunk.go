@@ -88,10 +88,14 @@ type Chunk struct {
 }
 
 // Metadata is the message metadata baton attaches to the assistant
-// message of a run: on start the ids, on the end also phase and usage.
+// message of a run: on start the ids, on the end also phase, usage and
+// the correction of a message the stream got wrong.
 type Metadata struct {
 	SessionID string          `json:"sessionId"`
 	RunID     string          `json:"runId"`
 	Phase     string          `json:"phase,omitempty"`
 	Usage     *contract.Usage `json:"usage,omitempty"`
+	// Baton, on the end of a run's message, says the stream gave the
+	// client other parts than the session stores (see Correction).
+	Baton *Correction `json:"baton,omitempty"`
 }

@@ -12,7 +12,7 @@ import (
 func (p *Projector) committed(ev contract.RunEvent) []Chunk {
 	switch ev.Kind {
 	case contract.EvRunStarted:
-		p.stepOpen = false
+		p.stepOpen, p.diverged, p.msgID = false, false, ev.RunID
 		clear(p.known)
 		clear(p.asked)
 		return []Chunk{{Type: Start, MessageID: ev.RunID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: ev.RunID}}}
@@ -61,6 +61,7 @@ func (p *Projector) turnCompleted(ev contract.RunEvent) []Chunk {
 		return nil
 	}
 	out := p.beginTurn(p.t.CompletedSeq())
+	p.diverged = p.diverged || p.diverges(*ev.Turn)
 	out = append(out, p.finishPart(&p.t.Thinking, track.ThinkingText(*ev.Turn), p.reasoningID(), ReasoningStart, ReasoningDelta, ReasoningEnd)...)
 	out = append(out, p.finishPart(&p.t.Text, ev.Turn.Text(), p.textID(), TextStart, TextDelta, TextEnd)...)
 	kept := map[string]bool{}
@@ -198,5 +199,5 @@ func faultMessage(ev contract.RunEvent) string {
 }
 
 func (p *Projector) endMetadata(ev contract.RunEvent, phase contract.Phase) Metadata {
-	return Metadata{SessionID: p.t.SessionID, RunID: ev.RunID, Phase: string(phase), Usage: ev.Usage}
+	return Metadata{SessionID: p.t.SessionID, RunID: ev.RunID, Phase: string(phase), Usage: ev.Usage, Baton: p.correction()}
 }

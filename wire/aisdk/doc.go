@@ -13,7 +13,31 @@
 //
 // Messages folds a thread's events into the chat's messages, as the
 // SDK's own stream reader would build them from the projected chunks,
-// for a client that comes back to a thread and shows it whole.
+// for a client that comes back to a thread and shows it whole. A turn
+// folds as the session stores it, not as its attempts streamed.
+//
+// The stream cannot take back a part it sent. When a run's message
+// streamed what the session does not store (an attempt of a model call
+// that broke after streaming and was made again, a call the runtime
+// dropped or mended before storing the turn), the chunk that ends the
+// message carries a Correction in its metadata, {"baton": {"corrected":
+// true, "message": {...}}}, whose message is the run's as Messages folds
+// it; Correct puts it in, from the session's events. A page applies it
+// in the chat's onFinish:
+//
+//	onFinish: ({ message }) => {
+//	  const fix = message.metadata?.baton;
+//	  if (!fix?.corrected) return;
+//	  const i = chat.messages.findIndex((m) => m.id === message.id);
+//	  if (fix.message && i >= 0) chat.messages = chat.messages.with(i, fix.message);
+//	  else reload(); // GET .../{thread}/messages
+//	}
+//
+// The stored message's metadata has no baton field, so a later stream
+// continuing it does not apply the correction again. A correction with
+// no message (the stream's message continues the run after the client
+// sent one, or the session could not be read) asks for the thread's
+// messages read again. A message streamed as stored carries none.
 //
 // What the stream has no chunk for (approvals, steering, compaction,
 // retries, tools starting, a tool output cut, lag) travels as

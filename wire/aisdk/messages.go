@@ -1,9 +1,11 @@
 package aisdk
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/internal/track"
 )
 
 // UIMessage is a message as the AI SDK's chat holds it (its UIMessage
@@ -59,11 +61,14 @@ type Conversation struct {
 }
 
 // Fold returns a thread's conversation: its Messages, and the error its
-// last run faulted with.
+// last run faulted with. Of what reached the live stream only (deltas,
+// retry notices), it keeps what came after the newest stored event, the
+// model call in flight: a completed turn is what the session stores,
+// not what its attempts streamed.
 func Fold(chatID string, events []contract.RunEvent) Conversation {
 	p := NewProjector(chatID)
 	f := folder{out: []UIMessage{}}
-	for _, ev := range events {
+	for _, ev := range asStored(events) {
 		if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 {
 			f.err = ""
 			if ev.Text != "" {
@@ -211,4 +216,37 @@ func (f *folder) data(c Chunk) {
 		}
 	}
 	f.add(UIPart{Type: c.Type, ID: c.ID, Data: c.Data})
+}
+
+// asStored returns events without what the live stream alone had
+// (track.Stored) of model calls that later completed: their turns are
+// what the session stores. The deltas of a call that never completed,
+// in flight or cut short by the run's end, stay: they are all the
+// client has of it.
+func asStored(events []contract.RunEvent) []contract.RunEvent {
+	drop := make([]bool, len(events))
+	dropping, some := false, false
+	for i, ev := range slices.Backward(events) {
+		if len(ev.Subflow) > 0 {
+			continue
+		}
+		switch {
+		case ev.Kind == contract.EvTurnCompleted:
+			dropping = true
+		case ev.Kind == contract.EvRunStarted, ev.Kind == contract.EvRunSettled, ev.Kind == contract.EvRunFaulted:
+			dropping = false
+		case dropping && !track.Stored(ev):
+			drop[i], some = true, true
+		}
+	}
+	if !some {
+		return events
+	}
+	out := make([]contract.RunEvent, 0, len(events))
+	for i, ev := range events {
+		if !drop[i] {
+			out = append(out, ev)
+		}
+	}
+	return out
 }

@@ -26,6 +26,11 @@ type Projector struct {
 	// stoppedIn, while Stopped projects, is the phase the store still has
 	// the stopped run in.
 	stoppedIn contract.Phase
+	// msgID is the id of the message the stream sends the run in.
+	msgID string
+	// diverged says the run's message holds parts the session does not
+	// store, which the message's end corrects (see Correction).
+	diverged bool
 }
 
 // NewProjector returns a projector for a stream of the session chatID
@@ -156,6 +161,7 @@ func (p *Projector) abandonAttempt() []Chunk {
 	if !p.t.InTurn {
 		return nil
 	}
+	p.diverged = p.diverged || p.attemptStreamed()
 	out := append(p.closeThinking(), p.closeText()...)
 	for _, c := range p.t.Calls() {
 		delete(p.known, c.ID)
@@ -186,6 +192,7 @@ func (p *Projector) Resume() []Chunk {
 	if !p.t.Running {
 		return nil
 	}
+	p.msgID = p.t.RunID
 	return []Chunk{{Type: Start, MessageID: p.t.RunID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID}}}
 }
 
@@ -198,7 +205,7 @@ func (p *Projector) Pause(phase contract.Phase) []Chunk {
 		return nil
 	}
 	out := p.closeAll()
-	return append(out, Chunk{Type: Finish, FinishReason: "tool-calls", MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID, Phase: string(phase)}})
+	return append(out, Chunk{Type: Finish, FinishReason: "tool-calls", MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID, Phase: string(phase), Baton: p.correction()}})
 }
 
 // Continue returns what a new stream of the run in flight needs first
@@ -215,6 +222,7 @@ func (p *Projector) Continue(messageID string) []Chunk {
 	p.t.Thinking.Open, p.t.Text.Open, p.stepOpen = false, false, false
 	clear(p.known)
 	clear(p.asked)
+	p.msgID = messageID
 	out := []Chunk{{Type: Start, MessageID: messageID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: p.t.RunID}}}
 	if !p.t.InTurn {
 		return out

@@ -16,6 +16,9 @@
 //   node ui.mjs URL CHAT steer TEXT
 //                                 the same, but the part in approval-requested
 //                                 is left as it is and TEXT sent instead
+//   node ui.mjs URL CHAT correct  send with the AI SDK's Chat, applying the
+//                                 correction a finish may carry in onFinish
+//                                 as wire/aisdk's doc says a page does
 import {
   AbstractChat,
   DefaultChatTransport,
@@ -38,6 +41,11 @@ const transport = new DefaultChatTransport({
     return res;
   },
 });
+
+if (mode === "correct") {
+  await correct();
+  process.exit(0);
+}
 
 if (mode === "ask" || mode === "approve" || mode === "steer") {
   await ask(mode, process.argv[5]);
@@ -109,4 +117,33 @@ async function ask(mode, answer) {
   }
   await done;
   process.stdout.write(JSON.stringify({ message: state.messages.at(-1), asked, errors, headers, types: [] }) + "\n");
+}
+
+// correct sends one message with the Chat and applies the correction the
+// stream's finish carries, as wire/aisdk's doc shows a page doing it.
+async function correct() {
+  const state = chatState();
+  const errors = [];
+  let finished;
+  const done = new Promise((r) => (finished = r));
+  let corrected = false;
+  const chat = new AbstractChat({
+    id: chatId,
+    transport,
+    state,
+    onError: (e) => errors.push(String(e)),
+    onFinish: ({ message }) => {
+      const fix = message.metadata?.baton;
+      if (fix?.corrected) {
+        corrected = true;
+        const i = chat.messages.findIndex((m) => m.id === message.id);
+        if (fix.message && i >= 0) chat.messages = chat.messages.with(i, fix.message);
+        else errors.push("the correction has no message to apply");
+      }
+      finished();
+    },
+  });
+  await chat.sendMessage({ text: "hi" });
+  await done;
+  process.stdout.write(JSON.stringify({ message: state.messages.at(-1), corrected, errors, headers, types: [] }) + "\n");
 }

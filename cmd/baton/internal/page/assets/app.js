@@ -82,6 +82,7 @@ const chat = new AbstractChat({
     !stopped &&
     (lastAssistantMessageIsCompleteWithApprovalResponses(m) || lastAssistantMessageIsCompleteWithToolCalls(m)),
   onError: showError,
+  onFinish: applyCorrection,
   // The run took a message sent while it streamed: the message now shows
   // where the run took it, in its reply (see renderMessage).
   onData: (part) => {
@@ -184,6 +185,22 @@ async function steer(text) {
 function unpend(text) {
   const i = steering.indexOf(text);
   if (i >= 0) steering.splice(i, 1);
+}
+
+// applyCorrection puts the run's message as the session stores it in
+// place of the one the stream built, when the stream said it sent parts
+// the session does not hold (a model call retried after some text, a
+// call the server dropped): the stream cannot take a part back. Without
+// the stored message, the thread is read again.
+function applyCorrection({ message }) {
+  const fix = message?.metadata?.baton;
+  if (!fix?.corrected) return;
+  const i = state.messages.findIndex((m) => m.id === message.id);
+  if (fix.message && i >= 0) {
+    state.replaceMessage(i, fix.message);
+    return;
+  }
+  showHistory().catch(showError);
 }
 
 // showHistory shows the thread's conversation so far, every run of it,
