@@ -85,8 +85,9 @@ async function drive(threadId) {
     await sleep(20);
     const h = await history(threadId);
     if (!h) continue;
-    if (h.phase === "unknown") {
-      // The process died before it recorded the run: send it again.
+    if (h.phase === "unknown" || (h.phase === "idle" && h.messages.length === 0)) {
+      // The process died before it recorded the run (baton serve shows
+      // a thread it never stored as idle and empty): send it again.
       chat.messages = [];
       await chat.sendMessage(user);
       continue;
