@@ -74,10 +74,7 @@ func (p *Projector) turnCompleted(ev contract.RunEvent) []Event {
 // its stored reply, does not go on from: other reasoning or text, or a
 // call turn does not hold or holds with other arguments.
 func (p *Projector) diverges(turn contract.Turn) bool {
-	if _, ok := p.t.Thinking.Rest(track.ThinkingText(turn)); p.t.Thinking.Sent && !ok {
-		return true
-	}
-	if _, ok := p.t.Text.Rest(turn.Text()); p.t.Text.Sent && !ok {
+	if p.t.StreamedOtherText(turn) {
 		return true
 	}
 	final := map[string]string{}

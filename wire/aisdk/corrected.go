@@ -1,9 +1,6 @@
 package aisdk
 
-import (
-	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/wire/internal/track"
-)
+import "github.com/batonrt/baton/contract"
 
 // Correction is the baton field of the metadata a run's message ends
 // with when the stream left the client holding other parts than the
@@ -81,10 +78,7 @@ func (p *Projector) attemptStreamed() bool {
 // the turn does not hold under the same id and name. Other arguments are
 // not: the call's tool-input-available replaces its input.
 func (p *Projector) diverges(turn contract.Turn) bool {
-	if _, ok := p.t.Thinking.Rest(track.ThinkingText(turn)); p.t.Thinking.Sent && !ok {
-		return true
-	}
-	if _, ok := p.t.Text.Rest(turn.Text()); p.t.Text.Sent && !ok {
+	if p.t.StreamedOtherText(turn) {
 		return true
 	}
 	held := map[string]string{}
