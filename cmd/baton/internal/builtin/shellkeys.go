@@ -100,8 +100,11 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //     python -c, node -e, make --eval, an awk program that calls system,
 //     pipes or redirects, a sed script with e, w, r or s///e or from -f),
 //     or a program given an option that runs a command (rsync -e, git -c
-//     or git rebase --exec, tar -I, zip -TT, man -P; shellkeys_options.go)
-//     is keyed by the whole call instead, NAME and its words quoted
+//     or git rebase --exec, tar -I, zip -TT, man -P; shellkeys_options.go),
+//     or a database client given its commands on the line (psql -c, whose
+//     \! runs a shell line, sqlite3 a.db .tables, mysql -e;
+//     shellkeys_clients.go) is keyed by the whole call instead, NAME and
+//     its words quoted
 //     (shellkeys_inline.go), so approving one program never approves
 //     another; an interpreter running a script file by the call up to
 //     the script (sh build.sh, python3 -u x.py, python3 -m pytest;
@@ -129,7 +132,7 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 // command its keys cannot name (su, ssh, chroot, strace, parallel, ed,
 // vim, a runner's option not known), or an interpreter reading its
 // program from stdin, which a heredoc, pipe or redirection may fill
-// (curl x | sh, python3 - <<EOF, sh -s), or that points a name elsewhere
+// (curl x | sh, python3 - <<EOF, sh -s, psql test <<EOF), or that points a name elsewhere
 // (declare -n, hash -p), or that dash or bash, either of which may be
 // sh, reads other than the parser does ([[ ]], words after &>, a
 // carriage return; see shellkeys_dialect.go), has no keys, so it is

@@ -63,6 +63,8 @@ func codeKey(name, base string, args []*syntax.Word, r reach) (key string, ok bo
 		ok, err = sedRuns(args, r)
 	case base == "git" || optionRunners[base].long != nil:
 		ok, err = optionRuns(base, args, r)
+	case base == "sqlite3" || dbClients[base].long != nil:
+		ok, err = clientInput(base, args, r)
 	case hasInlineCode(base, args):
 		ok = true
 	}

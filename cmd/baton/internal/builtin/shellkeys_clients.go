@@ -1,0 +1,199 @@
+package builtin
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// errClientStdin: a database client reads its commands from stdin, which
+// a heredoc, pipe or redirection may fill with one that runs a shell line.
+var errClientStdin = errors.New("a database client reads commands from stdin")
+
+// clientSpec is how a database client reads its options: one-letter
+// ones without a value (flags), with one attached or in the next word
+// (values), or attached only (optional); long ones by name, true when
+// they take the next word without "=". input are the options that give
+// it what to run on the line, asks those that make it run nothing (a
+// version, a list of databases).
+type clientSpec struct {
+	flags, values, optional string
+	long                    map[string]bool
+	input, asks             []string
+}
+
+// dbClients run the commands they are given as a shell would: psql's \!
+// and \o |cmd, mysql's system and \!, a server's COPY ... TO PROGRAM.
+// Such a call is keyed by the whole call; one left to read stdin has no
+// keys. sqlite3, whose options are read otherwise, is sqliteInput's.
+var dbClients = map[string]clientSpec{
+	"psql": {
+		flags: "aAbeEHlnqsStVwWxXz01?", values: "cdfFhLoPpRTUv",
+		long: map[string]bool{
+			"command": true, "dbname": true, "file": true, "field-separator": true, "host": true,
+			"log-file": true, "output": true, "port": true, "pset": true, "record-separator": true,
+			"table-attr": true, "username": true, "set": true, "variable": true,
+			"echo-all": false, "no-align": false, "echo-errors": false, "echo-queries": false,
+			"echo-hidden": false, "html": false, "list": false, "no-readline": false,
+			"single-transaction": false, "quiet": false, "single-step": false, "single-line": false,
+			"tuples-only": false, "version": false, "no-password": false, "password": false,
+			"expanded": false, "no-psqlrc": false, "field-separator-zero": false,
+			"record-separator-zero": false, "csv": false, "help": false,
+		},
+		input: []string{"c", "f", "command", "file"}, asks: []string{"l", "V", "?", "list", "version", "help"},
+	},
+	"mysql": mysqlSpec, "mariadb": mysqlSpec,
+}
+
+var mysqlSpec = clientSpec{
+	flags: "ABCcEfGHiInNoqrstTUvVwWX?", values: "DehPSu", optional: "p#",
+	long: map[string]bool{
+		"user": true, "host": true, "port": true, "database": true, "socket": true, "execute": true,
+		"default-character-set": true, "protocol": true, "init-command": true, "login-path": true,
+		"defaults-file": true, "defaults-extra-file": true,
+		"batch": false, "skip-column-names": false, "column-names": false, "silent": false,
+		"table": false, "vertical": false, "raw": false, "html": false, "xml": false, "force": false,
+		"verbose": false, "version": false, "help": false, "no-defaults": false, "password": false,
+		"unbuffered": false, "quick": false, "compress": false, "skip-ssl": false,
+	},
+	input: []string{"e", "execute"}, asks: []string{"V", "?", "version", "help"},
+}
+
+// clientInput reports whether a database client's call is given what it
+// runs on the line, or only asks; a call that reads stdin, or whose
+// options are not all known (one may take the word after it), or fed
+// words that may be options, is refused.
+func clientInput(base string, args []*syntax.Word, r reach) (bool, error) {
+	if r.open || r.fed(args) {
+		return false, errDynamic
+	}
+	words := make([]string, len(args))
+	for i, w := range args {
+		s, ok := joinParts(w)
+		if !ok {
+			return false, errDynamic
+		}
+		words[i] = s
+	}
+	if base == "sqlite3" {
+		return sqliteInput(words)
+	}
+	spec := dbClients[base]
+	seen, err := spec.read(words)
+	if err != nil {
+		return false, err
+	}
+	for _, o := range seen {
+		if slices.Contains(spec.input, o.name) && o.value == "-" {
+			return false, errClientStdin // psql -f - reads stdin
+		}
+	}
+	if slices.ContainsFunc(seen, func(o clientOption) bool {
+		return slices.Contains(spec.input, o.name) || slices.Contains(spec.asks, o.name)
+	}) {
+		return true, nil
+	}
+	return false, errClientStdin
+}
+
+// clientOption is one option given: its letter or long name and value.
+type clientOption struct{ name, value string }
+
+// read reads a client's options as getopt_long does, wherever they are
+// among its operands, up to "--".
+func (spec clientSpec) read(words []string) ([]clientOption, error) {
+	var seen []clientOption
+	for i := 0; i < len(words); i++ {
+		s := words[i]
+		switch {
+		case s == "--":
+			return seen, nil
+		case strings.HasPrefix(s, "--"):
+			name, value, hasValue := strings.Cut(s[2:], "=")
+			takes, known := spec.long[name]
+			if !known {
+				return nil, errRunnerOption
+			}
+			if takes && !hasValue {
+				if i++; i == len(words) {
+					return nil, errRunnerOption
+				}
+				value = words[i]
+			}
+			seen = append(seen, clientOption{name, value})
+		case len(s) > 1 && s[0] == '-':
+			opt, next, err := spec.short(s, words[i+1:])
+			if err != nil {
+				return nil, err
+			}
+			seen = append(seen, opt...)
+			i += next
+		}
+	}
+	return seen, nil
+}
+
+// short reads one word of one-letter options; next is 1 when the last
+// takes the next word as its value.
+func (spec clientSpec) short(s string, rest []string) (seen []clientOption, next int, err error) {
+	for j := 1; j < len(s); j++ {
+		c := s[j : j+1]
+		switch {
+		case strings.Contains(spec.flags, c):
+			seen = append(seen, clientOption{name: c})
+		case strings.Contains(spec.optional, c):
+			return append(seen, clientOption{c, s[j+1:]}), 0, nil
+		case strings.Contains(spec.values, c) && j+1 < len(s):
+			return append(seen, clientOption{c, s[j+1:]}), 0, nil
+		case strings.Contains(spec.values, c) && len(rest) > 0:
+			return append(seen, clientOption{c, rest[0]}), 1, nil
+		default:
+			return nil, 0, errRunnerOption
+		}
+	}
+	return seen, 0, nil
+}
+
+// sqliteFlags and sqliteValues are sqlite3's options (one dash or two),
+// by the number of words they take; -A, -interactive and the others are
+// not known, so such a call has no keys.
+var (
+	sqliteFlags = []string{
+		"ascii", "bail", "batch", "box", "column", "csv", "echo", "header", "noheader", "html",
+		"json", "line", "list", "markdown", "quote", "readonly", "safe", "table", "tabs",
+		"nofollow", "memtrace", "stats", "append", "deserialize", "zip", "version", "help",
+	}
+	sqliteValues = map[string]int{
+		"cmd": 1, "init": 1, "separator": 1, "newline": 1, "nullvalue": 1, "mmap": 1, "vfs": 1,
+		"maxsize": 1, "heap": 1, "escape": 1, "pagecache": 2, "lookaside": 2,
+	}
+)
+
+// sqliteInput reports whether sqlite3 is given what it runs on the line:
+// operands after the database's name, run in turn instead of stdin.
+func sqliteInput(words []string) (bool, error) {
+	var operands int
+	asks := false
+	for i := 0; i < len(words); i++ {
+		s := words[i]
+		if len(s) < 2 || s[0] != '-' {
+			operands++
+			continue
+		}
+		name := strings.TrimPrefix(s[1:], "-")
+		switch n, takes := sqliteValues[name]; {
+		case takes && i+n < len(words):
+			i += n
+		case slices.Contains(sqliteFlags, name):
+			asks = asks || name == "version" || name == "help"
+		default:
+			return false, errRunnerOption
+		}
+	}
+	if operands > 1 || asks {
+		return true, nil
+	}
+	return false, errClientStdin
+}
