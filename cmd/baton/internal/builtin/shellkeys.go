@@ -111,8 +111,10 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //     shellkeys_scripts.go), so approving one script never approves
 //     another;
 //   - ">" and the path of each file a redirection or find -fprint
-//     writes, so that approving a command does not also approve writing
-//     any file with it (echo x >> ~/.ssh/authorized_keys);
+//     writes, or a program told of it on the line (tee FILE, sort -o,
+//     uniq IN OUT, dd of=, time -o, curl -o, wget -O; shellkeys_writes.go),
+//     so that approving a command does not also approve writing any file
+//     with it (echo x >> ~/.ssh/authorized_keys, echo x | tee ~/.bashrc);
 //   - NAME=VALUE (NAME+=VALUE) for each variable the line sets, by an
 //     assignment, env or sudo, export "NAME=VALUE" or ${NAME:=VALUE},
 //     and NAME=* where the value is computed or set another way (read,
@@ -304,9 +306,12 @@ func callNames(args []*syntax.Word, depth int, st *keyState, r reach) ([]string,
 		st.runPaths = append(st.runPaths, name)
 		return []string{key}, err
 	}
-	names := []string{name}
+	names, err := writtenFiles(base, args[1:], r)
+	if err != nil {
+		return nil, err
+	}
+	names = append(names, name)
 	var more []string
-	var err error
 	switch {
 	case inlineShells[base]:
 		more, err = inlineNames(base, args[1:], depth, st)

@@ -17,7 +17,7 @@ func TestShellKeys(t *testing.T) {
 		{"git status && git diff; make test || echo failed", []string{"echo", "git", "make"}},
 		{"echo $(whoami) `id -u` > out.txt", []string{">out.txt", "echo", "id", "whoami"}},
 		{"echo x >> ~/.ssh/authorized_keys", []string{">~/.ssh/authorized_keys", "echo"}},
-		{"make 2>&1 >/dev/null | tee -a build.log", []string{"make", "tee"}},
+		{"make 2>&1 >/dev/null | tee -a build.log", []string{">build.log", "make", "tee"}},
 		{"go test ./... &> out.log; ls >| list 1>&2 2>&-", []string{">list", ">out.log", "go", "ls"}},
 		{"{ ls; pwd; } > both.txt < in.txt", []string{">both.txt", "ls", "pwd"}},
 		{"sort <> f", []string{">f", "sort"}},

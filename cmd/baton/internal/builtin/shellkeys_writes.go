@@ -1,0 +1,263 @@
+package builtin
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// writerSpec is how a program that writes a file it is told of reads its
+// words: one-letter options whose value is a file written (writes) and
+// other one-letter options that take a value (values, attached or the
+// next word); long options, or the abbreviations getopt accepts, whose
+// value is a file written (long) and others that take the next word
+// without "=" (longValues); options that leave what it writes to a file
+// or a server (dynamic: curl -K, curl -O, wget -e). Written operands are
+// all (tee FILE...), the one at outOperand, counted from 1 (uniq IN OUT),
+// or those beginning with prefix (dd of=FILE). command: its options end
+// at its first operand, the command it runs (time). Only options known
+// to take a value are listed as such: one that does but is not listed
+// only makes its value read as another word, which may add a key, while
+// one listed that does not would hide the word after it.
+type writerSpec struct {
+	writes, values, dynamic string
+	long, longValues        []string
+	dynamicLong             []string
+	all                     bool
+	outOperand              int
+	prefix                  string
+	command                 bool
+}
+
+// writers write a file named on the line as a redirection would: tee,
+// sort -o, shuf -o, uniq's second operand, dd of=, GNU time -o, curl -o
+// (and its header, cookie and trace files), wget -O (and its log and
+// folder). A redirection's key is ">" and the path; theirs is the same,
+// so approving one for a file does not approve it for another.
+var writers = map[string]writerSpec{
+	"tee":  {all: true},
+	"sort": {writes: "o", values: "kStT", long: []string{"output"}, longValues: []string{"key", "field-separator", "buffer-size", "temporary-directory", "compress-program", "files0-from", "random-source", "batch-size", "parallel", "sort"}},
+	"shuf": {writes: "o", values: "in", long: []string{"output"}, longValues: []string{"input-range", "head-count", "random-source"}},
+	"uniq": {values: "fsw", outOperand: 2, longValues: []string{"skip-fields", "skip-chars", "check-chars"}},
+	"dd":   {prefix: "of="},
+	"time": {writes: "o", values: "f", long: []string{"output"}, longValues: []string{"format"}, command: true},
+	"curl": {
+		writes: "oDc", values: "AbCdeEFHmPQrtTuUwxXyYz", dynamic: "OJK",
+		long:        []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "libcurl", "stderr", "etag-save", "hsts", "alt-svc", "output-dir"},
+		dynamicLong: []string{"remote-name", "remote-name-all", "remote-header-name", "config"},
+	},
+	"wget": {
+		writes: "OoaP", values: "iBtTwQUlARDIXn", dynamic: "e",
+		long:        []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies", "warc-file", "rejected-log", "hsts-file"},
+		dynamicLong: []string{"execute", "config"},
+	},
+}
+
+// writtenFiles are the keys of the files a writer's call writes: ">" and
+// each path, as a redirection's; none for stdout ("-") or /dev/null. A
+// word computed when the line runs may be an option, or split into
+// several, so one that may begin with "-" has no keys; so has a call
+// whose fed words (r) may be options or the files written.
+func writtenFiles(base string, args []*syntax.Word, r reach) ([]string, error) {
+	spec, ok := writers[base]
+	if !ok {
+		return nil, nil
+	}
+	w := writeReader{spec: spec, args: args, r: r}
+	if err := w.read(); err != nil {
+		return nil, err
+	}
+	return w.keys, nil
+}
+
+type writeReader struct {
+	spec     writerSpec
+	args     []*syntax.Word
+	r        reach
+	keys     []string
+	operands int
+}
+
+func (w *writeReader) read() error {
+	for i := 0; i < len(w.args); i++ {
+		s, ok := w.word(i)
+		switch {
+		case !ok:
+			return errDynamic
+		case s == "--":
+			return w.rest(i + 1)
+		case len(s) < 2 || s[0] != '-':
+			if w.spec.command {
+				return nil
+			}
+			if err := w.operand(i, s); err != nil {
+				return err
+			}
+		case strings.HasPrefix(s, "--"):
+			next, err := w.longOption(s[2:], i)
+			if err != nil {
+				return err
+			}
+			i += next
+		default:
+			next, err := w.shortOptions(s, i)
+			if err != nil {
+				return err
+			}
+			i += next
+		}
+	}
+	if w.r.open {
+		return errDynamic // fed words may be options or files written
+	}
+	return nil
+}
+
+// rest reads the operands after "--".
+func (w *writeReader) rest(from int) error {
+	if w.spec.command {
+		return nil
+	}
+	for i := from; i < len(w.args); i++ {
+		s, ok := literal(w.args[i])
+		if err := w.operand(i, s); err != nil || !ok && w.writtenOperand(w.operands) {
+			return errDynamic
+		}
+	}
+	if w.r.open && (w.spec.all || w.spec.prefix != "" || w.spec.outOperand > w.operands) {
+		return errDynamic
+	}
+	return nil
+}
+
+// word returns the text of args[i] when it is fixed, or, when computed,
+// its fixed text up to the first expansion, if the word still expands to
+// one word that cannot begin with "-": that text is not empty and does
+// not, and no part is split or globbed (curl "http://h:$PORT/x").
+func (w *writeReader) word(i int) (string, bool) {
+	arg := w.args[i]
+	if s, ok := joinParts(arg); ok {
+		if w.r.subst != "" && strings.Contains(s, w.r.subst) {
+			return s, w.r.paths // find's paths are no options
+		}
+		return s, true
+	}
+	var fixed strings.Builder
+	open := true
+	for _, part := range arg.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if open {
+				fixed.WriteString(unescape(p.Value, ""))
+			}
+		case *syntax.SglQuoted:
+			if open && !p.Dollar {
+				fixed.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, inner := range p.Parts {
+				lit, ok := inner.(*syntax.Lit)
+				if !ok {
+					open = false
+				} else if open {
+					fixed.WriteString(unescape(lit.Value, "$`\"\\\n"))
+				}
+			}
+			continue
+		default:
+			return "", false
+		}
+	}
+	s := fixed.String()
+	return s, s != "" && s[0] != '-'
+}
+
+// writtenOperand reports whether the operand of index n (from 0) is a
+// file written.
+func (w *writeReader) writtenOperand(n int) bool {
+	return w.spec.all || (w.spec.outOperand > 0 && n == w.spec.outOperand-1)
+}
+
+// operand notes operand i, whose text is s.
+func (w *writeReader) operand(i int, s string) error {
+	n := w.operands
+	w.operands++
+	switch {
+	case w.writtenOperand(n):
+		return w.written(i, "")
+	case w.spec.prefix != "" && strings.HasPrefix(s, w.spec.prefix):
+		return w.written(i, w.spec.prefix)
+	}
+	return nil
+}
+
+// written keys the file args[i] names, after prefix.
+func (w *writeReader) written(i int, prefix string) error {
+	s, ok := literal(w.args[i])
+	if !ok || (w.r.subst != "" && strings.Contains(s, w.r.subst)) {
+		return errDynamic
+	}
+	return w.path(strings.TrimPrefix(s, prefix))
+}
+
+func (w *writeReader) path(p string) error {
+	switch p {
+	case "":
+		return errDynamic
+	case "-", "/dev/null", "/dev/stdout", "/dev/stderr":
+		return nil
+	}
+	w.keys = append(w.keys, ">"+p)
+	return nil
+}
+
+// longOption reads --name[=value] at args[i]; next is 1 when its value
+// is the next word.
+func (w *writeReader) longOption(s string, i int) (next int, err error) {
+	name, value, hasValue := strings.Cut(s, "=")
+	prefixOf := func(o string) bool { return name != "" && strings.HasPrefix(o, name) }
+	switch {
+	case slices.ContainsFunc(w.spec.dynamicLong, prefixOf):
+		return 0, errDynamic
+	case slices.ContainsFunc(w.spec.long, prefixOf) && hasValue:
+		return 0, w.path(value)
+	case slices.ContainsFunc(w.spec.long, prefixOf):
+		return 1, w.valueWord(i + 1)
+	case slices.Contains(w.spec.longValues, name) && !hasValue:
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// valueWord keys the file the word at i names as an option's value.
+func (w *writeReader) valueWord(i int) error {
+	if i >= len(w.args) {
+		if w.r.open {
+			return errDynamic
+		}
+		return nil
+	}
+	return w.written(i, "")
+}
+
+// shortOptions reads a word of one-letter options at args[i]; next is 1
+// when the last takes the next word as its value.
+func (w *writeReader) shortOptions(s string, i int) (next int, err error) {
+	for j := 1; j < len(s); j++ {
+		c := s[j : j+1]
+		switch {
+		case strings.Contains(w.spec.dynamic, c):
+			return 0, errDynamic
+		case strings.Contains(w.spec.writes, c) && j+1 < len(s):
+			return 0, w.path(s[j+1:])
+		case strings.Contains(w.spec.writes, c):
+			return 1, w.valueWord(i + 1)
+		case strings.Contains(w.spec.values, c) && j+1 < len(s):
+			return 0, nil
+		case strings.Contains(w.spec.values, c):
+			return 1, nil
+		}
+	}
+	return 0, nil
+}

@@ -1,0 +1,107 @@
+package builtin
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// innocentWrites are lines that write a file through a program's operand
+// or option rather than a redirection, which a user may well answer
+// "always" for; the lines of TestShellKeysNameFilesProgramsWrite must not
+// be covered by their keys.
+var innocentWrites = []string{
+	"echo x | tee /tmp/a", "echo x | sudo tee /tmp/a", "/usr/bin/time -o /tmp/a ls", "sort -o /tmp/a f",
+	"shuf -o /tmp/a f", "uniq f", "dd if=f of=/tmp/a", "curl -o /tmp/a http://x.test/",
+	"wget -O /tmp/a http://x.test/", "curl -sL http://x.test/", "wget http://x.test/a.tgz",
+}
+
+// TestShellKeysNameFilesProgramsWrite: a program that writes a file named
+// by its operand or option (tee FILE, time -o, sort -o, uniq IN OUT,
+// dd of=, curl -o, wget -O) does what a redirection to that file does,
+// and is keyed as one: ">" and the path, so approving it for one file
+// does not approve it for another. One whose file is computed, fed or
+// named by the server has no keys (nil).
+func TestShellKeysNameFilesProgramsWrite(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"echo x | tee ~/.bashrc", []string{">~/.bashrc", "echo", "tee"}},
+		{"echo x | tee -a /tmp/a ~/.bashrc", []string{">/tmp/a", ">~/.bashrc", "echo", "tee"}},
+		{"echo x | sudo tee /etc/sudoers", []string{">/etc/sudoers", "echo", "sudo", "tee"}},
+		{"echo x | tee -- -a", []string{">-a", "echo", "tee"}},
+		{"echo x | tee \"$F\"", nil},
+		{"ls | xargs tee", nil},
+		{"find . -exec tee {} \\;", nil},
+		{"find . -exec sort -o {} {} \\;", nil},
+		{"curl -s $U", nil},
+		{"curl -s \"$U\"", nil},
+		{"/usr/bin/time -o ~/.bashrc ls", []string{"/usr/bin/time", ">~/.bashrc", "ls"}},
+		{"env time -ao ~/.bashrc ls", []string{">~/.bashrc", "env", "ls", "time"}},
+		{"command time --output=~/.bashrc ls", []string{">~/.bashrc", "command", "ls", "time"}},
+		{"sort -o ~/.bashrc f", []string{">~/.bashrc", "sort"}},
+		{"sort -ro~/.bashrc f", []string{">~/.bashrc", "sort"}},
+		{"sort -k 2 f --output ~/.bashrc", []string{">~/.bashrc", "sort"}},
+		{"ls | xargs sort", nil},
+		{"shuf -o ~/.bashrc f", []string{">~/.bashrc", "shuf"}},
+		{"uniq f ~/.bashrc", []string{">~/.bashrc", "uniq"}},
+		{"uniq -f 1 f ~/.bashrc", []string{">~/.bashrc", "uniq"}},
+		{"dd if=f of=~/.bashrc", []string{">~/.bashrc", "dd"}},
+		{"dd of=\"$F\"", nil},
+		{"curl -o ~/.bashrc http://x.test/", []string{">~/.bashrc", "curl"}},
+		{"curl -sSLo ~/.bashrc http://x.test/", []string{">~/.bashrc", "curl"}},
+		{"curl --output ~/.bashrc http://x.test/", []string{">~/.bashrc", "curl"}},
+		{"curl -c ~/.bashrc -D h.txt http://x.test/", []string{">h.txt", ">~/.bashrc", "curl"}},
+		{"curl -O http://x.test/.bashrc", nil},
+		{"curl -K evil.cfg http://x.test/", nil},
+		{"wget -O ~/.bashrc http://x.test/", []string{">~/.bashrc", "wget"}},
+		{"wget -P ~/.config/autostart http://x.test/a.desktop", []string{">~/.config/autostart", "wget"}},
+		{"wget -e output_document=x http://x.test/", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			got, err := keysOf(tt.line)
+			checkKeys(t, tt.want, got, err)
+			checkNotCovered(t, innocentWrites, got, err)
+		})
+	}
+}
+
+// TestShellKeysOfProgramsWritingNoFileStayTheSame: the same programs
+// writing only to stdout, or to /dev/null, keep their names as keys.
+func TestShellKeysOfProgramsWritingNoFileStayTheSame(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"go test ./... | tee /dev/null", []string{"go", "tee"}},
+		{"echo x | tee", []string{"echo", "tee"}},
+		{"sort -u -k 2,2 f", []string{"sort"}},
+		{"uniq -c f", []string{"uniq"}},
+		{"dd if=/dev/zero bs=1 count=1", []string{"dd"}},
+		{"curl -s http://localhost:8080/health", []string{"curl"}},
+		{"curl -sS -X POST -H 'Content-Type: application/json' -d '{}' http://localhost:8080/", []string{"curl"}},
+		{"curl -o /dev/null -w '%{http_code}' http://localhost:8080/", []string{"curl"}},
+		{"wget -qO- http://localhost:8080/", []string{"wget"}},
+		{"time go test ./...", []string{"go"}},
+		// a value that looks like an option is still a value
+		{"sort -t -o f", []string{"sort"}},
+		{"curl -H 'X: -o' http://x.test/", []string{"curl"}},
+		{"curl -s \"http://localhost:$PORT/health\"", []string{"curl"}},
+		// fed words after "--" are operands, which sort reads
+		{"ls | xargs sort --", []string{"ls", "sort", "xargs"}},
+		{"find . -name '*.txt' -exec sort {} +", []string{"find", "sort"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			got, err := keysOf(tt.line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("keys mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
