@@ -87,7 +87,7 @@ var execActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, 
 // shell line; its commands are parsed too.
 var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "eval": true}
 
-// shellKeys are the approval keys of a shell call, sorted, of five
+// shellKeys are the approval keys of a shell call, sorted, of six
 // kinds that no one key can be of two of:
 //
 //   - the name of every command its line runs, in pipelines, lists,
@@ -126,6 +126,10 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //     file must not approve it for another;
 //   - "cd DIR" (and "pushd DIR") for where the line changes directory,
 //     "cd *" where that is computed, "cd ~" for a bare cd.
+//   - "$NAME=env" for each variable arithmetic reads ($((N)), ${a[N]},
+//     test $N) that the line sets nowhere, as bash evaluates the value
+//     the environment gives it, whose subscripts may run commands, and
+//     approving one variable must not approve another (shellkeys_arith.go).
 //
 // A line whose commands, written paths, set variables or sourced files
 // are computed when it runs ($CMD, sh -c "$X", > "$F", read "$V",
@@ -155,6 +159,7 @@ func shellKeys(raw json.RawMessage) ([]string, error) {
 	keys, err := commandNames(a.Command, 0, st)
 	if err == nil {
 		err = st.check(keys)
+		keys = append(keys, st.arith.envKeys(keys)...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("shell: %w", err)

@@ -373,3 +373,34 @@ func splitReads(w *syntax.Word, st *keyState) error {
 	}
 	return nil
 }
+
+// bashNumbers are variables bash gives a number itself, whatever the
+// environment holds for them.
+var bashNumbers = map[string]bool{
+	"RANDOM": true, "SRANDOM": true, "SECONDS": true, "LINENO": true, "BASHPID": true, "PPID": true,
+	"UID": true, "EUID": true, "EPOCHSECONDS": true, "HISTCMD": true, "SHLVL": true, "OPTIND": true,
+	"BASH_SUBSHELL": true, "PIPESTATUS": true, "BASH_LINENO": true, "BASH_ARGC": true, "GROUPS": true,
+}
+
+// envKeys are the keys of the variables arithmetic reads that no key of
+// the line sets (NAME=VALUE, NAME=*), so their value comes from the
+// environment the line runs in, which bash evaluates as an expression
+// (FOO='a[$(rm -rf x)]' makes echo $((FOO)) run rm): "$NAME=env", so
+// approving a line that reads one variable does not approve reading
+// another (a CI's commit message). A "$" begins no variable's name, and
+// no command's name holds an "=".
+func (a *arithState) envKeys(keys []string) []string {
+	set := map[string]bool{}
+	for _, k := range keys {
+		if name, _, ok := strings.Cut(k, "="); ok {
+			set[strings.TrimSuffix(name, "+")] = true
+		}
+	}
+	var env []string
+	for name := range a.read {
+		if !set[name] && !bashNumbers[name] {
+			env = append(env, "$"+name+"=env")
+		}
+	}
+	return env
+}

@@ -88,7 +88,8 @@ func TestArithAttacksRunUnderBash(t *testing.T) {
 
 // TestShellKeysOfArithmeticOnFixedTextStayTheSame: where every value a
 // variable gets on the line is a number, fixed text without names or an
-// arithmetic result, the line keeps its keys.
+// arithmetic result, the line keeps its keys; a variable it reads that
+// the line does not set adds "$NAME=env".
 func TestShellKeysOfArithmeticOnFixedTextStayTheSame(t *testing.T) {
 	tests := []struct {
 		line string
@@ -101,12 +102,12 @@ func TestShellKeysOfArithmeticOnFixedTextStayTheSame(t *testing.T) {
 		{"n=5; for ((i=0; i<n; i++)); do echo $i; done", []string{"echo", "i=*", "n=5"}},
 		{"a=(1 2 3); echo ${a[1]} ${a[@]} ${#a[@]} $((a[2] + 1))", []string{"a=*", "echo"}},
 		{"let i=1 i++", []string{"i=*", "let"}},
-		{"echo $(( ${n:-0} + 1 )) $(( ${#HOME} ))", []string{"echo"}},
+		{"echo $(( ${n:-0} + 1 )) $(( ${#HOME} ))", []string{"$n=env", "echo"}},
 		{"s=hello; echo ${s:1:3}", []string{"echo", "s=hello"}},
 		{"declare -i n=5; n+=1", []string{"declare", "n+=1", "n=*", "n=5"}},
 		{"echo $(( $# + $? ))", []string{"echo"}},
 		{"read -r x; test -n \"$x\" && test \"$x\" = y && test -v x", []string{"read", "test", "x=*"}},
-		{"test $# -eq 0 || test -z $HOME", []string{"test"}},
+		{"test $# -eq 0 || test -z $HOME", []string{"$HOME=env", "test"}},
 		{"set -euo pipefail; make", []string{"make", "set"}},
 		{"set -e; set +x", []string{"set"}},
 		{"a=(1 2); echo ${!a[@]} ${!HO*}", []string{"a=*", "echo"}},
