@@ -18,8 +18,9 @@ type runOption struct {
 // optionRunners are programs with such options: rsync -e (--rsh) and
 // --rsync-path, tar -I (--use-compress-program), -F, --to-command and
 // --checkpoint-action, zip -TT (--unzip-command), man -P (--pager) and
-// -H (--html), less -k and its + commands. A call given one is keyed by
-// the whole call.
+// -H (--html), less -k and its + commands, sort --compress-program, which
+// runs on sort's temporary files, npx -c and npm exec -c (--call), which
+// run a shell line. A call given one is keyed by the whole call.
 var optionRunners = map[string]runOption{
 	"rsync": {letters: "eM", long: []string{"rsh", "rsync-path", "remote-option"}},
 	"tar": {letters: "IF", long: []string{"to-command", "use-compress-program", "checkpoint-action",
@@ -27,6 +28,9 @@ var optionRunners = map[string]runOption{
 	"zip":  {long: []string{"unzip-command"}},
 	"man":  {letters: "PH", long: []string{"pager", "html", "browser"}},
 	"less": {letters: "k", long: []string{"lesskey-file", "lesskey-src"}},
+	"sort": {long: []string{"compress-program"}},
+	"npx":  {letters: "c", long: []string{"call"}},
+	"npm":  {letters: "c", long: []string{"call"}},
 }
 
 // gitSafeGlobals are git's options before its command that neither run
@@ -52,21 +56,33 @@ var gitRunners = map[string]bool{
 
 // gitCommandOptions are git commands' options that run a command, or
 // set configuration or hooks that do: rebase -x, grep -O, clone -c and
-// --template, fetch --upload-pack.
+// --template, fetch --upload-pack; or that write the file they name, as
+// a redirection would: diff, log and show --output, archive -o.
 var gitCommandOptions = map[string]runOption{
-	"rebase":    {letters: "x", long: []string{"exec"}},
-	"grep":      {letters: "O", long: []string{"open-files-in-pager"}},
-	"clone":     {letters: "cu", long: []string{"config", "upload-pack", "template"}},
-	"init":      {long: []string{"template"}},
-	"fetch":     {long: []string{"upload-pack"}},
-	"pull":      {long: []string{"upload-pack"}},
-	"ls-remote": {long: []string{"upload-pack"}},
-	"push":      {long: []string{"receive-pack", "exec"}},
-	"archive":   {long: []string{"exec"}},
+	"rebase":       {letters: "x", long: []string{"exec"}},
+	"grep":         {letters: "O", long: []string{"open-files-in-pager"}},
+	"clone":        {letters: "cu", long: []string{"config", "upload-pack", "template"}},
+	"init":         {long: []string{"template"}},
+	"fetch":        {long: []string{"upload-pack"}},
+	"pull":         {long: []string{"upload-pack"}},
+	"ls-remote":    {long: []string{"upload-pack"}},
+	"push":         {long: []string{"receive-pack", "exec"}},
+	"archive":      {letters: "o", long: []string{"exec", "output"}},
+	"diff":         {long: []string{"output"}},
+	"log":          {long: []string{"output"}},
+	"show":         {long: []string{"output"}},
+	"whatchanged":  {long: []string{"output"}},
+	"format-patch": {long: []string{"output"}},
+	"range-diff":   {long: []string{"output"}},
+	"diff-tree":    {long: []string{"output"}},
+	"diff-index":   {long: []string{"output"}},
+	"diff-files":   {long: []string{"output"}},
 }
 
 // optionRuns reports whether a program's words give it an option that
-// runs a command. Fed words may be such an option.
+// runs a command. Fed words may be such an option, but for the paths
+// find puts in place of {}, which begin as its starting points do and so
+// never with "-" (tar's first word and less's + commands need none).
 func optionRuns(base string, args []*syntax.Word, r reach) (bool, error) {
 	if base == "git" {
 		return gitRuns(args, r)
@@ -80,9 +96,11 @@ func optionRuns(base string, args []*syntax.Word, r reach) (bool, error) {
 	}
 	for i, w := range args {
 		s, ok := joinParts(w)
+		fed := r.subst != "" && strings.Contains(s, r.subst)
 		switch {
-		case !ok || (r.subst != "" && strings.Contains(s, r.subst)):
+		case !ok || (fed && (!r.paths || base == "tar" || base == "less")):
 			return true, nil
+		case fed:
 		case s == "--":
 			return false, nil
 		case base == "tar" && i == 0 && !strings.HasPrefix(s, "-") && strings.ContainsAny(s, spec.letters):

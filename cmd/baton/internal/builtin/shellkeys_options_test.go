@@ -1,0 +1,77 @@
+package builtin
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// innocentOptionLines are lines of programs a user may well answer
+// "always" for; the lines of TestShellKeysOfOptionsThatRunOrWrite must
+// not be covered by their keys.
+var innocentOptionLines = []string{
+	"sort f", "sort -u -k 2 f", "npx tsc --noEmit", "npm test", "npm run build",
+	"git diff", "git log -p", "git show HEAD", "git archive --format=tar HEAD",
+}
+
+// TestShellKeysOfOptionsThatRunOrWrite: sort --compress-program runs the
+// program it names on sort's temporary files, npx -c and npm exec -c run
+// a shell line, and git diff, log and show --output and git archive -o
+// write the file they name; each such call is keyed by the whole call.
+func TestShellKeysOfOptionsThatRunOrWrite(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"sort --compress-program=./evil -S 1 f", []string{"sort '--compress-program=./evil' -S 1 f"}},
+		{"sort --compress-prog ./evil f", []string{"sort --compress-prog ./evil f"}},
+		{"npx -c 'rm -rf x'", []string{"npx -c 'rm -rf x'"}},
+		{"npx --call='rm -rf x'", []string{"npx '--call=rm -rf x'"}},
+		{"npm exec -c 'rm -rf x'", []string{"npm exec -c 'rm -rf x'"}},
+		{"npm x --call 'rm -rf x'", []string{"npm x --call 'rm -rf x'"}},
+		{"git diff --output=/home/u/.bashrc", []string{"git diff '--output=/home/u/.bashrc'"}},
+		{"git log -p --output /home/u/.bashrc", []string{"git log -p --output /home/u/.bashrc"}},
+		{"git show --output=/home/u/.bashrc HEAD", []string{"git show '--output=/home/u/.bashrc' HEAD"}},
+		{"git archive -o /home/u/.bashrc HEAD", []string{"git archive -o /home/u/.bashrc HEAD"}},
+		{"git archive --output=/home/u/.bashrc HEAD", []string{"git archive '--output=/home/u/.bashrc' HEAD"}},
+		{"git diff \"$X\"", nil},
+		// "--" may be an option's value (sort -T --), so fed words may
+		// still be options
+		{"echo --compress-program=./evil f | xargs sort -T --", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			got, err := keysOf(tt.line)
+			checkKeys(t, tt.want, got, err)
+			checkNotCovered(t, innocentOptionLines, got, err)
+		})
+	}
+}
+
+// TestShellKeysOfOptionsThatNeitherRunNorWriteStayTheSame: the same
+// programs given other options keep their names as keys.
+func TestShellKeysOfOptionsThatNeitherRunNorWriteStayTheSame(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"sort -S 50% -t, -k2 f", []string{"sort"}},
+		{"npx tsc --noEmit", []string{"npx"}},
+		{"npm run build", []string{"npm"}},
+		{"git diff --stat HEAD~1", []string{"git"}},
+		{"git log --oneline -5", []string{"git"}},
+		{"git show --name-only HEAD", []string{"git"}},
+		{"git archive --format=tar HEAD | tar -t", []string{"git", "tar"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			got, err := keysOf(tt.line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("keys mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
