@@ -61,7 +61,7 @@ func codeKey(name, base string, args []*syntax.Word, r reach) (key string, ok bo
 		ok, err = awkRuns(args, r)
 	case base == "sed":
 		ok, err = sedRuns(args, r)
-	case base == "git" || optionRunners[base].long != nil:
+	case base == "git" || hasOptionRunner(base):
 		ok, err = optionRuns(base, args, r)
 	case base == "sqlite3" || dbClients[base].long != nil:
 		ok, err = clientInput(base, args, r)

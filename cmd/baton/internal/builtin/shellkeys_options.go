@@ -13,6 +13,9 @@ import (
 type runOption struct {
 	letters string
 	long    []string
+	// dashed are whole names read after one dash or two, as Go's flag
+	// package reads them (-exec, --exec=x), without abbreviations.
+	dashed []string
 }
 
 // optionRunners are programs with such options: rsync -e (--rsh) and
@@ -20,17 +23,21 @@ type runOption struct {
 // --checkpoint-action, zip -TT (--unzip-command), man -P (--pager) and
 // -H (--html), less -k and its + commands, sort --compress-program, which
 // runs on sort's temporary files, npx -c and npm exec -c (--call), which
-// run a shell line. A call given one is keyed by the whole call.
+// run a shell line, go -exec, -toolexec and -vettool, cargo --config
+// (which may set a runner); or that write the file they name: less -o
+// and -O (--log-file). A call given one is keyed by the whole call.
 var optionRunners = map[string]runOption{
 	"rsync": {letters: "eM", long: []string{"rsh", "rsync-path", "remote-option"}},
 	"tar": {letters: "IF", long: []string{"to-command", "use-compress-program", "checkpoint-action",
 		"info-script", "new-volume-script", "rsh-command", "rmt-command"}},
-	"zip":  {long: []string{"unzip-command"}},
-	"man":  {letters: "PH", long: []string{"pager", "html", "browser"}},
-	"less": {letters: "k", long: []string{"lesskey-file", "lesskey-src"}},
-	"sort": {long: []string{"compress-program"}},
-	"npx":  {letters: "c", long: []string{"call"}},
-	"npm":  {letters: "c", long: []string{"call"}},
+	"zip":   {long: []string{"unzip-command"}},
+	"man":   {letters: "PH", long: []string{"pager", "html", "browser"}},
+	"less":  {letters: "koO", long: []string{"lesskey-file", "lesskey-src", "log-file", "LOG-FILE"}},
+	"sort":  {long: []string{"compress-program"}},
+	"npx":   {letters: "c", long: []string{"call"}},
+	"npm":   {letters: "c", long: []string{"call"}},
+	"go":    {dashed: []string{"exec", "toolexec", "vettool"}},
+	"cargo": {long: []string{"config"}},
 }
 
 // gitSafeGlobals are git's options before its command that neither run
@@ -116,8 +123,17 @@ func optionRuns(base string, args []*syntax.Word, r reach) (bool, error) {
 	return false, nil
 }
 
+func hasOptionRunner(base string) bool {
+	_, ok := optionRunners[base]
+	return ok
+}
+
 // hasOption reports whether the word s is one of spec's options.
 func hasOption(spec runOption, s string) bool {
+	if dashed, ok := strings.CutPrefix(s, "-"); ok && len(spec.dashed) > 0 {
+		name, _, _ := strings.Cut(strings.TrimPrefix(dashed, "-"), "=")
+		return slices.Contains(spec.dashed, name)
+	}
 	if long, ok := strings.CutPrefix(s, "--"); ok {
 		name, _, _ := strings.Cut(long, "=")
 		return name != "" && slices.ContainsFunc(spec.long, func(l string) bool { return strings.HasPrefix(l, name) })

@@ -12,12 +12,15 @@ import (
 var innocentOptionLines = []string{
 	"sort f", "sort -u -k 2 f", "npx tsc --noEmit", "npm test", "npm run build",
 	"git diff", "git log -p", "git show HEAD", "git archive --format=tar HEAD",
+	"go test ./...", "go vet ./...", "go run .", "cargo test", "ls | less -R",
 }
 
 // TestShellKeysOfOptionsThatRunOrWrite: sort --compress-program runs the
 // program it names on sort's temporary files, npx -c and npm exec -c run
-// a shell line, and git diff, log and show --output and git archive -o
-// write the file they name; each such call is keyed by the whole call.
+// a shell line, go -exec, -toolexec and -vettool and cargo --config (a
+// runner) run the command they name, and git diff, log and show
+// --output, git archive -o and less -o write the file they name; each
+// such call is keyed by the whole call.
 func TestShellKeysOfOptionsThatRunOrWrite(t *testing.T) {
 	tests := []struct {
 		line string
@@ -34,6 +37,13 @@ func TestShellKeysOfOptionsThatRunOrWrite(t *testing.T) {
 		{"git show --output=/home/u/.bashrc HEAD", []string{"git show '--output=/home/u/.bashrc' HEAD"}},
 		{"git archive -o /home/u/.bashrc HEAD", []string{"git archive -o /home/u/.bashrc HEAD"}},
 		{"git archive --output=/home/u/.bashrc HEAD", []string{"git archive '--output=/home/u/.bashrc' HEAD"}},
+		{"go test -exec 'rm -rf x' ./...", []string{"go test -exec 'rm -rf x' ./..."}},
+		{"go test -toolexec=./evil ./...", []string{"go test '-toolexec=./evil' ./..."}},
+		{"go vet --vettool ./evil ./...", []string{"go vet --vettool ./evil ./..."}},
+		{"go run -exec ./evil .", []string{"go run -exec ./evil ."}},
+		{"cargo test --config 'target.x.runner=\"rm\"'", []string{`cargo test --config 'target.x.runner="rm"'`}},
+		{"ls | less -o /home/u/.bashrc", []string{"less -o /home/u/.bashrc", "ls"}},
+		{"ls | less --LOG-FILE=/home/u/.bashrc", []string{"less '--LOG-FILE=/home/u/.bashrc'", "ls"}},
 		{"git diff \"$X\"", nil},
 		// "--" may be an option's value (sort -T --), so fed words may
 		// still be options
@@ -62,6 +72,10 @@ func TestShellKeysOfOptionsThatNeitherRunNorWriteStayTheSame(t *testing.T) {
 		{"git log --oneline -5", []string{"git"}},
 		{"git show --name-only HEAD", []string{"git"}},
 		{"git archive --format=tar HEAD | tar -t", []string{"git", "tar"}},
+		{"go test -race -cover -run TestX -count=1 ./...", []string{"go"}},
+		{"go vet -v ./...", []string{"go"}},
+		{"cargo test --color=always", []string{"cargo"}},
+		{"ls | less -RS", []string{"less", "ls"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

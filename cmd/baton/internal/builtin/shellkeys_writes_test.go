@@ -14,11 +14,13 @@ var innocentWrites = []string{
 	"echo x | tee /tmp/a", "echo x | sudo tee /tmp/a", "/usr/bin/time -o /tmp/a ls", "sort -o /tmp/a f",
 	"shuf -o /tmp/a f", "uniq f", "dd if=f of=/tmp/a", "curl -o /tmp/a http://x.test/",
 	"wget -O /tmp/a http://x.test/", "curl -sL http://x.test/", "wget http://x.test/a.tgz",
+	"printf x | sponge /tmp/a", "iconv -f utf8 -t ascii f", "patch -p1 < p.diff",
 }
 
 // TestShellKeysNameFilesProgramsWrite: a program that writes a file named
-// by its operand or option (tee FILE, time -o, sort -o, uniq IN OUT,
-// dd of=, curl -o, wget -O) does what a redirection to that file does,
+// by its operand or option (tee FILE, sponge FILE, time -o, sort -o,
+// uniq IN OUT, dd of=, curl -o, wget -O, iconv -o, patch -o and -r) does
+// what a redirection to that file does,
 // and is keyed as one: ">" and the path, so approving it for one file
 // does not approve it for another. One whose file is computed, fed or
 // named by the server has no keys (nil).
@@ -58,6 +60,12 @@ func TestShellKeysNameFilesProgramsWrite(t *testing.T) {
 		{"wget -O ~/.bashrc http://x.test/", []string{">~/.bashrc", "wget"}},
 		{"wget -P ~/.config/autostart http://x.test/a.desktop", []string{">~/.config/autostart", "wget"}},
 		{"wget -e output_document=x http://x.test/", nil},
+		{"printf x | sponge ~/.bashrc", []string{">~/.bashrc", "printf", "sponge"}},
+		{"iconv -f utf8 -t ascii -o ~/.bashrc f", []string{">~/.bashrc", "iconv"}},
+		{"iconv --output=~/.bashrc f", []string{">~/.bashrc", "iconv"}},
+		{"patch -p1 -o ~/.bashrc < p.diff", []string{">~/.bashrc", "patch"}},
+		{"patch -p1 -r ~/.bashrc < p.diff", []string{">~/.bashrc", "patch"}},
+		{"patch --reject-file=~/.bashrc < p.diff", []string{">~/.bashrc", "patch"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
@@ -85,6 +93,8 @@ func TestShellKeysOfProgramsWritingNoFileStayTheSame(t *testing.T) {
 		{"curl -o /dev/null -w '%{http_code}' http://localhost:8080/", []string{"curl"}},
 		{"wget -qO- http://localhost:8080/", []string{"wget"}},
 		{"time go test ./...", []string{"go"}},
+		{"patch -p1 < p.diff", []string{"patch"}},
+		{"iconv -f latin1 -t utf8 f", []string{"iconv"}},
 		// a value that looks like an option is still a value
 		{"sort -t -o f", []string{"sort"}},
 		{"curl -H 'X: -o' http://x.test/", []string{"curl"}},
