@@ -1,11 +1,6 @@
 package builtin
 
-import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // envArithAttacks read FOO, a variable of the environment the line runs
 // in, as arithmetic; bash evaluates FOO's value as an expression, so a
@@ -42,27 +37,14 @@ func TestShellKeysNameEnvironmentVariablesArithmeticReads(t *testing.T) {
 // TestEnvArithAttacksRunUnderBash keeps envArithAttacks honest: with FOO
 // in the environment, each but the test -n line runs touch under bash.
 func TestEnvArithAttacksRunUnderBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no bash under CI: install bash to run the attacks it would run")
-		}
-		t.Skip("needs bash; install it to run the attack lines under it")
-	}
+	bash := bashPath(t)
 	for _, tt := range envArithAttacks {
 		t.Run(tt.line, func(t *testing.T) {
-			dir := t.TempDir()
 			foo := "a[$(touch pwned)]"
 			if tt.line == "test $FOO" {
 				foo = "-v a[$(touch${IFS}pwned)]"
 			}
-			cmd := exec.Command(bash, "-c", tt.line)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "FOO="+foo)
-			_ = cmd.Run() // many end in an arithmetic error once touch ran
-			if _, err := os.Stat(filepath.Join(dir, "pwned")); err != nil {
-				t.Errorf("bash did not run touch: %v", err)
-			}
+			checkRunsTouch(t, bash, tt.line, "FOO="+foo)
 		})
 	}
 }

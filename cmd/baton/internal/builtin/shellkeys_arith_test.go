@@ -66,6 +66,18 @@ func TestShellKeysKeepArithmeticFromDataTheLineDoesNotFix(t *testing.T) {
 // TestArithAttacksRunUnderBash keeps arithAttacks honest: each runs touch
 // under bash, so refusing it guards against something real.
 func TestArithAttacksRunUnderBash(t *testing.T) {
+	bash := bashPath(t)
+	for _, line := range arithAttacks {
+		t.Run(line, func(t *testing.T) {
+			checkRunsTouch(t, bash, line)
+		})
+	}
+}
+
+// bashPath is where bash is; a test without it is skipped, but fails
+// under CI, where it must run.
+func bashPath(t *testing.T) string {
+	t.Helper()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -73,16 +85,20 @@ func TestArithAttacksRunUnderBash(t *testing.T) {
 		}
 		t.Skip("needs bash; install it to run the attack lines under it")
 	}
-	for _, line := range arithAttacks {
-		t.Run(line, func(t *testing.T) {
-			dir := t.TempDir()
-			cmd := exec.Command(bash, "-c", line)
-			cmd.Dir = dir
-			_ = cmd.Run() // many end in an arithmetic error once touch ran
-			if _, err := os.Stat(filepath.Join(dir, "pwned")); err != nil {
-				t.Errorf("bash did not run touch: %v", err)
-			}
-		})
+	return bash
+}
+
+// checkRunsTouch runs line under bash in a folder of its own, with env
+// added to the environment, and fails unless it made the file pwned.
+func checkRunsTouch(t *testing.T, bash, line string, env ...string) {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(bash, "-c", line)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	_ = cmd.Run() // many end in an arithmetic error once touch ran
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err != nil {
+		t.Errorf("bash did not run touch: %v", err)
 	}
 }
 

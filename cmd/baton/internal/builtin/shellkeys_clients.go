@@ -69,13 +69,9 @@ func clientInput(base string, args []*syntax.Word, r reach) (bool, error) {
 	if r.open || r.fed(args) {
 		return false, errDynamic
 	}
-	words := make([]string, len(args))
-	for i, w := range args {
-		s, ok := joinParts(w)
-		if !ok {
-			return false, errDynamic
-		}
-		words[i] = s
+	words, ok := joinAll(args)
+	if !ok {
+		return false, errDynamic
 	}
 	if base == "sqlite3" {
 		return sqliteInput(words)

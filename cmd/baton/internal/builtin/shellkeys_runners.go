@@ -186,13 +186,9 @@ func watchNames(rest []*syntax.Word, depth int, st *keyState) ([]string, error) 
 	if len(rest) == 0 {
 		return nil, nil
 	}
-	words := make([]string, len(rest))
-	for i, w := range rest {
-		s, ok := joinParts(w)
-		if !ok {
-			return nil, errDynamic
-		}
-		words[i] = s
+	words, ok := joinAll(rest)
+	if !ok {
+		return nil, errDynamic
 	}
 	return commandNames(strings.Join(words, " "), depth+1, st)
 }

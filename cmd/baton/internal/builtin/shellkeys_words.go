@@ -68,6 +68,20 @@ func joinParts(w *syntax.Word) (string, bool) {
 	return b.String(), true
 }
 
+// joinAll returns the text of each word, as joinParts does; it is not
+// ok when one is computed.
+func joinAll(args []*syntax.Word) ([]string, bool) {
+	words := make([]string, len(args))
+	for i, w := range args {
+		s, ok := joinParts(w)
+		if !ok {
+			return nil, false
+		}
+		words[i] = s
+	}
+	return words, true
+}
+
 // unescape removes the backslashes sh removes: before any character
 // outside quotes (only, empty), before those of only inside double
 // quotes; a backslash before a newline goes with the newline.
