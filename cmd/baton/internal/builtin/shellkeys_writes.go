@@ -124,9 +124,9 @@ func (w *writeReader) rest(from int) error {
 		return nil
 	}
 	for i := from; i < len(w.args); i++ {
-		s, ok := literal(w.args[i])
-		if err := w.operand(i, s); err != nil || !ok && w.writtenOperand(w.operands) {
-			return errDynamic
+		s, _ := w.word(i) // no option now, whatever it begins with
+		if err := w.operand(i, s); err != nil {
+			return err
 		}
 	}
 	if w.r.open && (w.spec.all || w.spec.prefix != "" || w.spec.outOperand > w.operands) {
@@ -183,15 +183,21 @@ func (w *writeReader) writtenOperand(n int) bool {
 	return w.spec.all || (w.spec.outOperand > 0 && n == w.spec.outOperand-1)
 }
 
-// operand notes operand i, whose text is s.
+// operand notes operand i, whose text is s, or, computed, begins with s:
+// one that may begin with the prefix of a file written (dd "o$F") may
+// name one.
 func (w *writeReader) operand(i int, s string) error {
 	n := w.operands
 	w.operands++
+	_, fixed := literal(w.args[i])
 	switch {
 	case w.writtenOperand(n):
 		return w.written(i, "")
-	case w.spec.prefix != "" && strings.HasPrefix(s, w.spec.prefix):
+	case w.spec.prefix == "":
+	case strings.HasPrefix(s, w.spec.prefix):
 		return w.written(i, w.spec.prefix)
+	case !fixed && strings.HasPrefix(w.spec.prefix, s):
+		return errDynamic
 	}
 	return nil
 }
@@ -228,7 +234,7 @@ func (w *writeReader) longOption(s string, i int) (next int, err error) {
 		return 0, w.path(value)
 	case slices.ContainsFunc(w.spec.long, prefixOf):
 		return 1, w.valueWord(i + 1)
-	case slices.Contains(w.spec.longValues, name) && !hasValue:
+	case slices.ContainsFunc(w.spec.longValues, prefixOf) && !hasValue:
 		return 1, nil
 	}
 	return 0, nil
