@@ -9,9 +9,10 @@ import (
 // History is an immutable, persistent list of turns. Append returns a new
 // History that shares every existing turn with the old one, so a step
 // never copies history; the zero value is empty. Turns are kept in chunks
-// of contiguous slots, so walking a history reads memory in order rather
-// than chasing a pointer per turn, and each slot keeps the running token
-// and character totals, so History.Tokens is O(1).
+// of contiguous turns, laid out as a []Turn is, so walking a history reads
+// memory in order, as much of it as walking a slice of the same turns,
+// rather than chasing a pointer per turn; and each chunk keeps the running
+// token and character totals beside its turns, so History.Tokens is O(1).
 type History struct {
 	c *historyChunk // the chunk holding the newest turn
 	n int           // turns in the history
@@ -23,27 +24,32 @@ type History struct {
 // slots taken), and otherwise, when another history took that slot
 // first, or the chunk is full, starts a new chunk after it. A history
 // holds the slots of each of its chunks below the next chunk's base.
+// Slot i is turns[i] with its running totals in totals[i]: the totals
+// are kept apart so that a walk of the turns reads nothing else.
 type historyChunk struct {
-	prev  *historyChunk
-	base  int
-	slots []historySlot
-	used  atomic.Int32
+	prev   *historyChunk
+	base   int
+	turns  []Turn
+	totals []historyTotals
+	used   atomic.Int32
 }
 
-type historySlot struct {
-	turn          Turn
-	tokens, chars int // running totals up to and with this turn
+// historyTotals are the running totals up to and with a slot's turn.
+type historyTotals struct {
+	tokens, chars int
 }
 
-// Chunks grow with the history, from small (most sessions, and every
-// delegate's, are short) to a size that keeps a long history's walk in
-// order. A chunk started where another history took the next slot (a
-// step rejected, or one snapshot stepped twice) holds two turns: such a
+// Chunks grow with the history, each as long as the history before it,
+// from small (most sessions, and every delegate's, are short) up to a
+// size at which a long history is a few dozen chunks, so that a walk
+// spends its time in the turns rather than going from chunk to chunk. A
+// chunk started where another history took the next slot (a step
+// rejected, or one snapshot stepped twice) holds two turns: such a
 // branch is often one turn long, and if it grows, its next chunk is of
 // the usual size.
 const (
 	smallChunkSlots  = 8
-	chunkSlots       = 64
+	chunkSlots       = 256
 	branchChunkSlots = 2
 )
 
@@ -56,32 +62,65 @@ func HistoryOf(turns ...Turn) History {
 	return h
 }
 
-// slot returns the slot of the newest turn; h is not empty.
-func (h History) slot() *historySlot { return &h.c.slots[h.n-1-h.c.base] }
+// last returns the newest turn and its totals; h is not empty.
+func (h History) last() (*Turn, *historyTotals) {
+	i := h.n - 1 - h.c.base
+	return &h.c.turns[i], &h.c.totals[i]
+}
 
 // Append returns the history with t added at the end.
 func (h History) Append(t Turn) History {
-	s := historySlot{turn: t, tokens: t.Tokens, chars: t.Chars()}
+	s := historyTotals{tokens: t.Tokens, chars: t.Chars()}
 	if h.n > 0 {
-		last := h.slot()
+		_, last := h.last()
 		s.tokens += last.tokens
 		s.chars += last.chars
 	}
 	c := h.c
 	i := 0 // the slot of the new turn in c
 	switch {
-	case c != nil && h.n-c.base < len(c.slots) && c.used.CompareAndSwap(int32(h.n-c.base), int32(h.n-c.base+1)):
+	case c != nil && h.n-c.base < len(c.turns) && c.used.CompareAndSwap(int32(h.n-c.base), int32(h.n-c.base+1)):
 		i = h.n - c.base
 	default:
 		size := min(max(h.n, smallChunkSlots), chunkSlots)
-		if c != nil && h.n-c.base < len(c.slots) {
+		if c != nil && h.n-c.base < len(c.turns) {
 			size = branchChunkSlots
 		}
-		c = &historyChunk{prev: c, base: h.n, slots: make([]historySlot, size)}
-		c.used.Store(1)
+		c = newHistoryChunk(c, h.n, size)
 	}
-	c.slots[i] = s
+	c.turns[i] = t
+	c.totals[i] = s
 	return History{c: c, n: h.n + 1}
+}
+
+// newHistoryChunk returns a chunk of size slots after prev, its first
+// slot taken. A small chunk, as every short history's are, is one
+// allocation with its slots.
+func newHistoryChunk(prev *historyChunk, base, size int) *historyChunk {
+	var c *historyChunk
+	switch size {
+	case smallChunkSlots:
+		p := new(struct {
+			historyChunk
+			turns  [smallChunkSlots]Turn
+			totals [smallChunkSlots]historyTotals
+		})
+		c = &p.historyChunk
+		c.turns, c.totals = p.turns[:], p.totals[:]
+	case branchChunkSlots:
+		p := new(struct {
+			historyChunk
+			turns  [branchChunkSlots]Turn
+			totals [branchChunkSlots]historyTotals
+		})
+		c = &p.historyChunk
+		c.turns, c.totals = p.turns[:], p.totals[:]
+	default:
+		c = &historyChunk{turns: make([]Turn, size), totals: make([]historyTotals, size)}
+	}
+	c.prev, c.base = prev, base
+	c.used.Store(1)
+	return c
 }
 
 // Len is the number of turns.
@@ -92,7 +131,8 @@ func (h History) Tokens() int {
 	if h.n == 0 {
 		return 0
 	}
-	return h.slot().tokens
+	_, s := h.last()
+	return s.tokens
 }
 
 // Chars is the sum of the turns' Chars.
@@ -100,7 +140,8 @@ func (h History) Chars() int {
 	if h.n == 0 {
 		return 0
 	}
-	return h.slot().chars
+	_, s := h.last()
+	return s.chars
 }
 
 // Last returns the newest turn.
@@ -108,7 +149,8 @@ func (h History) Last() (Turn, bool) {
 	if h.n == 0 {
 		return Turn{}, false
 	}
-	return h.slot().turn, true
+	t, _ := h.last()
+	return *t, true
 }
 
 // Tail returns the newest n turns (fewer if the history is shorter) in
@@ -144,8 +186,11 @@ func (h History) All() iter.Seq2[int, Turn] {
 			if k > 0 {
 				end = chunks[k-1].base - c.base
 			}
-			for i := range c.slots[:end] {
-				if !yield(c.base+i, c.slots[i].turn) {
+			// From a local slice, as a range over a []Turn reads it: the
+			// loop holds its bounds in registers and checks none.
+			turns, base := c.turns[:end], c.base
+			for i := range turns {
+				if !yield(base+i, turns[i]) {
 					return
 				}
 			}
@@ -160,7 +205,7 @@ func (h History) Backward() iter.Seq2[int, Turn] {
 		end := h.n
 		for c := h.c; c != nil; c = c.prev {
 			for i := end - c.base - 1; i >= 0; i-- {
-				if !yield(c.base+i, c.slots[i].turn) {
+				if !yield(c.base+i, c.turns[i]) {
 					return
 				}
 			}
@@ -205,8 +250,8 @@ func (h History) Equal(o History) bool {
 		if a == b {
 			return true
 		}
-		ea, _ := json.Marshal(a.slots[i-a.base].turn)
-		eb, _ := json.Marshal(b.slots[i-b.base].turn)
+		ea, _ := json.Marshal(a.turns[i-a.base])
+		eb, _ := json.Marshal(b.turns[i-b.base])
 		if string(ea) != string(eb) {
 			return false
 		}

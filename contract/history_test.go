@@ -154,6 +154,25 @@ func TestHistoryAllLong(t *testing.T) {
 	}
 }
 
+// Walking a long history, as a model does on every call, allocates
+// nothing: its chunks are few enough to be gathered on the stack.
+func TestHistoryAllLongAllocatesNothing(t *testing.T) {
+	var h contract.History
+	for range 2000 {
+		h = h.Append(contract.UserText("x"))
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		for _, turn := range h.All() {
+			if turn.Role != contract.RoleUser {
+				t.Fatalf("turn of role %q", turn.Role)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("walking 2,000 turns made %v allocations, want 0", allocs)
+	}
+}
+
 func BenchmarkHistoryAll(b *testing.B) {
 	var h contract.History
 	for range 400 {
