@@ -28,10 +28,12 @@ type History struct {
 // are kept apart so that a walk of the turns reads nothing else.
 type historyChunk struct {
 	prev   *historyChunk
-	base   int
 	turns  []Turn
 	totals []historyTotals
-	used   atomic.Int32
+	// base and used are 32 bits so that a small chunk and its slots fit
+	// one 896-byte size class (see newHistoryChunk).
+	base int32
+	used atomic.Int32
 }
 
 // historyTotals are the running totals up to and with a slot's turn.
@@ -64,7 +66,7 @@ func HistoryOf(turns ...Turn) History {
 
 // last returns the newest turn and its totals; h is not empty.
 func (h History) last() (*Turn, *historyTotals) {
-	i := h.n - 1 - h.c.base
+	i := h.n - 1 - int(h.c.base)
 	return &h.c.turns[i], &h.c.totals[i]
 }
 
@@ -79,11 +81,11 @@ func (h History) Append(t Turn) History {
 	c := h.c
 	i := 0 // the slot of the new turn in c
 	switch {
-	case c != nil && h.n-c.base < len(c.turns) && c.used.CompareAndSwap(int32(h.n-c.base), int32(h.n-c.base+1)):
-		i = h.n - c.base
+	case c != nil && h.n-int(c.base) < len(c.turns) && c.used.CompareAndSwap(int32(h.n-int(c.base)), int32(h.n-int(c.base)+1)):
+		i = h.n - int(c.base)
 	default:
 		size := min(max(h.n, smallChunkSlots), chunkSlots)
-		if c != nil && h.n-c.base < len(c.turns) {
+		if c != nil && h.n-int(c.base) < len(c.turns) {
 			size = branchChunkSlots
 		}
 		c = newHistoryChunk(c, h.n, size)
@@ -118,7 +120,7 @@ func newHistoryChunk(prev *historyChunk, base, size int) *historyChunk {
 	default:
 		c = &historyChunk{turns: make([]Turn, size), totals: make([]historyTotals, size)}
 	}
-	c.prev, c.base = prev, base
+	c.prev, c.base = prev, int32(base)
 	c.used.Store(1)
 	return c
 }
@@ -182,13 +184,13 @@ func (h History) All() iter.Seq2[int, Turn] {
 		}
 		for k := len(chunks) - 1; k >= 0; k-- {
 			c := chunks[k]
-			end := h.n - c.base
+			end := h.n - int(c.base)
 			if k > 0 {
-				end = chunks[k-1].base - c.base
+				end = int(chunks[k-1].base) - int(c.base)
 			}
 			// From a local slice, as a range over a []Turn reads it: the
 			// loop holds its bounds in registers and checks none.
-			turns, base := c.turns[:end], c.base
+			turns, base := c.turns[:end], int(c.base)
 			for i := range turns {
 				if !yield(base+i, turns[i]) {
 					return
@@ -204,12 +206,12 @@ func (h History) Backward() iter.Seq2[int, Turn] {
 	return func(yield func(int, Turn) bool) {
 		end := h.n
 		for c := h.c; c != nil; c = c.prev {
-			for i := end - c.base - 1; i >= 0; i-- {
-				if !yield(c.base+i, c.turns[i]) {
+			for i := end - int(c.base) - 1; i >= 0; i-- {
+				if !yield(int(c.base)+i, c.turns[i]) {
 					return
 				}
 			}
-			end = c.base
+			end = int(c.base)
 		}
 	}
 }
@@ -250,8 +252,8 @@ func (h History) Equal(o History) bool {
 		if a == b {
 			return true
 		}
-		ea, _ := json.Marshal(a.turns[i-a.base])
-		eb, _ := json.Marshal(b.turns[i-b.base])
+		ea, _ := json.Marshal(a.turns[i-int(a.base)])
+		eb, _ := json.Marshal(b.turns[i-int(b.base)])
 		if string(ea) != string(eb) {
 			return false
 		}
@@ -262,7 +264,7 @@ func (h History) Equal(o History) bool {
 // chunkAt returns the chunk of h holding position i.
 func (h History) chunkAt(i int) *historyChunk {
 	c := h.c
-	for c != nil && c.base > i {
+	for c != nil && int(c.base) > i {
 		c = c.prev
 	}
 	return c
