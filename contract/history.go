@@ -100,8 +100,7 @@ func (h History) Append(t Turn) History {
 // allocation with its slots.
 func newHistoryChunk(prev *historyChunk, base, size int) *historyChunk {
 	var c *historyChunk
-	switch size {
-	case smallChunkSlots:
+	if size == smallChunkSlots {
 		p := new(struct {
 			historyChunk
 			turns  [smallChunkSlots]Turn
@@ -109,15 +108,7 @@ func newHistoryChunk(prev *historyChunk, base, size int) *historyChunk {
 		})
 		c = &p.historyChunk
 		c.turns, c.totals = p.turns[:], p.totals[:]
-	case branchChunkSlots:
-		p := new(struct {
-			historyChunk
-			turns  [branchChunkSlots]Turn
-			totals [branchChunkSlots]historyTotals
-		})
-		c = &p.historyChunk
-		c.turns, c.totals = p.turns[:], p.totals[:]
-	default:
+	} else {
 		c = &historyChunk{turns: make([]Turn, size), totals: make([]historyTotals, size)}
 	}
 	c.prev, c.base = prev, int32(base)
