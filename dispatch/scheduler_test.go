@@ -288,7 +288,9 @@ func deafRound(t *testing.T, timeout time.Duration) (started bool) {
 	if err := s.Dispatch(context.Background(), Job{Call: call("deaf"), Tool: deaf, Done: outs.done}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Dispatch(context.Background(), Job{Call: call("next"), Tool: toolOf(t, "ok", text("ok")), Done: outs.done}); err != nil {
+	// The call behind takes no default: a timeout as short as the deaf
+	// tool's would, on a busy machine, end it too before it answered.
+	if err := s.Dispatch(context.Background(), Job{Call: call("next"), Tool: toolOf(t, "ok", text("ok"), Timeout(time.Minute)), Done: outs.done}); err != nil {
 		t.Fatal(err)
 	}
 	got := []Outcome{outs.next(t), outs.next(t)}
