@@ -66,36 +66,56 @@ func TestTimeoutsAfterAnEarlierCallEnded(t *testing.T) {
 		return tool
 	}
 	for _, tc := range []struct {
-		name         string
-		first, later dispatch.Tool
+		name string
+		// first and later are the calls' timeouts in the first round.
+		first, later time.Duration
 	}{
-		{"later call's deadline first", quick("long", time.Hour), stuck("short", 30*time.Millisecond)},
-		{"earlier call's deadline first", quick("short", 20*time.Millisecond), stuck("longer", 60*time.Millisecond)},
+		{"later call's deadline first", time.Hour, 30 * time.Millisecond},
+		{"earlier call's deadline first", 20 * time.Millisecond, 60 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := dispatch.NewScheduler(dispatch.Options{})
-			defer s.Close(context.Background())
-			run := func(id string, tool dispatch.Tool) dispatch.Outcome {
-				done := make(chan dispatch.Outcome, 1)
-				if err := s.Dispatch(context.Background(), dispatch.Job{Call: contract.ToolCall{ID: id, Name: tool.Descriptor().Name}, Tool: tool, Done: func(o dispatch.Outcome) { done <- o }}); err != nil {
-					t.Fatal(err)
+			// A round says nothing when the quick call did not end before
+			// its deadline, as a short one may not on a busy machine: the
+			// timeouts double until it does.
+			for scale := time.Duration(1); !timeoutsRound(t, quick("first", tc.first*scale), stuck("later", tc.later*scale)); scale *= 2 {
+				if tc.first*scale > 10*time.Second {
+					t.Fatal("the quick call never ended before its deadline")
 				}
-				select {
-				case o := <-done:
-					return o
-				case <-time.After(10 * time.Second):
-					t.Fatalf("call %s never ended", id)
-					return dispatch.Outcome{}
-				}
-			}
-			if o := run("c1", tc.first); o.TimedOut || o.Outcome.IsError {
-				t.Fatalf("first call: %+v", o)
-			}
-			if o := run("c2", tc.later); !o.TimedOut {
-				t.Fatalf("later call did not time out: %+v", o)
 			}
 		})
 	}
+}
+
+// timeoutsRound runs first, then later, on one scheduler and checks
+// that later times out; it reports false, checking nothing more, when
+// first timed out.
+func timeoutsRound(t *testing.T, first, later dispatch.Tool) bool {
+	t.Helper()
+	s := dispatch.NewScheduler(dispatch.Options{})
+	defer s.Close(context.Background())
+	run := func(id string, tool dispatch.Tool) dispatch.Outcome {
+		done := make(chan dispatch.Outcome, 1)
+		if err := s.Dispatch(context.Background(), dispatch.Job{Call: contract.ToolCall{ID: id, Name: tool.Descriptor().Name}, Tool: tool, Done: func(o dispatch.Outcome) { done <- o }}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case o := <-done:
+			return o
+		case <-time.After(2 * time.Minute): // past the longest round's 31s
+			t.Fatalf("call %s never ended", id)
+			return dispatch.Outcome{}
+		}
+	}
+	switch o := run("c1", first); {
+	case o.TimedOut:
+		return false
+	case o.Outcome.IsError:
+		t.Fatalf("first call: %+v", o)
+	}
+	if o := run("c2", later); !o.TimedOut {
+		t.Fatalf("later call did not time out: %+v", o)
+	}
+	return true
 }
 
 // A timeout too long to add to the start ("none", as math.MaxInt64)
