@@ -16,8 +16,10 @@ import (
 
 // settleWithin bounds a call's wait for its outcome. It is long: a 17 MiB
 // result under the race detector, on a busy 2-core machine, has taken
-// over 30 seconds to cross a pipe and be decoded.
-const settleWithin = 3 * time.Minute
+// over two minutes to cross a pipe and be decoded. A call that should
+// take that long needs a timeout as long (the scheduler's default is
+// contract.DefaultToolTimeout, shorter).
+const settleWithin = 5 * time.Minute
 
 // call runs one call of the named tool through a Scheduler, as an agent
 // would, and returns its outcome.

@@ -33,7 +33,7 @@ func TestLargeResult(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := call(t, tools, dispatch.Options{OutputCap: 1000}, "big", `{"n":`+strconv.Itoa(size)+`}`)
+			o := call(t, tools, dispatch.Options{OutputCap: 1000, DefaultTimeout: settleWithin}, "big", `{"n":`+strconv.Itoa(size)+`}`)
 			if o.Outcome.IsError || !o.Outcome.Truncated || !strings.HasPrefix(o.Outcome.Content, "xxx") {
 				t.Errorf("large result: %.300s (error %v, truncated %v)", o.Outcome.Content, o.Outcome.IsError, o.Outcome.Truncated)
 			}
