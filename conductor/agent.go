@@ -63,12 +63,12 @@ type Agent struct {
 	closing sync.Once
 	workers sync.WaitGroup
 
-	mu   sync.Mutex
-	snap contract.RunSnapshot
+	mu sync.Mutex
+	// held is the durable state while a.state has moved on ahead of it
+	// (see hold), nil when a.state is durable.
+	held *heldState
 	// shownFailed is failed, for Failed.
 	shownFailed error
-	// shown holds a.snap's pending calls (see show).
-	shown []contract.PendingCall
 
 	// forward, set on a delegate's child agent, takes its events to the
 	// parent's stream instead of its own hub; parent is that agent, set
@@ -87,7 +87,9 @@ type Agent struct {
 	// once for the agent's every input, reply and result.
 	est compactor.Estimator
 
-	// Owned by the closure running (enqueue).
+	// Owned by the closure running (enqueue), which writes state only
+	// with a.mu held or while the durable state is held apart (hold):
+	// Snapshot reads it, with a.mu held, when it is durable.
 	state   contract.RunSnapshot
 	run     *runState
 	failed  error
@@ -245,7 +247,6 @@ func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) 
 	opts.Estimate = replyEstimate(a.est)
 	a.driver = turn.NewDriver(deps.Model.Provider, opts)
 	a.state = cadence.InitialSnapshot(deps.Env.SessionID)
-	a.snap = a.state
 	return a, nil
 }
 
@@ -302,7 +303,7 @@ func (a *Agent) SessionID() string { return a.Snapshot().SessionID }
 func (a *Agent) Snapshot() contract.RunSnapshot {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return ownPending(a.snap)
+	return ownPending(*a.durable())
 }
 
 // Subscribe calls fn with every event, in order, on a goroutine of its

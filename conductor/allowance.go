@@ -98,12 +98,13 @@ func (a *Agent) takeAllowed(keys []string) {
 // does not ask a person for it before shareBegun's offer arrives.
 func (a *Agent) allowedAtBegin(handed []string) []string {
 	a.mu.Lock()
-	snap := a.snap
+	snap := a.durable()
+	revision, allowed := snap.Revision, snap.Allowed
 	a.mu.Unlock()
-	if snap.Revision < contract.RevisionAllowRunning || len(snap.Allowed) == 0 {
+	if revision < contract.RevisionAllowRunning || len(allowed) == 0 {
 		return handed
 	}
-	all := slices.Concat(handed, snap.Allowed)
+	all := slices.Concat(handed, allowed)
 	slices.Sort(all)
 	return slices.Compact(all)
 }

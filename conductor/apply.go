@@ -21,9 +21,9 @@ import (
 //
 // apply is on the stack under every effect it performs, down to a store
 // append or a tool run in place, so it keeps no snapshot in its frame:
-// the rules move a.state in place, and a failed persist goes back to
-// a.snap, which moves to the new state only once that persist is
-// durable. The step's scratch goes back to the pool when apply returns,
+// the rules move a.state in place, the durable state held apart until
+// the step's persist is durable (hold), and a failed persist goes back
+// to it. The step's scratch goes back to the pool when apply returns,
 // every effect done with.
 func (a *Agent) apply(sig contract.Signal) error {
 	if a.failed != nil {
@@ -32,8 +32,12 @@ func (a *Agent) apply(sig contract.Signal) error {
 	sc := scratches.Get().(*cadence.Scratch)
 	defer putScratch(sc)
 	allowed := len(a.state.Allowed)
+	held := a.hold()
 	effects, err := a.step(sc, sig)
 	if err != nil {
+		if held {
+			a.show() // the state did not move
+		}
 		return err
 	}
 	for i, e := range effects {

@@ -129,6 +129,7 @@ func (a *Agent) abortStored(ctx context.Context, session string) error {
 			return contract.WrapError(contract.KindStore, err, "resume "+session)
 		}
 		if !snap.Phase.InFlight() {
+			a.hold()
 			a.state = snap
 			a.show()
 			return nil

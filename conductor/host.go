@@ -429,6 +429,7 @@ func (a *Agent) resumeOnLoop(ctx context.Context, sessionID string, w chan *outc
 	}
 	if !snap.Phase.InFlight() {
 		a.failed = nil
+		a.hold()
 		a.state = snap
 		a.show()
 		a.clearFailed()
@@ -461,6 +462,7 @@ func (a *Agent) restart(snap contract.RunSnapshot, w chan *outcome, tools []disp
 // store or the rules refuse sig. In turn.
 func (a *Agent) pickUp(snap contract.RunSnapshot, box *dispatch.ToolBox, w chan *outcome, sig contract.Signal) (*runState, error) {
 	failed := a.failed
+	a.hold()
 	a.failed, a.state = nil, snap
 	run := a.newRun(snap.RunID, box)
 	run.waiters = append(run.waiters, w)
