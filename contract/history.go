@@ -41,10 +41,13 @@ type historyTotals struct {
 	tokens, chars int
 }
 
-// Chunks grow with the history, each as long as the history before it,
-// from small (most sessions, and every delegate's, are short) up to a
-// size at which a long history is a few dozen chunks, so that a walk
-// spends its time in the turns rather than going from chunk to chunk. A
+// Chunks grow with the history, each half as long as the history before
+// it, from small (most sessions, and every delegate's, are short) up to
+// a size at which a long history is a few dozen chunks, so that a walk
+// spends its time in the turns rather than going from chunk to chunk.
+// Growing by half rather than doubling keeps a history's slots, each a
+// turn's worth of memory held as long as the session, at most half again
+// its turns, for a few more chunks on a long walk. A
 // chunk started where another history took the next slot (a step
 // rejected, or one snapshot stepped twice) holds two turns: such a
 // branch is often one turn long, and if it grows, its next chunk is of
@@ -84,7 +87,7 @@ func (h History) Append(t Turn) History {
 	case c != nil && h.n-int(c.base) < len(c.turns) && c.used.CompareAndSwap(int32(h.n-int(c.base)), int32(h.n-int(c.base)+1)):
 		i = h.n - int(c.base)
 	default:
-		size := min(max(h.n, smallChunkSlots), chunkSlots)
+		size := min(max(h.n/2, smallChunkSlots), chunkSlots)
 		if c != nil && h.n-int(c.base) < len(c.turns) {
 			size = branchChunkSlots
 		}
@@ -168,7 +171,7 @@ func (h History) Turns() []Turn { return h.Tail(h.Len()) }
 // oldest first.
 func (h History) All() iter.Seq2[int, Turn] {
 	return func(yield func(int, Turn) bool) {
-		var buf [16]*historyChunk
+		var buf [24]*historyChunk
 		chunks := buf[:0]
 		for c := h.c; c != nil; c = c.prev {
 			chunks = append(chunks, c)
