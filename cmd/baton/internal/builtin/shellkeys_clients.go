@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -62,7 +63,8 @@ var mysqlSpec = clientSpec{
 }
 
 // clientInput reports whether a database client's call is given what it
-// runs on the line, or only asks; a call that reads stdin, or whose
+// runs on the line, or only asks; a call that reads stdin, or names it
+// (psql -f /dev/stdin, \i -; namesStdin), or whose
 // options are not all known (one may take the word after it), or fed
 // words that may be options, is refused.
 func clientInput(base string, args []*syntax.Word, r reach) (bool, error) {
@@ -72,6 +74,9 @@ func clientInput(base string, args []*syntax.Word, r reach) (bool, error) {
 	words, ok := joinAll(args)
 	if !ok {
 		return false, errDynamic
+	}
+	if slices.ContainsFunc(words, namesStdin) {
+		return false, errClientStdin
 	}
 	if base == "sqlite3" {
 		return sqliteInput(words)
@@ -92,6 +97,20 @@ func clientInput(base string, args []*syntax.Word, r reach) (bool, error) {
 		return true, nil
 	}
 	return false, errClientStdin
+}
+
+// includeStdin is psql's \i (\ir, \include, \include_relative) of
+// "-", which reads stdin.
+var includeStdin = regexp.MustCompile(`\\(i|ir|include|include_relative)\s+-(\s|\\|$)`)
+
+// namesStdin reports whether a client's word may name its stdin, which
+// a heredoc, pipe or redirection fills, by a path (psql -f /dev/stdin,
+// sqlite3 -init /dev/fd/0, .read /proc/self/fd/0, mysql's source
+// /dev/stdin) or as psql's \i -: its key would not say what it runs. A
+// path of /dev but /dev/null, or of /proc, may be stdin.
+func namesStdin(s string) bool {
+	s = strings.ReplaceAll(s, "/dev/null", "")
+	return strings.Contains(s, "/dev/") || strings.Contains(s, "/proc/") || includeStdin.MatchString(s)
 }
 
 // clientOption is one option given: its letter or long name and value.
