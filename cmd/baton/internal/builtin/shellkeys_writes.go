@@ -206,15 +206,19 @@ func (w *writeReader) operand(i int, s string) error {
 func (w *writeReader) written(i int, prefix string) error {
 	s, ok := literal(w.args[i])
 	if !ok || (w.r.subst != "" && strings.Contains(s, w.r.subst)) {
-		return errDynamic
+		return errDynamic // the string replaced may be in the prefix too
 	}
 	return w.path(strings.TrimPrefix(s, prefix))
 }
 
+// path keys the file p names. One holding the string fed words replace
+// (find's {}, xargs -I's) names each file fed, attached to its option
+// (sort -o{}) or not.
 func (w *writeReader) path(p string) error {
-	switch p {
-	case "":
+	if p == "" || (w.r.subst != "" && strings.Contains(p, w.r.subst)) {
 		return errDynamic
+	}
+	switch p {
 	case "-", "/dev/null", "/dev/stdout", "/dev/stderr":
 		return nil
 	}

@@ -11,6 +11,7 @@ var innocentWrites = []string{
 	"shuf -o /tmp/a f", "uniq f", "dd if=f of=/tmp/a", "curl -o /tmp/a http://x.test/",
 	"wget -O /tmp/a http://x.test/", "curl -sL http://x.test/", "wget http://x.test/a.tgz",
 	"printf x | sponge /tmp/a", "iconv -f utf8 -t ascii f", "patch -p1 < p.diff",
+	"sort -o {} f", "curl -o {}.bak http://x.test/", "find . -name '*.go'",
 }
 
 // TestShellKeysNameFilesProgramsWrite: a program that writes a file named
@@ -33,6 +34,10 @@ func TestShellKeysNameFilesProgramsWrite(t *testing.T) {
 		{"ls | xargs tee", nil},
 		{"find . -exec tee {} \\;", nil},
 		{"find . -exec sort -o {} {} \\;", nil},
+		{"find . -exec sort {} -o{} \\;", nil},
+		{"find . -exec sort {} --output={} \\;", nil},
+		{"find . -exec curl -o{}.bak http://x.test/ \\;", nil},
+		{"find . -exec wget -P{} http://x.test/ \\;", nil},
 		{"curl -s $U", nil},
 		{"curl -s \"$U\"", nil},
 		{"/usr/bin/time -o ~/.bashrc ls", []string{"/usr/bin/time", ">~/.bashrc", "ls"}},
@@ -108,4 +113,11 @@ func TestShellKeysOfProgramsWritingNoFileStayTheSame(t *testing.T) {
 			checkKeys(t, tt.want, got, err)
 		})
 	}
+}
+
+// TestFoundFileWritesRunUnderBash: find puts each path it finds in place
+// of the {} in an option's attached value, so sort -o{}ed writes a file
+// named after the one found (pwned after pwn), not one named {}ed.
+func TestFoundFileWritesRunUnderBash(t *testing.T) {
+	checkRunsTouch(t, bashPath(t), ": > pwn; find . -name pwn -exec sort -o{}ed /dev/null \\;")
 }
