@@ -145,7 +145,9 @@ func hasOption(spec runOption, s string) bool {
 // own: an option before its command not in gitSafeGlobals, a command of
 // gitRunners, or an option of gitCommandOptions. A word computed when
 // the line runs may be any of those, except after a command that has
-// none of gitCommandOptions (git commit -m "$(cat msg)").
+// none of gitCommandOptions (git commit -m "$(cat msg)"), or where git
+// computes object names (git diff $(git merge-base main HEAD);
+// gitRevisions).
 func gitRuns(args []*syntax.Word, r reach) (bool, error) {
 	if r.open {
 		return false, errDynamic
@@ -154,6 +156,9 @@ func gitRuns(args []*syntax.Word, r reach) (bool, error) {
 	fixed := len(args)
 	for i, w := range args {
 		s, ok := joinParts(w)
+		if !ok && gitRevisions(w) {
+			s, ok = revisionWord, true
+		}
 		if !ok || (r.subst != "" && strings.Contains(s, r.subst)) {
 			fixed = i
 			break
@@ -169,7 +174,7 @@ func gitRuns(args []*syntax.Word, r reach) (bool, error) {
 	switch {
 	case at == len(words):
 		return false, nil
-	case at == fixed || gitRunners[words[at]]:
+	case at == fixed || gitRunners[words[at]] || words[at] == revisionWord:
 		return true, nil
 	}
 	spec, risky := gitCommandOptions[words[at]]
