@@ -23,9 +23,14 @@ type runOption struct {
 // --checkpoint-action, zip -TT (--unzip-command), man -P (--pager) and
 // -H (--html), less -k and its + commands, sort --compress-program, which
 // runs on sort's temporary files, npx -c and npm exec -c (--call), which
-// run a shell line, go -exec, -toolexec and -vettool, cargo --config
-// (which may set a runner); or that write the file they name: less -o
-// and -O (--log-file). A call given one is keyed by the whole call.
+// run a shell line, npm's and npx's --script-shell and --shell, which
+// run scripts with the program they name, --node-options (--require
+// FILE), --userconfig and --globalconfig (an npmrc may set those),
+// --git, --editor, --browser and --viewer, go -exec, -toolexec and
+// -vettool, go env -w, which writes settings every later go command
+// reads (GOFLAGS=-toolexec=x), cargo --config (which may set a runner);
+// or that write the file they name: less -o and -O (--log-file). A call
+// given one is keyed by the whole call.
 var optionRunners = map[string]runOption{
 	"rsync": {letters: "eM", long: []string{"rsh", "rsync-path", "remote-option"}},
 	"tar": {letters: "IF", long: []string{"to-command", "use-compress-program", "checkpoint-action",
@@ -34,10 +39,17 @@ var optionRunners = map[string]runOption{
 	"man":   {letters: "PH", long: []string{"pager", "html", "browser"}},
 	"less":  {letters: "koO", long: []string{"lesskey-file", "lesskey-src", "log-file", "LOG-FILE"}},
 	"sort":  {long: []string{"compress-program"}},
-	"npx":   {letters: "c", long: []string{"call"}},
-	"npm":   {letters: "c", long: []string{"call"}},
+	"npx":   {letters: "c", long: npmRunners},
+	"npm":   {letters: "c", long: npmRunners},
 	"go":    {dashed: []string{"exec", "toolexec", "vettool"}},
 	"cargo": {long: []string{"config"}},
+}
+
+// npmRunners are the long options of npm and npx that run a program:
+// npm reads any abbreviation of them (--script for --script-shell).
+var npmRunners = []string{
+	"call", "script-shell", "shell", "node-options", "userconfig", "globalconfig",
+	"git", "editor", "browser", "viewer",
 }
 
 // gitSafeGlobals are git's options before its command that neither run
@@ -116,6 +128,10 @@ func optionRuns(base string, args []*syntax.Word, r reach) (bool, error) {
 			return true, nil
 		case base == "less" && strings.HasPrefix(s, "+"):
 			return true, nil
+		case base == "go" && i > 0 && s == "-w":
+			if first, _ := joinParts(args[0]); first == "env" {
+				return true, nil
+			}
 		case hasOption(spec, s):
 			return true, nil
 		}

@@ -1,6 +1,9 @@
 package builtin
 
-import "testing"
+import (
+	"os/exec"
+	"testing"
+)
 
 // innocentOptionLines are lines of programs a user may well answer
 // "always" for; the lines of TestShellKeysOfOptionsThatRunOrWrite must
@@ -9,6 +12,7 @@ var innocentOptionLines = []string{
 	"sort f", "sort -u -k 2 f", "npx tsc --noEmit", "npm test", "npm run build",
 	"git diff", "git log -p", "git show HEAD", "git archive --format=tar HEAD",
 	"go test ./...", "go vet ./...", "go run .", "cargo test", "ls | less -R",
+	"go env -w GOFLAGS=-mod=mod", "npm test --script-shell=/bin/bash", "npm install --userconfig=.npmrc",
 }
 
 // TestShellKeysOfOptionsThatRunOrWrite: sort --compress-program runs the
@@ -40,6 +44,12 @@ func TestShellKeysOfOptionsThatRunOrWrite(t *testing.T) {
 		{"cargo test --config 'target.x.runner=\"rm\"'", []string{`cargo test --config 'target.x.runner="rm"'`}},
 		{"ls | less -o /home/u/.bashrc", []string{"less -o /home/u/.bashrc", "ls"}},
 		{"ls | less --LOG-FILE=/home/u/.bashrc", []string{"less '--LOG-FILE=/home/u/.bashrc'", "ls"}},
+		{"go env -w GOFLAGS=-exec=./evil", []string{"go env -w 'GOFLAGS=-exec=./evil'"}},
+		{"npm test --script-shell=./evil.sh", []string{"npm test '--script-shell=./evil.sh'"}},
+		{"npm test --script ./evil.sh", []string{"npm test --script ./evil.sh"}},
+		{"npm run build --node-options='--require ./evil.js'", []string{"npm run build '--node-options=--require ./evil.js'"}},
+		{"npm install --userconfig=evil.npmrc", []string{"npm install '--userconfig=evil.npmrc'"}},
+		{"npx --shell=./evil.sh tsc", []string{"npx '--shell=./evil.sh' tsc"}},
 		{"git diff \"$X\"", nil},
 		// "--" may be an option's value (sort -T --), so fed words may
 		// still be options
@@ -71,12 +81,33 @@ func TestShellKeysOfOptionsThatNeitherRunNorWriteStayTheSame(t *testing.T) {
 		{"go test -race -cover -run TestX -count=1 ./...", []string{"go"}},
 		{"go vet -v ./...", []string{"go"}},
 		{"cargo test --color=always", []string{"cargo"}},
+		{"go env GOPATH", []string{"go"}},
+		{"npm install --save-dev typescript", []string{"npm"}},
 		{"ls | less -RS", []string{"less", "ls"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
 			got, err := keysOf(tt.line)
 			checkKeys(t, tt.want, got, err)
+		})
+	}
+}
+
+// TestOptionAttacksRunUnderBash: go env -w writes the file go reads its
+// settings from (GOENV names it here), and npm's --script-shell, however
+// abbreviated, runs the program it names in place of sh.
+func TestOptionAttacksRunUnderBash(t *testing.T) {
+	bash := bashPath(t)
+	lines := []string{"GOENV=pwned go env -w GOFLAGS=-exec=./evil"}
+	if _, err := exec.LookPath("npm"); err == nil {
+		lines = append(lines, `echo '{"scripts":{"test":"x"}}' > package.json; printf '#!/bin/sh\ntouch pwned\n' > evil.sh; chmod +x evil.sh; npm test --script=./evil.sh`)
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		lines = lines[1:]
+	}
+	for _, line := range lines {
+		t.Run(line, func(t *testing.T) {
+			checkRunsTouch(t, bash, line)
 		})
 	}
 }
