@@ -112,7 +112,8 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //     another;
 //   - ">" and the path of each file a redirection or find -fprint
 //     writes, or a program told of it on the line (tee FILE, sort -o,
-//     uniq IN OUT, dd of=, time -o, curl -o, wget -O; shellkeys_writes.go),
+//     uniq IN OUT, dd of=, time -o, curl -o, wget -O, go build -o;
+//     shellkeys_writes.go),
 //     so that approving a command does not also approve writing any file
 //     with it (echo x >> ~/.ssh/authorized_keys, echo x | tee ~/.bashrc);
 //   - NAME=VALUE (NAME+=VALUE) for each variable the line sets, by an

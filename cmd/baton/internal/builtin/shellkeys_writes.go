@@ -19,7 +19,9 @@ import (
 // holding #1 is named by the URL's globs, a value of -w (--write-out)
 // may name one (%output{FILE}) or be read from one (@FILE, @- for
 // stdin), and --expand-NAME is option NAME with {{variables}}
-// expanded in its value. command: its options end
+// expanded in its value. dashed are options read as Go's flag package
+// reads them, after one dash or two, whose value is a file written (go
+// build -o, go test -coverprofile). command: its options end
 // at its first operand, the command it runs (time). Only options known
 // to take a value are listed as such: one that does but is not listed
 // only makes its value read as another word, which may add a key, while
@@ -28,6 +30,7 @@ type writerSpec struct {
 	writes, values, dynamic string
 	long, longValues        []string
 	dynamicLong             []string
+	dashed                  []string
 	all                     bool
 	outOperand              int
 	prefix                  string
@@ -38,7 +41,8 @@ type writerSpec struct {
 // writers write a file named on the line as a redirection would: tee,
 // sponge, sort -o, shuf -o, uniq's second operand, dd of=, GNU time -o,
 // curl -o (and its header, cookie and trace files), wget -O (and its log
-// and folder), iconv -o, patch -o and -r (its rejects). A redirection's key is ">" and the path; theirs is the same,
+// and folder), iconv -o, patch -o and -r (its rejects), go build -o and
+// go test's profiles. A redirection's key is ">" and the path; theirs is the same,
 // so approving one for a file does not approve it for another.
 var writers = map[string]writerSpec{
 	"tee":    {all: true},
@@ -57,6 +61,7 @@ var writers = map[string]writerSpec{
 		dynamicLong: []string{"remote-name", "remote-name-all", "remote-header-name", "config"},
 		curl:        true,
 	},
+	"go": {dashed: []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir"}},
 	"wget": {
 		writes: "OoaP", values: "iBtTwQUlARDIXn", dynamic: "e",
 		long:        []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies", "warc-file", "rejected-log", "hsts-file"},
@@ -78,6 +83,9 @@ func writtenFiles(base string, args []*syntax.Word, r reach) ([]string, error) {
 	if err := w.read(); err != nil {
 		return nil, err
 	}
+	if w.chdir && slices.ContainsFunc(w.keys, func(k string) bool { return !strings.HasPrefix(k, ">/") && !strings.HasPrefix(k, ">~") }) {
+		return nil, errDynamic // go -C DIR writes a relative path in DIR
+	}
 	return w.keys, nil
 }
 
@@ -87,6 +95,7 @@ type writeReader struct {
 	r        reach
 	keys     []string
 	operands int
+	chdir    bool
 }
 
 func (w *writeReader) read() error {
@@ -104,6 +113,12 @@ func (w *writeReader) read() error {
 			if err := w.operand(i, s); err != nil {
 				return err
 			}
+		case len(w.spec.dashed) > 0:
+			next, err := w.dashedOption(s, i)
+			if err != nil {
+				return err
+			}
+			i += next
 		case strings.HasPrefix(s, "--"):
 			next, err := w.longOption(s[2:], i)
 			if err != nil {
@@ -257,6 +272,21 @@ func (w *writeReader) longOption(s string, i int) (next int, err error) {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// dashedOption reads -name[=value] or --name[=value] at args[i]; next is
+// 1 when its value is the next word. go -C DIR runs in DIR, where a
+// relative path written names another file.
+func (w *writeReader) dashedOption(s string, i int) (next int, err error) {
+	name, value, hasValue := strings.Cut(strings.TrimPrefix(s[1:], "-"), "=")
+	w.chdir = w.chdir || name == "C"
+	switch {
+	case !slices.Contains(w.spec.dashed, name):
+		return 0, nil
+	case hasValue:
+		return 0, w.path(value)
+	}
+	return 1, w.valueWord(i + 1)
 }
 
 // valueWord keys the file the word at i names as an option's value.

@@ -18,6 +18,7 @@ var innocentWrites = []string{
 	"curl -s 'http://x.test/{a,b}' -o '#1'", "curl -s 'http://x.test/[1-2]' -o '/tmp/#1'",
 	"curl -w '%{http_code}' http://x.test/", "curl -sw@- http://x.test/ <<< '%{http_code}'",
 	"curl --write-out=@fmt http://x.test/", "curl --expand-url http://x.test/ -o /tmp/a",
+	"go build ./...", "go build -o bin/app .", "go test -coverprofile=cover.out ./...", "go build -o ls .",
 }
 
 // TestShellKeysNameFilesProgramsWrite: a program that writes a file named
@@ -82,6 +83,14 @@ func TestShellKeysNameFilesProgramsWrite(t *testing.T) {
 		{"patch -p1 -o ~/.bashrc < p.diff", []string{">~/.bashrc", "patch"}},
 		{"patch -p1 -r ~/.bashrc < p.diff", []string{">~/.bashrc", "patch"}},
 		{"patch --reject-file=~/.bashrc < p.diff", []string{">~/.bashrc", "patch"}},
+		{"go build -o ~/.local/bin/ls ./cmd/evil", []string{">~/.local/bin/ls", "go"}},
+		{"go build -o=~/.bashrc .", []string{">~/.bashrc", "go"}},
+		{"go test -c --o ~/.bashrc .", []string{">~/.bashrc", "go"}},
+		{"go test -coverprofile=~/.bashrc ./...", []string{">~/.bashrc", "go"}},
+		{"go test ./... -cpuprofile ~/.bashrc", []string{">~/.bashrc", "go"}},
+		{"go mod vendor -o ~/.ssh", []string{">~/.ssh", "go"}},
+		{"go build -o \"$F\" .", nil},
+		{"go -C ~/.local/bin build -o ls ./cmd/evil", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
@@ -110,6 +119,9 @@ func TestShellKeysOfProgramsWritingNoFileStayTheSame(t *testing.T) {
 		{"curl -o /dev/null -w '%{http_code}' http://localhost:8080/", []string{"curl"}},
 		{"wget -qO- http://localhost:8080/", []string{"wget"}},
 		{"time go test ./...", []string{"go"}},
+		{"go build -o /dev/null ./...", []string{"go"}},
+		{"go -C sub build -o /tmp/app .", []string{">/tmp/app", "go"}},
+		{"go test -run TestX -count=1 -race ./...", []string{"go"}},
 		{"patch -p1 < p.diff", []string{"patch"}},
 		{"iconv -f latin1 -t utf8 f", []string{"iconv"}},
 		// a value that looks like an option is still a value
