@@ -44,14 +44,14 @@ type writerSpec struct {
 // writers write a file named on the line as a redirection would: tee,
 // sponge, sort -o, shuf -o, uniq's second operand, dd of=, GNU time -o,
 // curl -o (and its header, cookie and trace files), wget -O (and its log
-// and folder), iconv -o, patch -o and -r (its rejects), go build -o and
+// and folder), iconv -o, patch ORIGFILE, -o and -r (its rejects), go build -o and
 // go test's profiles. A redirection's key is ">" and the path; theirs is the same,
 // so approving one for a file does not approve it for another.
 var writers = map[string]writerSpec{
 	"tee":    {all: true},
 	"sponge": {all: true},
 	"iconv":  {writes: "o", values: "ft", long: []string{"output"}, longValues: []string{"from-code", "to-code"}},
-	"patch": {writes: "or", values: "pdiBzDFVYg", long: []string{"output", "reject-file"},
+	"patch": {writes: "or", values: "pdiBzDFVYg", outOperand: 1, long: []string{"output", "reject-file"},
 		longValues: []string{"strip", "directory", "input", "prefix", "suffix", "ifdef", "fuzz", "version-control", "basename-prefix", "get", "quoting-style", "reject-format"}},
 	"sort": {writes: "o", values: "kStT", long: []string{"output"}, longValues: []string{"key", "field-separator", "buffer-size", "temporary-directory", "compress-program", "files0-from", "random-source", "batch-size", "parallel", "sort"}},
 	"shuf": {writes: "o", values: "in", long: []string{"output"}, longValues: []string{"input-range", "head-count", "random-source"}},

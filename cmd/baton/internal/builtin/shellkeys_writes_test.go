@@ -98,6 +98,9 @@ func TestShellKeysNameFilesProgramsWrite(t *testing.T) {
 		{"patch -p1 -o ~/.bashrc < p.diff", []string{">~/.bashrc", "patch"}},
 		{"patch -p1 -r ~/.bashrc < p.diff", []string{">~/.bashrc", "patch"}},
 		{"patch --reject-file=~/.bashrc < p.diff", []string{">~/.bashrc", "patch"}},
+		{"patch ~/.bashrc p.diff", []string{">~/.bashrc", "patch"}},
+		{"patch -p0 ~/.bashrc -i p.diff", []string{">~/.bashrc", "patch"}},
+		{"patch -s ~/.bashrc <<< \"$DIFF\"", []string{">~/.bashrc", "patch"}},
 		{"go build -o ~/.local/bin/ls ./cmd/evil", []string{">~/.local/bin/ls", "go"}},
 		{"go build -o=~/.bashrc .", []string{">~/.bashrc", "go"}},
 		{"go test -c --o ~/.bashrc .", []string{">~/.bashrc", "go"}},
@@ -199,4 +202,13 @@ func TestWgetTimestampingOverwritesUnderBash(t *testing.T) {
 	if got, _ := os.ReadFile(target); string(got) != "new" {
 		t.Errorf("target holds %q, want it overwritten", got)
 	}
+}
+
+// TestPatchWritesItsOperandUnderBash: patch's first operand is the file
+// it patches, here created from /dev/null.
+func TestPatchWritesItsOperandUnderBash(t *testing.T) {
+	if _, err := exec.LookPath("patch"); err != nil {
+		t.Skip("needs patch to run its attack line")
+	}
+	checkRunsTouch(t, bashPath(t), `printf -- '--- /dev/null\n+++ x\n@@ -0,0 +1 @@\n+b\n' > p.diff; patch -s pwned p.diff`)
 }
