@@ -38,7 +38,7 @@ func TestBurstReachesEveryClientWhole(t *testing.T) {
 	const words = 30000
 	t.Run("subscribe", func(t *testing.T) {
 		e := newEnv(t, burstScript(words))
-		r, _, err := e.h.acquire(context.Background(), "s1")
+		r, _, err := e.h.acquire(context.Background(), threadName{key: "s1", id: "s1"})
 		if err != nil {
 			t.Fatal(err)
 		}

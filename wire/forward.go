@@ -47,30 +47,30 @@ func keptBody(r *http.Request) []byte {
 	return nil
 }
 
-// reach acquires the thread of id for the request, or, when another
+// reach acquires the thread named n for the request, or, when another
 // process drives the thread's session and HandlerOptions.Owner names it,
 // hands the request there and relays the answer (answered is then true).
 // When the owner cannot be reached because it died, its lock frees, and
 // the thread opens here on a later try.
-func (h *Handler) reach(w http.ResponseWriter, r *http.Request, id string) (t *thread, answered bool, code int, err error) {
+func (h *Handler) reach(w http.ResponseWriter, r *http.Request, n threadName) (t *thread, answered bool, code int, err error) {
 	ctx := r.Context()
 	for try := 1; ; try++ {
-		t, code, err = h.acquire(ctx, id)
+		t, code, err = h.acquire(ctx, n)
 		if err == nil || !errors.Is(err, store.ErrLocked) || h.opts.Owner == nil {
 			return t, false, code, err
 		}
 		if r.Header.Get(forwardedHeader) != "" {
 			return nil, false, http.StatusMisdirectedRequest, err
 		}
-		owner, ferr := h.opts.Owner(ctx, id)
+		owner, ferr := h.opts.Owner(ctx, n.key)
 		if ferr == nil {
 			if answered, ferr = h.forward(w, r, owner); answered {
 				return nil, true, 0, nil
 			}
 		}
-		h.opts.Logger.Debug("wire: owner of thread not reached", "thread", id, "try", try, "err", ferr)
+		h.opts.Logger.Debug("wire: owner of thread not reached", "thread", n.key, "try", try, "err", ferr)
 		if try == forwardTries {
-			return nil, false, http.StatusServiceUnavailable, fmt.Errorf("wire: thread %q is driven by another process, which did not answer: %w", id, err)
+			return nil, false, http.StatusServiceUnavailable, fmt.Errorf("wire: thread %q is driven by another process, which did not answer: %w", n.id, err)
 		}
 		select {
 		case <-ctx.Done():
@@ -94,6 +94,9 @@ func (h *Handler) forward(w http.ResponseWriter, r *http.Request, base *url.URL)
 			pr.SetURL(base)
 			pr.SetXForwarded()
 			pr.Out.Header.Set(forwardedHeader, "1")
+			// The owner serves the request as this user's, or not at all
+			// (see guard): its users may not be these.
+			pr.Out.Header.Set(userHeader, userOf(r))
 			// The origin was checked here; the owner checks the token.
 			pr.Out.Header.Del("Origin")
 			if body != nil {

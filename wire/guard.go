@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"crypto/subtle"
 	"fmt"
 	"mime"
 	"net"
@@ -19,29 +18,29 @@ import (
 
 // guard refuses what a handler exposed beyond one trusted client must not
 // accept, and answers CORS preflights; it reports whether the request
-// goes on.
-func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
+// goes on, and whose token it carries.
+func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if r.Method != http.MethodPost && r.Body != http.NoBody {
 		// Only a POST's body is read. net/http waits, with no deadline,
 		// for any other's before it writes the answer, so a client that
 		// declares one and never sends it would hold the connection, and
 		// the thread it names, for ever.
 		refuse(w, http.StatusBadRequest, "wire: a %s request carries no body", r.Method)
-		return false
+		return "", false
 	}
-	if h.opts.Token == "" && r.Host != "" && !isLoopback(hostOnly(r.Host)) {
+	if !h.tokened() && r.Host != "" && !isLoopback(hostOnly(r.Host)) {
 		// Without a token only loopback is trusted: a request naming
 		// another host is a page whose name an attacker points at
 		// 127.0.0.1 (DNS rebinding), and a same-origin GET carries no
 		// Origin to refuse it by.
 		refuse(w, http.StatusMisdirectedRequest, "wire: host %q is not served without a token", r.Host)
-		return false
+		return "", false
 	}
 	origin := r.Header.Get("Origin")
 	if origin != "" && !h.sameOrigin(origin, r) {
 		if !h.allowedOrigin(origin) {
 			refuse(w, http.StatusForbidden, "wire: origin %q is not allowed", origin)
-			return false
+			return "", false
 		}
 		w.Header().Set("Access-Control-Allow-Origin", origin)
 		w.Header().Add("Vary", "Origin")
@@ -51,18 +50,27 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
 		if r.Header.Get("Access-Control-Request-Method") == "" {
 			w.Header().Set("Allow", "GET, POST, OPTIONS")
 			w.WriteHeader(http.StatusNoContent)
-			return false
+			return "", false
 		}
 		w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
 		w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Authorization, Last-Event-ID, Accept")
 		w.Header().Set("Access-Control-Max-Age", "600")
 		w.WriteHeader(http.StatusNoContent)
-		return false
+		return "", false
 	}
-	if h.opts.Token != "" && !h.authorized(r) {
+	user, ok := h.authenticate(r)
+	if h.tokened() && !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="baton"`)
 		refuse(w, http.StatusUnauthorized, "wire: a bearer token is required")
-		return false
+		return "", false
+	}
+	if r.Header.Get(forwardedHeader) != "" && r.Header.Get(userHeader) != user {
+		// The handler that handed the request on took its token for
+		// another user's: served here, it would reach a thread of a
+		// user other than the one it was looked up for.
+		h.opts.Logger.Warn("wire: a forwarded request's token is another user's here; the handlers' users differ", "sender", r.Header.Get(userHeader), "here", user)
+		refuse(w, http.StatusMisdirectedRequest, "wire: the handlers serving this store do not agree on whose token this is")
+		return "", false
 	}
 	if r.Method == http.MethodPost {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -70,10 +78,10 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) bool {
 			// A page may POST text/plain cross-site without asking;
 			// JSON needs a preflight, which the origin check answers.
 			refuse(w, http.StatusUnsupportedMediaType, "wire: Content-Type must be application/json")
-			return false
+			return "", false
 		}
 	}
-	return true
+	return user, true
 }
 
 // exposeHeaders are the headers, beyond the CORS-safelisted ones, that a
@@ -90,13 +98,6 @@ func refuse(w http.ResponseWriter, code int, format string, args ...any) {
 	httpError(w, code, format, args...)
 }
 
-func (h *Handler) authorized(r *http.Request) bool {
-	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	// The scheme is case-insensitive; the token is compared in constant
-	// time.
-	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(got), []byte(h.opts.Token)) == 1
-}
-
 func (h *Handler) allowedOrigin(origin string) bool {
 	return slices.Contains(h.opts.AllowedOrigins, "*") || slices.Contains(h.opts.AllowedOrigins, strings.TrimSuffix(origin, "/"))
 }
@@ -110,7 +111,7 @@ func (h *Handler) sameOrigin(origin string, r *http.Request) bool {
 	if err != nil || u.Host == "" || u.Host != r.Host {
 		return false
 	}
-	return h.opts.Token != "" || isLoopback(u.Hostname())
+	return h.tokened() || isLoopback(u.Hostname())
 }
 
 // hostOnly is a Host header's name or address without its port.

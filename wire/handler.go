@@ -29,6 +29,17 @@ type HandlerOptions struct {
 	// Token, when set, is the bearer token every request must carry in
 	// its Authorization header.
 	Token string
+	// Users, instead of Token, are several users, each with a bearer
+	// token of their own, and each with threads of their own: the same
+	// thread id sent by two users names two threads, and a user naming
+	// another's thread is answered exactly as for a thread nobody used.
+	// The runner factory, Owner and Open see a thread by its key, the
+	// user's name, a slash and the client's thread id ("alice/t1"), which
+	// MaxThreadID bounds; the client's protocol sees its own id. Tokens
+	// are compared in constant time. A request handed to another handler
+	// (Owner) is served there only if that handler's Users give its token
+	// to the same user.
+	Users []User
 	// AllowedOrigins are the origins (scheme://host[:port]) whose pages
 	// may call the handler; a request from any other origin is refused,
 	// and the handler answers CORS preflights for these only. "*" allows
@@ -43,7 +54,8 @@ type HandlerOptions struct {
 	// a client that stops reading is cut off rather than holding its
 	// connection and the stream's goroutines for ever. Zero means 30s.
 	WriteTimeout time.Duration
-	// MaxThreadID bounds a thread id in bytes; zero means 80.
+	// MaxThreadID bounds a thread id, or with Users a thread's key, in
+	// bytes; zero means 80.
 	MaxThreadID int
 	// MaxThreads caps the live threads; a request for a new thread when
 	// all are busy gets 503, with a Retry-After. Zero means 1000.
@@ -161,6 +173,7 @@ func (o HandlerOptions) withDefaults() HandlerOptions {
 type Handler struct {
 	newRunner func(ctx context.Context, threadID string) (Runner, error)
 	opts      HandlerOptions
+	users     []account
 
 	mu      sync.Mutex
 	threads map[string]*thread
@@ -184,9 +197,11 @@ func NewHandler(newAgent func(ctx context.Context, threadID string) (*conductor.
 	}, opts)
 }
 
-// NewRunnerHandler serves any Runner. Close stops it.
+// NewRunnerHandler serves any Runner. Close stops it. It panics when
+// opts.Users name a user twice, give two users one token, or are given
+// with a Token.
 func NewRunnerHandler(newRunner func(ctx context.Context, threadID string) (Runner, error), opts HandlerOptions) *Handler {
-	h := &Handler{newRunner: newRunner, opts: opts.withDefaults(), threads: map[string]*thread{}, retiring: map[string]*thread{}, quit: make(chan struct{})}
+	h := &Handler{newRunner: newRunner, opts: opts.withDefaults(), users: accounts(opts), threads: map[string]*thread{}, retiring: map[string]*thread{}, quit: make(chan struct{})}
 	h.closing.Add(1)
 	go h.reap()
 	return h
@@ -220,9 +235,11 @@ func (h *Handler) Close() error {
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.guard(w, r) {
+	user, ok := h.guard(w, r)
+	if !ok {
 		return
 	}
+	r = withUser(r, user)
 	if h.opts.Owner != nil && r.Method == http.MethodPost {
 		r = keepBody(r)
 	}

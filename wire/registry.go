@@ -18,7 +18,11 @@ import (
 // run for HandlerOptions.IdleTimeout, which releases its agent and its
 // session lock; the next request opens it again from the store.
 type thread struct {
+	// id is the thread's id as its client names it; key is what the
+	// handler keys it by, and hands the runner factory and Owner (see
+	// HandlerOptions.Users).
 	id    string
+	key   string
 	ready chan struct{} // closed once r (or err) is set
 	r     Runner
 	err   error
@@ -49,17 +53,17 @@ type thread struct {
 // reached.
 var errBusy = errors.New("wire: too many live threads; try again later")
 
-// acquire returns the thread of id, opening it if need be, and counts the
-// caller as its user until release. Opening runs outside the handler's
-// lock: recovering one thread (a resumed model call) never holds up
-// another.
-func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) {
+// acquire returns the thread named n, opening it if need be, and counts
+// the caller as its user until release. Opening runs outside the
+// handler's lock: recovering one thread (a resumed model call) never
+// holds up another.
+func (h *Handler) acquire(ctx context.Context, n threadName) (*thread, int, error) {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
 		return nil, http.StatusServiceUnavailable, errors.New("wire: handler closed")
 	}
-	t, ok := h.threads[id]
+	t, ok := h.threads[n.key]
 	if ok && h.failedLocked(t) {
 		// Its runner refuses all work: the thread opens again, here or,
 		// when another process took the session over, is handed there.
@@ -71,10 +75,10 @@ func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) 
 			h.mu.Unlock()
 			return nil, http.StatusServiceUnavailable, errBusy
 		}
-		t = &thread{id: id, ready: make(chan struct{}), closed: make(chan struct{})}
-		h.threads[id] = t
+		t = &thread{id: n.id, key: n.key, ready: make(chan struct{}), closed: make(chan struct{})}
+		h.threads[n.key] = t
 		h.opening.Add(1)
-		go h.open(t, h.retiring[id])
+		go h.open(t, h.retiring[n.key])
 	}
 	t.users++
 	h.mu.Unlock()
@@ -92,7 +96,7 @@ func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) 
 		if errors.Is(t.err, store.ErrLocked) {
 			// Another process drives the thread's session (several servers
 			// over one shared store): a second driver is refused.
-			return nil, http.StatusConflict, fmt.Errorf("wire: thread %q is driven by another process: %w", id, t.err)
+			return nil, http.StatusConflict, fmt.Errorf("wire: thread %q is driven by another process: %w", n.id, t.err)
 		}
 		return nil, http.StatusInternalServerError, t.err
 	}
@@ -103,11 +107,12 @@ func (h *Handler) acquire(ctx context.Context, id string) (*thread, int, error) 
 // answers the request: with why not, or by handing it to the process that
 // drives the thread.
 func (h *Handler) useThread(w http.ResponseWriter, r *http.Request, id string) (*thread, bool) {
-	if err := h.checkThreadID(id); err != nil {
+	n, err := h.threadName(r, id)
+	if err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return nil, false
 	}
-	t, answered, code, err := h.reach(w, r, id)
+	t, answered, code, err := h.reach(w, r, n)
 	if err != nil {
 		h.threadError(w, id, code, err)
 	}
@@ -142,7 +147,7 @@ func (h *Handler) open(t *thread, prev *thread) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.OpenTimeout)
 	defer cancel()
-	r, err := h.newRunner(ctx, t.id)
+	r, err := h.newRunner(ctx, t.key)
 	if err == nil {
 		t.r, t.log = r, newEventLog(r)
 		t.stop = r.Subscribe(t.log.add)
@@ -150,8 +155,8 @@ func (h *Handler) open(t *thread, prev *thread) {
 	t.err = err
 	if err != nil {
 		h.mu.Lock()
-		if h.threads[t.id] == t {
-			delete(h.threads, t.id)
+		if h.threads[t.key] == t {
+			delete(h.threads, t.key)
 		}
 		h.mu.Unlock()
 	}
@@ -216,7 +221,7 @@ func (h *Handler) retireWaiting(threads []*thread) []*thread {
 			continue
 		}
 		h.mu.Lock()
-		if h.threads[t.id] == t && h.delegatesMayWaitLocked(t) && time.Since(t.idle) >= h.opts.IdleTimeout {
+		if h.threads[t.key] == t && h.delegatesMayWaitLocked(t) && time.Since(t.idle) >= h.opts.IdleTimeout {
 			h.retireLocked(t)
 			out = append(out, t)
 		}
@@ -249,8 +254,8 @@ func (h *Handler) evictLocked() bool {
 // retireLocked takes a thread out of the registry before it is closed;
 // a new thread of the same id opens once the close is done.
 func (h *Handler) retireLocked(t *thread) {
-	delete(h.threads, t.id)
-	h.retiring[t.id] = t
+	delete(h.threads, t.key)
+	h.retiring[t.key] = t
 }
 
 // closeFailedLocked retires t, whose runner refuses all work, and closes
@@ -261,7 +266,7 @@ func (h *Handler) closeFailedLocked(t *thread) {
 	go func() {
 		defer h.closing.Done()
 		if err := h.closeThread(t); err != nil {
-			h.opts.Logger.Warn("wire: close failed thread", "thread", t.id, "err", err)
+			h.opts.Logger.Warn("wire: close failed thread", "thread", t.key, "err", err)
 		}
 	}()
 }
@@ -274,7 +279,7 @@ func (h *Handler) closeFailedLocked(t *thread) {
 func (h *Handler) closeIfFailed(t *thread) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.closed && h.threads[t.id] == t && h.failedLocked(t) {
+	if !h.closed && h.threads[t.key] == t && h.failedLocked(t) {
 		h.closeFailedLocked(t)
 	}
 }
@@ -284,8 +289,8 @@ func (h *Handler) closeThread(t *thread) error {
 	t.log.close()
 	err := t.r.Close()
 	h.mu.Lock()
-	if h.retiring[t.id] == t {
-		delete(h.retiring, t.id)
+	if h.retiring[t.key] == t {
+		delete(h.retiring, t.key)
 	}
 	h.mu.Unlock()
 	close(t.closed)
@@ -318,7 +323,7 @@ func (h *Handler) reap() {
 			idle = append(idle, h.retireWaiting(waiting)...)
 			for _, t := range idle {
 				if err := h.closeThread(t); err != nil {
-					h.opts.Logger.Warn("wire: close idle thread", "thread", t.id, "err", err)
+					h.opts.Logger.Warn("wire: close idle thread", "thread", t.key, "err", err)
 				}
 			}
 		}
@@ -498,7 +503,7 @@ func (t *thread) openSubflowAsks(ctx context.Context) ([]contract.RunEvent, erro
 func (h *Handler) letGo(t *thread) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.opts.Owner == nil || h.closed || h.threads[t.id] != t || t.users != 1 || t.running || t.r.Snapshot().Phase.InFlight() {
+	if h.opts.Owner == nil || h.closed || h.threads[t.key] != t || t.users != 1 || t.running || t.r.Snapshot().Phase.InFlight() {
 		return false
 	}
 	h.retireLocked(t)
@@ -506,7 +511,7 @@ func (h *Handler) letGo(t *thread) bool {
 	go func() {
 		defer h.closing.Done()
 		if err := h.closeThread(t); err != nil {
-			h.opts.Logger.Warn("wire: close thread", "thread", t.id, "err", err)
+			h.opts.Logger.Warn("wire: close thread", "thread", t.key, "err", err)
 		}
 	}()
 	return true

@@ -40,14 +40,15 @@ func (h *Handler) postChat(w http.ResponseWriter, r *http.Request) {
 // in flight, which the transport reads as nothing to resume.
 func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 	threadID, err := chatIDFromPath(r.URL)
+	var n threadName
 	if err == nil {
-		err = h.checkThreadID(threadID)
+		n, err = h.threadName(r, threadID)
 	}
 	if err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	t, answered, code, err := h.reach(w, r, threadID)
+	t, answered, code, err := h.reach(w, r, n)
 	if answered {
 		return
 	}

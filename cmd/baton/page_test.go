@@ -69,22 +69,50 @@ type pageRun struct {
 // the shell call waits for the Approve button and then shows its output,
 // the model's question is answered in the page, and markup the user or
 // the model wrote is shown as text. The server requires a token, which
-// the page takes from its URL's fragment.
+// the page takes from its URL's fragment: the one token of --token, or a
+// user's of --tokens, whose thread is then kept under the user's name.
 func TestServeChatPageInChromium(t *testing.T) {
 	skipShort(t, "starts a browser")
 	isolate(t)
 	harness, chromium := chromiumHarness(t, "chat.mjs")
+	for _, tt := range []struct {
+		name, token, user string
+		flags             func(t *testing.T) []string
+	}{
+		{"one token", "page-secret", "", func(*testing.T) []string { return []string{"--token", "page-secret"} }},
+		{"a user's token", bobToken, "bob", func(t *testing.T) []string {
+			return []string{"--tokens", writeTokens(t, "alice "+aliceToken+"\nbob "+bobToken+"\n", 0o600)}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			got := chatPageRun(t, harness, chromium, dir, tt.token, tt.flags(t)...)
+			if tt.user == "" {
+				return
+			}
+			_, stdout, _ := cli(t, "", "sessions", "--store", dir)
+			if !strings.Contains(stdout, defaultNamespace+tt.user+"/page-") || len(got.User) == 0 {
+				t.Errorf("the page's session is not %s's:\n%s", tt.user, stdout)
+			}
+		})
+	}
+}
+
+// chatPageRun runs chat.mjs on a page served from store dir with flags,
+// given token in its fragment, and checks what it showed.
+func chatPageRun(t *testing.T, harness, chromium, dir, token string, flags ...string) pageRun {
+	t.Helper()
 	script := writeScript(t, `{"replies": [
 	  {"text": "I will run a command.", "tool_calls": [{"id": "c1", "name": "shell", "arguments": {"command": "echo page-ok"}}]},
 	  {"text": "One question.", "tool_calls": [{"id": "q1", "name": "ask_human", "arguments": {"question": "Which city?"}}]},
 	  {"text": "Going to Bergen, as you said, <i>with</i> care and in good time.", "chunk_delay": "15ms"}
 	]}`)
-	node := startNode(t, "--store", t.TempDir(), "--provider", "scripted", "--script", script, "--workspace", t.TempDir(), "--allow-shell", "--token", "page-secret")
+	node := startNode(t, append([]string{"--store", dir, "--provider", "scripted", "--script", script, "--workspace", t.TempDir(), "--allow-shell"}, flags...)...)
 
 	// The page reads the token from its fragment and sends it with every
 	// request; without it each would be refused.
 	var got pageRun
-	runPage(t, harness, chromium, "http://"+node.addr+"/#token=page-secret", &got)
+	runPage(t, harness, chromium, "http://"+node.addr+"/#token="+token, &got)
 	checks := []struct {
 		what string
 		ok   bool
@@ -101,4 +129,5 @@ func TestServeChatPageInChromium(t *testing.T) {
 			t.Errorf("%s: no; the page showed %+v", c.what, got)
 		}
 	}
+	return got
 }

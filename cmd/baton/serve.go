@@ -27,17 +27,18 @@ import (
 )
 
 func (a *app) serve(ctx context.Context, args []string) (err error) {
-	fs := a.newFlagsNoJSON("serve", "", "Serve agents over AG-UI: POST a RunAgentInput to / and read the run as\nServer-Sent Events (or NDJSON with Accept: application/x-ndjson); POST to\n/?protocol=ai-sdk for the Vercel AI SDK's UI message stream. GET / is a chat page.\nEach thread id is a session of the store; a stored one goes on where it stopped.", "its output is the AG-UI stream it serves")
+	fs := a.newFlagsNoJSON("serve", "", "Serve agents over AG-UI: POST a RunAgentInput to / and read the run as\nServer-Sent Events (or NDJSON with Accept: application/x-ndjson); POST to\n/?protocol=ai-sdk for the Vercel AI SDK's UI message stream. GET / is a chat page.\nEach thread id is a session of the store; a stored one goes on where it stopped.\nWith --tokens, each user has a token and threads of their own.", "its output is the AG-UI stream it serves")
 	var p providerSpec
 	fs.StringVar(&p.name, "provider", "openai", "openai, anthropic or scripted")
 	fs.StringVar(&p.model, "model", "", "model name (default per provider)")
 	fs.StringVar(&p.baseURL, "base-url", "", "API base URL for the provider")
 	fs.StringVar(&p.openAIRules, "openai-rules", "", openAIRulesHelp)
 	fs.StringVar(&p.script, "script", "", "script file for --provider scripted")
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; beyond loopback a --token is required")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; beyond loopback a --token or --tokens is required")
 	workspace := fs.String("workspace", ".", "folder the file tools are confined to")
 	var cfg serveConfig
 	fs.StringVar(&cfg.token, "token", os.Getenv("BATON_SERVE_TOKEN"), "bearer token every request must carry (default $BATON_SERVE_TOKEN)")
+	tokens := fs.String("tokens", os.Getenv("BATON_SERVE_TOKENS"), "`FILE` of users, one \"NAME TOKEN\" or \"NAME:TOKEN\" a line (# comments): each\nrequest carries its user's token, and each user reaches only their own threads,\nthread T of user U being session NAMESPACE+U/T (default $BATON_SERVE_TOKENS)")
 	origins := fs.String("allow-origin", "", "comma-separated origins (https://app.example) whose pages may call the server; none by default")
 	fs.StringVar(&cfg.namespace, "namespace", defaultNamespace, "thread ids are sessions named with this prefix; sessions without it are not served")
 	fs.DurationVar(&cfg.idle, "idle-timeout", 5*time.Minute, "close a thread (and release its session) after this long without requests")
@@ -58,8 +59,16 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 	if len(cfg.namespace) > store.MaxSessionID/2 || hasControl(cfg.namespace) {
 		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--namespace %q: at most %d bytes, no control characters or invisible ones", cfg.namespace, store.MaxSessionID/2)}
 	}
-	if cfg.token == "" && !loopbackAddr(*addr) {
-		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--addr %s listens beyond loopback: set --token or BATON_SERVE_TOKEN", *addr)}
+	if cfg.token != "" && *tokens != "" {
+		return &usageError{fs: fs.FlagSet, msg: "--token and --tokens: give one (BATON_SERVE_TOKEN and BATON_SERVE_TOKENS set them too)"}
+	}
+	if *tokens != "" {
+		if cfg.users, err = a.loadUsers(fs, *tokens, cfg.namespace); err != nil {
+			return err
+		}
+	}
+	if cfg.token == "" && len(cfg.users) == 0 && !loopbackAddr(*addr) {
+		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--addr %s listens beyond loopback: set --token or BATON_SERVE_TOKEN, or --tokens", *addr)}
 	}
 	for o := range strings.SplitSeq(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -126,7 +135,7 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 			ln.Close()
 			return err
 		}
-		if cleartextToken(addr, cfg.token) {
+		if cleartextToken(addr, cfg.secret()) {
 			fmt.Fprintf(a.stderr, "baton: warning: requests handed between serve processes carry the bearer token over %s unencrypted; advertise an https:// URL or keep the processes on a private network\n", addr)
 		}
 		shared.Advertise(addr)
@@ -142,7 +151,10 @@ const defaultNamespace = "serve-"
 
 // serveConfig is what the serve flags say about exposing the handler.
 type serveConfig struct {
-	token      string
+	token string
+	// users, instead of token, each have a token and threads of their
+	// own.
+	users      []wire.User
 	origins    []string
 	namespace  string
 	idle       time.Duration
@@ -158,6 +170,33 @@ type serveConfig struct {
 	// mcp are the MCP servers whose tools each run offers besides the
 	// fixed ones, as listed when the run starts.
 	mcp *mcpServers
+}
+
+// secret is a token requests carry, if they carry one.
+func (c serveConfig) secret() string {
+	if len(c.users) > 0 {
+		return c.users[0].Token
+	}
+	return c.token
+}
+
+// loadUsers reads the tokens file, warns when others may read it, and
+// checks that each user's name leaves the chat page's thread ids room in
+// a session id.
+func (a *app) loadUsers(fs *flagSet, path, namespace string) ([]wire.User, error) {
+	users, err := readTokens(path)
+	if err != nil {
+		return nil, err
+	}
+	if readableByOthers(path) {
+		fmt.Fprintf(a.stderr, "baton: warning: the tokens file %s is readable by other users of this machine; chmod 600 it\n", safeLine(path))
+	}
+	for _, u := range users {
+		if room := store.MaxSessionID - len(namespace) - len(u.Name) - 1; room < pageThreadID {
+			return nil, &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("user %q with --namespace %q leaves thread ids %d bytes, fewer than the chat page's %d: shorten one", u.Name, namespace, room, pageThreadID)}
+		}
+	}
+	return users, nil
 }
 
 // loopbackAddr reports whether a listen address reaches only this
@@ -187,7 +226,8 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov
 }
 
 // serveWith serves on ln until ctx ends. Thread T is session
-// cfg.namespace+T. Slow or silent clients are cut off: headers within
+// cfg.namespace+T, or with users, user U's thread T is session
+// cfg.namespace+U/T. Slow or silent clients are cut off: headers within
 // 10s, bodies within the handler's body timeout, idle connections after
 // 2 minutes.
 func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, cfg serveConfig) error {
@@ -195,6 +235,7 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		return openThread(ctx, st, prov, model, tools, cfg.mcp, cfg.driver, cfg.namespace+threadID, a.tracer)
 	}, wire.HandlerOptions{
 		Token:          cfg.token,
+		Users:          cfg.users,
 		AllowedOrigins: cfg.origins,
 		MaxThreadID:    store.MaxSessionID - len(cfg.namespace),
 		MaxThreads:     cfg.maxThreads,
@@ -212,7 +253,11 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		h.ServeHTTP(w, r)
 	})
 	srv := &http.Server{Handler: pageOr, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
-	fmt.Fprintf(a.stdout, "baton: serving AG-UI on http://%s/ (thread T is session %sT)\n", ln.Addr(), cfg.namespace)
+	sessions := fmt.Sprintf("thread T is session %sT", cfg.namespace)
+	if len(cfg.users) > 0 {
+		sessions = fmt.Sprintf("user U's thread T is session %sU/T", cfg.namespace)
+	}
+	fmt.Fprintf(a.stdout, "baton: serving AG-UI on http://%s/ (%s)\n", ln.Addr(), sessions)
 	fmt.Fprintf(a.stdout, "baton: chat page at http://%s/\n", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
