@@ -7,6 +7,8 @@
 // A client's message ids are kept with the session's turns, so a message
 // posted again (a retry, the AI SDK chat's regenerate) gets the stream
 // of the run it started rather than a second run, after a restart too.
+// A handler may serve several users (HandlerOptions.Users), each with a
+// bearer token and threads of their own.
 // Several handlers over one shared store hand each other the requests for
 // the threads they drive (HandlerOptions.Owner), so a client may talk to
 // any of them.
