@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // User is one of the people a handler serves (HandlerOptions.Users): the
@@ -41,8 +43,9 @@ func accounts(opts HandlerOptions) []account {
 	names, tokens := map[string]bool{}, map[string]bool{}
 	for _, u := range opts.Users {
 		switch {
-		case u.Name == "" || strings.Contains(u.Name, "/"):
-			panic(fmt.Sprintf("wire: user name %q is empty or holds a slash", u.Name))
+		case u.Name == "" || strings.Contains(u.Name, "/") || !utf8.ValidString(u.Name) || strings.ContainsFunc(u.Name, unicode.IsControl):
+			// The name goes in a header (userHeader) and in session ids.
+			panic(fmt.Sprintf("wire: user name %q is empty or holds a slash or a control character", u.Name))
 		case u.Token == "":
 			panic(fmt.Sprintf("wire: user %q has no token", u.Name))
 		case names[u.Name]:
@@ -75,9 +78,7 @@ func (h *Handler) authenticate(r *http.Request) (string, bool) {
 	digest := sha256.Sum256([]byte(got))
 	found := -1
 	for i, a := range h.users {
-		if subtle.ConstantTimeCompare(digest[:], a.digest[:]) == 1 {
-			found = i
-		}
+		found = subtle.ConstantTimeSelect(subtle.ConstantTimeCompare(digest[:], a.digest[:]), i, found)
 	}
 	if found < 0 {
 		return "", false

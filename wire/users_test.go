@@ -77,6 +77,7 @@ func TestNewHandlerRefusesBadUsers(t *testing.T) {
 	}{
 		{"empty name", HandlerOptions{Users: []User{{Name: "", Token: "x"}}}},
 		{"slash in name", HandlerOptions{Users: []User{{Name: "a/b", Token: "x"}}}},
+		{"control in name", HandlerOptions{Users: []User{{Name: "a\nb", Token: "x"}}}},
 		{"empty token", HandlerOptions{Users: []User{{Name: "a"}}}},
 		{"same name", HandlerOptions{Users: []User{{Name: "a", Token: "x"}, {Name: "a", Token: "y"}}}},
 		{"same token", HandlerOptions{Users: []User{{Name: "a", Token: "x"}, {Name: "b", Token: "x"}}}},

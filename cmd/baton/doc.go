@@ -5,7 +5,8 @@
 // their parents with --children), print a transcript or the node graph,
 // replay one and verify it byte for byte, fork one at a node, export and
 // import them as JSONL, and serve agents over AG-UI and the AI SDK's UI
-// message stream, with a chat page.
+// message stream, with a chat page, to the holder of one token or to
+// several users (--tokens), each with threads of their own.
 //
 // Every subcommand has its own flag set and --help. Exit codes: 0 ok, 1 a
 // runtime failure, 2 a usage error, 130 a command stopped with Ctrl-C
