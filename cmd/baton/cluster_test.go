@@ -65,6 +65,11 @@ func answerBody(thread, prompt, tool, id, content string) string {
 		`{"id":"t1","role":"tool","toolCallId":"` + id + `","content":"` + content + `"}]}`
 }
 
+// askCityScript asks which city, then goes to Bergen.
+const askCityScript = `{"replies": [
+	{"text": "One question.", "tool_calls": [{"id": "q1", "name": "ask_human", "arguments": {"question": "Which city?"}}]},
+	{"text": "Going to Bergen."}]}`
+
 // An answer posted to a serve process that does not drive the thread
 // reaches the one that does: the second node hands it to the first, which
 // applies it once and streams the rest of the run back through the
@@ -73,9 +78,7 @@ func TestServeAnswerPostedToNonOwner(t *testing.T) {
 	skipShort(t, "spawns processes")
 	isolate(t)
 	url := pgtest.SchemaURL(t)
-	script := writeScript(t, `{"replies": [
-		{"text": "One question.", "tool_calls": [{"id": "q1", "name": "ask_human", "arguments": {"question": "Which city?"}}]},
-		{"text": "Going to Bergen."}]}`)
+	script := writeScript(t, askCityScript)
 	args := []string{"--store", url, "--provider", "scripted", "--script", script, "--workspace", t.TempDir()}
 	n1, n2 := startNode(t, args...), startNode(t, args...)
 

@@ -18,9 +18,7 @@ func TestServeUsersAcrossProcesses(t *testing.T) {
 	skipShort(t, "spawns processes")
 	isolate(t)
 	url := pgtest.SchemaURL(t)
-	script := writeScript(t, `{"replies": [
-		{"text": "One question.", "tool_calls": [{"id": "q1", "name": "ask_human", "arguments": {"question": "Which city?"}}]},
-		{"text": "Going to Bergen."}]}`)
+	script := writeScript(t, askCityScript)
 	tokens := writeTokens(t, "alice "+aliceToken+"\nbob "+bobToken+"\n", 0o600)
 	args := []string{"--store", url, "--provider", "scripted", "--script", script, "--workspace", t.TempDir(), "--tokens", tokens}
 	n1, n2 := startNode(t, args...), startNode(t, args...)
