@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -64,6 +65,17 @@ func (c *cluster) restart(i int) {
 	c.mu.Unlock()
 }
 
+// restartAt restarts the node listening at addr.
+func (c *cluster) restartAt(addr string) {
+	c.mu.Lock()
+	i := slices.IndexFunc(c.nodes, func(n *serveNode) bool { return n.addr == addr })
+	c.mu.Unlock()
+	if i < 0 {
+		c.t.Fatalf("no node listens at %s", addr)
+	}
+	c.restart(i)
+}
+
 // clusterThread is what cluster.mjs reports of one thread.
 type clusterThread struct {
 	Thread   string `json:"thread"`
@@ -93,7 +105,7 @@ func TestServeClusterSurvivesKills(t *testing.T) {
 	isolate(t)
 	ctx := t.Context()
 	url := pgtest.SchemaURL(t)
-	script := writeScript(t, `{"loop": true, "replies": [{"text": "every node answers the same thread once", "first_delay": "300ms", "chunk_delay": "60ms"}]}`)
+	script := writeScript(t, `{"loop": true, "replies": [{"text": "every node answers the same thread once", "first_delay": "1s", "chunk_delay": "60ms"}]}`)
 	c := &cluster{t: t, args: []string{"--store", url, "--provider", "scripted", "--script", script, "--workspace", t.TempDir()}}
 	var urls []string
 	for range 3 {
@@ -120,32 +132,45 @@ func TestServeClusterSurvivesKills(t *testing.T) {
 	if err := client.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// The kills start once streams are open, however slow the machine
-	// is to start node and the client, so that they cut streams.
-	streaming := make(chan struct{})
+	// Each kill takes the node a stream has just opened on, however slow
+	// the machine is to start node and the client, so that kills cut
+	// streams: the client says which node each stream opens on. A reply
+	// waits a second before its first word, much longer than a kill
+	// takes.
+	opened := make(chan string)
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
+		defer close(opened)
 		sc := bufio.NewScanner(errPipe)
-		open := 0
 		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "streaming ") {
-				if open++; open == threads/3 {
-					close(streaming)
-				}
+			if rest, ok := strings.CutPrefix(sc.Text(), "streaming "); ok {
+				opened <- rest
 				continue
 			}
-			stderr.WriteString(sc.Text() + "\n")
+			if !strings.HasPrefix(sc.Text(), "closed ") {
+				stderr.WriteString(sc.Text() + "\n")
+			}
 		}
 	}()
-	select {
-	case <-streaming:
-	case <-cctx.Done():
-		t.Fatalf("no streams opened:\n%s", stderr.String())
-	}
-	for k := range 4 {
-		time.Sleep(300 * time.Millisecond)
-		c.restart(k % 3)
+	kills := 0
+	for stream := range opened {
+		_, node, _ := strings.Cut(stream, " ")
+		if kills == 4 {
+			continue
+		}
+		c.restartAt(node)
+		kills++
+		// Streams that opened while the node restarted may have ended
+		// since: the next kill waits for one that opens after.
+		for drained := false; !drained; {
+			select {
+			case _, ok := <-opened:
+				drained = !ok
+			default:
+				drained = true
+			}
+		}
 	}
 	<-copied
 	if err := client.Wait(); err != nil {

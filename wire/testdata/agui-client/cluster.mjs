@@ -30,8 +30,11 @@ function trackingFetch(state) {
     const res = await fetch(input, init);
     state.status = res.status;
     if (!res.ok || !res.body) return res;
-    // Tells the test a stream is open, so that its kills cut streams.
-    process.stderr.write("streaming " + state.thread + "\n");
+    // Tells the test which node a stream is open on, and when it closes,
+    // so that its kills cut streams.
+    const node = new URL(String(input.url ?? input)).host;
+    const closed = () => process.stderr.write(`closed ${state.thread} ${node}\n`);
+    process.stderr.write(`streaming ${state.thread} ${node}\n`);
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     const encoder = new TextEncoder();
@@ -43,10 +46,12 @@ function trackingFetch(state) {
           chunk = await reader.read();
         } catch {
           state.cut = true;
+          closed();
           controller.close();
           return;
         }
         if (chunk.done) {
+          closed();
           controller.close();
           return;
         }
