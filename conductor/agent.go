@@ -375,6 +375,23 @@ func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 // callbacks (a subscriber, a hook, the approver or the retriever): Close
 // waits for them to return.
 func (a *Agent) Close() error {
+	return a.close(false)
+}
+
+// Leave closes the agent as Close does, except that a run in flight is
+// not aborted but left as a process that dies leaves it: its model call
+// and tools are cancelled and nothing more of it is recorded, so the
+// store keeps it in flight, the runs of its delegate calls' children
+// with it, and whoever resumes the session (Resume, Reopen, in this
+// process or another) picks it up from its last durable step. Subscribers
+// get EvRunDetached, and a Submit waiting on the run returns ErrClosed. A
+// server that restarts calls it for the runs it could not let finish.
+func (a *Agent) Leave() error {
+	return a.close(true)
+}
+
+// close is Close, or Leave when leave is set.
+func (a *Agent) close(leave bool) error {
 	var err error
 	a.closing.Do(func() {
 		done := make(chan struct{})
@@ -385,6 +402,8 @@ func (a *Agent) Close() error {
 				// Nothing runs: the run stays in the store, waiting, for
 				// Resume or Reopen to pick up after a restart.
 				a.detachTree()
+			case leave:
+				a.leaveTree()
 			default:
 				a.apply(contract.AbortRequested{Mode: contract.AbortNow, Reason: "agent closed", At: a.now()})
 			}

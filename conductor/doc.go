@@ -25,7 +25,8 @@
 // Submit or Resume that fails before that lets the session go, the
 // agent's state unchanged, and may be tried again.
 // Hosts call CreateAgent, Submit, Steer, FollowUp, Approve, Answer,
-// Abort, Subscribe, Snapshot and Resume; ApproveCalls and AnswerCall
+// Abort, Subscribe, Snapshot and Resume, and Close, or Leave to go
+// without ending a run in flight, which stays in the store for Resume; ApproveCalls and AnswerCall
 // name the run and turn of the call they decide, as model call ids are
 // unique within one reply only; SetRunTools swaps the run's own tools
 // while it is in flight, for a tool source whose tools changed, and its

@@ -255,9 +255,30 @@ func (a *Agent) detachTree() {
 	a.detachRun()
 }
 
-// detachRun lets go of a run that waits for people, without ending it:
-// its workers (approvers, answerers) are stopped and its waiters told the
-// agent closed; the store keeps the run in flight. In turn (enqueue).
+// leaveTree lets go of a run in flight without ending it (Leave): the
+// children of its delegate calls that have begun are told to let go of
+// theirs first, queued ahead of the close that the end of their calls
+// brings, so that none of them records an abort either. In turn
+// (enqueue).
+func (a *Agent) leaveTree() {
+	for _, session := range slices.Sorted(maps.Keys(a.run.children)) {
+		ag := a.run.children[session].running()
+		if ag == nil {
+			continue
+		}
+		ag.enqueue(&task{fn: func() {
+			if ag.run != nil && ag.failed == nil {
+				ag.leaveTree()
+			}
+		}})
+	}
+	a.detachRun()
+}
+
+// detachRun lets go of a run that waits for people, or that the agent
+// leaves in flight, without ending it: its workers (model call, tools,
+// approvers, answerers) are stopped and its waiters told the agent
+// closed; the store keeps the run in flight. In turn (enqueue).
 func (a *Agent) detachRun() {
 	a.publish(&contract.RunEvent{Kind: contract.EvRunDetached, Seq: a.state.Seq, SessionID: a.state.SessionID, RunID: a.state.RunID, At: a.now()})
 	for _, w := range a.dropRun().waiters {

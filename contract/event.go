@@ -36,8 +36,9 @@ const (
 	EvRunSettled    EventKind = "run_settled"
 	EvRunFaulted    EventKind = "run_faulted"
 	// EvRunDetached says the agent closed while its run waited only for
-	// people: the run has not ended, it stays in flight in the store for
-	// Resume or Reopen, but nothing more of it comes from this agent.
+	// people, or let go of its run in flight (conductor's Agent.Leave):
+	// the run has not ended, it stays in flight in the store for Resume
+	// or Reopen, but nothing more of it comes from this agent.
 	// Like EvWaiting it is not committed.
 	EvRunDetached EventKind = "run_detached"
 	// EvSubflowStarted, EvSubflowCompleted and EvSubflowFailed mark a
