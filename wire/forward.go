@@ -56,6 +56,10 @@ func (h *Handler) reach(w http.ResponseWriter, r *http.Request, n threadName) (t
 	ctx := r.Context()
 	for try := 1; ; try++ {
 		t, code, err = h.acquire(ctx, n)
+		if errors.Is(err, errDraining) && r.Header.Get(forwardedHeader) != "" {
+			// The sender may open the thread itself: nothing here holds it.
+			return nil, false, http.StatusMisdirectedRequest, err
+		}
 		if err == nil || !errors.Is(err, store.ErrLocked) || h.opts.Owner == nil {
 			return t, false, code, err
 		}

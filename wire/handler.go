@@ -180,6 +180,8 @@ type Handler struct {
 	// retiring are the threads taken out of threads and still closing.
 	retiring map[string]*thread
 	closed   bool
+	// draining refuses new work (Drain).
+	draining bool
 	quit     chan struct{}
 	runs     sync.WaitGroup // runs in flight
 	opening  sync.WaitGroup // threads being opened
@@ -208,8 +210,14 @@ func NewRunnerHandler(newRunner func(ctx context.Context, threadID string) (Runn
 }
 
 // Close closes every thread's agent (ending runs in flight) and waits for
-// their runs to return.
+// their runs to return. Drain is the gentle way.
 func (h *Handler) Close() error {
+	return h.close(false)
+}
+
+// close is Close; with leave, the runs in flight are left in flight
+// rather than ended (see Drain).
+func (h *Handler) close(leave bool) error {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -226,7 +234,7 @@ func (h *Handler) Close() error {
 	var errs []error
 	for _, t := range threads {
 		if t.err == nil {
-			errs = append(errs, h.closeThread(t))
+			errs = append(errs, h.closeThread(t, leave))
 		}
 	}
 	h.runs.Wait()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/batonrt/baton/contract"
@@ -31,6 +32,9 @@ type thread struct {
 	// closed is closed once the thread's runner is closed, its session
 	// released.
 	closed chan struct{}
+	// left is set when the thread is closed leaving its run in flight
+	// (Drain): its streams are broken off rather than ended.
+	left atomic.Bool
 
 	// Guarded by the handler's mu.
 	users   int
@@ -71,6 +75,10 @@ func (h *Handler) acquire(ctx context.Context, n threadName) (*thread, int, erro
 		ok = false
 	}
 	if !ok {
+		if h.draining {
+			h.mu.Unlock()
+			return nil, http.StatusServiceUnavailable, errDraining
+		}
 		if len(h.threads) >= h.opts.MaxThreads && !h.evictLocked() {
 			h.mu.Unlock()
 			return nil, http.StatusServiceUnavailable, errBusy
@@ -211,17 +219,17 @@ func (h *Handler) delegatesMayWaitLocked(t *thread) bool {
 	return ok && h.opts.ClientAnswers && t.users == 0 && t.err == nil && t.r.Snapshot().Phase == contract.PhaseAwaitingTools
 }
 
-// retireWaiting retires the threads of those whose run waits only for
-// people, asked without the handler's lock (the agent answers from its
+// retireWaiting retires the threads of those, idle for d, whose run
+// waits only for people, asked without the handler's lock (the agent answers from its
 // loop), and returns them.
-func (h *Handler) retireWaiting(threads []*thread) []*thread {
+func (h *Handler) retireWaiting(threads []*thread, d time.Duration) []*thread {
 	var out []*thread
 	for _, t := range threads {
 		if !t.r.(PeopleWaiter).WaitsOnlyForPeople() {
 			continue
 		}
 		h.mu.Lock()
-		if h.threads[t.key] == t && h.delegatesMayWaitLocked(t) && time.Since(t.idle) >= h.opts.IdleTimeout {
+		if h.threads[t.key] == t && h.delegatesMayWaitLocked(t) && time.Since(t.idle) >= d {
 			h.retireLocked(t)
 			out = append(out, t)
 		}
@@ -246,7 +254,7 @@ func (h *Handler) evictLocked() bool {
 	h.closing.Add(1)
 	go func() {
 		defer h.closing.Done()
-		h.closeThread(oldest)
+		h.closeThread(oldest, false)
 	}()
 	return true
 }
@@ -265,7 +273,7 @@ func (h *Handler) closeFailedLocked(t *thread) {
 	h.closing.Add(1)
 	go func() {
 		defer h.closing.Done()
-		if err := h.closeThread(t); err != nil {
+		if err := h.closeThread(t, false); err != nil {
 			h.opts.Logger.Warn("wire: close failed thread", "thread", t.key, "err", err)
 		}
 	}()
@@ -284,10 +292,21 @@ func (h *Handler) closeIfFailed(t *thread) {
 	}
 }
 
-func (h *Handler) closeThread(t *thread) error {
+// closeThread closes t's runner; with leave, a runner that can leaves its
+// run in flight (Leaver) and t's streams are broken off.
+func (h *Handler) closeThread(t *thread, leave bool) error {
+	lv, ok := t.r.(Leaver)
+	leave = leave && ok
+	// Set before the log closes: the streams it wakes look at it.
+	t.left.Store(leave)
 	t.stop()
 	t.log.close()
-	err := t.r.Close()
+	var err error
+	if leave {
+		err = lv.Leave()
+	} else {
+		err = t.r.Close()
+	}
 	h.mu.Lock()
 	if h.retiring[t.key] == t {
 		delete(h.retiring, t.key)
@@ -295,6 +314,25 @@ func (h *Handler) closeThread(t *thread) error {
 	h.mu.Unlock()
 	close(t.closed)
 	return err
+}
+
+// retireIdle retires, and returns, the threads that nothing has held for
+// d by now.
+func (h *Handler) retireIdle(now time.Time, d time.Duration) []*thread {
+	var idle, waiting []*thread
+	h.mu.Lock()
+	for _, t := range h.threads {
+		switch {
+		case now.Sub(t.idle) < d:
+		case h.idleLocked(t):
+			h.retireLocked(t)
+			idle = append(idle, t)
+		case h.delegatesMayWaitLocked(t):
+			waiting = append(waiting, t)
+		}
+	}
+	h.mu.Unlock()
+	return append(idle, h.retireWaiting(waiting, d)...)
 }
 
 // reap closes the threads idle for IdleTimeout, until the handler closes.
@@ -307,22 +345,8 @@ func (h *Handler) reap() {
 		case <-h.quit:
 			return
 		case now := <-tick.C:
-			var idle, waiting []*thread
-			h.mu.Lock()
-			for _, t := range h.threads {
-				switch {
-				case now.Sub(t.idle) < h.opts.IdleTimeout:
-				case h.idleLocked(t):
-					h.retireLocked(t)
-					idle = append(idle, t)
-				case h.delegatesMayWaitLocked(t):
-					waiting = append(waiting, t)
-				}
-			}
-			h.mu.Unlock()
-			idle = append(idle, h.retireWaiting(waiting)...)
-			for _, t := range idle {
-				if err := h.closeThread(t); err != nil {
+			for _, t := range h.retireIdle(now, h.opts.IdleTimeout) {
+				if err := h.closeThread(t, false); err != nil {
 					h.opts.Logger.Warn("wire: close idle thread", "thread", t.key, "err", err)
 				}
 			}
@@ -337,7 +361,7 @@ func (h *Handler) claim(t *thread) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	snap := t.r.Snapshot()
-	if h.closed || t.running || snap.Phase.InFlight() {
+	if h.closed || h.draining || t.running || snap.Phase.InFlight() {
 		return false
 	}
 	t.running = true
@@ -510,7 +534,7 @@ func (h *Handler) letGo(t *thread) bool {
 	h.closing.Add(1)
 	go func() {
 		defer h.closing.Done()
-		if err := h.closeThread(t); err != nil {
+		if err := h.closeThread(t, false); err != nil {
 			h.opts.Logger.Warn("wire: close thread", "thread", t.key, "err", err)
 		}
 	}()

@@ -45,6 +45,9 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		switch h.claimWhenReturned(ctx, t, !ended) {
 		case claimRefused:
 			h.untake(t, ids)
+			if h.refuseDraining(w) {
+				return
+			}
 			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
 			return
 		case claimed:

@@ -486,6 +486,7 @@ func (s *streamer) follow(ctx context.Context, done <-chan struct{}) error {
 			}
 		}
 		if closed {
+			s.dropIfLeft()
 			// The thread closed; its store still has the run's end, unless
 			// the store's failure closed it.
 			err := s.fill(ctx)
@@ -500,6 +501,7 @@ func (s *streamer) follow(ctx context.Context, done <-chan struct{}) error {
 		case <-done:
 			done = nil
 			if s.t.r.Snapshot().Seq <= s.last && s.t.log.end() == s.pos {
+				s.dropIfLeft()
 				return s.faultIfFailed()
 			}
 		case <-ctx.Done():

@@ -8,10 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
@@ -44,6 +42,7 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 	fs.DurationVar(&cfg.idle, "idle-timeout", 5*time.Minute, "close a thread (and release its session) after this long without requests")
 	fs.IntVar(&cfg.maxThreads, "max-threads", 1000, "live threads at most; beyond, new threads get 503")
 	advertise := fs.String("advertise", "", "with a postgres:// --store shared by several serve processes: the URL the others reach this one at, to hand it requests for the threads it drives (default http://ADDR)")
+	fs.DurationVar(&cfg.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long runs in flight may go on to their end while no new runs or threads are taken (503); those still in flight then are left in flight in the store, not aborted, and go on when their client reconnects to a server on the store (with a shared postgres:// store another serve process takes them over at once); 0 leaves them at once. A second SIGTERM ends the wait; Ctrl-C stops at once, aborting runs")
 	allowShell := fs.Bool("allow-shell", false, "offer the shell tool (each call needs the page's approval)")
 	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs the page's approval)")
 	servers := addMCPFlags(fs)
@@ -76,19 +75,25 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 		}
 	}
 	// A service manager stops a server with SIGTERM, a terminal with
-	// SIGINT: both shut it down gracefully, at any time from here on, as
-	// it starts too. Ctrl-C comes through the channel main listens on
-	// from the start, so one pressed before this point is not lost; a
-	// second ends a shutdown a step holds up.
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
-	defer stop()
+	// SIGINT. Ctrl-C shuts it down at once, at any time from here on, as
+	// it starts too; it comes through the channel main listens on from
+	// the start, so one pressed before this point is not lost, and a
+	// second ends a shutdown a step holds up. SIGTERM stops it starting
+	// as Ctrl-C does, and drains it once it serves (see serveWith).
+	termed, termedAgain, stopTerm := notifyTerm()
+	defer stopTerm()
+	cfg.termed, cfg.termedAgain = termed, termedAgain
 	ctx, interrupted := a.cancelOnInterrupt(ctx, "\nbaton: shutting down")
 	defer func() {
-		// Starting cut short by Ctrl-C is a shutdown, not a failure.
-		if interrupted() && errors.Is(err, context.Canceled) {
+		// Starting cut short is a shutdown, not a failure.
+		if (interrupted() || termed.Err() != nil) && errors.Is(err, context.Canceled) {
 			err = nil
 		}
 	}()
+	serveCtx := ctx
+	ctx, cancelStart := context.WithCancel(ctx)
+	defer cancelStart()
+	startTermed := context.AfterFunc(termed, cancelStart)
 	prov, model, err := openProvider(p)
 	if err != nil {
 		return err
@@ -121,10 +126,13 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 		}
 		cfg.mcp = mcps
 	}
-	if ctx.Err() != nil {
+	if !startTermed() || ctx.Err() != nil {
 		// A step of starting did not heed the cancel but has ended.
 		return nil
 	}
+	// The steps' resources live as long as serveCtx, which a SIGTERM no
+	// longer ends.
+	ctx = serveCtx
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -170,6 +178,12 @@ type serveConfig struct {
 	// mcp are the MCP servers whose tools each run offers besides the
 	// fixed ones, as listed when the run starts.
 	mcp *mcpServers
+	// termed ends with the first SIGTERM, which drains the server for
+	// drainTimeout; termedAgain closes with the second, which ends the
+	// drain at once. Nil: never.
+	termed       context.Context
+	termedAgain  <-chan struct{}
+	drainTimeout time.Duration
 }
 
 // secret is a token requests carry, if they carry one.
@@ -225,11 +239,12 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov
 	return a.serveWith(ctx, ln, st, prov, model, tools, serveConfig{namespace: defaultNamespace})
 }
 
-// serveWith serves on ln until ctx ends. Thread T is session
-// cfg.namespace+T, or with users, user U's thread T is session
-// cfg.namespace+U/T. Slow or silent clients are cut off: headers within
-// 10s, bodies within the handler's body timeout, idle connections after
-// 2 minutes.
+// serveWith serves on ln until ctx ends, which stops it at once: runs in
+// flight are aborted; or until cfg.termed ends, which drains it (see
+// drain). Thread T is session cfg.namespace+T, or with users, user U's
+// thread T is session cfg.namespace+U/T. Slow or silent clients
+// are cut off: headers within 10s, bodies within the handler's body
+// timeout, idle connections after 2 minutes.
 func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, cfg serveConfig) error {
 	h := wire.NewRunnerHandler(func(ctx context.Context, threadID string) (wire.Runner, error) {
 		return openThread(ctx, st, prov, model, tools, cfg.mcp, cfg.driver, cfg.namespace+threadID, a.tracer)
@@ -262,19 +277,28 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	stopAdopting := a.startAdopting(ctx, h, cfg)
+	var termed <-chan struct{}
+	if cfg.termed != nil {
+		termed = cfg.termed.Done()
+	}
+	var closeErr error
 	select {
 	case err := <-served:
 		stopAdopting()
 		h.Close()
 		return fmt.Errorf("serve: %w", err)
+	case <-termed:
+		stopAdopting()
+		srv.SetKeepAlivesEnabled(false)
+		closeErr = a.drain(ctx, h, cfg)
 	case <-ctx.Done():
+		if !errors.Is(context.Cause(ctx), errInterrupted) {
+			// Ctrl-C said so already.
+			fmt.Fprintln(a.stderr, "baton: shutting down")
+		}
+		stopAdopting()
+		closeErr = h.Close()
 	}
-	if !errors.Is(context.Cause(ctx), errInterrupted) {
-		// Ctrl-C said so already.
-		fmt.Fprintln(a.stderr, "baton: shutting down")
-	}
-	stopAdopting()
-	closeErr := h.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	err := srv.Shutdown(sctx)
@@ -346,6 +370,7 @@ var (
 	_ wire.CallAnswerer     = toolRunner{}
 	_ wire.PeopleWaiter     = toolRunner{}
 	_ wire.Aborter          = toolRunner{}
+	_ wire.Leaver           = toolRunner{}
 )
 
 // Steer takes a message the page posts while the run is in flight
@@ -359,6 +384,12 @@ func (r toolRunner) Steer(input []contract.Turn) error {
 func (r toolRunner) Close() error {
 	r.unfollow()
 	return r.Agent.Close()
+}
+
+// Leave is Close, leaving a run in flight in the store (wire.Leaver).
+func (r toolRunner) Leave() error {
+	r.unfollow()
+	return r.Agent.Leave()
 }
 
 func (r toolRunner) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {
