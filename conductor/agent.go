@@ -404,6 +404,9 @@ func (a *Agent) close(leave bool) error {
 				a.detachTree()
 			case leave:
 				a.leaveTree()
+				// Let go as a process that dies does, for another process
+				// sharing the store to take the run up (store.Lease.Leave).
+				a.unlockLeaving(true)
 			default:
 				a.apply(contract.AbortRequested{Mode: contract.AbortNow, Reason: "agent closed", At: a.now()})
 			}

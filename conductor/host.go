@@ -345,12 +345,20 @@ func (a *Agent) lockSession(ctx context.Context, id string) error {
 	return nil
 }
 
-func (a *Agent) unlock() {
+func (a *Agent) unlock() { a.unlockLeaving(false) }
+
+// unlockLeaving lets go of the session's lock; with leave, as a holder
+// that dies lets it go (store.Lease.Leave).
+func (a *Agent) unlockLeaving(leave bool) {
 	if a.lease == nil {
 		return
 	}
 	a.unwatchLease()
-	if err := a.lease.Release(); err != nil {
+	release := a.lease.Release
+	if leave {
+		release = a.lease.Leave
+	}
+	if err := release(); err != nil {
 		a.log.Warn("conductor: release session lock", "err", err)
 	}
 	a.lease, a.unwatchLease = nil, nil

@@ -11,7 +11,9 @@
 // The rules live once, in the Store that New builds over a Backend: the
 // raw storage of objects by hash, refs moved by compare-and-set, and
 // session locks, held as a Lease, which tells its holder when a backend
-// loses the lock while the holder lives (LosableLock). NewMemory's store,
+// loses the lock while the holder lives (LosableLock), and is let go on
+// purpose (Release) or as by a holder that dies (Leave, which a Leaver
+// lock tells apart). NewMemory's store,
 // the only reader of its own backend, is a Recorder: a record taken
 // through Record is hashed, with the nodes after it, only when the store is next read, and a model's reply or a
 // tool's result is kept as it is and encoded only then too, so a session

@@ -26,7 +26,18 @@ type LosableLock interface {
 // over, rather than when its next append is refused with ErrLockLost.
 type Lease struct {
 	release func() error
+	leave   func() error
 	lost    context.Context
+}
+
+// Leaver is a lock that can be let go as a holder that dies lets it go,
+// which a Backend that records who holds its sessions returns from Lock
+// (store/postgres: the session is listed among those whose owner died,
+// for another process to take up and resume). Close lets it go on
+// purpose.
+type Leaver interface {
+	io.Closer
+	Leave() error
 }
 
 // NewLease returns the lease of the lock c, which Close releases: lost
@@ -39,16 +50,29 @@ func NewLease(c io.Closer) *Lease {
 		l.lost = ll.Lost()
 	}
 	var once sync.Once
-	l.release = func() error {
-		var err error
-		once.Do(func() { err = c.Close() })
-		return err
+	let := func(f func() error) func() error {
+		return func() error {
+			var err error
+			once.Do(func() { err = f() })
+			return err
+		}
+	}
+	l.release, l.leave = let(c.Close), let(c.Close)
+	if lv, ok := c.(Leaver); ok {
+		l.leave = let(lv.Leave)
 	}
 	return l
 }
 
-// Release lets the lock go; calling it again does nothing.
+// Release lets the lock go; calling it again, or Leave, does nothing.
 func (l *Lease) Release() error { return l.release() }
+
+// Leave lets the lock go as a holder that dies would, for a holder that
+// stops driving the session with work in flight (a run it leaves for
+// another process to resume), where the backend tells the two apart
+// (Leaver); otherwise it is Release. Calling it again, or Release, does
+// nothing.
+func (l *Lease) Leave() error { return l.leave() }
 
 // Lost returns a channel closed when the lock is lost while held; nil
 // when the backend's locks are never lost. Release does not close it.

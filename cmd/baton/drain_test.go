@@ -286,9 +286,10 @@ func TestServeDrainLeavesRunForRestart(t *testing.T) {
 }
 
 // With a store shared by several serve processes, a run one of them
-// leaves in flight as it drains goes on in another: the client's
-// reconnect, to the other process, finds it going on and gets its reply
-// once, and the session replays with the run answered once, unaborted.
+// leaves in flight as it drains (--drain-timeout 0) goes on in another,
+// which takes it up with no client asking; the client's reconnect, to
+// the other process, gets its reply once, and the session replays with
+// the run answered once, unaborted.
 func TestServeDrainHandsRunToLiveNode(t *testing.T) {
 	skipShort(t, "spawns processes")
 	isolate(t)
@@ -312,6 +313,11 @@ func TestServeDrainHandsRunToLiveNode(t *testing.T) {
 	if kinds := recordKinds(t, dbURL, defaultNamespace+"moved"); kinds[contract.SigAbortRequested] != 0 || kinds[contract.SigModelFailed] != 0 {
 		t.Fatalf("records by kind %v: want the run left as it was", kinds)
 	}
+	// The other process takes the run up by itself, as one whose owner
+	// died, and the client's reconnect finds it there.
+	waitFor(t, "the other node to finish the run left", func() bool {
+		return recordKinds(t, dbURL, defaultNamespace+"moved")[contract.SigModelReplied] > 0
+	})
 	resp, err := http.Get("http://" + n2.addr + "/?threadId=moved&lastEventId=" + lastID)
 	if err != nil {
 		t.Fatal(err)

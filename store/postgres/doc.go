@@ -16,7 +16,8 @@
 // records, with its epoch, the address it advertises (Advertise), so
 // that others find it while it holds the lock (Owner); it withdraws the
 // address when it lets the session go, so a session whose owner died is
-// one with an address and a free lock (Orphans). The
+// one with an address and a free lock (Orphans); so is one its owner
+// left with work in flight (store.Lease.Leave), for another to take up. The
 // package creates and migrates its tables, with a version, in the schema
 // the URL's search_path names. Importing it registers postgres:// and
 // postgresql:// with store.Open. It imports store and pgx.

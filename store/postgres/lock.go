@@ -198,22 +198,26 @@ func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	b.mu.Unlock()
 	b.watch()
 	var once sync.Once
-	return &heldLock{lost: lost, release: func() {
-		once.Do(func() { b.release(session, key, epoch, conn) })
+	return &heldLock{lost: lost, release: func(withdraw bool) {
+		once.Do(func() { b.release(session, key, epoch, conn, withdraw) })
 	}}, nil
 }
 
-// release lets go of a lock taken on conn. Only there: once conn has
+// release lets go of a lock taken on conn, withdrawing the address
+// recorded with it unless the holder leaves the session as a dead owner
+// would (heldLock.Leave). Only there: once conn has
 // ended, its locks ended with it, and the owner connection now may hold
 // the same session's lock taken again since this release began, which
 // is not this holder's to let go.
-func (b *Backend) release(session string, key, epoch int64, conn *pgx.Conn) {
+func (b *Backend) release(session string, key, epoch int64, conn *pgx.Conn, withdraw bool) {
 	b.mu.Lock()
 	if o, ok := b.held[session]; ok && o.epoch == epoch {
 		delete(b.held, session)
 	}
 	b.mu.Unlock()
-	b.withdraw(session, epoch)
+	if withdraw {
+		b.withdraw(session, epoch)
+	}
 	b.ownerMu.Lock()
 	if b.owner == conn && !conn.IsClosed() {
 		b.unlock(conn, key)

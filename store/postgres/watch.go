@@ -89,15 +89,25 @@ func (b *Backend) loseDead() {
 	}
 }
 
-// heldLock is a lock Lock took: a store.LosableLock.
+// heldLock is a lock Lock took: a store.LosableLock and a store.Leaver.
 type heldLock struct {
-	lost    context.Context
-	release func()
+	lost context.Context
+	// release lets the lock go; withdraw says to clear the address
+	// recorded with it, as a holder that lets it go on purpose does.
+	release func(withdraw bool)
 }
 
 func (l *heldLock) Lost() context.Context { return l.lost }
 
 func (l *heldLock) Close() error {
-	l.release()
+	l.release(true)
+	return nil
+}
+
+// Leave lets the lock go but leaves the address recorded with it, as an
+// owner that died does, so that the session is listed among the orphans
+// and another process takes it up.
+func (l *heldLock) Leave() error {
+	l.release(false)
 	return nil
 }
