@@ -11,7 +11,9 @@
 // bearer token and threads of their own.
 // Several handlers over one shared store hand each other the requests for
 // the threads they drive (HandlerOptions.Owner), so a client may talk to
-// any of them.
+// any of them. Drain shuts a handler down for a restart without ending
+// the runs in flight: they finish, or are left in flight in the store for
+// the next handler, their clients reconnecting.
 //
 // wire imports contract, store, conductor and internal/redact of baton's
 // packages.

@@ -11,7 +11,9 @@
 // Every subcommand has its own flag set and --help. Exit codes: 0 ok, 1 a
 // runtime failure, 2 a usage error, 130 a command stopped with Ctrl-C
 // (serve shuts down, even while it starts, and exits 0; a second Ctrl-C
-// exits 130 at once); errors go to stderr prefixed "baton: ". --json output escapes the
+// exits 130 at once; SIGTERM drains it for a restart, leaving the runs
+// that outlive --drain-timeout in flight in the store, and it exits 0);
+// errors go to stderr prefixed "baton: ". --json output escapes the
 // characters a terminal acts on as \uXXXX, as the text output escapes
 // them.
 // The store is --store DIR or --store postgres://..., or $BATON_HOME/store,

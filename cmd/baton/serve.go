@@ -25,7 +25,7 @@ import (
 )
 
 func (a *app) serve(ctx context.Context, args []string) (err error) {
-	fs := a.newFlagsNoJSON("serve", "", "Serve agents over AG-UI: POST a RunAgentInput to / and read the run as\nServer-Sent Events (or NDJSON with Accept: application/x-ndjson); POST to\n/?protocol=ai-sdk for the Vercel AI SDK's UI message stream. GET / is a chat page.\nEach thread id is a session of the store; a stored one goes on where it stopped.\nWith --tokens, each user has a token and threads of their own.", "its output is the AG-UI stream it serves")
+	fs := a.newFlagsNoJSON("serve", "", "Serve agents over AG-UI: POST a RunAgentInput to / and read the run as\nServer-Sent Events (or NDJSON with Accept: application/x-ndjson); POST to\n/?protocol=ai-sdk for the Vercel AI SDK's UI message stream. GET / is a chat page.\nEach thread id is a session of the store; a stored one goes on where it stopped.\nWith --tokens, each user has a token and threads of their own.\nSIGTERM drains the server for a restart: new runs and threads get 503, runs in\nflight have --drain-timeout to end, and those still in flight then are left in\nthe store, not aborted; their streams break off and the clients' reconnects\nresume them on the restarted server (or another sharing a postgres:// store,\nwhich takes them up at once). Ctrl-C stops at once, aborting runs in flight.", "its output is the AG-UI stream it serves")
 	var p providerSpec
 	fs.StringVar(&p.name, "provider", "openai", "openai, anthropic or scripted")
 	fs.StringVar(&p.model, "model", "", "model name (default per provider)")
@@ -42,7 +42,7 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 	fs.DurationVar(&cfg.idle, "idle-timeout", 5*time.Minute, "close a thread (and release its session) after this long without requests")
 	fs.IntVar(&cfg.maxThreads, "max-threads", 1000, "live threads at most; beyond, new threads get 503")
 	advertise := fs.String("advertise", "", "with a postgres:// --store shared by several serve processes: the URL the others reach this one at, to hand it requests for the threads it drives (default http://ADDR)")
-	fs.DurationVar(&cfg.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long runs in flight may go on to their end while no new runs or threads are taken (503); those still in flight then are left in flight in the store, not aborted, and go on when their client reconnects to a server on the store (with a shared postgres:// store another serve process takes them over at once); 0 leaves them at once. A second SIGTERM ends the wait; Ctrl-C stops at once, aborting runs")
+	fs.DurationVar(&cfg.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long runs in flight may go on to their end; those still in flight then are left in the store for a restarted server to resume; 0 leaves them at once, as does a second SIGTERM or Ctrl-C")
 	allowShell := fs.Bool("allow-shell", false, "offer the shell tool (each call needs the page's approval)")
 	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs the page's approval)")
 	servers := addMCPFlags(fs)

@@ -7,11 +7,12 @@ import (
 
 // TestServeHelpNamesWhatItServes: serve's help and its line in baton's
 // help name every way a client talks to it, as the handler answers each:
-// AG-UI, the AI SDK's stream, NDJSON and the chat page.
+// AG-UI, the AI SDK's stream, NDJSON and the chat page; and what a
+// SIGTERM does to the runs in flight.
 func TestServeHelpNamesWhatItServes(t *testing.T) {
 	isolate(t)
 	_, help, _ := cli(t, "", "serve", "--help")
-	for _, want := range []string{"AG-UI", "?protocol=ai-sdk", "application/x-ndjson", "chat page"} {
+	for _, want := range []string{"AG-UI", "?protocol=ai-sdk", "application/x-ndjson", "chat page", "SIGTERM drains", "--drain-timeout"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("serve --help does not mention %q:\n%s", want, help)
 		}
