@@ -45,15 +45,7 @@ func recordKinds(t *testing.T, url, session string) map[contract.SignalKind]int 
 		t.Fatal(err)
 	}
 	defer st.Close()
-	recs, err := st.Records(t.Context(), session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kinds := map[contract.SignalKind]int{}
-	for _, r := range recs {
-		kinds[r.Signal.SignalKind()]++
-	}
-	return kinds
+	return signalKinds(t, st, session)
 }
 
 // answerBody is the AG-UI body that answers call id of tool name with

@@ -108,6 +108,18 @@ func (n *serveNode) signal(t *testing.T, sig syscall.Signal) {
 	}
 }
 
+// get reads the whole answer to a GET of path.
+func (n *serveNode) get(t *testing.T, path string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + n.addr + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
 // signalKinds counts the stored session's records by kind.
 func signalKinds(t *testing.T, st store.Store, session string) map[contract.SignalKind]int {
 	t.Helper()
@@ -245,18 +257,12 @@ func TestServeDrainLeavesRunForRestart(t *testing.T) {
 	st.Close()
 
 	n2 := startNode(t, "--store", dir, "--provider", "scripted", "--script", reply, "--workspace", ws)
-	resp, err := http.Get("http://" + n2.addr + "/?threadId=left&lastEventId=" + lastID)
+	checkReconnected(t, aguiRead+n2.get(t, "/?threadId=left&lastEventId="+lastID), "Finished after the restart.")
+	resp, err := http.Get("http://" + n2.addr + "/left-sdk/stream?protocol=ai-sdk")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	checkReconnected(t, aguiRead+string(b), "Finished after the restart.")
-	resp, err = http.Get("http://" + n2.addr + "/left-sdk/stream?protocol=ai-sdk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if text := streamedText(string(b)); text != "Finished after the restart." {
 		t.Errorf("the AI SDK client's resumed stream says %q, want the whole reply once", text)
@@ -318,13 +324,7 @@ func TestServeDrainHandsRunToLiveNode(t *testing.T) {
 	waitFor(t, "the other node to finish the run left", func() bool {
 		return recordKinds(t, dbURL, defaultNamespace+"moved")[contract.SigModelReplied] > 0
 	})
-	resp, err := http.Get("http://" + n2.addr + "/?threadId=moved&lastEventId=" + lastID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	checkReconnected(t, read+string(b), "Finished on the other server.")
+	checkReconnected(t, read+n2.get(t, "/?threadId=moved&lastEventId="+lastID), "Finished on the other server.")
 	if kinds := recordKinds(t, dbURL, defaultNamespace+"moved"); kinds[contract.SigSubmitted] != 1 || kinds[contract.SigModelReplied] != 1 || kinds[contract.SigAbortRequested] != 0 {
 		t.Errorf("records by kind %v: want one run answered once", kinds)
 	}
