@@ -23,7 +23,7 @@ func TestInteractiveAlwaysAllowsCommandNames(t *testing.T) {
 	s := startInteractive(t, "run", "--allow-shell", "--provider", "scripted", "--script", script, "--store", dir, "--workspace", ws, "go")
 	s.err.waitFor(t, "run shell `echo one > a.txt && cat a.txt`? [y]es/[n]o/[a]lways allow >a.txt, cat, echo ")
 	io.WriteString(s.in, "a\n")
-	s.err.waitFor(t, "run shell `echo three | tee c.txt`? [y]es/[n]o/[a]lways allow echo, tee ")
+	s.err.waitFor(t, "run shell `echo three | tee c.txt`? [y]es/[n]o/[a]lways allow >c.txt, echo, tee ")
 	io.WriteString(s.in, "n\n")
 	if code := s.wait(t); code != 0 {
 		t.Fatalf("exit %d\n%s", code, s.err.String())
