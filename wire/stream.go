@@ -275,16 +275,22 @@ func (s *streamer) writeUI(chunks []aisdk.Chunk) error {
 	return nil
 }
 
+// writeAGUI writes the frames of one baton event in one write: only the
+// last carries the event's SSE id, and a client cut between them would
+// hold frames past its id, which its resumed stream sends again (text
+// shown twice).
 func (s *streamer) writeAGUI(events []agui.Event) error {
 	if s.sse == nil {
 		return nil
 	}
-	for _, a := range events {
-		if err := s.sse.WriteJSON(a.ID, a); err != nil {
-			return err
+	return s.sse.Batch(func() error {
+		for _, a := range events {
+			if err := s.sse.WriteJSON(a.ID, a); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // carryOn streams on the run a client already follows and has just

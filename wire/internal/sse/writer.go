@@ -15,10 +15,13 @@ var ErrBadField = errors.New("sse: field holds a line break or NUL")
 
 // Writer writes Server-Sent Events. It flushes after every event when
 // the writer is an http.Flusher, so events reach the client as they are
-// produced.
+// produced; Batch writes several at once.
 type Writer struct {
 	w   io.Writer
 	buf []byte
+	// batch holds what Batch's function writes, while batching.
+	batch    []byte
+	batching bool
 }
 
 // New returns an encoder writing to w.
@@ -52,6 +55,37 @@ func (s *Writer) WriteEvent(id, event string, data []byte) error {
 	}
 	b = append(append(append(b, "data: "...), data...), "\n\n"...)
 	s.buf = b
+	return s.send(b)
+}
+
+// Batch writes the events fn writes as one write, flushed once, and
+// nothing when fn fails. A process that dies hands its connection all of
+// them or none: a client never holds some of them without the rest,
+// past the newest id it got, where a resumed stream, which starts after
+// that id, would send them again.
+func (s *Writer) Batch(fn func() error) error {
+	if s.batching {
+		return fn()
+	}
+	s.batching, s.batch = true, s.batch[:0]
+	err := fn()
+	s.batching = false
+	if err != nil || len(s.batch) == 0 {
+		return err
+	}
+	if _, err := s.w.Write(s.batch); err != nil {
+		return fmt.Errorf("sse: write: %w", err)
+	}
+	s.flush()
+	return nil
+}
+
+// send writes and flushes b, or keeps it for the batch.
+func (s *Writer) send(b []byte) error {
+	if s.batching {
+		s.batch = append(s.batch, b...)
+		return nil
+	}
 	if _, err := s.w.Write(b); err != nil {
 		return fmt.Errorf("sse: write: %w", err)
 	}
@@ -65,11 +99,7 @@ func (s *Writer) WriteComment(text string) error {
 	if strings.ContainsAny(text, "\r\n") {
 		return ErrBadField
 	}
-	if _, err := io.WriteString(s.w, ": "+text+"\n\n"); err != nil {
-		return fmt.Errorf("sse: write: %w", err)
-	}
-	s.flush()
-	return nil
+	return s.send([]byte(": " + text + "\n\n"))
 }
 
 // WriteJSON writes v, encoded as JSON, as the data of an event with id.

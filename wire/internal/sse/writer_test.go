@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // parseSSE is a minimal SSE reader per the WHATWG rules: lines end at
@@ -74,5 +76,43 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("gone") }
 func TestWriterReportsWriteErrors(t *testing.T) {
 	if err := New(failingWriter{}).WriteEvent("1", "", []byte("x")); err == nil || !strings.Contains(err.Error(), "sse: write") {
 		t.Errorf("got %v, want an sse: write error", err)
+	}
+}
+
+// flushes records what each flush sent.
+type flushes struct {
+	bytes.Buffer
+	sent []string
+}
+
+func (f *flushes) Flush() { f.sent = append(f.sent, f.String()); f.Reset() }
+
+func TestBatchWritesItsEventsAtOnce(t *testing.T) {
+	var f flushes
+	w := New(&f)
+	if err := w.WriteEvent("1", "", []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	err := w.Batch(func() error {
+		if err := w.WriteEvent("", "", []byte("b")); err != nil {
+			return err
+		}
+		return w.WriteEvent("2", "", []byte("c"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := w.Batch(func() error {
+		if err := w.WriteEvent("", "", []byte("d")); err != nil {
+			return err
+		}
+		return w.WriteEvent("bad\nid", "", []byte("e"))
+	})
+	if !errors.Is(bad, ErrBadField) {
+		t.Errorf("a batch with a bad id: got %v, want ErrBadField", bad)
+	}
+	want := []string{"id: 1\ndata: a\n\n", "data: b\n\nid: 2\ndata: c\n\n"}
+	if diff := cmp.Diff(want, f.sent); diff != "" || f.Len() > 0 {
+		t.Errorf("flushed mismatch (-want +got):\n%s\nunflushed: %q", diff, f.String())
 	}
 }
