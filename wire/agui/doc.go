@@ -9,7 +9,10 @@
 // messages the session does not, which only a MESSAGES_SNAPSHOT of
 // Session.Messages takes off. The wire package's handler
 // serves it over HTTP; a host with its own transport uses the Projector
-// directly.
+// directly. The events one call of it returns (Project, Resume) carry
+// one SSE id between them: a transport writes them at once, as the
+// handler does, since a client cut between them may hold frames past
+// its newest id, which the stream it resumes sends again.
 //
 // What AG-UI has no event for (approvals, steering, compaction, retries,
 // tools starting, a tool result's output cut, lag) travels as CUSTOM
