@@ -306,7 +306,12 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		}
 		s.settled(ev)
 	}
-	s.runID, _ = s.inRun()
+	// A run the events end is not the one followed: the thread's log may
+	// lag behind the run that took the message, whose start then comes
+	// after end and names the stream's run (see emit).
+	if id, running := s.inRun(); running {
+		s.runID = id
+	}
 	waiting := s.stillWaiting(ctx, waitingAsks(had, s.answered))
 	var err error
 	switch {
