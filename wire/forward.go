@@ -51,19 +51,24 @@ func keptBody(r *http.Request) []byte {
 // process drives the thread's session and HandlerOptions.Owner names it,
 // hands the request there and relays the answer (answered is then true).
 // When the owner cannot be reached because it died, its lock frees, and
-// the thread opens here on a later try.
+// the thread opens here on a later try. A draining handler (Drain) hands
+// on the requests for threads it does not hold, as it can only refuse
+// those for threads nobody drives.
 func (h *Handler) reach(w http.ResponseWriter, r *http.Request, n threadName) (t *thread, answered bool, code int, err error) {
 	ctx := r.Context()
 	for try := 1; ; try++ {
 		t, code, err = h.acquire(ctx, n)
-		if errors.Is(err, errDraining) && r.Header.Get(forwardedHeader) != "" {
+		// A draining handler opens no thread, but one another process
+		// drives is no work of its own: it hands the request there.
+		draining := errors.Is(err, errDraining)
+		forwarded := r.Header.Get(forwardedHeader) != ""
+		switch {
+		case draining && forwarded:
 			// The sender may open the thread itself: nothing here holds it.
 			return nil, false, http.StatusMisdirectedRequest, err
-		}
-		if err == nil || !errors.Is(err, store.ErrLocked) || h.opts.Owner == nil {
+		case err == nil || !(draining || errors.Is(err, store.ErrLocked)) || h.opts.Owner == nil:
 			return t, false, code, err
-		}
-		if r.Header.Get(forwardedHeader) != "" {
+		case forwarded:
 			return nil, false, http.StatusMisdirectedRequest, err
 		}
 		owner, ferr := h.opts.Owner(ctx, n.key)
@@ -71,9 +76,15 @@ func (h *Handler) reach(w http.ResponseWriter, r *http.Request, n threadName) (t
 			if answered, ferr = h.forward(w, r, owner); answered {
 				return nil, true, 0, nil
 			}
+		} else if draining {
+			// No other process drives it: the thread would be new work.
+			return nil, false, code, err
 		}
 		h.opts.Logger.Debug("wire: owner of thread not reached", "thread", n.key, "try", try, "err", ferr)
-		if try == forwardTries {
+		switch {
+		case try == forwardTries && draining:
+			return nil, false, code, err
+		case try == forwardTries:
 			return nil, false, http.StatusServiceUnavailable, fmt.Errorf("wire: thread %q is driven by another process, which did not answer: %w", n.id, err)
 		}
 		select {

@@ -1,0 +1,69 @@
+package wire
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+	"github.com/batonrt/baton/turn"
+)
+
+// A draining handler takes no new work, but a request for a thread
+// another handler drives is no work of its own: it hands the request
+// there, as before the drain, rather than refuse it with 503 while the
+// owner could answer at once (a client's abort of a run elsewhere, or
+// its read of the conversation, would otherwise wait out the drain).
+func TestDrainingHandlerHandsOnRequestsForThreadsDrivenElsewhere(t *testing.T) {
+	gate := make(chan struct{})
+	p := newPair(t, func(st store.Store, id string) (*conductor.Agent, error) {
+		prov := &script{replies: []func(context.Context) ([]turn.Chunk, error){gated(gate, says("done"))}}
+		return conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Model: conductor.Model{Provider: prov}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
+	})
+	a, b := p.nodes[0], p.nodes[1]
+	p.startRun(t, a, "t1")
+	// b holds a run of its own, so that it stays draining.
+	p.startRun(t, b, "t2")
+	drained := make(chan error, 1)
+	go func() { drained <- b.h.Drain(context.Background()) }()
+	waitFor(t, func() bool {
+		b.h.mu.Lock()
+		defer b.h.mu.Unlock()
+		return b.h.draining
+	})
+	for _, rt := range []struct {
+		name, method, path, body string
+		want                     []int
+	}{
+		{"messages", http.MethodGet, "/t1/messages", "", []int{http.StatusOK}},
+		// 202 while the aborted run winds up, 204 once it has.
+		{"abort", http.MethodPost, "/t1/abort", `{"mode":"now"}`, []int{http.StatusAccepted, http.StatusNoContent}},
+	} {
+		var body io.Reader = http.NoBody
+		if rt.body != "" {
+			body = strings.NewReader(rt.body)
+		}
+		req, _ := http.NewRequest(rt.method, b.srv.URL+rt.path, body)
+		if rt.body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !slices.Contains(rt.want, resp.StatusCode) {
+			t.Errorf("%s of a thread another handler drives, asked of a draining one: %d %q, want one of %v", rt.name, resp.StatusCode, got, rt.want)
+		}
+	}
+	close(gate)
+	if err := <-drained; err != nil {
+		t.Fatal(err)
+	}
+}
