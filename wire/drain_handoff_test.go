@@ -67,3 +67,21 @@ func TestDrainingHandlerHandsOnRequestsForThreadsDrivenElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A handler that has drained, or is leaving its runs in flight, is
+// closed while its server still takes requests: one another handler
+// hands it is misdirected (421), so that the sender opens the thread
+// itself once the lock is let go, rather than relay a 503 to a client
+// that reconnects to the run left in flight.
+func TestClosedHandlerSendsHandedRequestsBack(t *testing.T) {
+	e := newEnv(t, helloScript)
+	if err := e.h.Drain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	resp := e.post(context.Background(), runBody("t1", "hi"), map[string]string{forwardedHeader: "1"})
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("a request handed to a drained handler: %d %q, want 421", resp.StatusCode, b)
+	}
+}

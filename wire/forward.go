@@ -63,8 +63,9 @@ func (h *Handler) reach(w http.ResponseWriter, r *http.Request, n threadName) (t
 		draining := errors.Is(err, errDraining)
 		forwarded := r.Header.Get(forwardedHeader) != ""
 		switch {
-		case draining && forwarded:
-			// The sender may open the thread itself: nothing here holds it.
+		case (draining || errors.Is(err, errClosed)) && forwarded:
+			// The sender may open the thread itself: nothing here holds
+			// it, or will once the close (a drain's end) lets it go.
 			return nil, false, http.StatusMisdirectedRequest, err
 		case err == nil || !(draining || errors.Is(err, store.ErrLocked)) || h.opts.Owner == nil:
 			return t, false, code, err

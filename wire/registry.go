@@ -57,6 +57,9 @@ type thread struct {
 // reached.
 var errBusy = errors.New("wire: too many live threads; try again later")
 
+// errClosed refuses every request once the handler is closed.
+var errClosed = errors.New("wire: handler closed")
+
 // acquire returns the thread named n, opening it if need be, and counts
 // the caller as its user until release. Opening runs outside the
 // handler's lock: recovering one thread (a resumed model call) never
@@ -65,7 +68,7 @@ func (h *Handler) acquire(ctx context.Context, n threadName) (*thread, int, erro
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return nil, http.StatusServiceUnavailable, errors.New("wire: handler closed")
+		return nil, http.StatusServiceUnavailable, errClosed
 	}
 	t, ok := h.threads[n.key]
 	if ok && h.failedLocked(t) {
