@@ -65,7 +65,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 		h.internalError(w, err, "wire: events of thread %q could not be read", threadID)
 		return
 	}
-	applied, status, err := applyAnswers(ctx, hr, answers, childAsks(events))
+	applied, status, err := applyAnswers(ctx, threadID, hr, answers, childAsks(events))
 	if err != nil {
 		httpError(w, status, "%v", err)
 		return
@@ -88,14 +88,16 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 // requests are then applied together (CallsApprover), so a call the
 // client denied or approved once keeps that decision when an "always"
 // in the same request would allow it too.
-func applyAnswers(ctx context.Context, hr HumanRunner, answers []clientAnswer, asked map[string]childAsk) (map[string]bool, int, error) {
+func applyAnswers(ctx context.Context, threadID string, hr HumanRunner, answers []clientAnswer, asked map[string]childAsk) (map[string]bool, int, error) {
 	snap := hr.Snapshot()
+	// The thread is named as its client names it: its session's id may
+	// hold a namespace and the user's name.
 	if !snap.Phase.InFlight() {
-		return nil, http.StatusConflict, fmt.Errorf("wire: thread %q has no run waiting for an answer", snap.SessionID)
+		return nil, http.StatusConflict, fmt.Errorf("wire: thread %q has no run waiting for an answer", threadID)
 	}
 	applied, status, err := applyWaiting(ctx, hr, snap, answers, asked)
 	if err == nil && len(applied) == 0 {
-		return nil, http.StatusConflict, fmt.Errorf("wire: no call of thread %q waits for these answers", snap.SessionID)
+		return nil, http.StatusConflict, fmt.Errorf("wire: no call of thread %q waits for these answers", threadID)
 	}
 	return applied, status, err
 }

@@ -82,7 +82,7 @@ func TestLateAnswerDoesNotReachAChild(t *testing.T) {
 			if err := a.AnswerSubflow(context.Background(), nil, "call_1", "that one"); tc.name == "question" && err != nil {
 				t.Fatal(err)
 			}
-			_, status, err := applyAnswers(context.Background(), stale, []clientAnswer{{callID: "call_1", text: tc.answer}}, nil)
+			_, status, err := applyAnswers(context.Background(), "t", stale, []clientAnswer{{callID: "call_1", text: tc.answer}}, nil)
 			if status != http.StatusConflict || !errors.Is(err, conductor.ErrRejected) {
 				t.Errorf("the losing answer: status %d, err %v; want %d and ErrRejected", status, err, http.StatusConflict)
 			}

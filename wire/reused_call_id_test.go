@@ -118,7 +118,7 @@ func TestAnswerReadAgainstAnEarlierTurnIsRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			second := waitForTurn(t, a, 2)
-			_, status, err := applyAnswers(ctx, staleRunner{agentRunner{a}, first}, []clientAnswer{{callID: "call_0", text: "yes"}}, nil)
+			_, status, err := applyAnswers(ctx, "t", staleRunner{agentRunner{a}, first}, []clientAnswer{{callID: "call_0", text: "yes"}}, nil)
 			if status != http.StatusConflict {
 				t.Fatalf("answer for the first turn's call: status %d (%v), want 409", status, err)
 			}

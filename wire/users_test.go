@@ -4,10 +4,14 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/turn"
 	"github.com/google/go-cmp/cmp"
 )
@@ -92,5 +96,44 @@ func TestNewHandlerRefusesBadUsers(t *testing.T) {
 			h := NewRunnerHandler(func(context.Context, string) (Runner, error) { return nil, ErrUnknownThread }, tt.opts)
 			h.Close()
 		})
+	}
+}
+
+// An answer refused because the thread's run waits for none names the
+// thread as its client does, not by its session, whose id holds the
+// user's name.
+func TestUsersAnswerRefusalNamesTheClientsThread(t *testing.T) {
+	st := store.NewMemory()
+	h := NewRunnerHandler(func(ctx context.Context, key string) (Runner, error) {
+		prov := &script{replies: helloScript()}
+		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{Model: conductor.Model{Provider: prov}, Env: conductor.Env{Store: st, SessionID: "serve-" + key}})
+		if err != nil {
+			return nil, err
+		}
+		return humanRunner{AgentRunner(a), a}, nil
+	}, HandlerOptions{Users: twoUsers})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		srv.Close()
+		h.Close()
+	})
+	post := func(body string) (int, string) {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+twoUsers[0].Token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, b := post(runBody("t", "hi")); code != http.StatusOK {
+		t.Fatalf("run: %d %q", code, b)
+	}
+	code, b := post(`{"threadId":"t","runId":"r2","messages":[{"id":"m1","role":"user","content":"hi"},{"id":"a1","role":"tool","toolCallId":"q1","content":"blue"}]}`)
+	if code != http.StatusConflict || !strings.Contains(b, `thread "t"`) || strings.Contains(b, "alice") {
+		t.Errorf("an answer to a thread whose run waits for none: %d %q, want 409 naming thread \"t\"", code, b)
 	}
 }
