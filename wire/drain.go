@@ -27,7 +27,9 @@ func (a agentRunner) Leave() error { return a.Agent.Leave() }
 // Drain shuts the handler down gently, for a restart: it takes no new
 // work (a new thread, or a new run on an open one, gets 503 with a
 // Retry-After, and a request another handler hands it for a thread it
-// does not hold gets 421, so that the other opens the thread itself),
+// does not hold, or for a new run of one it holds, gets 421, so that the
+// other opens the thread itself; a request for a thread another handler
+// drives is handed there),
 // while the runs in flight go on, their streams, steering, answers and
 // aborts served as before. Each thread is closed as soon as nothing holds
 // it, which releases its session for the other handlers that share the
@@ -72,12 +74,18 @@ func (h *Handler) closeDrained() bool {
 }
 
 // refuseDraining answers a request for new work while the handler
-// drains, and reports whether it did.
-func (h *Handler) refuseDraining(w http.ResponseWriter) bool {
+// drains, and reports whether it did. One another handler handed over is
+// misdirected: the sender opens the thread itself once the drain has let
+// it go, and runs the work there.
+func (h *Handler) refuseDraining(w http.ResponseWriter, r *http.Request) bool {
 	h.mu.Lock()
 	draining := h.draining
 	h.mu.Unlock()
-	if draining {
+	switch {
+	case !draining:
+	case r.Header.Get(forwardedHeader) != "":
+		httpError(w, http.StatusMisdirectedRequest, "%v", errDraining)
+	default:
 		w.Header().Set("Retry-After", retryAfter)
 		httpError(w, http.StatusServiceUnavailable, "%v", errDraining)
 	}

@@ -85,3 +85,33 @@ func TestClosedHandlerSendsHandedRequestsBack(t *testing.T) {
 		t.Errorf("a request handed to a drained handler: %d %q, want 421", resp.StatusCode, b)
 	}
 }
+
+// A message handed over for a thread a draining handler still holds,
+// idle, cannot start a run there: it is misdirected (421), so that the
+// sender opens the thread itself once the drain lets it go, rather than
+// relay a 503 while it could run the message.
+func TestDrainingHandlerSendsHandedNewRunBack(t *testing.T) {
+	e := newEnv(t, helloScript)
+	resp := e.post(context.Background(), runBody("t1", "one"), nil)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	// Draining, without the drain's loop that would close the thread.
+	e.h.mu.Lock()
+	e.h.draining = true
+	e.h.mu.Unlock()
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		code   int
+	}{
+		{"asked directly", nil, http.StatusServiceUnavailable},
+		{"handed over", map[string]string{forwardedHeader: "1"}, http.StatusMisdirectedRequest},
+	} {
+		resp := e.post(context.Background(), runBody("t1", "two"), tc.header)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("a new run of a held thread %s while draining: %d %q, want %d", tc.name, resp.StatusCode, b, tc.code)
+		}
+	}
+}

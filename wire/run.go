@@ -45,7 +45,7 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		switch h.claimWhenReturned(ctx, t, !ended) {
 		case claimRefused:
 			h.untake(t, ids)
-			if h.refuseDraining(w) {
+			if h.refuseDraining(w, r) {
 				return
 			}
 			httpError(w, http.StatusConflict, "wire: thread %q already has a run in flight", threadID)
