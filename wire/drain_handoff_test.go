@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/batonrt/baton/conductor"
@@ -44,22 +43,9 @@ func TestDrainingHandlerHandsOnRequestsForThreadsDrivenElsewhere(t *testing.T) {
 		// 202 while the aborted run winds up, 204 once it has.
 		{"abort", http.MethodPost, "/t1/abort", `{"mode":"now"}`, []int{http.StatusAccepted, http.StatusNoContent}},
 	} {
-		var body io.Reader = http.NoBody
-		if rt.body != "" {
-			body = strings.NewReader(rt.body)
-		}
-		req, _ := http.NewRequest(rt.method, b.srv.URL+rt.path, body)
-		if rt.body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if !slices.Contains(rt.want, resp.StatusCode) {
-			t.Errorf("%s of a thread another handler drives, asked of a draining one: %d %q, want one of %v", rt.name, resp.StatusCode, got, rt.want)
+		code, got := send(t, rt.method, b.srv.URL+rt.path, rt.body, "")
+		if !slices.Contains(rt.want, code) {
+			t.Errorf("%s of a thread another handler drives, asked of a draining one: %d %q, want one of %v", rt.name, code, got, rt.want)
 		}
 	}
 	close(gate)

@@ -117,17 +117,11 @@ func TestUsersAnswerRefusalNamesTheClientsThread(t *testing.T) {
 		srv.Close()
 		h.Close()
 	})
+	e := &env{t: t, srv: srv}
+	auth := map[string]string{"Content-Type": "application/json", "Authorization": "Bearer " + twoUsers[0].Token}
 	post := func(body string) (int, string) {
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+twoUsers[0].Token)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		code, b, _ := e.do(http.MethodPost, "", body, auth)
+		return code, b
 	}
 	if code, b := post(runBody("t", "hi")); code != http.StatusOK {
 		t.Fatalf("run: %d %q", code, b)
