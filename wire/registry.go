@@ -394,11 +394,17 @@ const (
 // context may hold it for long), for that; when the claimed run has not
 // started yet (its runner does work of its own first), for it to start,
 // so that the message steers it rather than wait for the whole run. It
-// gives up when ctx ends. steerable says whether a claimed run found in
-// flight is to be steered, having started since the caller's steer
-// found none: not when the runner refused that steer as its run had
-// ended, which the snapshot may not show yet.
-func (h *Handler) claimWhenReturned(ctx context.Context, t *thread, steerable bool) claimWait {
+// gives up when ctx ends. gone is the run the caller's steer was refused
+// for as it had ended ("" when none was): that run is waited for rather
+// than steered again while a snapshot still shows it in flight, but a
+// run in flight other than it (another post started the next run
+// between the refused steer and this claim) is to be steered, as the
+// message would have steered it had it arrived a moment later.
+func (h *Handler) claimWhenReturned(ctx context.Context, t *thread, gone string) claimWait {
+	_, steers := t.r.(SteerRunner)
+	steerable := func(snap contract.RunSnapshot) bool {
+		return steers && snap.Phase.InFlight() && (gone == "" || snap.RunID != gone)
+	}
 	for {
 		// Read before the snapshot: a run that starts after is then
 		// published to this channel.
@@ -411,22 +417,23 @@ func (h *Handler) claimWhenReturned(ctx context.Context, t *thread, steerable bo
 		running := !h.closed && t.running
 		h.mu.Unlock()
 		snap := t.r.Snapshot()
-		if !running {
+		switch {
+		case !running:
+			return claimRefused
+		case steerable(snap):
+			return claimStarted
+		case snap.Phase.InFlight() && !steers:
 			return claimRefused
 		}
-		if snap.Phase.InFlight() {
-			if _, ok := t.r.(SteerRunner); ok && steerable {
-				return claimStarted
-			}
-			return claimRefused
-		}
+		// Nothing to steer: the claimed run has not started, or it is the
+		// run gone, ended but not yet returned.
 		if snap.RunID != after || logClosed {
 			more = nil // the claimed run ended: only its return is waited for
 		}
 		select {
 		case <-returned:
 		case <-more:
-			if t.r.Snapshot().Phase.InFlight() {
+			if steerable(t.r.Snapshot()) {
 				return claimStarted
 			}
 		case <-ctx.Done():

@@ -38,11 +38,11 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		return
 	}
 	for got := h.claim(t); !got; {
-		done, ended := h.steer(w, r, proto, t, turns, ids, carried)
+		done, gone := h.steer(w, r, proto, t, turns, ids, carried)
 		if done {
 			return
 		}
-		switch h.claimWhenReturned(ctx, t, !ended) {
+		switch h.claimWhenReturned(ctx, t, gone) {
 		case claimRefused:
 			h.untake(t, ids)
 			if h.refuseDraining(w, r) {
@@ -55,7 +55,9 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 			// message starts the next run.
 			got = true
 		}
-		// claimStarted: the run claimed before has started; steer it.
+		// claimStarted: a run other than the one the steer missed is in
+		// flight (the run claimed before has started, or another post
+		// started the next): steer it.
 	}
 	header := w.Header().Clone()
 	s := h.newStreamer(w, r, t, proto)
@@ -113,20 +115,22 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 // (running, or waiting for an approval or an answer) to that run as
 // steering, as Agent.Submit does, and streams the run on from there, in
 // a message of its own for the AI SDK. It reports false, having written
-// nothing, when there is no run to steer; ended then says the runner
-// refused the message as its run had ended. Steering that fails while the
+// nothing, when there is no run to steer; gone is then the id of the run
+// the runner refused the message for as it had ended, "" when it was
+// not asked. Steering that fails while the
 // run is in flight is answered with its cause, the messages (ids) left
 // for a retry. The answers carried along are applied first, to the calls
 // that wait on them: a steer goes to the root run only and waits there
 // for a delegate call, so a decision on the delegate's child's request
 // that the client gave with its message must not be lost.
-func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string, carried []clientAnswer) (done, ended bool) {
+func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string, carried []clientAnswer) (done bool, gone string) {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
 	sr, ok := t.r.(SteerRunner)
-	if closed || !ok || !t.r.Snapshot().Phase.InFlight() {
-		return false, false
+	snap := t.r.Snapshot()
+	if closed || !ok || !snap.Phase.InFlight() {
+		return false, ""
 	}
 	ctx := r.Context()
 	// Read before steering: everything newer is the client's.
@@ -137,7 +141,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 		if answered, code, err = carryAnswers(ctx, t.r, carried, events); err != nil {
 			h.untake(t, ids)
 			httpError(w, code, "%v", err)
-			return true, false
+			return true, ""
 		}
 	}
 	if err == nil {
@@ -147,13 +151,13 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 		h.untake(t, ids) // the session holds them now
 	}
 	if errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) {
-		return false, true // the run ended meanwhile: the message may start the next
+		return false, snap.RunID // the run ended meanwhile: the message may start the next
 	}
 	if err != nil {
 		h.untake(t, ids)
 		code, msg := steerFailure(err)
 		httpError(w, code, "wire: steer thread %q: %s", t.id, msg)
-		return true, false
+		return true, ""
 	}
 	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
@@ -162,7 +166,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	if err := s.carryOn(ctx, events, end, true); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: steered stream ended early", "thread", t.id, "err", err)
 	}
-	return true, false
+	return true, ""
 }
 
 // steerFailure is the status and the client's message for steering

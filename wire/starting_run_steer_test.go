@@ -103,12 +103,16 @@ func TestARunThatStartsAfterTheSteerLookedIsSteered(t *testing.T) {
 	waitFor(t, func() bool { return th.r.Snapshot().Phase == contract.PhaseAwaitingApproval })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if got := h.claimWhenReturned(ctx, th, true); got != claimStarted {
+	if got := h.claimWhenReturned(ctx, th, ""); got != claimStarted {
 		t.Errorf("claimWhenReturned = %d, want claimStarted (%d): the claimed run has started and may be steered", got, claimStarted)
 	}
 	// Once the runner refused a steer as its run had ended, a snapshot
-	// still in flight must not send the message back to steer it again.
-	if got := h.claimWhenReturned(ctx, th, false); got != claimRefused {
-		t.Errorf("claimWhenReturned after a refused steer = %d, want claimRefused (%d)", got, claimRefused)
+	// still showing that run in flight must not send the message back to
+	// steer it again: the claim waits for the run to return, here until
+	// its context ends.
+	gone, cancelGone := context.WithCancel(ctx)
+	cancelGone()
+	if got := h.claimWhenReturned(gone, th, th.r.Snapshot().RunID); got != claimRefused {
+		t.Errorf("claimWhenReturned after a refused steer = %d, want claimRefused (%d) once its context ended", got, claimRefused)
 	}
 }
