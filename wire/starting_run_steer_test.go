@@ -30,6 +30,34 @@ func (r slowStartRunner) Submit(ctx context.Context, input []contract.Turn) (con
 	return r.steerHumanRunner.Submit(ctx, input)
 }
 
+// postAnswer is what postLater's request came to.
+type postAnswer struct {
+	code int
+	body string
+	err  error
+}
+
+// postLater posts an AG-UI body to url in the background, giving up
+// after 10s, and sends what came of it on the channel it returns.
+func postLater(url, body string) <-chan postAnswer {
+	out := make(chan postAnswer, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			out <- postAnswer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		out <- postAnswer{resp.StatusCode, string(b), err}
+	}()
+	return out
+}
+
 // TestAMessagePostedWhileARunStartsSteersIt: a second message posted
 // while the thread's first run is claimed but not started yet steers that
 // run once it starts, as one posted a moment later does. It waited
@@ -40,29 +68,7 @@ func TestAMessagePostedWhileARunStartsSteersIt(t *testing.T) {
 	first.Store(true)
 	arrived, gate := make(chan struct{}), make(chan struct{})
 	h, srv := approvingSteerServer(t, nil, func(r steerHumanRunner) Runner { return slowStartRunner{r, &first, arrived, gate} })
-	type answer struct {
-		code int
-		body string
-		err  error
-	}
-	post := func(body string) <-chan answer {
-		out := make(chan answer, 1)
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				out <- answer{err: err}
-				return
-			}
-			defer resp.Body.Close()
-			b, err := io.ReadAll(resp.Body)
-			out <- answer{resp.StatusCode, string(b), err}
-		}()
-		return out
-	}
+	post := func(body string) <-chan postAnswer { return postLater(srv.URL, body) }
 	msg := func(id, text string) map[string]any { return map[string]any{"id": id, "role": "user", "content": text} }
 	one := post(aguiBody("t1", []map[string]any{msg("m1", "clean up")}))
 	<-arrived

@@ -1,13 +1,10 @@
 package wire
 
 import (
-	"context"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
@@ -45,29 +42,7 @@ func TestAMessageWhoseRunEndedSteersTheNextRun(t *testing.T) {
 	// until the test hears it: a run is then in flight for sure.
 	said := make(chan []string)
 	h, srv := approvingSteerServer(t, said, func(r steerHumanRunner) Runner { return missingRunner{r, &armed, arrived, gate} })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	type answer struct {
-		code int
-		body string
-		err  error
-	}
-	post := func(body string) <-chan answer {
-		out := make(chan answer, 1)
-		go func() {
-			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				out <- answer{err: err}
-				return
-			}
-			defer resp.Body.Close()
-			b, err := io.ReadAll(resp.Body)
-			out <- answer{resp.StatusCode, string(b), err}
-		}()
-		return out
-	}
+	post := func(body string) <-chan postAnswer { return postLater(srv.URL, body) }
 	msg := func(id, text string) map[string]any { return map[string]any{"id": id, "role": "user", "content": text} }
 
 	first := post(aguiBody("t1", []map[string]any{msg("m1", "clean up")}))
