@@ -47,11 +47,10 @@ type historyTotals struct {
 // spends its time in the turns rather than going from chunk to chunk.
 // Growing by half rather than doubling keeps a history's slots, each a
 // turn's worth of memory held as long as the session, at most half again
-// its turns, for a few more chunks on a long walk. A
-// chunk started where another history took the next slot (a step
-// rejected, or one snapshot stepped twice) holds two turns: such a
-// branch is often one turn long, and if it grows, its next chunk is of
-// the usual size.
+// its turns, for a few more chunks on a long walk. A chunk started where
+// another history took the next slot (a step rejected, or one snapshot
+// stepped twice) holds two turns: such a branch is often one turn long,
+// and if it grows, its next chunk is of the usual size.
 const (
 	smallChunkSlots  = 8
 	chunkSlots       = 256
