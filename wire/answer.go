@@ -74,7 +74,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, proto Protocol,
 	s.park = h.opts.ClientAnswers
 	s.answered = applied
 	w.WriteHeader(http.StatusOK)
-	if err := s.carryOn(ctx, events, end, false); err != nil && ctx.Err() == nil {
+	if err := s.carryOn(ctx, events, end, ""); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: answered stream ended early", "thread", threadID, "err", err)
 	}
 }

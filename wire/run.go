@@ -159,11 +159,15 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 		httpError(w, code, "wire: steer thread %q: %s", t.id, msg)
 		return true, ""
 	}
+	// The run that took the message: its steering queued, it is still in
+	// flight, and it may be the next run rather than the one the events
+	// end with (see carryOn).
+	took := t.r.Snapshot().RunID
 	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	s.answered = answered
 	w.WriteHeader(http.StatusOK)
-	if err := s.carryOn(ctx, events, end, true); err != nil && ctx.Err() == nil {
+	if err := s.carryOn(ctx, events, end, took); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: steered stream ended early", "thread", t.id, "err", err)
 	}
 	return true, ""

@@ -39,7 +39,11 @@ type streamer struct {
 	started bool
 	runID   string
 	ended   bool
-	pos     int // the next position in the thread's log
+	// behind is the run a steered stream's log still had in flight
+	// though the next run, runID, took the client's message (see
+	// carryOn): its events are projected, not shown.
+	behind string
+	pos    int // the next position in the thread's log
 	// park ends the stream where its run waits for the client (see
 	// HandlerOptions.ClientAnswers).
 	park bool
@@ -164,6 +168,11 @@ func (s *streamer) settled(ev contract.RunEvent) {
 func (s *streamer) emit(ev contract.RunEvent) error {
 	switch {
 	case ev.Kind == contract.EvSignalRejected:
+		return nil
+	case s.behind != "" && ev.RunID == s.behind:
+		// The run before the stream's, which the log still had in flight
+		// (see carryOn): its end is not this stream's.
+		s.silent(ev)
 		return nil
 	case isSubflowAsk(ev) && s.ask(ev):
 		if s.nd == nil && s.ui == nil {
@@ -297,8 +306,9 @@ func (s *streamer) writeAGUI(events []agui.Event) error {
 // answered or steered: the events it has (had, up to the log's position
 // end) go through the projector silently, the protocol reopens the
 // stream (as a new assistant message for the AI SDK when steered), and
-// the run follows live to its end or its next pause.
-func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int, steered bool) error {
+// the run follows live to its end or its next pause. steered is the run
+// that took the client's message, "" for an answer.
+func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int, steered string) error {
 	for _, ev := range had {
 		s.silent(ev)
 		if isSubflowAsk(ev) {
@@ -309,18 +319,26 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 	// A run the events end is not the one followed: the thread's log may
 	// lag behind the run that took the message, whose start then comes
 	// after end and names the stream's run (see emit).
-	if id, running := s.inRun(); running {
+	id, running := s.inRun()
+	switch {
+	case running && steered != "" && id != steered:
+		// The log lags further: it still has in flight the run the
+		// message came for, which ended and left it to the next. What
+		// the log brings of that run is for its own streams; this one
+		// opens with the next run's start.
+		s.runID, s.behind = steered, id
+	case running:
 		s.runID = id
 	}
 	waiting := s.stillWaiting(ctx, waitingAsks(had, s.answered))
 	var err error
 	switch {
-	case s.nd != nil:
-	case s.ui != nil && steered:
+	case s.nd != nil, s.behind != "":
+	case s.ui != nil && steered != "":
 		err = s.writeUI(s.ui.Continue(s.runID + "-" + strconv.FormatUint(s.last, 10)))
 	case s.ui != nil:
 		err = s.writeUI(s.ui.Resume())
-	case steered:
+	case steered != "":
 		err = s.writeAGUI(s.proj.Continue())
 	default:
 		err = s.writeAGUI(s.proj.Resume())
