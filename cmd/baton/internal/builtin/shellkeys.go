@@ -104,18 +104,19 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //     or a database client given its commands on the line (psql -c, whose
 //     \! runs a shell line, sqlite3 a.db .tables, mysql -e;
 //     shellkeys_clients.go) is keyed by the whole call instead, NAME and
-//     its words quoted
-//     (shellkeys_inline.go), so approving one program never approves
-//     another; an interpreter running a script file by the call up to
-//     the script (sh build.sh, python3 -u x.py, python3 -m pytest;
-//     shellkeys_scripts.go), so approving one script never approves
-//     another;
+//     its words quoted (shellkeys_inline.go), so
+//     approving one program never approves another; an interpreter
+//     running a script file by the call up to the script (sh build.sh,
+//     python3 -u x.py, python3 -m pytest; shellkeys_scripts.go), so
+//     approving one script never approves another;
 //   - ">" and the path of each file a redirection or find -fprint
 //     writes, or a program told of it on the line (tee FILE, sort -o,
 //     uniq IN OUT, dd of=, time -o, curl -o, wget -O, go build -o;
-//     shellkeys_writes.go),
-//     so that approving a command does not also approve writing any file
-//     with it (echo x >> ~/.ssh/authorized_keys, echo x | tee ~/.bashrc);
+//     shellkeys_writes.go), or that a program copies, moves or links
+//     to, creates, removes or edits (cp, mv, install, ln, touch, rm,
+//     chmod, truncate, sed -i; shellkeys_changes.go), so that approving
+//     a command does not also approve writing any file with it (echo x
+//     >> ~/.ssh/authorized_keys, echo x | tee ~/.bashrc, cp x ~/.bashrc);
 //   - NAME=VALUE (NAME+=VALUE) for each variable the line sets, by an
 //     assignment, env or sudo, export "NAME=VALUE" or ${NAME:=VALUE},
 //     and NAME=* where the value is computed or set another way (read,
@@ -134,11 +135,12 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //
 // A line whose commands, written paths, set variables or sourced files
 // are computed when it runs ($CMD, sh -c "$X", > "$F", read "$V",
-// {rm,-rf,x}, /bin/l?), or that a command is fed from elsewhere (xargs
-// env, find -exec sh -c {}, sudo -s), or that runs a program whose
-// command its keys cannot name (su, ssh, chroot, strace, parallel, ed,
-// vim, a runner's option not known), or an interpreter reading its
-// program from stdin, which a heredoc, pipe or redirection may fill
+// {rm,-rf,x}, /bin/l?, rm *.o, find -exec rm {}), or that a command is
+// fed from elsewhere (xargs env, find -exec sh -c {}, sudo -s), or that
+// runs a program whose command its keys cannot name (su, ssh, chroot,
+// strace, parallel, ed, vim, a runner's option not known), or an
+// interpreter reading its program from stdin, which a heredoc, pipe or
+// redirection may fill
 // (curl x | sh, python3 - <<EOF, sh -s, psql test <<EOF), or that points a name elsewhere
 // (declare -n, hash -p), or that dash or bash, either of which may be
 // sh, reads other than the parser does ([[ ]], words after &>, a

@@ -131,7 +131,7 @@ func TestShellKeysOfProgramsInnocentLines(t *testing.T) {
 		want []string
 	}{
 		{"sed 's/a/b/' f", []string{"sed"}},
-		{"sed -i.bak -E 's/(a|b)+/c/g; /^#/d' f", []string{"sed"}},
+		{"sed -i.bak -E 's/(a|b)+/c/g; /^#/d' f", []string{">f", ">f.bak", "sed"}},
 		{"sed -n '/start/,/end/{p;q}' f", []string{"sed"}},
 		{"sed -e 's/a/b/' -e '1i\\\nheader' f", []string{"sed"}},
 		{"sed 's/hello world/wow/2;y/abc/xyz/;$a tail' f", []string{"sed"}},
@@ -153,8 +153,8 @@ func TestShellKeysOfProgramsInnocentLines(t *testing.T) {
 		{"less -R f", []string{"less"}},
 		{"find . -name x -print", []string{"find"}},
 		{"python3 --version", []string{"python3"}},
-		{"ls | xargs sed -i s/a/b/ --", []string{"ls", "sed", "xargs"}},
-		{"find . -name '*.go' -exec sed -i s/a/b/ {} +", []string{"find", "sed"}},
+		{"ls | xargs sed s/a/b/ --", []string{"ls", "sed", "xargs"}},
+		{"find . -name '*.go' -exec sed s/a/b/ {} +", []string{"find", "sed"}},
 		{"find . -name '*.py' -exec python3 check.py {} \\;", []string{"find", "python3 check.py"}},
 		{"ls | xargs python3 check.py", []string{"ls", "python3 check.py", "xargs"}},
 		{"bash --version", []string{"bash"}},

@@ -34,11 +34,18 @@ func sedRuns(args []*syntax.Word, r reach) (bool, error) {
 }
 
 // sedCall is what a sed call's words give it: its -e scripts, whether
-// one comes from a file, its operands ("" for a path find puts there),
-// and whether it has an option sedRuns does not know.
+// one comes from a file, its operands ("" for a path find puts there)
+// and their words, and whether it has an option sedRuns does not know;
+// whether it edits in place (-i), with what backup suffix, the word BSD
+// reads as the suffix of a lone -i, and whether an option follows an
+// operand, which BSD reads as a file.
 type sedCall struct {
-	scripts, operands []string
-	fromFile, unknown bool
+	scripts, operands    []string
+	words                []*syntax.Word
+	fromFile, unknown    bool
+	inPlace, interleaved bool
+	suffix               string
+	bsdSuffix            *syntax.Word
 }
 
 // read reads a sed call's words.
@@ -51,6 +58,7 @@ func (c *sedCall) read(args []*syntax.Word, r reach) error {
 			return errDynamic // the word may be an option or the script
 		case fed:
 			c.operands = append(c.operands, "")
+			c.words = append(c.words, args[i])
 		case s == "--":
 			for _, w := range args[i+1:] {
 				s, _ := joinParts(w)
@@ -58,9 +66,11 @@ func (c *sedCall) read(args []*syntax.Word, r reach) error {
 					s = ""
 				}
 				c.operands = append(c.operands, s)
+				c.words = append(c.words, w)
 			}
 			return nil
 		case strings.HasPrefix(s, "-") && s != "-":
+			c.interleaved = c.interleaved || len(c.operands) > 0
 			letter, value, next, known := sedOption(s)
 			if !known || (next && i+1 == len(args)) {
 				c.unknown = true
@@ -76,8 +86,15 @@ func (c *sedCall) read(args []*syntax.Word, r reach) error {
 			if err := c.option(letter, value); err != nil {
 				return err
 			}
+			if letter == 'i' {
+				c.inPlace, c.suffix, c.bsdSuffix = true, value, nil
+				if value == "" && !strings.HasPrefix(s, "--") && i+1 < len(args) {
+					c.bsdSuffix = args[i+1]
+				}
+			}
 		default:
 			c.operands = append(c.operands, s)
+			c.words = append(c.words, args[i])
 		}
 	}
 	return nil
@@ -128,6 +145,9 @@ func sedScriptFile(path string) error {
 func sedOption(s string) (letter byte, value string, next, known bool) {
 	if long, ok := strings.CutPrefix(s, "--"); ok {
 		name, value, hasValue := strings.Cut(long, "=")
+		if name == "in-place" {
+			return 'i', value, false, true
+		}
 		l, known := sedLongs[name]
 		if !known || l == "" {
 			return 0, "", false, known

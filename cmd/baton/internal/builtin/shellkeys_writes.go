@@ -73,12 +73,19 @@ var writers = map[string]writerSpec{
 	},
 }
 
-// writtenFiles are the keys of the files a writer's call writes: ">" and
-// each path, as a redirection's; none for stdout ("-") or /dev/null. A
+// writtenFiles are the keys of the files a writer's call writes, or a
+// changer's call changes (changedFiles, sedWrites): ">" and each path,
+// as a redirection's; none for stdout ("-") or /dev/null. A
 // word computed when the line runs may be an option, or split into
 // several, so one that may begin with "-" has no keys; so has a call
 // whose fed words (r) may be options or the files written.
 func writtenFiles(base string, args []*syntax.Word, r reach) ([]string, error) {
+	switch _, changer := changers[base]; {
+	case changer:
+		return changedFiles(base, args, r)
+	case base == "sed":
+		return sedWrites(args, r)
+	}
 	spec, ok := writers[base]
 	if !ok {
 		return nil, nil
