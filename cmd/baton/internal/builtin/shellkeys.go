@@ -102,9 +102,9 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //     or a program given an option that runs a command (rsync -e, git -c
 //     or git rebase --exec, tar -I, zip -TT, man -P; shellkeys_options.go),
 //     or a database client given its commands on the line (psql -c, whose
-//     \! runs a shell line, sqlite3 a.db .tables, mysql -e;
-//     shellkeys_clients.go) is keyed by the whole call instead, NAME and
-//     its words quoted (shellkeys_inline.go), so
+//     \! runs a shell line, sqlite3 a.db .tables, duckdb -c, mysql -e,
+//     mongosh --eval; shellkeys_clients.go) is keyed by the whole call
+//     instead, NAME and its words quoted (shellkeys_inline.go), so
 //     approving one program never approves another; an interpreter
 //     running a script file by the call up to the script (sh build.sh,
 //     python3 -u x.py, python3 -m pytest; shellkeys_scripts.go), so

@@ -18,17 +18,21 @@ var errClientStdin = errors.New("a database client reads commands from stdin")
 // (values), or attached only (optional); long ones by name, true when
 // they take the next word without "=". input are the options that give
 // it what to run on the line, asks those that make it run nothing (a
-// version, a list of databases).
+// version, a list of databases), then those that make it read stdin
+// even so (mongosh --shell). lone: each one-letter option is a word of
+// its own, as yargs reads them (mongosh).
 type clientSpec struct {
 	flags, values, optional string
 	long                    map[string]bool
-	input, asks             []string
+	input, asks, stdin      []string
+	lone                    bool
 }
 
 // dbClients run the commands they are given as a shell would: psql's \!
-// and \o |cmd, mysql's system and \!, a server's COPY ... TO PROGRAM.
-// Such a call is keyed by the whole call; one left to read stdin has no
-// keys. sqlite3, whose options are read otherwise, is sqliteInput's.
+// and \o |cmd, mysql's system and \!, a server's COPY ... TO PROGRAM,
+// mongosh's require('child_process'). Such a call is keyed by the whole
+// call; one left to read stdin has no keys. sqlite3 and duckdb, whose
+// options are read otherwise, are dotClients'.
 var dbClients = map[string]clientSpec{
 	"psql": {
 		flags: "aAbeEHlnqsStVwWxXz01?", values: "cdfFhLoPpRTUv",
@@ -46,6 +50,16 @@ var dbClients = map[string]clientSpec{
 		input: []string{"c", "f", "command", "file"}, asks: []string{"l", "V", "?", "list", "version", "help"},
 	},
 	"mysql": mysqlSpec, "mariadb": mysqlSpec,
+	"mongosh": {
+		values: "fup", lone: true,
+		long: map[string]bool{
+			"eval": true, "file": true, "host": true, "port": true, "username": true, "password": true,
+			"authenticationDatabase": true, "authenticationMechanism": true, "apiVersion": true,
+			"quiet": false, "nodb": false, "norc": false, "verbose": false, "tls": false,
+			"version": false, "help": false, "shell": false,
+		},
+		input: []string{"eval", "file", "f"}, asks: []string{"version", "help"}, stdin: []string{"shell"},
+	},
 }
 
 var mysqlSpec = clientSpec{
@@ -78,8 +92,8 @@ func clientInput(base string, args []*syntax.Word, r reach) (bool, error) {
 	if slices.ContainsFunc(words, namesStdin) {
 		return false, errClientStdin
 	}
-	if base == "sqlite3" {
-		return sqliteInput(words)
+	if spec, ok := dotClients[base]; ok {
+		return spec.input(words)
 	}
 	spec := dbClients[base]
 	seen, err := spec.read(words)
@@ -87,8 +101,8 @@ func clientInput(base string, args []*syntax.Word, r reach) (bool, error) {
 		return false, err
 	}
 	for _, o := range seen {
-		if slices.Contains(spec.input, o.name) && o.value == "-" {
-			return false, errClientStdin // psql -f - reads stdin
+		if (slices.Contains(spec.input, o.name) && o.value == "-") || slices.Contains(spec.stdin, o.name) {
+			return false, errClientStdin // psql -f - reads stdin, mongosh --shell after its input
 		}
 	}
 	if slices.ContainsFunc(seen, func(o clientOption) bool {
@@ -153,6 +167,9 @@ func (spec clientSpec) read(words []string) ([]clientOption, error) {
 // short reads one word of one-letter options; next is 1 when the last
 // takes the next word as its value.
 func (spec clientSpec) short(s string, rest []string) (seen []clientOption, next int, err error) {
+	if spec.lone && len(s) > 2 {
+		return nil, 0, errRunnerOption
+	}
 	for j := 1; j < len(s); j++ {
 		c := s[j : j+1]
 		switch {
@@ -171,26 +188,48 @@ func (spec clientSpec) short(s string, rest []string) (seen []clientOption, next
 	return seen, 0, nil
 }
 
-// sqliteFlags and sqliteValues are sqlite3's options (one dash or two),
-// by the number of words they take; -A, -interactive and the others are
-// not known, so such a call has no keys.
-var (
-	sqliteFlags = []string{
-		"ascii", "bail", "batch", "box", "column", "csv", "echo", "header", "noheader", "html",
-		"json", "line", "list", "markdown", "quote", "readonly", "safe", "table", "tabs",
-		"nofollow", "memtrace", "stats", "append", "deserialize", "zip", "version", "help",
-	}
-	sqliteValues = map[string]int{
-		"cmd": 1, "init": 1, "separator": 1, "newline": 1, "nullvalue": 1, "mmap": 1, "vfs": 1,
-		"maxsize": 1, "heap": 1, "escape": 1, "pagecache": 2, "lookaside": 2,
-	}
-)
+// dotClient is how sqlite3 or duckdb reads its options, one dash or two:
+// flags, values by the number of words they take, input those whose
+// value is what it runs (duckdb -c, -s, -f), asks those that make it
+// read no stdin (a version, duckdb -no-stdin). Options not listed (-A,
+// -interactive, duckdb -ui) are not known, so such a call has no keys.
+type dotClient struct {
+	flags        []string
+	values       map[string]int
+	inputs, asks []string
+}
 
-// sqliteInput reports whether sqlite3 is given what it runs on the line:
-// operands after the database's name, run in turn instead of stdin.
-func sqliteInput(words []string) (bool, error) {
+// dotClients run dot commands (.shell, .system) as a shell line.
+var dotClients = map[string]dotClient{
+	"sqlite3": {
+		flags: []string{
+			"ascii", "bail", "batch", "box", "column", "csv", "echo", "header", "noheader", "html",
+			"json", "line", "list", "markdown", "quote", "readonly", "safe", "table", "tabs",
+			"nofollow", "memtrace", "stats", "append", "deserialize", "zip", "version", "help",
+		},
+		values: map[string]int{
+			"cmd": 1, "init": 1, "separator": 1, "newline": 1, "nullvalue": 1, "mmap": 1, "vfs": 1,
+			"maxsize": 1, "heap": 1, "escape": 1, "pagecache": 2, "lookaside": 2,
+		},
+		asks: []string{"version", "help"},
+	},
+	"duckdb": {
+		flags: []string{
+			"append", "ascii", "bail", "batch", "box", "column", "csv", "echo", "header", "noheader",
+			"html", "json", "jsonlines", "line", "list", "markdown", "nofollow", "readonly", "table",
+			"unsigned", "dark-mode", "light-mode", "no-stdin", "version", "help",
+		},
+		values: map[string]int{"cmd": 1, "c": 1, "s": 1, "f": 1, "init": 1, "separator": 1, "newline": 1, "nullvalue": 1},
+		inputs: []string{"c", "s", "f"}, asks: []string{"version", "help", "no-stdin"},
+	},
+}
+
+// input reports whether sqlite3 or duckdb is given what it runs on the
+// line: operands after the database's name, run in turn instead of
+// stdin, or an option whose value it runs and then exits.
+func (spec dotClient) input(words []string) (bool, error) {
 	var operands int
-	asks := false
+	given := false
 	for i := 0; i < len(words); i++ {
 		s := words[i]
 		if len(s) < 2 || s[0] != '-' {
@@ -198,16 +237,20 @@ func sqliteInput(words []string) (bool, error) {
 			continue
 		}
 		name := strings.TrimPrefix(s[1:], "-")
-		switch n, takes := sqliteValues[name]; {
+		switch n, takes := spec.values[name]; {
 		case takes && i+n < len(words):
+			if slices.Contains(spec.inputs, name) && words[i+1] == "-" {
+				return false, errClientStdin // duckdb -f - reads stdin
+			}
+			given = given || slices.Contains(spec.inputs, name)
 			i += n
-		case slices.Contains(sqliteFlags, name):
-			asks = asks || name == "version" || name == "help"
+		case slices.Contains(spec.flags, name):
+			given = given || slices.Contains(spec.asks, name)
 		default:
 			return false, errRunnerOption
 		}
 	}
-	if operands > 1 || asks {
+	if operands > 1 || given {
 		return true, nil
 	}
 	return false, errClientStdin

@@ -63,7 +63,7 @@ func codeKey(name, base string, args []*syntax.Word, r reach) (key string, ok bo
 		ok, err = sedRuns(args, r)
 	case base == "git" || hasOptionRunner(base):
 		ok, err = optionRuns(base, args, r)
-	case base == "sqlite3" || dbClients[base].long != nil:
+	case dotClients[base].values != nil || dbClients[base].long != nil:
 		ok, err = clientInput(base, args, r)
 	case hasInlineCode(base, args):
 		ok = true
