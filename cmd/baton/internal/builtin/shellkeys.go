@@ -131,7 +131,9 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //   - "$NAME=env" for each variable arithmetic reads ($((N)), ${a[N]},
 //     test $N) that the line sets nowhere, as bash evaluates the value
 //     the environment gives it, whose subscripts may run commands, and
-//     approving one variable must not approve another (shellkeys_arith.go).
+//     approving one variable must not approve another (shellkeys_arith.go);
+//     so too for each a database client connects by, written "$NAME" in
+//     its call's key (psql "$DATABASE_URL" -c ...; shellkeys_clients_env.go).
 //
 // A line whose commands, written paths, set variables or sourced files
 // are computed when it runs ($CMD, sh -c "$X", > "$F", read "$V",
@@ -163,6 +165,7 @@ func shellKeys(raw json.RawMessage) ([]string, error) {
 	if err == nil {
 		err = st.check(keys)
 		keys = append(keys, st.arith.envKeys(keys)...)
+		keys = append(keys, st.connEnvKeys(keys)...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("shell: %w", err)
@@ -305,7 +308,7 @@ func callNames(args []*syntax.Word, depth int, st *keyState, r reach) ([]string,
 	if opaqueRunners[base] {
 		return nil, errOpaqueRunner
 	}
-	if key, ok, err := codeKey(name, base, args[1:], r); ok || err != nil {
+	if key, ok, err := codeKey(name, base, args[1:], r, st); ok || err != nil {
 		st.runPaths = append(st.runPaths, name)
 		st.calls = true
 		return []string{key}, err

@@ -19,12 +19,14 @@ var errClientStdin = errors.New("a database client reads commands from stdin")
 // they take the next word without "=". input are the options that give
 // it what to run on the line, asks those that make it run nothing (a
 // version, a list of databases), then those that make it read stdin
-// even so (mongosh --shell). lone: each one-letter option is a word of
+// even so (mongosh --shell); conn those that say where it connects,
+// which may be a quoted variable (clientWords). lone: each one-letter option is a word of
 // its own, as yargs reads them (mongosh).
 type clientSpec struct {
 	flags, values, optional string
 	long                    map[string]bool
 	input, asks, stdin      []string
+	conn                    []string
 	lone                    bool
 }
 
@@ -48,6 +50,7 @@ var dbClients = map[string]clientSpec{
 			"record-separator-zero": false, "csv": false, "help": false,
 		},
 		input: []string{"c", "f", "command", "file"}, asks: []string{"l", "V", "?", "list", "version", "help"},
+		conn: []string{"d", "h", "p", "U", "dbname", "host", "port", "username"},
 	},
 	"mysql": mysqlSpec, "mariadb": mysqlSpec,
 	"mongosh": {
@@ -59,6 +62,7 @@ var dbClients = map[string]clientSpec{
 			"version": false, "help": false, "shell": false,
 		},
 		input: []string{"eval", "file", "f"}, asks: []string{"version", "help"}, stdin: []string{"shell"},
+		conn: []string{"host", "port", "username", "u"},
 	},
 }
 
@@ -74,43 +78,48 @@ var mysqlSpec = clientSpec{
 		"unbuffered": false, "quick": false, "compress": false, "skip-ssl": false,
 	},
 	input: []string{"e", "execute"}, asks: []string{"V", "?", "version", "help"},
+	conn: []string{"h", "P", "u", "D", "S", "host", "port", "user", "database", "socket"},
 }
 
-// clientInput reports whether a database client's call is given what it
-// runs on the line, or only asks; a call that reads stdin, or names it
-// (psql -f /dev/stdin, \i -; namesStdin), or whose
-// options are not all known (one may take the word after it), or fed
-// words that may be options, is refused.
-func clientInput(base string, args []*syntax.Word, r reach) (bool, error) {
+// clientInput accepts a database client's call that is given what it
+// runs on the line, or only asks, and returns the quoted variables it
+// connects by (clientWords); a call that reads stdin, or names it (psql
+// -f /dev/stdin, \i -; namesStdin), or whose options are not all known
+// (one may take the word after it), or fed words that may be options,
+// or a variable where it does not say where to connect, is refused.
+func clientInput(base string, args []*syntax.Word, r reach) (map[int]string, error) {
 	if r.open || r.fed(args) {
-		return false, errDynamic
+		return nil, errDynamic
 	}
-	words, ok := joinAll(args)
+	words, vars, ok := clientWords(args)
 	if !ok {
-		return false, errDynamic
+		return nil, errDynamic
 	}
 	if slices.ContainsFunc(words, namesStdin) {
-		return false, errClientStdin
+		return nil, errClientStdin
 	}
 	if spec, ok := dotClients[base]; ok {
-		return spec.input(words)
+		return vars, spec.input(words, vars)
 	}
 	spec := dbClients[base]
 	seen, err := spec.read(words)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	for _, o := range seen {
 		if (slices.Contains(spec.input, o.name) && o.value == "-") || slices.Contains(spec.stdin, o.name) {
-			return false, errClientStdin // psql -f - reads stdin, mongosh --shell after its input
+			return nil, errClientStdin // psql -f - reads stdin, mongosh --shell after its input
+		}
+		if _, isVar := vars[o.at]; isVar && o.at > 0 && !slices.Contains(spec.conn, o.name) {
+			return nil, errDynamic // psql -c "$Q": what it runs is computed
 		}
 	}
 	if slices.ContainsFunc(seen, func(o clientOption) bool {
 		return slices.Contains(spec.input, o.name) || slices.Contains(spec.asks, o.name)
 	}) {
-		return true, nil
+		return vars, nil
 	}
-	return false, errClientStdin
+	return nil, errClientStdin
 }
 
 // includeStdin is psql's \i (\ir, \include, \include_relative) of
@@ -127,8 +136,12 @@ func namesStdin(s string) bool {
 	return strings.Contains(s, "/dev/") || strings.Contains(s, "/proc/") || includeStdin.MatchString(s)
 }
 
-// clientOption is one option given: its letter or long name and value.
-type clientOption struct{ name, value string }
+// clientOption is one option given: its letter or long name and value,
+// and where that value is when it is the next word (else 0).
+type clientOption struct {
+	name, value string
+	at          int
+}
 
 // read reads a client's options as getopt_long does, wherever they are
 // among its operands, up to "--".
@@ -145,17 +158,21 @@ func (spec clientSpec) read(words []string) ([]clientOption, error) {
 			if !known {
 				return nil, errRunnerOption
 			}
+			at := 0
 			if takes && !hasValue {
 				if i++; i == len(words) {
 					return nil, errRunnerOption
 				}
-				value = words[i]
+				value, at = words[i], i
 			}
-			seen = append(seen, clientOption{name, value})
+			seen = append(seen, clientOption{name, value, at})
 		case len(s) > 1 && s[0] == '-':
 			opt, next, err := spec.short(s, words[i+1:])
 			if err != nil {
 				return nil, err
+			}
+			if next > 0 {
+				opt[len(opt)-1].at = i + 1
 			}
 			seen = append(seen, opt...)
 			i += next
@@ -176,11 +193,11 @@ func (spec clientSpec) short(s string, rest []string) (seen []clientOption, next
 		case strings.Contains(spec.flags, c):
 			seen = append(seen, clientOption{name: c})
 		case strings.Contains(spec.optional, c):
-			return append(seen, clientOption{c, s[j+1:]}), 0, nil
+			return append(seen, clientOption{name: c, value: s[j+1:]}), 0, nil
 		case strings.Contains(spec.values, c) && j+1 < len(s):
-			return append(seen, clientOption{c, s[j+1:]}), 0, nil
+			return append(seen, clientOption{name: c, value: s[j+1:]}), 0, nil
 		case strings.Contains(spec.values, c) && len(rest) > 0:
-			return append(seen, clientOption{c, rest[0]}), 1, nil
+			return append(seen, clientOption{name: c, value: rest[0]}), 1, nil
 		default:
 			return nil, 0, errRunnerOption
 		}
@@ -227,11 +244,14 @@ var dotClients = map[string]dotClient{
 // input reports whether sqlite3 or duckdb is given what it runs on the
 // line: operands after the database's name, run in turn instead of
 // stdin, or an option whose value it runs and then exits.
-func (spec dotClient) input(words []string) (bool, error) {
+func (spec dotClient) input(words []string, vars map[int]string) error {
 	var operands int
 	given := false
 	for i := 0; i < len(words); i++ {
 		s := words[i]
+		if _, isVar := vars[i]; isVar && operands > 0 {
+			return errDynamic // what it runs is computed
+		}
 		if len(s) < 2 || s[0] != '-' {
 			operands++
 			continue
@@ -239,19 +259,24 @@ func (spec dotClient) input(words []string) (bool, error) {
 		name := strings.TrimPrefix(s[1:], "-")
 		switch n, takes := spec.values[name]; {
 		case takes && i+n < len(words):
+			for j := i + 1; j <= i+n; j++ {
+				if _, isVar := vars[j]; isVar {
+					return errDynamic
+				}
+			}
 			if slices.Contains(spec.inputs, name) && words[i+1] == "-" {
-				return false, errClientStdin // duckdb -f - reads stdin
+				return errClientStdin // duckdb -f - reads stdin
 			}
 			given = given || slices.Contains(spec.inputs, name)
 			i += n
 		case slices.Contains(spec.flags, name):
 			given = given || slices.Contains(spec.asks, name)
 		default:
-			return false, errRunnerOption
+			return errRunnerOption
 		}
 	}
 	if operands > 1 || given {
-		return true, nil
+		return nil
 	}
-	return false, errClientStdin
+	return errClientStdin
 }

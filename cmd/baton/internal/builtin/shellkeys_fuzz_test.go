@@ -9,7 +9,7 @@ import (
 // FuzzShellKeys: any line gets keys, sorted and without repeats, or an
 // error, and never panics, however odd its options, quotes or words.
 func FuzzShellKeys(f *testing.F) {
-	for _, line := range slices.Concat(innocentWrites, innocentQueries, clientStdinAttacks, innocentChanges, innocentMoreQueries, []string{
+	for _, line := range slices.Concat(innocentWrites, innocentQueries, clientStdinAttacks, innocentChanges, innocentMoreQueries, innocentEnvQueries, []string{
 		"psql -X -qAtc '\\! rm -rf x'", "sqlite3 -cmd .tables -init x a.db .tables", "mysql -uroot -p -D test -e x",
 		"dd if=f of=x conv=notrunc", "uniq --skip-f 1 f out", "sort -ro~/.bashrc f", "curl -sSLo x --output-dir d u",
 		"wget -P d -O x u", "find . -exec sort {} -o{} \\;", "echo $((FOO+a[N]))", "git diff --output=x",

@@ -33,8 +33,20 @@ var awks = map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true
 // key of another kind begins with a command's name and a space, so
 // approving one such call approves exactly its words again.
 func callKey(name string, args []*syntax.Word) (string, error) {
+	return callKeyWith(name, args, nil)
+}
+
+// callKeyWith is callKey with the words of vars, each a quoted variable
+// (clientWords), written "$NAME": sh reads no literal word that way, as
+// Quote escapes a "$" in double quotes, so no call of fixed words has
+// the same key.
+func callKeyWith(name string, args []*syntax.Word, vars map[int]string) (string, error) {
 	words := []string{name}
-	for _, w := range args {
+	for i, w := range args {
+		if v, ok := vars[i]; ok {
+			words = append(words, `"$`+v+`"`)
+			continue
+		}
 		s, ok := joinParts(w)
 		if !ok {
 			return "", errDynamic
@@ -55,7 +67,7 @@ func callKey(name string, args []*syntax.Word) (string, error) {
 // program never approves another. ok is false for the other calls,
 // which keep their command's name as key. Words fed from elsewhere
 // would change the call, so a fed one has no keys.
-func codeKey(name, base string, args []*syntax.Word, r reach) (key string, ok bool, err error) {
+func codeKey(name, base string, args []*syntax.Word, r reach, st *keyState) (key string, ok bool, err error) {
 	switch {
 	case awks[base]:
 		ok, err = awkRuns(args, r)
@@ -64,7 +76,7 @@ func codeKey(name, base string, args []*syntax.Word, r reach) (key string, ok bo
 	case base == "git" || hasOptionRunner(base):
 		ok, err = optionRuns(base, args, r)
 	case dotClients[base].values != nil || dbClients[base].long != nil:
-		ok, err = clientInput(base, args, r)
+		return clientKey(name, base, args, r, st)
 	case hasInlineCode(base, args):
 		ok = true
 	}

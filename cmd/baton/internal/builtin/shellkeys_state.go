@@ -18,13 +18,20 @@ type keyState struct {
 	// python -c 'import x'), whose words may name files from the
 	// current directory however they are written.
 	calls bool
+	// conns are the variables a database client's connection is read
+	// from (psql "$DATABASE_URL"; clientWords).
+	conns []string
 }
 
 // check refuses a line its keys would misdescribe: one where arithmetic
-// reads a value the line does not fix, or one that changes directory
-// and has a key naming a relative path or a call keyed as itself.
+// reads a value the line does not fix, or a client's connection does,
+// or one that changes directory and has a key naming a relative path
+// or a call keyed as itself.
 func (st *keyState) check(keys []string) error {
 	if err := st.arith.check(); err != nil {
+		return err
+	}
+	if err := st.connCheck(keys); err != nil {
 		return err
 	}
 	if st.dirChanged && st.calls {
