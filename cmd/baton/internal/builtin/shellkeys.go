@@ -384,13 +384,16 @@ func sourcedKey(args []*syntax.Word) ([]string, error) {
 
 // execNames names the commands of find's -exec actions, each up to its
 // ";" or "{} +", where find puts each file's name in place of {}, and
-// the files its -fprint actions write.
+// the files its -fprint actions write; -delete gives no keys.
 func execNames(args []*syntax.Word, depth int, st *keyState) ([]string, error) {
 	var names []string
 	// -files0-from reads the starting points from a file.
 	paths := !slices.ContainsFunc(args, func(w *syntax.Word) bool { s, _ := joinParts(w); return s == "-files0-from" })
 	for i, w := range args {
 		s, _ := literal(w)
+		if s == "-delete" {
+			return nil, errFindDeletes
+		}
 		if writeActions[s] {
 			written, err := findWrites(args[i+1:])
 			if err != nil {
@@ -420,6 +423,10 @@ func execNames(args []*syntax.Word, depth int, st *keyState) ([]string, error) {
 	}
 	return names, nil
 }
+
+// errFindDeletes: find -delete removes the files the file system holds
+// when it runs, which no key can name, as rm fed their names has none.
+var errFindDeletes = errors.New("find -delete removes files the line does not name")
 
 // writeActions are find's actions that write the file after them.
 var writeActions = map[string]bool{"-fprint": true, "-fprint0": true, "-fprintf": true, "-fls": true}

@@ -111,6 +111,8 @@ func TestShellKeysNameFilesProgramsChange(t *testing.T) {
 		{"find . -name '*.go' -exec sed -i 's/a/b/' {} +", nil},
 		{"ls | xargs sed -i s/a/b/ --", nil},
 		{"find . -name '*.tmp' -exec rm -f {} \\; -o -execdir sudo chmod 600 {} +", nil},
+		{"find ~ -delete", nil},
+		{"find . -name '*.tmp' -print -delete", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
