@@ -109,8 +109,13 @@ func (a *Agent) refusal(err error) error {
 // step did not happen, so the agent keeps the last durable state and
 // refuses further work until it is resumed. A refused claim is returned
 // instead, the agent left as it was: nothing of the session is its own.
+// A step refused for want of a config (a stored child no config can end,
+// see storedChildConfig) fails as a config error: the host's to mend.
 func (a *Agent) storeFailed(err error) error {
 	failed := contract.WrapError(contract.KindStore, err, "append to session store failed")
+	if errors.Is(err, contract.ErrConfig) {
+		failed = contract.WrapError(contract.KindConfig, err, "step not recorded")
+	}
 	if a.claiming {
 		return failed
 	}

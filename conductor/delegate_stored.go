@@ -37,7 +37,8 @@ func storedChildren(pending []contract.PendingCall) map[string]contract.PendingC
 // and its own children with it. A child whose session holds no run in
 // flight, or none at all, is left as it is. A delegate this agent's
 // config no longer names still has its child ended, under the config
-// the child's session recorded.
+// the child's session recorded, or, when it recorded none, the step is
+// refused (storedChildConfig).
 func (a *Agent) endStoredChild(ctx context.Context, session string) error {
 	if a.run == nil {
 		return nil
@@ -52,8 +53,8 @@ func (a *Agent) endStoredChild(ctx context.Context, session string) error {
 	case err != nil:
 		return err
 	}
-	cfg, ok, err := a.storedChildConfig(ctx, session, p.Tool.Delegate)
-	if err != nil || !ok {
+	cfg, err := a.storedChildConfig(ctx, session, p.Tool.Delegate)
+	if err != nil {
 		return err
 	}
 	ag, err := a.newChild(contract.StartDelegate{Call: p.Call, Delegate: p.Tool.Delegate, Session: session, Config: cfg})
@@ -70,23 +71,25 @@ func (a *Agent) endStoredChild(ctx context.Context, session string) error {
 // storedChildConfig is the config a stored child is ended under: its
 // delegate's, while this agent's config names it, else the last one the
 // child's session recorded. A session that recorded none (as none did
-// before runs recorded their config) has no config to end it under, and
-// is left as it is.
-func (a *Agent) storedChildConfig(ctx context.Context, session, delegate string) (contract.AgentConfig, bool, error) {
+// before runs recorded their config) has no config to end it under, nor
+// to fold it by and learn whether its run is in flight: that is a config
+// error, so the step that would link the child's run, maybe in flight
+// for good under an answered call, is not recorded, and the host learns
+// to resume the tree under a config that names the delegate.
+func (a *Agent) storedChildConfig(ctx context.Context, session, delegate string) (contract.AgentConfig, error) {
 	own := a.rules.Config()
 	if d, ok := own.DelegateNamed(delegate); ok {
-		return own.ChildConfig(d), true, nil
+		return own.ChildConfig(d), nil
 	}
 	records, err := a.store.Records(ctx, session)
 	if err != nil {
-		return contract.AgentConfig{}, false, fmt.Errorf("conductor: config of %s: %w", session, err)
+		return contract.AgentConfig{}, fmt.Errorf("conductor: config of %s: %w", session, err)
 	}
 	cfg := recordedConfig(records)
 	if cfg == nil {
-		a.log.Warn("conductor: delegate no longer configured and its child's session recorded no config; its run is left in flight", "session", session, "delegate", delegate)
-		return contract.AgentConfig{}, false, nil
+		return contract.AgentConfig{}, contract.NewError(contract.KindConfig, "delegate %q is no longer configured and its child session %q recorded no config to end its run under: resume under a config that names the delegate", delegate, session)
 	}
-	return *cfg, true, nil
+	return *cfg, nil
 }
 
 // recordedConfig is the config the last run of records went on under,

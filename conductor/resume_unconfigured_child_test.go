@@ -1,0 +1,88 @@
+package conductor_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/store"
+)
+
+// configless records the sessions under prefix as releases before runs
+// recorded their config did: without one.
+type configless struct {
+	store.Store
+	prefix string
+}
+
+func (c *configless) Append(ctx context.Context, id string, recs ...contract.Record) (store.Hash, error) {
+	if strings.HasPrefix(id, c.prefix) {
+		recs = dropConfigs(recs)
+	}
+	return c.Store.Append(ctx, id, recs...)
+}
+
+func (c *configless) AppendLinked(ctx context.Context, id string, rec contract.Record, links ...store.Hash) (store.Hash, error) {
+	if strings.HasPrefix(id, c.prefix) {
+		rec = dropConfigs([]contract.Record{rec})[0]
+	}
+	return c.Store.AppendLinked(ctx, id, rec, links...)
+}
+
+func dropConfigs(recs []contract.Record) []contract.Record {
+	out := make([]contract.Record, len(recs))
+	for i, rec := range recs {
+		switch sig := rec.Signal.(type) {
+		case contract.Submitted:
+			sig.Config = nil
+			rec.Signal = sig
+		case contract.Resumed:
+			sig.Config = nil
+			rec.Signal = sig
+		}
+		out[i] = rec
+	}
+	return out
+}
+
+// TestResumeRefusesToLinkAChildItCannotEnd: a parent whose abort was
+// recorded while its delegate's child ran is resumed by an agent whose
+// config no longer names that delegate, and the child's session, as
+// older releases wrote it, recorded no config to end its run under.
+// Linking the child under the abort's answer would leave its run in
+// flight for good; Resume must refuse instead, with a config error
+// naming the child, and change nothing stored, so that a resume under a
+// config that names the delegate again ends the whole tree.
+func TestResumeRefusesToLinkAChildItCannotEnd(t *testing.T) {
+	withoutWriter := twoDelegates()
+	withoutWriter.Delegates = withoutWriter.Delegates[:1]
+	st := store.NewMemory()
+	abortedMidChild(t, &configless{Store: st, prefix: "session_test/"}, twoDelegates(), "session_test/")
+	before, err := st.Head(ctxT(t), "session_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	deps := testDeps(agentsModel{}, toolBox(t, echoTool(t, dispatchNeedsApproval)))
+	deps.Env.Store = st
+	a := newAgent(t, withoutWriter, deps)
+	_, err = a.Resume(ctxT(t), "session_test")
+	if !errors.Is(err, contract.ErrConfig) || !strings.Contains(err.Error(), "session_test/2.0") {
+		t.Fatalf("Resume = %v, want a config error naming the child session", err)
+	}
+	_ = a.Close()
+	if after, err := st.Head(ctxT(t), "session_test"); err != nil || after != before {
+		t.Fatalf("the parent's session moved (%v) on a refused resume", err)
+	}
+
+	deps = testDeps(agentsModel{}, toolBox(t, echoTool(t, dispatchNeedsApproval)))
+	deps.Env.Store = st
+	b := newAgent(t, twoDelegates(), deps)
+	if _, err := b.Resume(ctxT(t), "session_test"); !errors.Is(err, contract.ErrAborted) {
+		t.Fatalf("Resume under the delegate's config = %v, want the abort", err)
+	}
+	_ = b.Close()
+	checkDAG(t, st, "session_test", 1)
+}
