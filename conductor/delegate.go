@@ -172,6 +172,16 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 		run.children = map[string]*child{}
 	}
 	run.children[e.Session] = c
+	if e.Delegate == "" {
+		// A call picked up again (Resume, Reopen) whose delegate the
+		// agent's config no longer names: the rules found no delegate for
+		// it, so it is answered as such a call is when the model makes it,
+		// and its stored child, which never begins here, is ended as the
+		// answer is recorded (endStoredChild).
+		c.decide()
+		a.later(run, contract.DelegateSettled{CallID: e.Call.ID, Session: e.Session, Outcome: contract.ToolOutcome{Content: "error: " + e.Call.Name + " names no delegate of this agent", IsError: true}, At: a.now()})
+		return
+	}
 	desc := contract.ToolDescriptor{Name: e.Call.Name, Idempotent: true, Timeout: delegateTimeout}
 	tool, err := dispatch.NewTool(desc, func(ctx context.Context, _ json.RawMessage) (contract.ToolOutcome, error) {
 		if a.deps.Hooks.Len() == 0 {
