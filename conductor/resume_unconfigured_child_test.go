@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 )
@@ -85,4 +86,48 @@ func TestResumeRefusesToLinkAChildItCannotEnd(t *testing.T) {
 	}
 	_ = b.Close()
 	checkDAG(t, st, "session_test", 1)
+}
+
+// TestResumeStopsOnADroppedDelegatesChildItCannotEnd: a tree closed while
+// its delegate's child waits for a person is resumed by an agent whose
+// config no longer names that delegate, and the child's session
+// recorded no config. The resume is recorded, but the answer to the
+// delegate call, which would link the child's run in flight, is not:
+// the run stops with a config error, the call unanswered, and a resume
+// under a config that names the delegate again picks the child up.
+func TestResumeStopsOnADroppedDelegatesChildItCannotEnd(t *testing.T) {
+	withoutWriter := twoDelegates()
+	withoutWriter.Delegates = withoutWriter.Delegates[:1]
+	st := store.NewMemory()
+	closedAsking(t, &configless{Store: st, prefix: "session_test/"}, twoDelegates())
+
+	deps := testDeps(askingTree(), toolBox(t, echoTool(t, dispatchNeedsApproval)))
+	deps.Env.Store = st
+	a := newAgent(t, withoutWriter, deps)
+	snap, err := a.Resume(ctxT(t), "session_test")
+	_ = a.Close()
+	if !errors.Is(err, contract.ErrConfig) || !strings.Contains(err.Error(), "session_test/2.0") {
+		t.Fatalf("Resume = %v, want a config error naming the child session", err)
+	}
+	if snap.Phase != contract.PhaseAwaitingTools || len(results(snap)) != 0 {
+		t.Fatalf("the parent is %s with results %+v, want the delegate call unanswered", snap.Phase, results(snap))
+	}
+
+	deps = testDeps(askingTree(), toolBox(t, echoTool(t, dispatchNeedsApproval)))
+	deps.Env.Store = st
+	deps.People.Approver = func(context.Context, conductor.ApprovalRequest) (conductor.Decision, error) {
+		return conductor.Decision{Approved: true}, nil
+	}
+	b := newAgent(t, twoDelegates(), deps)
+	snap, err = b.Resume(ctxT(t), "session_test")
+	_ = b.Close()
+	if err != nil || snap.Phase != contract.PhaseSettled {
+		t.Fatalf("Resume under the delegate's config = %s, %v; want the run settled", snap.Phase, err)
+	}
+	if err := st.Verify(ctxT(t)); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if got := results(snap); len(got) != 1 || got[0].IsError {
+		t.Fatalf("the delegate call's result %+v, want the child's answer", got)
+	}
 }
