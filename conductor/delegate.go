@@ -263,6 +263,12 @@ func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDel
 	}
 	ag.releaseOffers()
 	a.shareBegun(run, ag)
+	if a.abortedAfterTools(run) {
+		// The abort came before the child began (a hook held its call),
+		// so Abort could not pass it on: a child that asked a person
+		// nobody answers would keep the parent's run in flight for good.
+		_ = ag.Abort(contract.AbortAfterTools)
+	}
 	defer func() {
 		if err := ag.Close(); err != nil {
 			a.log.Warn("conductor: close delegate", "session", e.Session, "err", err)
@@ -289,6 +295,18 @@ func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDel
 		return fail("%v", err)
 	}
 	return fail("ended in phase %s", snap.Phase)
+}
+
+// abortedAfterTools reports whether run, this agent's, is aborted after
+// its tools, as its published state shows it. Abort records that before
+// it passes the abort on to the children that have begun, and a child
+// is known to have begun before it reads this, so each child that
+// begins hears the abort once at least.
+func (a *Agent) abortedAfterTools(run *runState) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	snap := a.durable()
+	return snap.RunID == run.id && snap.Abort == contract.AbortAfterTools
 }
 
 // notBegun is the outcome of a delegate call whose child could not begin
