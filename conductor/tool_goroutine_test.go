@@ -55,12 +55,13 @@ func TestOneCallTurnsRunOnTheSubmittingGoroutine(t *testing.T) {
 
 // A tool that ignores its context may hold the goroutine that runs it,
 // but not the run: its call is answered at its timeout and the run goes
-// on to settle while the tool still runs.
+// on to settle while the tool still runs. On a loaded machine the
+// timeout may come before the tool is called at all, which changes
+// nothing the test checks: Submit returns once the tool, if it was
+// called, has returned.
 func TestToolIgnoringItsTimeoutDoesNotHoldTheRun(t *testing.T) {
 	stuck := make(chan struct{})
-	returned := make(chan struct{})
 	deaf := rawTool(t, "deaf", func(context.Context, json.RawMessage) (contract.ToolOutcome, error) {
-		defer close(returned)
 		<-stuck
 		return contract.ToolOutcome{Content: "too late"}, nil
 	}, dispatch.Timeout(5*time.Millisecond))
@@ -83,7 +84,6 @@ func TestToolIgnoringItsTimeoutDoesNotHoldTheRun(t *testing.T) {
 		t.Fatal("the run did not settle while its tool ignored the timeout")
 	}
 	close(stuck)
-	<-returned
 	s := <-done
 	if s.err != nil || s.snap.Phase != contract.PhaseSettled {
 		t.Errorf("Submit = phase %s, %v; want settled", s.snap.Phase, s.err)
