@@ -241,12 +241,19 @@ func (d *db) storedTip(ctx context.Context, sessionID string, head Hash) (Hash, 
 	return head, n.Record.Step, nil
 }
 
+// headNode reads the node a session's head names. Its errors name the
+// session: a damaged head is met cold, by whoever reads the session next
+// (another process sharing the store, a resume), and the hash alone does
+// not say which conversation to repair.
 func (d *db) headNode(ctx context.Context, sessionID string, head Hash) (Node, error) {
 	n, err := d.node(ctx, head)
 	if errors.Is(err, ErrNotFound) {
 		return Node{}, errorf("store: head of %q: %w: %s", sessionID, ErrBrokenRef, head)
 	}
-	return n, err
+	if err != nil {
+		return Node{}, errorf("store: head of %q: %w", sessionID, err)
+	}
+	return n, nil
 }
 
 func (d *db) Head(ctx context.Context, sessionID string) (Hash, error) {
