@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/store/postgres"
 	"github.com/batonrt/baton/wire"
@@ -81,8 +82,11 @@ const adoptEvery = 2 * time.Second
 // adoptOrphans opens, every adoptEvery until ctx ends, the threads of
 // namespace whose serve process died holding them, so that their runs in
 // flight resume here without waiting for a client to ask. Processes that
-// look at once race for each session's lock; the losers leave it.
-func (a *app) adoptOrphans(ctx context.Context, h *wire.Handler, b *postgres.Backend, namespace string) {
+// look at once race for each session's lock; the losers leave it. A
+// delegate's session the dead process left is not a thread: its run
+// resumes with its parent's thread. users says each thread key begins
+// with its user's name and a slash.
+func (a *app) adoptOrphans(ctx context.Context, h *wire.Handler, b *postgres.Backend, namespace string, users bool) {
 	tick := time.NewTicker(adoptEvery)
 	defer tick.Stop()
 	var listErr string
@@ -105,7 +109,7 @@ func (a *app) adoptOrphans(ctx context.Context, h *wire.Handler, b *postgres.Bac
 		listErr = ""
 		for _, session := range orphans {
 			thread, ok := strings.CutPrefix(session, namespace)
-			if !ok {
+			if !ok || delegateOf(thread, users) {
 				continue
 			}
 			err := h.Open(ctx, thread)
@@ -123,6 +127,17 @@ func (a *app) adoptOrphans(ctx context.Context, h *wire.Handler, b *postgres.Bac
 	}
 }
 
+// delegateOf reports whether a thread key names a delegate's session, as
+// no thread's does (wire refuses such thread ids): with users, the id
+// after the user's name is looked at, as one that looks like a step
+// ("alice/1.2") names a thread.
+func delegateOf(key string, users bool) bool {
+	if users {
+		_, key, _ = strings.Cut(key, "/")
+	}
+	return contract.MayBeChildSession(key)
+}
+
 // startAdopting runs adoptOrphans while the store is shared; the func it
 // returns stops it and waits for it.
 func (a *app) startAdopting(ctx context.Context, h *wire.Handler, cfg serveConfig) (stop func()) {
@@ -133,7 +148,7 @@ func (a *app) startAdopting(ctx context.Context, h *wire.Handler, cfg serveConfi
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a.adoptOrphans(ctx, h, cfg.shared, cfg.namespace)
+		a.adoptOrphans(ctx, h, cfg.shared, cfg.namespace, len(cfg.users) > 0)
 	}()
 	return func() {
 		cancel()

@@ -51,7 +51,7 @@ func TestAdoptOrphansEscapesItsMessages(t *testing.T) {
 			a := &app{stderr: stderr}
 			actx, cancel := context.WithCancel(ctx)
 			done := make(chan struct{})
-			go func() { defer close(done); a.adoptOrphans(actx, h, b, defaultNamespace) }()
+			go func() { defer close(done); a.adoptOrphans(actx, h, b, defaultNamespace, false) }()
 			stderr.waitFor(t, "of a stopped process")
 			cancel()
 			<-done
