@@ -17,7 +17,8 @@
 // that others find it while it holds the lock (Owner); it withdraws the
 // address when it lets the session go, so a session whose owner died is
 // one with an address and a free lock (Orphans); so is one its owner
-// left with work in flight (store.Lease.Leave), for another to take up. The
+// left with work in flight (store.Lease.Leave), and one whose lock its
+// owner lost before letting it go, for another to take up. The
 // package creates and migrates its tables, with a version, in the schema
 // the URL's search_path names. Importing it registers postgres:// and
 // postgresql:// with store.Open. It imports store and pgx.

@@ -205,10 +205,10 @@ func (b *Backend) Lock(ctx context.Context, session string) (io.Closer, error) {
 
 // release lets go of a lock taken on conn, withdrawing the address
 // recorded with it unless the holder leaves the session as a dead owner
-// would (heldLock.Leave). Only there: once conn has
-// ended, its locks ended with it, and the owner connection now may hold
-// the same session's lock taken again since this release began, which
-// is not this holder's to let go.
+// would (heldLock.Leave), or lost the lock first (see withdraw). It
+// unlocks on conn only: once conn has ended, its locks ended with it,
+// and the owner connection now may hold the same session's lock taken
+// again since this release began, which is not this holder's to let go.
 func (b *Backend) release(session string, key, epoch int64, conn *pgx.Conn, withdraw bool) {
 	b.mu.Lock()
 	if o, ok := b.held[session]; ok && o.epoch == epoch {
@@ -216,7 +216,7 @@ func (b *Backend) release(session string, key, epoch int64, conn *pgx.Conn, with
 	}
 	b.mu.Unlock()
 	if withdraw {
-		b.withdraw(session, epoch)
+		b.withdraw(session, epoch, conn.PgConn().PID())
 	}
 	b.ownerMu.Lock()
 	if b.owner == conn && !conn.IsClosed() {

@@ -143,13 +143,13 @@ func (b *Backend) closeOwner() (<-chan struct{}, error) {
 	defer b.ownerMu.Unlock()
 	watched := b.unwatch(true)
 	b.mu.Lock()
-	held := make(map[string]int64, len(b.held))
+	held := make(map[string]*ownership, len(b.held))
 	for session, o := range b.held {
-		held[session] = o.epoch
+		held[session] = o
 	}
 	b.mu.Unlock()
-	for session, epoch := range held {
-		b.withdraw(session, epoch)
+	for session, o := range held {
+		b.withdraw(session, o.epoch, o.conn.PgConn().PID())
 	}
 	var err error
 	if b.owner != nil {

@@ -53,12 +53,25 @@ func (b *Backend) Owner(ctx context.Context, session string) (string, error) {
 
 // withdraw clears the address of a session this backend releases on
 // purpose, while it still holds the lock, so that only an owner that
-// died leaves an address behind a free lock (see Orphans). A failure
-// leaves the address, which costs another process a needless look.
-func (b *Backend) withdraw(session string, epoch int64) {
+// died leaves an address behind a free lock (see Orphans). Only while
+// it holds it: the server must still show the lock granted to holder,
+// the server process of the connection it was taken on. A lock lost
+// with that connection is as free as a dead owner's, and the holder
+// that lets it go has stopped driving the session, a run perhaps in
+// flight: its address stays, for another process to take the run up.
+// A failure leaves the address, which costs another process a needless
+// look.
+func (b *Backend) withdraw(session string, epoch int64, holder uint32) {
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
-	_, _ = b.pool.Exec(ctx, `UPDATE baton_owners SET addr = '' WHERE session = $1 AND epoch = $2`, session, epoch)
+	// A bigint advisory lock shows in pg_locks as its high and low
+	// 32 bits, in classid and objid, with objsubid 1.
+	key := uint64(b.lockKey(session))
+	_, _ = b.pool.Exec(ctx, `UPDATE baton_owners SET addr = '' WHERE session = $1 AND epoch = $2
+		AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.pid = $3
+			AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+			AND l.classid = $4::bigint::oid AND l.objid = $5::bigint::oid AND l.objsubid = 1)`,
+		session, epoch, int64(holder), int64(key>>32), int64(key&0xffffffff))
 }
 
 // Orphans returns, sorted, the sessions whose owner died holding them:
