@@ -193,6 +193,13 @@ type flowServer struct {
 
 func startFlowServer(t *testing.T, dir string, proto Protocol, cfg contract.AgentConfig, prov turn.Provider, mod func(*conductor.Deps), tools ...dispatch.Tool) *flowServer {
 	t.Helper()
+	return startRunnerFlowServer(t, dir, proto, cfg, prov, mod, AgentRunner, tools...)
+}
+
+// startRunnerFlowServer is startFlowServer serving each agent through
+// runner, for a test that needs to see what the handler asks of it.
+func startRunnerFlowServer(t *testing.T, dir string, proto Protocol, cfg contract.AgentConfig, prov turn.Provider, mod func(*conductor.Deps), runner func(*conductor.Agent) Runner, tools ...dispatch.Tool) *flowServer {
+	t.Helper()
 	st, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +208,7 @@ func startFlowServer(t *testing.T, dir string, proto Protocol, cfg contract.Agen
 		cfg.Model = "scripted"
 	}
 	s := &flowServer{}
-	s.h = NewHandler(func(ctx context.Context, id string) (*conductor.Agent, error) {
+	s.h = NewRunnerHandler(func(ctx context.Context, id string) (Runner, error) {
 		box, err := dispatch.NewToolBox(tools...)
 		if err != nil {
 			return nil, err
@@ -214,7 +221,10 @@ func startFlowServer(t *testing.T, dir string, proto Protocol, cfg contract.Agen
 		if err != nil {
 			return nil, err
 		}
-		return reopenStored(ctx, st, a, id)
+		if a, err = reopenStored(ctx, st, a, id); err != nil {
+			return nil, err
+		}
+		return runner(a), nil
 	}, HandlerOptions{Protocol: proto, ClientAnswers: true})
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Last-Event-ID") != "" {
@@ -320,16 +330,25 @@ func delegatingCleaner() []func(context.Context) ([]turn.Chunk, error) {
 // to "cleaner", whose delete_file calls need approval, on replies.
 func cleanerServer(t *testing.T, dir string, proto Protocol, replies []func(context.Context) ([]turn.Chunk, error)) *flowServer {
 	t.Helper()
+	return cleanerRunnerServer(t, dir, proto, replies, AgentRunner)
+}
+
+// cleanerRunnerServer is cleanerServer serving each agent through runner.
+func cleanerRunnerServer(t *testing.T, dir string, proto Protocol, replies []func(context.Context) ([]turn.Chunk, error), runner func(*conductor.Agent) Runner) *flowServer {
+	t.Helper()
 	cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
 		{Name: "cleaner", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "delete_file"}}}},
 	}}
-	return startFlowServer(t, dir, proto, cfg, &script{replies: replies}, nil, deleteTool())
+	return startRunnerFlowServer(t, dir, proto, cfg, &script{replies: replies}, nil, runner, deleteTool())
 }
 
 func delegatingCleanerServer(t *testing.T, proto Protocol) *flowServer {
 	t.Helper()
-	s := cleanerServer(t, t.TempDir(), proto, delegatingCleaner())
-	// A stream that never ends is cut, so that the client says so.
+	return cutStreams(t, cleanerServer(t, t.TempDir(), proto, delegatingCleaner()))
+}
+
+// cutStreams cuts s's streams that never end, so that the client says so.
+func cutStreams(t *testing.T, s *flowServer) *flowServer {
 	timer := time.AfterFunc(10*time.Second, s.srv.CloseClientConnections)
 	t.Cleanup(func() { timer.Stop() })
 	return s

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 )
 
@@ -57,8 +59,14 @@ func childApprovalBodies(proto Protocol, decide bool) (steer, decision string) {
 // stream that never ends is cut.
 func childWaitsForApproval(t *testing.T, proto Protocol) *flowServer {
 	t.Helper()
+	return childWaitsForApprovalOn(t, proto, delegatingCleanerServer(t, proto))
+}
+
+// childWaitsForApprovalOn is childWaitsForApproval on s, which serves
+// delegatingCleaner's replies.
+func childWaitsForApprovalOn(t *testing.T, proto Protocol, s *flowServer) *flowServer {
+	t.Helper()
 	first, _ := delegatedApprovalBodies(proto, true)
-	s := delegatingCleanerServer(t, proto)
 	if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
 		t.Fatalf("first stream: %d, want the delegate's approval request call_d/d1:\n%s", code, b)
 	}
@@ -86,16 +94,46 @@ func TestSteerWhileAChildWaitsForApproval(t *testing.T) {
 	}
 }
 
+// steerTaken is an agent's runner that closes taken once it has taken a
+// message as steering.
+type steerTaken struct {
+	agentRunner
+	once  *sync.Once
+	taken chan struct{}
+}
+
+func (s steerTaken) Steer(input []contract.Turn) error {
+	err := s.agentRunner.Steer(input)
+	if err == nil {
+		s.once.Do(func() { close(s.taken) })
+	}
+	return err
+}
+
 // TestSteerCarriesAChildsApproval: the client decides the delegate's
 // request and writes a message in one post (AG-UI: the tool message
 // before the user's; AI SDK: the approval response in the assistant
 // message before the user's). The decision is applied and the message
 // steers: the child goes on, and the run to its end. The decision was
 // dropped, and the stream stayed open on a request already decided.
+//
+// The handler applies the decision before it steers, so the child may
+// go on at once; its report is held until the run has taken the
+// message, which the parent's next model call then carries. Unheld, the
+// child and the parent's "Done." call could start before the steer
+// landed, and the run rightly called its model once more for it, past
+// the script's end.
 func TestSteerCarriesAChildsApproval(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
-			s := childWaitsForApproval(t, proto)
+			taken := make(chan struct{})
+			var once sync.Once
+			replies := delegatingCleaner()
+			replies[2] = gated(taken, replies[2])
+			s := cutStreams(t, cleanerRunnerServer(t, t.TempDir(), proto, replies, func(a *conductor.Agent) Runner {
+				return steerTaken{agentRunner: agentRunner{a}, once: &once, taken: taken}
+			}))
+			childWaitsForApprovalOn(t, proto, s)
 			steer, _ := childApprovalBodies(proto, true)
 			code, b := post(t, s.srv.URL, steer)
 			if code != http.StatusOK || !strings.Contains(b, "supprimé « build »") || !strings.Contains(b, "Done.") {
