@@ -24,25 +24,38 @@ func errorDetail(err error) string {
 }
 
 // streamErrorFrame reads the error object the SDK reports when a stream
-// carries {"error": {...}} instead of a chunk. A string code such as
+// carries {"error": {...}} instead of a chunk, or the data of an event
+// named "error" (see errorEvent), which may hold the object bare,
+// wrapped in "error", or be plain text. A string code such as
 // context_length_exceeded joins the type, since it names the kind more
 // exactly.
 func streamErrorFrame(err error) (typ, msg string, ok bool) {
-	raw, ok := httpfail.StreamedJSON(err)
-	if !ok {
+	var raw string
+	var ev *errorEvent
+	if errors.As(err, &ev) {
+		raw = ev.data
+	} else if raw, ok = httpfail.StreamedJSON(err); !ok {
 		return "", "", false
 	}
-	var e struct {
+	type frame struct {
 		Type    string `json:"type"`
 		Code    any    `json:"code"`
 		Message string `json:"message"`
 	}
+	var e struct {
+		frame
+		Error *frame `json:"error"`
+	}
 	if json.Unmarshal([]byte(raw), &e) != nil {
 		return "", raw, true
 	}
-	typ = e.Type
-	if code, isString := e.Code.(string); isString {
+	f := e.frame
+	if e.Error != nil {
+		f = *e.Error
+	}
+	typ = f.Type
+	if code, isString := f.Code.(string); isString {
 		typ += " " + code
 	}
-	return typ, e.Message, true
+	return typ, f.Message, true
 }

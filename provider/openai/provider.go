@@ -62,7 +62,7 @@ func newProvider(chat sdk.ChatCompletionService, atOpenAI bool, r Rules) *Provid
 		Build: func(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) { return buildParams(req, send) },
 		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
 			body := &doneBody{}
-			return &doneEvents{Events: chat.NewStreaming(ctx, p, option.WithResponseInto(resp), watchDone(body)), body: body}
+			return &doneEvents{Events: chat.NewStreaming(ctx, p, option.WithResponseInto(resp), watchDone(body), watchErrors()), body: body}
 		},
 		Decoder:  func() relay.Decoder[sdk.ChatCompletionChunk] { return &decoder{} },
 		Failures: failures,
