@@ -41,10 +41,25 @@ func shiftingStdioServer(t *testing.T) []string {
 	return cmd
 }
 
+// noisyServer is the value of stdioServerEnv that makes the test binary
+// a server that writes lines that are not messages to its stdout: a
+// banner before it serves, and one in each call of its tool noise.
+const noisyServer = "noisy"
+
+// noisyStdioServer returns the command that starts the test binary as
+// the noisy server.
+func noisyStdioServer(t *testing.T) []string {
+	t.Helper()
+	cmd := stdioServer(t)
+	cmd[1] = stdioServerEnv + "=" + noisyServer
+	return cmd
+}
+
 // serveStdio runs the test server until its stdin closes. Its tools:
 // crash says a last word on stderr and exits mid-call; big answers with
 // n bytes of text; pid answers with the server's process id. The
-// shifting server has addShifting's tools instead.
+// shifting server has addShifting's tools instead, and the noisy server
+// noise (addNoise) beside the others.
 func serveStdio() {
 	server := sdk.NewServer(&sdk.Implementation{Name: "stdio-test"}, nil)
 	if os.Getenv(stdioServerEnv) == shiftingServer {
@@ -54,6 +69,10 @@ func serveStdio() {
 			os.Exit(1)
 		}
 		return
+	}
+	if os.Getenv(stdioServerEnv) == noisyServer {
+		fmt.Println("stdio-test 1.0 listening on stdin")
+		addNoise(server)
 	}
 	addBig(server)
 	sdk.AddTool(server, &sdk.Tool{Name: "pid"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
@@ -96,5 +115,14 @@ func addBig(server *sdk.Server) {
 	}
 	sdk.AddTool(server, &sdk.Tool{Name: "big"}, func(_ context.Context, _ *sdk.CallToolRequest, a in) (*sdk.CallToolResult, struct{}, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.Repeat("x", a.N)}}}, struct{}{}, nil
+	})
+}
+
+// addNoise adds noise, which prints a line of text to stdout, where only
+// messages belong, before it answers "answered".
+func addNoise(server *sdk.Server) {
+	sdk.AddTool(server, &sdk.Tool{Name: "noise"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
+		fmt.Println("DEBUG noise: answering")
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "answered"}}}, struct{}{}, nil
 	})
 }
