@@ -39,7 +39,7 @@ func inRun(ev contract.RunEvent) bool {
 // child publishes before its parent, so the parent's span is opened
 // first, its run id set by its own first event; the child's span is under
 // it and ended by it.
-func (t *Tracer) runResumed(key string, ev contract.RunEvent, cfg *contract.AgentConfig, at time.Time) *runSpans {
+func (t *Tracer) runResumed(key string, ev contract.RunEvent, cfg *contract.AgentConfig, owner *attachment, at time.Time) *runSpans {
 	ctx, name, model := context.Background(), "invoke_agent "+t.opts.AgentName, t.rootModel(cfg)
 	var parent *runSpans
 	var call string
@@ -53,7 +53,7 @@ func (t *Tracer) runResumed(key string, ev contract.RunEvent, cfg *contract.Agen
 		up := contract.RunEvent{SessionID: ev.SessionID[:cut], Subflow: ev.Subflow[:n-1]}
 		upKey := runKey(up.SessionID, up.Subflow)
 		if parent = t.runs[upKey]; parent == nil {
-			if parent = t.runResumed(upKey, up, cfg, at); parent == nil {
+			if parent = t.runResumed(upKey, up, cfg, owner, at); parent == nil {
 				return nil
 			}
 		}
@@ -76,7 +76,7 @@ func (t *Tracer) runResumed(key string, ev contract.RunEvent, cfg *contract.Agen
 		attrs = append(attrs, semconv.GenAIToolCallID(call))
 	}
 	ctx, span := t.tracer.Start(ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	r := &runSpans{ctx: ctx, span: span, runID: ev.RunID, model: model, cfg: cfg, tools: map[string]trace.Span{}, delegal: parent != nil}
+	r := &runSpans{ctx: ctx, span: span, last: at, runID: ev.RunID, model: model, cfg: cfg, owner: owner, tools: map[string]trace.Span{}, delegal: parent != nil}
 	t.runs[key] = r
 	if parent != nil {
 		if parent.children == nil {

@@ -3,6 +3,8 @@ package tracing
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -55,8 +57,11 @@ type runSpans struct {
 	tools   map[string]trace.Span // by call id
 	last    time.Time             // the newest event's time
 	delegal bool                  // opened by the parent's subflow_started
-	runID   string                // set by the first event of the run
-	model   string                // gen_ai.request.model; empty if unknown
+	// owner is the attachment whose events opened the run; nil for
+	// events given to Observe.
+	owner *attachment
+	runID string // set by the first event of the run
+	model string // gen_ai.request.model; empty if unknown
 	// cfg is the run's config, where its delegates' models are found;
 	// nil when the tracer was not attached to the agent.
 	cfg *contract.AgentConfig
@@ -76,32 +81,49 @@ func New(tp trace.TracerProvider, opts Options) *Tracer {
 	return &Tracer{tracer: tp.Tracer(ScopeName), opts: opts, runs: map[string]*runSpans{}}
 }
 
+// attachment is one agent Attach follows; detached is set under the
+// Tracer's lock.
+type attachment struct {
+	cfg      contract.AgentConfig
+	detached bool
+}
+
 // Attach makes spans of agent's events until the returned function is
-// called.
+// called. Detaching ends the spans of the agent's runs still in flight,
+// marked baton.tracing.detached, at their newest event: no event would
+// end them after it.
 func (t *Tracer) Attach(agent *conductor.Agent) (detach func()) {
-	cfg := agent.Config()
-	return agent.Subscribe(func(ev contract.RunEvent) { t.observe(ev, &cfg) })
+	a := &attachment{cfg: agent.Config()}
+	unsubscribe := agent.Subscribe(func(ev contract.RunEvent) { t.observe(ev, &a.cfg, a) })
+	return sync.OnceFunc(func() {
+		unsubscribe()
+		t.detach(a)
+	})
 }
 
 // Observe makes spans of one event. Events must come in order, as a
 // subscriber receives them.
 func (t *Tracer) Observe(ev contract.RunEvent) {
-	t.observe(ev, nil)
+	t.observe(ev, nil, nil)
 }
 
 // observe makes spans of one event of an agent whose config is cfg, or
-// unknown if nil.
-func (t *Tracer) observe(ev contract.RunEvent, cfg *contract.AgentConfig) {
+// unknown if nil, which arrived through owner, or Observe if nil.
+func (t *Tracer) observe(ev contract.RunEvent, cfg *contract.AgentConfig, owner *attachment) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if owner != nil && owner.detached {
+		// Delivered as detach was called: the run's spans are ended.
+		return
+	}
 	at := time.Unix(0, int64(ev.At))
 	key := runKey(ev.SessionID, ev.Subflow)
 	if t.runs[key] == nil && inRun(ev) {
-		t.runResumed(key, ev, cfg, at)
+		t.runResumed(key, ev, cfg, owner, at)
 	}
 	switch ev.Kind {
 	case contract.EvRunStarted:
-		t.runStarted(key, ev, cfg, at)
+		t.runStarted(key, ev, cfg, owner, at)
 	case contract.EvSubflowStarted:
 		t.subflowStarted(key, ev, at)
 	case contract.EvSubflowCompleted, contract.EvSubflowFailed:
@@ -203,13 +225,13 @@ func (t *Tracer) agentAttrs(name, session, runID, model string) []attribute.KeyV
 	return attrs
 }
 
-func (t *Tracer) runStarted(key string, ev contract.RunEvent, cfg *contract.AgentConfig, at time.Time) {
+func (t *Tracer) runStarted(key string, ev contract.RunEvent, cfg *contract.AgentConfig, owner *attachment, at time.Time) {
 	r := t.runs[key]
 	if r == nil {
 		model := t.rootModel(cfg)
 		ctx, span := t.tracer.Start(context.Background(), "invoke_agent "+t.opts.AgentName,
 			trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(t.agentAttrs(t.opts.AgentName, ev.SessionID, ev.RunID, model)...))
-		r = &runSpans{ctx: ctx, span: span, model: model, cfg: cfg, tools: map[string]trace.Span{}}
+		r = &runSpans{ctx: ctx, span: span, last: at, model: model, cfg: cfg, owner: owner, tools: map[string]trace.Span{}}
 		t.runs[key] = r
 	} else {
 		r.span.SetAttributes(attribute.String("baton.run.id", ev.RunID))
@@ -345,7 +367,7 @@ func (t *Tracer) subflowStarted(parentKey string, ev contract.RunEvent, at time.
 	attrs := append(t.agentAttrs(name, ev.Text, "", model), semconv.GenAIToolCallID(ev.Call.ID), attribute.String("baton.delegate", ev.Call.Name))
 	ctx, span := t.tracer.Start(ctx, "invoke_agent "+name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	key := childKey(ev)
-	t.runs[key] = &runSpans{ctx: ctx, span: span, model: model, cfg: cfg, tools: map[string]trace.Span{}, delegal: true}
+	t.runs[key] = &runSpans{ctx: ctx, span: span, last: at, model: model, cfg: cfg, owner: p.owner, tools: map[string]trace.Span{}, delegal: true}
 	if p.children == nil {
 		p.children = map[string]string{}
 	}
@@ -418,6 +440,24 @@ func (t *Tracer) runDetached(key string, r *runSpans, ev contract.RunEvent, at t
 	}
 	r.span.SetAttributes(attribute.Bool("baton.run.detached", true))
 	t.closeRun(key, r, at)
+}
+
+// detach ends the spans of the runs a's events opened and drops the
+// events still on their way.
+func (t *Tracer) detach(a *attachment) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	a.detached = true
+	for _, key := range slices.Sorted(maps.Keys(t.runs)) {
+		// A child ended with its parent is gone by now.
+		if r := t.runs[key]; r != nil && r.owner == a {
+			r.span.SetAttributes(attribute.Bool("baton.tracing.detached", true))
+			if r.chat != nil {
+				r.chat.SetAttributes(attribute.Bool("baton.tracing.detached", true))
+			}
+			t.closeRun(key, r, r.last)
+		}
+	}
 }
 
 // closeRun ends the run's span and any it left open, its children's
