@@ -31,7 +31,8 @@ const stderrTail = 2048
 // own last words rather than as an EOF.
 type commandTransport struct {
 	cmd       *exec.Cmd
-	terminate time.Duration // between closing stdin, SIGTERM and SIGKILL
+	terminate time.Duration     // between closing stdin, SIGTERM and SIGKILL
+	skipped   func(line string) // told each line of stdout that is no message
 	tail      tailBuffer
 
 	exited  chan struct{} // closed once the command has been waited for
@@ -46,11 +47,11 @@ type commandTransport struct {
 	stopped bool // stop signalled the command: its end says nothing
 }
 
-func newCommandTransport(srv Server) *commandTransport {
+func newCommandTransport(srv Server, skipped func(line string)) *commandTransport {
 	cmd := exec.Command(srv.Command[0], srv.Command[1:]...)
 	cmd.Env, cmd.Dir = srv.Env, srv.Dir
 	ownGroup(cmd)
-	t := &commandTransport{cmd: cmd, terminate: 2 * time.Second, exited: make(chan struct{})}
+	t := &commandTransport{cmd: cmd, terminate: 2 * time.Second, skipped: skipped, exited: make(chan struct{})}
 	cmd.Stderr = &t.tail
 	if srv.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(srv.Stderr, &t.tail)
@@ -88,7 +89,8 @@ func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) 
 		t.waitErr = t.cmd.Wait()
 		close(t.exited)
 	}()
-	return (&sdk.IOTransport{Reader: io.NopCloser(outR), Writer: stopper{t}, MaxLineLength: maxFrame}).Connect(ctx)
+	stdout := io.NopCloser(newMessageLines(outR, t.skipped))
+	return (&sdk.IOTransport{Reader: stdout, Writer: stopper{t}, MaxLineLength: maxFrame}).Connect(ctx)
 }
 
 // stopper is the connection's writing end: closing it stops the command.
