@@ -4,12 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
 
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 )
+
+// maxEvent bounds one event of a stream, as the SDK bounds one line: an
+// event held until it ends must not grow without end.
+const maxEvent = bufio.MaxScanTokenSize << 9
+
+// errEventTooLong ends a stream whose event passed maxEvent.
+var errEventTooLong = errors.New("anthropic: stream event too long")
 
 // nameEvents gives every event of an event stream its "event:" line.
 // The Messages API names each event, and the SDK skips an event without
@@ -63,6 +71,10 @@ func (n *namedEvents) readLine() {
 	for {
 		part, err := n.r.ReadSlice('\n')
 		n.event = append(n.event, part...)
+		if len(n.event) > maxEvent {
+			n.err = errEventTooLong
+			return
+		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
