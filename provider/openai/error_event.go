@@ -14,16 +14,18 @@ import (
 // maxEvent bounds one event of a stream, as the SDK bounds one line.
 const maxEvent = bufio.MaxScanTokenSize << 9
 
-// errorEvent is an event a stream named "error": the server's failure,
-// whatever its data says. The SDK reads such an event as a chunk, and
-// one without an "error" key as an empty chunk, so the reply before it
-// would pass for a whole one once [DONE] followed.
+// errorEvent is an event a stream named "error", or one with an "error"
+// field in place of data, as llama.cpp's server sent failures through
+// 2025: the server's failure, whatever its data says. The SDK reads the
+// first as a chunk, an empty one without an "error" key, and drops the
+// unknown field of the second, so the reply before either would pass
+// for a whole one once [DONE] followed.
 type errorEvent struct{ data string }
 
 func (e *errorEvent) Error() string { return "openai: error event in stream: " + e.data }
 
 // watchErrors returns a request option that ends an event stream with an
-// *errorEvent at its first event named "error".
+// *errorEvent at its first error event.
 func watchErrors() option.RequestOption {
 	return option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 		resp, err := next(req)
@@ -38,17 +40,17 @@ func watchErrors() option.RequestOption {
 }
 
 // errorEvents reads an event stream an event at a time, passing each on
-// whole, until an event named "error" ends it. A whole event is read
+// whole, until an error event ends it. A whole event is read
 // before it is passed on because its name may follow its data.
 type errorEvents struct {
 	io.ReadCloser
-	r     *bufio.Reader
-	out   []byte // read, ready to be passed on from off
-	off   int
-	event []byte // the lines of the event being read
-	data  []byte // its data
-	named bool   // its last event line names it "error"
-	err   error
+	r      *bufio.Reader
+	out    []byte // read, ready to be passed on from off
+	off    int
+	event  []byte // the lines of the event being read
+	data   []byte // its data
+	failed bool   // it is an error event
+	err    error
 }
 
 func (e *errorEvents) Read(p []byte) (int, error) {
@@ -94,18 +96,21 @@ func (e *errorEvents) readLine() {
 	case len(line) == 0:
 		e.end()
 	case string(name) == "event":
-		e.named = string(value) == "error"
+		e.failed = e.failed || string(value) == "error"
 	case string(name) == "data":
+		e.data = append(append(e.data, value...), '\n')
+	case string(name) == "error":
+		e.failed = true
 		e.data = append(append(e.data, value...), '\n')
 	}
 }
 
 // end passes the event on, or ends the stream with it if it is an error.
 func (e *errorEvents) end() {
-	if e.named {
+	if e.failed {
 		e.err = &errorEvent{data: string(bytes.TrimSuffix(e.data, []byte("\n")))}
 	} else {
 		e.out = append(e.out, e.event...)
 	}
-	e.event, e.data, e.named = e.event[:0], e.data[:0], false
+	e.event, e.data, e.failed = e.event[:0], e.data[:0], false
 }
