@@ -7,6 +7,9 @@
 // pieces joined), usage last, failures as *turn.ProviderError. A stream
 // that ends with "data: [DONE]" and no finish_reason, as some compatible
 // servers send, is a whole reply; one that ends without either was cut.
+// An event named "error", or one with an "error" field in place of data
+// (llama.cpp's server until late 2025), fails the reply with what it
+// says, whatever follows it.
 //
 // Which options a model takes is decided by Rules. By default
 // (RulesByHost), at OpenAI's own API (api.openai.com and its regional
