@@ -1,12 +1,15 @@
 package mcp
 
 import (
+	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 // TestMessageLines: message lines pass whole, however long and however
@@ -49,4 +52,41 @@ func TestMessageLines(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestMessageLinesProperty: whatever lines a server interleaves with its
+// messages, the messages pass on whole and in order, and every other
+// line is named once.
+func TestMessageLinesProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 20).Draw(t, "lines")
+		var in, want strings.Builder
+		var wantSkipped []string
+		for i := range n {
+			if rapid.Bool().Draw(t, fmt.Sprint("message ", i)) {
+				line := `{"v":` + strconv.Quote(rapid.String().Draw(t, fmt.Sprint("text ", i))) + "}\n"
+				in.WriteString(line)
+				want.WriteString(line)
+				continue
+			}
+			noise := rapid.StringMatching(`[^\s{\[][^\n]{0,300}`).Draw(t, fmt.Sprint("noise ", i))
+			in.WriteString(noise + "\n")
+			wantSkipped = append(wantSkipped, string(trimLine([]byte(noise[:min(len(noise), maxSkipped)]))))
+		}
+		var r io.Reader = strings.NewReader(in.String())
+		if rapid.Bool().Draw(t, "byte at a time") {
+			r = iotest.OneByteReader(r)
+		}
+		var skipped []string
+		out, err := io.ReadAll(newMessageLines(r, func(s string) { skipped = append(skipped, s) }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.String(), string(out)); diff != "" {
+			t.Fatalf("passed on mismatch (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantSkipped, skipped); diff != "" {
+			t.Fatalf("skipped mismatch (-want +got):\n%s", diff)
+		}
+	})
 }
