@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -20,6 +21,9 @@ const (
 	optParents                 // cp --parents: a source keeps its whole path in the folder
 	optMode                    // chmod --reference FILE: no operand gives the mode
 	optInfo                    // --help, --version: it prints and changes nothing
+	optLink                    // cp -l: the destination is a hard link to its source
+	optSymlink                 // ln -s, cp -s: the destination is a symbolic link to its source
+	optRelative                // ln -r: a symbolic link's target is made relative to it
 	optUnsafe                  // a backup named by the environment, or a program run
 )
 
@@ -31,12 +35,13 @@ const (
 // is a file changed (touch, rm, chmod, truncate). moves: its sources are
 // removed (mv). mode: its first operand is a mode, not a file, unless an
 // option gives one (chmod -w, --reference). alone: a lone operand is
-// linked in the current folder (ln TARGET).
+// linked in the current folder (ln TARGET). links: what it writes is a
+// link to its source (ln).
 type changerSpec struct {
 	short              map[byte]optKind
 	long               map[string]optKind
 	dest, moves, alone bool
-	mode               bool
+	mode, links        bool
 }
 
 // shortOpts builds a short option table: flags take no value, values
@@ -67,19 +72,28 @@ func withInfo(long map[string]optKind) map[string]optKind {
 // keys would not name.
 var backupOpts = map[byte]optKind{'b': optUnsafe, 'S': optUnsafe, 't': optTarget, 'T': optNoTarget}
 
+// linkOpts are backupOpts and the options that make cp or ln write a
+// link (cp -l, -s; ln -s, -r).
+func linkOpts(links map[byte]optKind) map[byte]optKind {
+	for c, k := range backupOpts {
+		links[c] = k
+	}
+	return links
+}
+
 // changers change the files named on their line: cp, mv, install and ln
 // write their destination, touch, rm, chmod and truncate every file
 // they are given. Each is keyed by those files as a redirection to them
 // is, so approving one for a file does not approve it for another.
 var changers = map[string]changerSpec{
-	"cp": {short: shortOpts("adfHilLnPpRrsuvxZ", "", backupOpts), dest: true, long: withInfo(map[string]optKind{
+	"cp": {short: shortOpts("adfHiLnPpRruvxZ", "", linkOpts(map[byte]optKind{'l': optLink, 's': optSymlink})), dest: true, long: withInfo(map[string]optKind{
 		"archive": optFlag, "attributes-only": optFlag, "backup": optUnsafe, "copy-contents": optFlag,
 		"debug": optFlag, "dereference": optFlag, "force": optFlag, "interactive": optFlag,
-		"keep-directory-symlink": optFlag, "link": optFlag, "no-clobber": optFlag, "no-dereference": optFlag,
+		"keep-directory-symlink": optFlag, "link": optLink, "no-clobber": optFlag, "no-dereference": optFlag,
 		"no-preserve": optValue, "no-target-directory": optNoTarget, "one-file-system": optFlag,
 		"parents": optParents, "preserve": optOptional, "recursive": optFlag, "reflink": optOptional,
 		"remove-destination": optFlag, "sparse": optValue, "strip-trailing-slashes": optFlag,
-		"suffix": optUnsafe, "symbolic-link": optFlag, "target-directory": optTarget,
+		"suffix": optUnsafe, "symbolic-link": optSymlink, "target-directory": optTarget,
 		"update": optOptional, "verbose": optFlag, "context": optOptional,
 	})},
 	"mv": {short: shortOpts("finuvZ", "", backupOpts), dest: true, moves: true, long: withInfo(map[string]optKind{
@@ -96,11 +110,12 @@ var changers = map[string]changerSpec{
 			"no-target-directory": optNoTarget, "verbose": optFlag, "preserve-context": optFlag,
 			"context": optOptional,
 		})},
-	"ln": {short: shortOpts("dFfinLPrsv", "", backupOpts), dest: true, alone: true, long: withInfo(map[string]optKind{
-		"backup": optUnsafe, "directory": optFlag, "force": optFlag, "interactive": optFlag, "logical": optFlag,
-		"no-dereference": optFlag, "physical": optFlag, "relative": optFlag, "symbolic": optFlag,
-		"suffix": optUnsafe, "target-directory": optTarget, "no-target-directory": optNoTarget, "verbose": optFlag,
-	})},
+	"ln": {short: shortOpts("dFfinLPv", "", linkOpts(map[byte]optKind{'s': optSymlink, 'r': optRelative})),
+		dest: true, alone: true, links: true, long: withInfo(map[string]optKind{
+			"backup": optUnsafe, "directory": optFlag, "force": optFlag, "interactive": optFlag, "logical": optFlag,
+			"no-dereference": optFlag, "physical": optFlag, "relative": optRelative, "symbolic": optSymlink,
+			"suffix": optUnsafe, "target-directory": optTarget, "no-target-directory": optNoTarget, "verbose": optFlag,
+		})},
 	"touch": {short: shortOpts("acfhm", "dtr", nil), long: withInfo(map[string]optKind{
 		"time": optValue, "date": optValue, "reference": optValue, "no-create": optFlag, "no-dereference": optFlag,
 	})},
@@ -129,6 +144,7 @@ type changeCall struct {
 	target                             string
 	hasTarget, noTarget, dirs, parents bool
 	modeGiven, info                    bool
+	link, symbolic, relative           bool
 }
 
 // changedFiles are the keys of the files a changer's call changes: ">"
@@ -145,7 +161,7 @@ func changedFiles(base string, args []*syntax.Word, r reach) ([]string, error) {
 	if r.open || r.fed(args) {
 		return nil, errDynamic
 	}
-	c := changeCall{spec: spec, args: args}
+	c := changeCall{spec: spec, args: args, link: spec.links}
 	if err := c.read(); err != nil {
 		return nil, err
 	}
@@ -293,6 +309,12 @@ func (c *changeCall) note(kind optKind, value string) error {
 		c.modeGiven = true
 	case optInfo:
 		c.info = true
+	case optLink:
+		c.link = true
+	case optSymlink:
+		c.link, c.symbolic = true, true
+	case optRelative:
+		c.relative = true
 	}
 	return nil
 }
@@ -323,10 +345,11 @@ func (c *changeCall) keys() ([]string, error) {
 // destKeys names the files cp, mv, install or ln write: the destination
 // itself when it may be a file, and each source's name in it when it may
 // be a folder (or the folder -t names; ln's lone operand links in the
-// current folder); mv removes its sources too.
+// current folder); mv removes its sources too, and a link leads to its
+// source (linkKey).
 func (c *changeCall) destKeys(operands []int) ([]string, error) {
 	dir, sources := c.target, operands
-	var keys []string
+	var keys, file []string
 	switch {
 	case c.hasTarget:
 	case len(operands) == 0 || (len(operands) == 1 && !c.spec.alone):
@@ -341,7 +364,7 @@ func (c *changeCall) destKeys(operands []int) ([]string, error) {
 			return nil, errDynamic
 		}
 		if len(sources) == 1 && !folderName(dest) || c.noTarget {
-			keys = append(keys, ">"+dest)
+			file = []string{dest}
 		}
 		if c.noTarget {
 			dir = ""
@@ -357,16 +380,34 @@ func (c *changeCall) destKeys(operands []int) ([]string, error) {
 		if c.spec.moves {
 			keys = append(keys, ">"+src)
 		}
-		if dir == "" {
-			continue
+		written := file
+		if dir != "" {
+			name, ok := c.nameIn(src)
+			if !ok {
+				return nil, errDynamic
+			}
+			written = append(slices.Clip(written), inFolder(dir, name))
 		}
-		name, ok := c.nameIn(src)
-		if !ok {
-			return nil, errDynamic
+		for _, w := range written {
+			keys = append(keys, ">"+w)
+			if c.link {
+				keys = append(keys, ">"+c.linkKey(src, w))
+			}
 		}
-		keys = append(keys, ">"+inFolder(dir, name))
 	}
 	return keys, nil
+}
+
+// linkKey is the file a link written at at leads to, as written: a
+// later write to the link changes that file, so it is keyed as one
+// written. A hard link's source, and a symbolic one's made relative
+// (ln -r) or not relative, is read from the current folder; a relative
+// symbolic link's from the link's own folder.
+func (c *changeCall) linkKey(src, at string) string {
+	if !c.symbolic || c.relative || path.IsAbs(src) || strings.HasPrefix(src, "~") {
+		return src
+	}
+	return inFolder(path.Dir(at), src)
 }
 
 // nameIn is the name a source is written under in a folder: its last
