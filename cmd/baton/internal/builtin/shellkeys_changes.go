@@ -36,12 +36,15 @@ const (
 // removed (mv). mode: its first operand is a mode, not a file, unless an
 // option gives one (chmod -w, --reference). alone: a lone operand is
 // linked in the current folder (ln TARGET). links: what it writes is a
-// link to its source (ln).
+// link to its source (ln). file: its destination is the file written,
+// never a folder (link). modeWords: a word of mode letters after "-" is
+// its mode (chmod -w).
 type changerSpec struct {
 	short              map[byte]optKind
 	long               map[string]optKind
 	dest, moves, alone bool
-	mode, links        bool
+	mode, links, file  bool
+	modeWords          bool
 }
 
 // shortOpts builds a short option table: flags take no value, values
@@ -123,7 +126,7 @@ var changers = map[string]changerSpec{
 		"force": optFlag, "interactive": optOptional, "one-file-system": optFlag, "no-preserve-root": optFlag,
 		"preserve-root": optOptional, "recursive": optFlag, "dir": optFlag, "verbose": optFlag,
 	})},
-	"chmod": {short: shortOpts("cfvR", "", nil), mode: true, long: withInfo(map[string]optKind{
+	"chmod": {short: shortOpts("cfvR", "", nil), mode: true, modeWords: true, long: withInfo(map[string]optKind{
 		"changes": optFlag, "silent": optFlag, "quiet": optFlag, "verbose": optFlag, "no-preserve-root": optFlag,
 		"preserve-root": optFlag, "reference": optMode, "recursive": optFlag,
 	})},
@@ -154,14 +157,14 @@ type changeCall struct {
 // option after an operand as an option, BSD's as an operand, a file of
 // that name: such a call has no keys either.
 func changedFiles(base string, args []*syntax.Word, r reach) ([]string, error) {
-	spec, ok := changers[base]
+	spec, ok := changerOf(base)
 	if !ok {
 		return nil, nil
 	}
 	if r.open || r.fed(args) {
 		return nil, errDynamic
 	}
-	c := changeCall{spec: spec, args: args, link: spec.links}
+	c := changeCall{spec: spec, args: args, link: spec.links, noTarget: spec.file}
 	if err := c.read(); err != nil {
 		return nil, err
 	}
@@ -266,7 +269,7 @@ func (c *changeCall) longKind(name string) (optKind, bool) {
 // shortOptions reads a word of one-letter options at args[i]; next is 1
 // when the last takes the next word as its value.
 func (c *changeCall) shortOptions(s string, i int) (next int, err error) {
-	if c.spec.mode && strings.IndexByte(modeLetters, s[1]) >= 0 {
+	if c.spec.modeWords && strings.IndexByte(modeLetters, s[1]) >= 0 {
 		c.modeGiven = true // chmod -w, a mode for all its operands
 		return 0, nil
 	}

@@ -80,7 +80,7 @@ var writers = map[string]writerSpec{
 // several, so one that may begin with "-" has no keys; so has a call
 // whose fed words (r) may be options or the files written.
 func writtenFiles(base string, args []*syntax.Word, r reach) ([]string, error) {
-	switch _, changer := changers[base]; {
+	switch _, changer := changerOf(base); {
 	case changer:
 		return changedFiles(base, args, r)
 	case base == "sed":
