@@ -38,11 +38,12 @@ var wrappers = map[string]bool{
 
 // shortValues are the wrappers' one-letter options that take a value:
 // the rest of their word, or the next word when they end it (-u root,
-// -iu root, -uroot), so that word is not the wrapped command.
+// -iu root, -uroot), so that word is not the wrapped command. BSD's
+// xargs -J, -R and -S take one too; GNU's has none of them and fails.
 var shortValues = map[string]string{
 	"sudo":    "aCcDghpRrTtUu",
 	"doas":    "Cu",
-	"xargs":   "aDdEILnPs",
+	"xargs":   "aDdEIJLnPRSs",
 	"timeout": "ks",
 	"nice":    "n",
 	"env":     "Cu",
@@ -114,7 +115,9 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 //     uniq IN OUT, dd of=, time -o, curl -o, wget -O, go build -o;
 //     shellkeys_writes.go), or that a program copies, moves or links
 //     to, creates, removes or edits (cp, mv, install, ln, touch, rm,
-//     chmod, truncate, sed -i; shellkeys_changes.go), so that approving
+//     chmod, truncate, sed -i, mkdir, setfacl; shellkeys_changes.go,
+//     shellkeys_siblings.go), or archives or syncs to (tar -cf, rsync's
+//     destination; shellkeys_tar.go, shellkeys_rsync.go), so that approving
 //     a command does not also approve writing any file with it (echo x
 //     >> ~/.ssh/authorized_keys, echo x | tee ~/.bashrc, cp x ~/.bashrc);
 //   - NAME=VALUE (NAME+=VALUE) for each variable the line sets, by an
@@ -140,7 +143,8 @@ var inlineShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh"
 // {rm,-rf,x}, /bin/l?, rm *.o, find -exec rm {}), or that a command is
 // fed from elsewhere (xargs env, find -exec sh -c {}, sudo -s), or that
 // runs a program whose command its keys cannot name (su, ssh, chroot,
-// strace, parallel, ed, vim, a runner's option not known), or an
+// strace, parallel, ed, vim, a runner's option not known), or that
+// writes files no word of it names (tar extracting, split), or an
 // interpreter reading its program from stdin, which a heredoc, pipe or
 // redirection may fill
 // (curl x | sh, python3 - <<EOF, sh -s, psql test <<EOF), or that points a name elsewhere

@@ -38,13 +38,16 @@ const (
 // linked in the current folder (ln TARGET). links: what it writes is a
 // link to its source (ln). file: its destination is the file written,
 // never a folder (link). modeWords: a word of mode letters after "-" is
-// its mode (chmod -w).
+// its mode (chmod -w). first: only its first operand is a file
+// (mknod NAME TYPE MAJOR MINOR). stdinNames: an operand "-" has it read
+// the names of the files it changes from stdin (setfacl).
 type changerSpec struct {
 	short              map[byte]optKind
 	long               map[string]optKind
 	dest, moves, alone bool
 	mode, links, file  bool
-	modeWords          bool
+	modeWords, first   bool
+	stdinNames         bool
 }
 
 // shortOpts builds a short option table: flags take no value, values
@@ -328,6 +331,9 @@ func (c *changeCall) keys() ([]string, error) {
 	if c.spec.mode && !c.modeGiven && len(operands) > 0 {
 		operands = operands[1:]
 	}
+	if c.spec.first && len(operands) > 1 {
+		operands = operands[:1]
+	}
 	if !c.spec.dest || c.dirs {
 		var keys []string
 		if c.hasTarget {
@@ -335,7 +341,7 @@ func (c *changeCall) keys() ([]string, error) {
 		}
 		for _, i := range operands {
 			p, ok := literal(c.args[i])
-			if !ok {
+			if !ok || (c.spec.stdinNames && p == "-") {
 				return nil, errDynamic
 			}
 			keys = append(keys, ">"+p)
@@ -346,10 +352,10 @@ func (c *changeCall) keys() ([]string, error) {
 }
 
 // destKeys names the files cp, mv, install or ln write: the destination
-// itself when it may be a file, and each source's name in it when it may
-// be a folder (or the folder -t names; ln's lone operand links in the
-// current folder); mv removes its sources too, and a link leads to its
-// source (linkKey).
+// itself when it may be a file or a folder they make (madeFolder), and
+// each source's name in it when it may be a folder (or the folder -t
+// names; ln's lone operand links in the current folder); mv removes its
+// sources too, and a link leads to its source (linkKey).
 func (c *changeCall) destKeys(operands []int) ([]string, error) {
 	dir, sources := c.target, operands
 	var keys, file []string
@@ -368,6 +374,9 @@ func (c *changeCall) destKeys(operands []int) ([]string, error) {
 		}
 		if len(sources) == 1 && !folderName(dest) || c.noTarget {
 			file = []string{dest}
+		}
+		if made, ok := madeFolder(dest); ok && len(sources) == 1 && !c.noTarget {
+			keys = append(keys, ">"+made)
 		}
 		if c.noTarget {
 			dir = ""
@@ -435,6 +444,17 @@ func folderName(p string) bool {
 		return true
 	}
 	return strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..")
+}
+
+// madeFolder is the folder a destination ending in "/" names, which cp
+// -r and mv make from their one source folder when it is not there
+// (cp -r s dst/ copies s to dst), unless it always is (., .., ~, /).
+func madeFolder(dest string) (string, bool) {
+	made := strings.TrimRight(dest, "/")
+	if made == dest || made == "" || folderName(made) {
+		return "", false
+	}
+	return made, true
 }
 
 // inFolder is the path of name in the folder dir.

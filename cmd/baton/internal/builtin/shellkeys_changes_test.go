@@ -62,7 +62,7 @@ func TestShellKeysNameFilesProgramsChange(t *testing.T) {
 		{"ls | xargs cp -t ~", nil},
 		{"mv -- -x y", []string{">-x", ">y", ">y/-x", "mv"}},
 		{"mv x ~/.bashrc", []string{">x", ">~/.bashrc", ">~/.bashrc/x", "mv"}},
-		{"mv ~/.ssh/authorized_keys /tmp/", []string{">/tmp/authorized_keys", ">~/.ssh/authorized_keys", "mv"}},
+		{"mv ~/.ssh/authorized_keys /tmp/", []string{">/tmp", ">/tmp/authorized_keys", ">~/.ssh/authorized_keys", "mv"}},
 		{"mv -t ~/bin ls", []string{">ls", ">~/bin/ls", "mv"}},
 		{"mv -S .old x y", nil},
 		{"install -m 755 x ~/.local/bin/ls", []string{">~/.local/bin/ls", ">~/.local/bin/ls/x", "install"}},

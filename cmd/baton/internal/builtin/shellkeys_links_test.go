@@ -32,7 +32,7 @@ func TestShellKeysNameTheFileALinkLeadsTo(t *testing.T) {
 		{"cp --symbolic-link -T ~/.bashrc b.txt", []string{">b.txt", ">~/.bashrc", "cp"}},
 		{"cp -lT ~/.bashrc b.txt", []string{">b.txt", ">~/.bashrc", "cp"}},
 		{"cp --link -T ~/.bashrc b.txt", []string{">b.txt", ">~/.bashrc", "cp"}},
-		{"cp -rs ~/.ssh dst/", []string{">dst/.ssh", ">~/.ssh", "cp"}},
+		{"cp -rs ~/.ssh dst/", []string{">dst", ">dst/.ssh", ">~/.ssh", "cp"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

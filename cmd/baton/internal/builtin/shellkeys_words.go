@@ -162,3 +162,25 @@ func validName(s string) bool {
 	}
 	return s != ""
 }
+
+// expands reports whether sh may turn w into other words, or other
+// text: a glob outside quotes, or a brace expansion. A program whose
+// options may come from such a word (tar -cf a.tar *, where a file is
+// named --to-command=x) reads them as options.
+func expands(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		if lit, ok := part.(*syntax.Lit); ok && strings.ContainsAny(lit.Value, "*?[") {
+			return true
+		}
+	}
+	return braced(w)
+}
+
+// fixedText returns the text of a word, as joinParts does; it is not
+// ok when the word is computed or expands.
+func fixedText(w *syntax.Word) (string, bool) {
+	if expands(w) {
+		return "", false
+	}
+	return joinParts(w)
+}

@@ -74,7 +74,8 @@ var writers = map[string]writerSpec{
 }
 
 // writtenFiles are the keys of the files a writer's call writes, or a
-// changer's call changes (changedFiles, sedWrites): ">" and each path,
+// changer's call changes (changedFiles, sedWrites, tarWrites,
+// rsyncWrites): ">" and each path,
 // as a redirection's; none for stdout ("-") or /dev/null. A
 // word computed when the line runs may be an option, or split into
 // several, so one that may begin with "-" has no keys; so has a call
@@ -85,6 +86,12 @@ func writtenFiles(base string, args []*syntax.Word, r reach) ([]string, error) {
 		return changedFiles(base, args, r)
 	case base == "sed":
 		return sedWrites(args, r)
+	case base == "tar":
+		return tarWrites(args, r)
+	case base == "rsync":
+		return rsyncWrites(args, r)
+	case base == "split" || base == "csplit":
+		return nil, errSplits
 	}
 	spec, ok := writers[base]
 	if !ok {
