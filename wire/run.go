@@ -37,11 +37,15 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		h.reposted(w, r, proto, t, postedIDs, posted)
 		return
 	}
+	// resumed is the run the message's decisions let go on, when it ended
+	// before the message could steer it: the stream shows its rest first.
+	var resumed *decided
 	for got := h.claim(t); !got; {
-		done, gone := h.steer(w, r, proto, t, turns, ids, carried)
+		done, gone, d := h.steer(w, r, proto, t, turns, ids, carried)
 		if done {
 			return
 		}
+		resumed = d
 		switch h.claimWhenReturned(ctx, t, gone) {
 		case claimRefused:
 			h.untake(t, ids)
@@ -65,7 +69,12 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 	// Read before the run starts: everything newer is this run's.
 	s.pos = t.log.end()
 	start := s.pos
-	s.last, s.started = t.r.Snapshot().Seq, true
+	var err error
+	if resumed != nil {
+		err = s.decidedFirst(resumed)
+	} else {
+		s.last, s.started = t.r.Snapshot().Seq, true
+	}
 	done := make(chan struct{})
 	var runErr error
 	go func() {
@@ -77,11 +86,13 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		h.untake(t, ids)
 		h.closeIfFailed(t)
 	}()
-	err := s.follow(ctx, done)
+	if err == nil {
+		err = s.follow(ctx, done)
+	}
 	if err == nil && s.runID == "" {
 		// The run never started: say why in the protocol's terms.
 		<-done
-		if again && errors.Is(runErr, store.ErrLocked) && s.pos == start && h.letGo(t) {
+		if again && resumed == nil && errors.Is(runErr, store.ErrLocked) && s.pos == start && h.letGo(t) {
 			// The thread opened here holding no lock (its session was not
 			// stored yet) and another process drives it now: nothing was
 			// written, so the request goes to that process.
@@ -117,20 +128,22 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 // a message of its own for the AI SDK. It reports false, having written
 // nothing, when there is no run to steer; gone is then the id of the run
 // the runner refused the message for as it had ended, "" when it was
-// not asked. Steering that fails while the
+// not asked, and resumed what the client had of that run when the
+// message's decisions let it go on (see decidedFirst), nil when they
+// decided nothing. Steering that fails while the
 // run is in flight is answered with its cause, the messages (ids) left
 // for a retry. The answers carried along are applied first, to the calls
 // that wait on them: a steer goes to the root run only and waits there
 // for a delegate call, so a decision on the delegate's child's request
 // that the client gave with its message must not be lost.
-func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string, carried []clientAnswer) (done bool, gone string) {
+func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string, carried []clientAnswer) (done bool, gone string, resumed *decided) {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
 	sr, ok := t.r.(SteerRunner)
 	snap := t.r.Snapshot()
 	if closed || !ok || !snap.Phase.InFlight() {
-		return false, ""
+		return false, "", nil
 	}
 	ctx := r.Context()
 	// Read before steering: everything newer is the client's.
@@ -141,7 +154,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 		if answered, code, err = carryAnswers(ctx, t.r, carried, events); err != nil {
 			h.untake(t, ids)
 			httpError(w, code, "%v", err)
-			return true, ""
+			return true, "", nil
 		}
 	}
 	if err == nil {
@@ -151,13 +164,18 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 		h.untake(t, ids) // the session holds them now
 	}
 	if errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) {
-		return false, snap.RunID // the run ended meanwhile: the message may start the next
+		// The run ended meanwhile, maybe through the decisions just
+		// applied: the message may start the next.
+		if len(answered) > 0 {
+			resumed = &decided{events: events, end: end, answered: answered}
+		}
+		return false, snap.RunID, resumed
 	}
 	if err != nil {
 		h.untake(t, ids)
 		code, msg := steerFailure(err)
 		httpError(w, code, "wire: steer thread %q: %s", t.id, msg)
-		return true, ""
+		return true, "", nil
 	}
 	// The run that took the message: its steering queued, it is still in
 	// flight, and it may be the next run rather than the one the events
@@ -170,7 +188,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	if err := s.carryOn(ctx, events, end, took); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: steered stream ended early", "thread", t.id, "err", err)
 	}
-	return true, ""
+	return true, "", nil
 }
 
 // steerFailure is the status and the client's message for steering

@@ -43,7 +43,11 @@ type streamer struct {
 	// though the next run, runID, took the client's message (see
 	// carryOn): its events are projected, not shown.
 	behind string
-	pos    int // the next position in the thread's log
+	// next says that the end of runID does not end the stream: the run
+	// started after it, which the client's message started, follows in
+	// it (see decidedFirst).
+	next bool
+	pos  int // the next position in the thread's log
 	// park ends the stream where its run waits for the client (see
 	// HandlerOptions.ClientAnswers).
 	park bool
@@ -206,7 +210,11 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 			s.runID = ev.RunID
 		}
 		if (ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted) && ev.RunID == s.runID {
-			s.ended = true
+			if s.next {
+				s.runID, s.next = "", false
+			} else {
+				s.ended = true
+			}
 		}
 	}
 	s.trackDelegated(ev)
@@ -309,13 +317,7 @@ func (s *streamer) writeAGUI(events []agui.Event) error {
 // the run follows live to its end or its next pause. steered is the run
 // that took the client's message, "" for an answer.
 func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int, steered string) error {
-	for _, ev := range had {
-		s.silent(ev)
-		if isSubflowAsk(ev) {
-			s.ask(ev)
-		}
-		s.settled(ev)
-	}
+	s.had(had)
 	// A run the events end is not the one followed: the thread's log may
 	// lag behind the run that took the message, whose start then comes
 	// after end and names the stream's run (see emit).
@@ -331,18 +333,7 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		s.runID = id
 	}
 	waiting := s.stillWaiting(ctx, waitingAsks(had, s.answered))
-	var err error
-	switch {
-	case s.nd != nil, s.behind != "":
-	case s.ui != nil && steered != "":
-		err = s.writeUI(s.ui.Continue(s.runID + "-" + strconv.FormatUint(s.last, 10)))
-	case s.ui != nil:
-		err = s.writeUI(s.ui.Resume())
-	case steered != "":
-		err = s.writeAGUI(s.proj.Continue())
-	default:
-		err = s.writeAGUI(s.proj.Resume())
-	}
+	err := s.reopen(steered)
 	if err == nil && s.park && len(waiting) > 0 {
 		// Delegated runs still wait on asks this request did not answer:
 		// a stream stops at the first it shows, so the client may never
@@ -365,6 +356,35 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		err = s.done()
 	}
 	return err
+}
+
+// had goes silently through the events the stream's client has.
+func (s *streamer) had(events []contract.RunEvent) {
+	for _, ev := range events {
+		s.silent(ev)
+		if isSubflowAsk(ev) {
+			s.ask(ev)
+		}
+		s.settled(ev)
+	}
+}
+
+// reopen writes what the protocol needs first on a stream that carries
+// on the run in flight of the events the stream went through: a new
+// message of it when the client sent one of its own since (steered is
+// then the run that took it), else the rest of the message it holds.
+func (s *streamer) reopen(steered string) error {
+	switch {
+	case s.nd != nil, s.behind != "":
+		return nil
+	case s.ui != nil && steered != "":
+		return s.writeUI(s.ui.Continue(s.runID + "-" + strconv.FormatUint(s.last, 10)))
+	case s.ui != nil:
+		return s.writeUI(s.ui.Resume())
+	case steered != "":
+		return s.writeAGUI(s.proj.Continue())
+	}
+	return s.writeAGUI(s.proj.Resume())
 }
 
 // showAfter shows the asks an answer's stream keeps for after (see

@@ -12,10 +12,17 @@ import (
 func (p *Projector) committed(ev contract.RunEvent) []Chunk {
 	switch ev.Kind {
 	case contract.EvRunStarted:
-		p.stepOpen, p.diverged, p.msgID = false, false, ev.RunID
+		start := Chunk{Type: Start, MessageID: ev.RunID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: ev.RunID}}
+		if p.chained {
+			// The message the stream sends goes on (see Chain).
+			start.MessageID, p.chained = "", false
+		} else {
+			p.msgID = ev.RunID
+		}
+		p.stepOpen, p.diverged = false, false
 		clear(p.known)
 		clear(p.asked)
-		return []Chunk{{Type: Start, MessageID: ev.RunID, MessageMetadata: Metadata{SessionID: p.t.SessionID, RunID: ev.RunID}}}
+		return []Chunk{start}
 	case contract.EvTurnCompleted:
 		return p.turnCompleted(ev)
 	case contract.EvToolResult:

@@ -28,6 +28,11 @@ type Projector struct {
 	stoppedIn contract.Phase
 	// msgID is the id of the message the stream sends the run in.
 	msgID string
+	// chained says the next run's start goes on in msgID (see Chain).
+	chained bool
+	// decided holds the delegated runs' calls the client answered in a
+	// message before the stream's, true for questions (see Decided).
+	decided map[string]bool
 	// diverged says the run's message holds parts the session does not
 	// store, which the message's end corrects (see Correction).
 	diverged bool
@@ -36,7 +41,7 @@ type Projector struct {
 // NewProjector returns a projector for a stream of the session chatID
 // (the AI SDK's chat id).
 func NewProjector(chatID string) *Projector {
-	return &Projector{t: track.New(chatID), known: map[string]bool{}, denied: map[string]bool{}, asked: map[string]bool{}}
+	return &Projector{t: track.New(chatID), known: map[string]bool{}, denied: map[string]bool{}, asked: map[string]bool{}, decided: map[string]bool{}}
 }
 
 // InRun reports whether the projected stream is inside a run, and which.
@@ -234,4 +239,25 @@ func (p *Projector) Continue(messageID string) []Chunk {
 		}
 	}
 	return out
+}
+
+// Chain says that the stream goes on, once the run in flight ends, with
+// the run started after it, in the same message: the AI SDK's Chat
+// builds one message of a response, and a start naming another message
+// would have it add a second one, holding the parts of both. The next
+// run's start then carries its metadata only.
+func (p *Projector) Chain() {
+	p.chained = true
+}
+
+// Decided says that the client answered the delegated run's call id (by
+// track.SubflowCallID) in a message before the one the stream sends: a
+// question, whose part there holds the answer, or an approval, whose
+// part there waits in approval-responded. The message has no part for
+// it, and the client refuses an output for a part the message lacks:
+// an answer then goes as data only, and an approved or denied call's
+// result comes in a part of its own, with the call's input first, so
+// that the client sees how the call it decided ended.
+func (p *Projector) Decided(id string, question bool) {
+	p.decided[id] = question
 }

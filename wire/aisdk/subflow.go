@@ -65,12 +65,20 @@ func (p *Projector) child(ev contract.RunEvent) []Chunk {
 		call.ID = track.SubflowCallID(ev)
 		p.asked[call.ID] = true
 		return []Chunk{{Type: StartStep}, callInput(call), {Type: ToolApprovalRequest, ApprovalID: call.ID, ToolCallID: call.ID}, data}
+	case ev.Kind == contract.EvQuestionAnswered && ev.Call != nil && p.decided[track.SubflowCallID(ev)]:
+		delete(p.decided, track.SubflowCallID(ev))
+		return []Chunk{data}
 	case ev.Kind == contract.EvQuestionAnswered && ev.Call != nil:
 		delete(p.asked, track.SubflowCallID(ev))
 		answer := ev.Text
 		return []Chunk{{Type: ToolOutputAvail, ToolCallID: track.SubflowCallID(ev), Output: &answer}, data}
-	case ev.Kind == contract.EvApprovalResolved && ev.Call != nil && !ev.Approved && p.asked[track.SubflowCallID(ev)]:
+	case ev.Kind == contract.EvApprovalResolved && ev.Call != nil && !ev.Approved && (p.asked[track.SubflowCallID(ev)] || p.isDecided(ev)):
 		p.denied[track.SubflowCallID(ev)] = true
+	case ev.Kind == contract.EvToolResult && ev.Result != nil && ev.Call != nil && p.isDecided(ev):
+		call := *ev.Call
+		call.ID = track.SubflowCallID(ev)
+		delete(p.decided, call.ID)
+		return append(append([]Chunk{callInput(call)}, p.callOutput(call.ID, *ev.Result)...), data)
 	case ev.Kind == contract.EvToolResult && ev.Result != nil && ev.Call != nil && p.asked[track.SubflowCallID(ev)]:
 		// The part the client approved (or the question it never
 		// answered, when an abort cut the child off) gets the call's
@@ -81,4 +89,11 @@ func (p *Projector) child(ev contract.RunEvent) []Chunk {
 		return append(p.callOutput(id, *ev.Result), data)
 	}
 	return []Chunk{data}
+}
+
+// isDecided reports whether ev's call is an approval the client decided
+// in an earlier message (see Decided).
+func (p *Projector) isDecided(ev contract.RunEvent) bool {
+	question, ok := p.decided[track.SubflowCallID(ev)]
+	return ok && !question
 }

@@ -1,0 +1,51 @@
+package wire
+
+import (
+	"strings"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// decided is what a post's steer read of its thread before it applied
+// the decisions the post carried, when the run they let go on then
+// ended before the post's message could steer it: the events the client
+// had, the log's position end after them, and the calls it answered
+// (see streamer.answered).
+type decided struct {
+	events   []contract.RunEvent
+	end      int
+	answered map[string]bool
+}
+
+// decidedFirst readies a stream of the run a post's message starts to
+// show first the rest of the run the post's decisions resumed, as a
+// steered stream would have shown it: the client holds that run up to
+// its decided calls, and nothing else sends it their results or the
+// run's reply. The run is reopened as for a message the client sent
+// since (see carryOn), and its end does not end the stream, which goes
+// on with the next run's events in the same message.
+func (s *streamer) decidedFirst(d *decided) error {
+	s.answered = d.answered
+	s.had(d.events)
+	s.pos = d.end
+	id, running := s.inRun()
+	if !running {
+		return nil
+	}
+	s.runID, s.next = id, true
+	if err := s.reopen(id); err != nil {
+		return err
+	}
+	if s.ui == nil {
+		return nil
+	}
+	s.ui.Chain()
+	for id, question := range d.answered {
+		if strings.Contains(id, "/") {
+			// A delegated run's call: its part is in the client's earlier
+			// message (a call of the run's own gets one anyway).
+			s.ui.Decided(id, question)
+		}
+	}
+	return nil
+}
