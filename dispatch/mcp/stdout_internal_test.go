@@ -13,7 +13,9 @@ import (
 )
 
 // TestMessageLines: message lines pass whole, however long and however
-// the reads fall; the other lines are skipped and named.
+// the reads fall; the other lines are skipped and named. A message a
+// server indents across lines passes whole too, as the SDK's decoder
+// takes it.
 func TestMessageLines(t *testing.T) {
 	long := `{"x":"` + strings.Repeat("y", 10000) + `"}` + "\n"
 	tests := []struct {
@@ -28,6 +30,8 @@ func TestMessageLines(t *testing.T) {
 		{name: "lone bracket", in: "[\n{\"a\":1}\n", out: "{\"a\":1}\n", skipped: []string{"["}},
 		{name: "long message", in: long + "noise\n" + long, out: long + long, skipped: []string{"noise"}},
 		{name: "long noise", in: strings.Repeat("z", 10000) + "\n{}\n", out: "{}\n", skipped: []string{strings.Repeat("z", maxSkipped)}},
+		{name: "message across lines", in: "{\n  \"a\": \"}\\\"{\",\n  \"b\": [\n    1\n  ]\n}\nnoise\n[{\"c\":\n2}]\n{}\n",
+			out: "{\n  \"a\": \"}\\\"{\",\n  \"b\": [\n    1\n  ]\n}\n[{\"c\":\n2}]\n{}\n", skipped: []string{"noise"}},
 		{name: "no newline at the end", in: "{\"a\":1}", out: "{\"a\":1}"},
 		{name: "noise at the end", in: "{}\nbye", out: "{}\n", skipped: []string{"bye"}},
 	}
