@@ -15,13 +15,15 @@ const maxSkipped = 256
 // not JSON. A line whose first byte that is not blank opens an object,
 // or an array (a batch) of objects, is passed on; any other line is
 // handed, cut to maxSkipped bytes, to skipped. A message line is passed
-// on as it arrives, however long.
+// on as it arrives, however long, and so are the lines after it while
+// its brackets are still open.
 type messageLines struct {
 	r       *bufio.Reader
 	skipped func(line string)
 	head    []byte // what was read of a message line to know it is one
 	pending []byte // read, not yet passed on
 	inLine  bool   // the rest of the current line is a message's
+	nest    nesting
 	err     error
 }
 
@@ -46,7 +48,8 @@ func (m *messageLines) Read(p []byte) (int, error) {
 func (m *messageLines) next() {
 	if m.inLine {
 		part, err := m.r.ReadSlice('\n')
-		m.pending, m.inLine = part, err == bufio.ErrBufferFull
+		m.nest.scan(part)
+		m.pending, m.inLine = part, err == bufio.ErrBufferFull || m.nest.open()
 		if err != nil && err != bufio.ErrBufferFull {
 			m.err = err
 		}
@@ -72,6 +75,8 @@ func (m *messageLines) next() {
 			m.head = append(m.head, c)
 		case c == '{':
 			m.pending, m.inLine = append(m.head, c), true
+			m.nest = nesting{}
+			m.nest.scan(m.pending)
 			return
 		case c == '[' && !openedBatch(m.head):
 			m.head = append(m.head, c)
