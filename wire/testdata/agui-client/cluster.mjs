@@ -33,6 +33,7 @@ function trackingFetch(state) {
     // Tells the test which node a stream is open on, and when it closes,
     // so that its kills cut streams.
     const node = new URL(String(input.url ?? input)).host;
+    state.node = node;
     const closed = () => process.stderr.write(`closed ${state.thread} ${node}\n`);
     process.stderr.write(`streaming ${state.thread} ${node}\n`);
     const reader = res.body.getReader();
@@ -71,7 +72,8 @@ function trackingFetch(state) {
 
 async function drive(threadId) {
   const user = { id: "u1", role: "user", content: "go" };
-  const state = { thread: threadId, finished: false, status: 0, cut: false };
+  const state = { thread: threadId, finished: false, status: 0, cut: false, node: "", attempts: 0 };
+  live.push(state);
   const errors = [];
   const onRunErrorEvent = ({ event }) => errors.push(event.message);
   let started = false;
@@ -80,6 +82,7 @@ async function drive(threadId) {
   let resumes = 0;
   while (!state.finished && attempts < 200) {
     attempts++;
+    state.attempts = attempts;
     state.status = 0;
     let agent;
     try {
@@ -117,6 +120,19 @@ async function drive(threadId) {
   }
   return { thread: threadId, messages, errors, attempts, resumes, finished: state.finished };
 }
+
+// A thread that has not finished by then names itself, and where its
+// last stream was, before the test's own bound kills the client
+// without a word.
+const live = [];
+setTimeout(() => {
+  for (const s of live) {
+    if (!s.finished) {
+      process.stderr.write(`stalled ${s.thread}: ${s.attempts} attempts, last stream on ${s.node || "none"}, status ${s.status}, cut ${s.cut}\n`);
+    }
+  }
+  process.exit(3);
+}, 50_000).unref();
 
 const results = await Promise.all(threads.map(drive));
 for (const r of results) process.stdout.write(JSON.stringify(r) + "\n");
