@@ -7,29 +7,49 @@ import (
 	"iter"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // SortedSet is a set of strings kept in order, which a step extends
-// without copying it whole: past setRun entries they sit in sorted runs
-// of at most setRun each, so adding copies one run and the list of runs,
-// and a snapshot's set shares every other run with the snapshot it came
-// from. A set is a value: With returns a new one and leaves its receiver
-// as it was. Its JSON is the sorted list of its entries.
+// without copying it. New entries go into a tail of unsorted slots that
+// the sets made one from another share: a set holds the tail's first m
+// slots, and extending it takes the next free slot when no other set
+// took it first, as History.Append does, so most additions copy nothing
+// and allocate nothing. A full tail is sorted into the merged entries,
+// which sit in sorted runs of at most setRun each, so that merge copies
+// only the runs it lands in and the list of runs; a snapshot's set
+// shares every other run with the snapshot it came from. A set is a
+// value: With returns a new one and leaves its receiver as it was. Its
+// JSON is the sorted list of its entries.
 //
 // An entry of up to 16 bytes with no zero byte (the no-progress guard's
 // hashes, say) is held as a key of two integers that orders as the
-// string does, so runs hold no pointers: copying one needs no write
-// barrier and the collector does not scan it. Other entries are kept
-// apart, sorted, and copied whole when one is added.
+// string does, so runs and tails hold no pointers: copying one needs no
+// write barrier and the collector does not scan it. Other entries are
+// kept apart, sorted, and copied whole when one is added.
 type SortedSet struct {
-	small []setKey   // the keyed entries, while there are at most setRun
-	runs  [][]setKey // the keyed entries in runs, once there are more
-	n     int        // keyed entries
+	runs [][]setKey // the merged keyed entries, in sorted runs
+	tail *setTail   // keyed entries added since the last merge, unsorted
+	n    int32      // keyed entries in runs
+	m    int32      // slots of tail this set holds
 	// other points at the entries that do not fit a key, sorted; nil
 	// when there are none, as there usually are, so a snapshot holding
 	// the set stays small.
 	other *[]string
 }
+
+// setTail is the slots new keys go into. Sets that share a tail share
+// its slots below their m; used counts the slots taken, so that of two
+// sets extended from one, only the first writes the next slot.
+type setTail struct {
+	used atomic.Int32
+	keys []setKey
+}
+
+// A tail is smallest while the set is (most runs' guards see a handful
+// of results), and grows with it to setRun slots, so a long run merges
+// once every setRun additions.
+const minTail = 4
 
 const setRun = 32
 
@@ -75,7 +95,7 @@ func compareKeys(a, b setKey) int {
 func SortedSetOf(xs ...string) SortedSet { return SortedSet{}.With(xs...) }
 
 // Len is the number of entries.
-func (s SortedSet) Len() int { return s.n + len(s.others()) }
+func (s SortedSet) Len() int { return int(s.n) + int(s.m) + len(s.others()) }
 
 // others is the entries that do not fit a key.
 func (s SortedSet) others() []string {
@@ -104,11 +124,13 @@ func (s SortedSet) Has(x string) bool {
 func (s SortedSet) HasHex(h uint64) bool { return s.hasKey(hexKey(h)) }
 
 func (s SortedSet) hasKey(k setKey) bool {
-	run := s.small
-	if s.runs != nil {
-		run = s.runs[runOf(s.runs, k)]
+	if s.m > 0 && slices.Contains(s.tail.keys[:s.m], k) {
+		return true
 	}
-	_, found := searchKeys(run, k)
+	if len(s.runs) == 0 {
+		return false
+	}
+	_, found := searchKeys(s.runs[runOf(s.runs, k)], k)
 	return found
 }
 
@@ -232,22 +254,46 @@ func (s *SortedSet) addOthers(xs []string) {
 	}
 }
 
-// addKeys adds keys, which it sorts in place.
+// addKeys adds keys: each new one goes into the tail's next slot, and
+// a tail that is full, or whose next slot another set took, is merged
+// into the runs first.
 func (s *SortedSet) addKeys(keys []setKey) {
-	if len(keys) == 0 {
+	for _, k := range keys {
+		if s.hasKey(k) {
+			continue
+		}
+		if !s.claim(k) {
+			s.merge()
+			size := min(max(int(s.n)/2, minTail), setRun)
+			s.tail = &setTail{keys: make([]setKey, size)}
+			s.claim(k)
+		}
+	}
+}
+
+// claim puts k into the tail's next slot, if this set may take it.
+func (s *SortedSet) claim(k setKey) bool {
+	t := s.tail
+	if t == nil || int(s.m) == len(t.keys) || !t.used.CompareAndSwap(s.m, s.m+1) {
+		return false
+	}
+	t.keys[s.m] = k
+	s.m++
+	return true
+}
+
+// merge sorts the set's tail slots into its runs and lets go of the tail.
+func (s *SortedSet) merge() {
+	if s.m == 0 {
+		s.tail = nil
 		return
 	}
+	var room [setRun]setKey
+	keys := append(room[:0], s.tail.keys[:s.m]...)
 	slices.SortFunc(keys, compareKeys)
-	keys = slices.Compact(keys)
+	s.tail, s.m = nil, 0
 	if s.runs == nil {
-		small := mergeKeys(s.small, keys)
-		switch {
-		case len(small) == len(s.small):
-		case len(small) <= setRun:
-			s.small, s.n = small, len(small)
-		default:
-			s.small, s.runs, s.n = nil, split(small), len(small)
-		}
+		s.runs, s.n = split(mergeKeys(nil, keys)), int32(len(keys))
 		return
 	}
 	old := s.runs
@@ -267,7 +313,7 @@ func (s *SortedSet) addKeys(keys []setKey) {
 			}
 		}
 		run := mergeKeys(runs[r], keys[from:])
-		s.n += len(run) - len(runs[r])
+		s.n += int32(len(run) - len(runs[r]))
 		keys = keys[:from]
 		if len(run) <= setRun {
 			runs[r] = run
@@ -318,22 +364,30 @@ func split(xs []setKey) (runs [][]setKey) {
 	return append(runs, xs)
 }
 
-// keys yields the keyed entries in order.
+// keys yields the keyed entries in order: the runs' merged with the
+// tail's, sorted apart.
 func (s SortedSet) keys() iter.Seq[setKey] {
 	return func(yield func(setKey) bool) {
-		if s.runs == nil {
-			for _, k := range s.small {
+		var tail []setKey
+		if s.m > 0 {
+			tail = slices.SortedFunc(slices.Values(s.tail.keys[:s.m]), compareKeys)
+		}
+		for _, run := range s.runs {
+			for _, k := range run {
+				for len(tail) > 0 && keyBelow(tail[0], k) {
+					if !yield(tail[0]) {
+						return
+					}
+					tail = tail[1:]
+				}
 				if !yield(k) {
 					return
 				}
 			}
-			return
 		}
-		for _, run := range s.runs {
-			for _, k := range run {
-				if !yield(k) {
-					return
-				}
+		for _, k := range tail {
+			if !yield(k) {
+				return
 			}
 		}
 	}
@@ -366,7 +420,7 @@ func (s SortedSet) All() iter.Seq[string] {
 // Equal reports whether both sets hold the same entries, however they
 // are laid out.
 func (s SortedSet) Equal(o SortedSet) bool {
-	if s.n != o.n || !slices.Equal(s.others(), o.others()) {
+	if s.n+s.m != o.n+o.m || !slices.Equal(s.others(), o.others()) {
 		return false
 	}
 	next, stop := iter.Pull(o.keys())
