@@ -1,0 +1,54 @@
+package anthropic
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/batonrt/baton/turn/endpoint"
+	"github.com/batonrt/baton/turn/transcripttest"
+)
+
+// TestEventStreamRules: the stream is read as the event-stream format
+// says. A lone CR ends a line, as CRLF and LF do; an event without data
+// is no event, not even one named "error"; id and retry lines, and lines
+// with no colon that are no field of the format, change nothing.
+func TestEventStreamRules(t *testing.T) {
+	raw, err := os.ReadFile("testdata/text.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(raw), "\n\n")
+	const ping = "event: ping\ndata: {\"type\": \"ping\"}\n\n"
+	tests := []struct {
+		name string
+		body string
+	}{
+		{"lone CR line ends", strings.ReplaceAll(body, "\n", "\r")},
+		{"lone CR line ends, no event lines", strings.ReplaceAll(strings.ReplaceAll(body, "event: ", "x-event: "), "\n", "\r")},
+		{"an error event without data", strings.Replace(body, ping, "event: error\n\n", 1)},
+		{"id, retry and unknown fields", strings.ReplaceAll(body, "\ndata: ", "\nid: 1\nretry: 10\nevent-id\ndata: ")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.Write([]byte(tt.body))
+			}))
+			defer srv.Close()
+			p := New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client()))
+			got, err := transcripttest.Collect(context.Background(), p, basicRequest())
+			if err != nil {
+				t.Fatalf("stream failed: %v", err)
+			}
+			if diff := cmp.Diff(helloChunks, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
