@@ -10,8 +10,11 @@
 // cache reads) last, failures as *turn.ProviderError. Events a gateway
 // relays without their "event:" line, or with an empty one, which the
 // SDK would skip, are named by the type their JSON says, wherever they
-// are in the stream. The SDK's own
-// retries are off; the turn driver retries. It imports contract and turn
-// (with its HTTP provider toolkit: endpoint, httpfail, relay). New and
-// NewFromEnv take endpoint's options: base URL, API key, HTTP client.
+// are in the stream. The stream is read as the event-stream format says
+// (lone CR line ends, no event without data) by provider/internal/sse,
+// which passes it on to the SDK's decoder. The SDK's own retries are
+// off; the turn driver retries. It imports contract and turn (with its
+// HTTP provider toolkit: endpoint, httpfail, relay), and
+// provider/internal/sse. New and NewFromEnv take endpoint's options: base
+// URL, API key, HTTP client.
 package anthropic

@@ -39,8 +39,8 @@ var sdkOptions = endpoint.SDK[option.RequestOption]{
 // environment. Without endpoint.APIKey no x-api-key header is sent,
 // which gateways that add their own credentials accept.
 func New(opts ...endpoint.Option) *Provider {
-	// nameEvents comes first, so that it reads the stream after
-	// endpoint.StripBOM.
+	// nameEvents drops a byte order mark itself, so it may come before
+	// or after endpoint.StripBOM.
 	messages := sdk.NewMessageService(append([]option.RequestOption{option.WithMiddleware(nameEvents)}, sdkOptions.Resolve(DefaultBaseURL, opts)...)...)
 	return &Provider{stream: relay.SDK[sdk.MessageNewParams, sdk.MessageStreamEventUnion]{
 		Build: buildParams,

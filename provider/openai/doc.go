@@ -24,8 +24,14 @@
 // rather than max_completion_tokens, for servers that know only the
 // older name.
 //
+// The stream is read as the event-stream format says (lone CR line ends,
+// a byte order mark, the last "event" line naming an event, no event
+// from a stream cut before its blank line) by provider/internal/sse,
+// which passes it on to the SDK's decoder; what is OpenAI's own, [DONE]
+// and the error events, is looked for here.
+//
 // The SDK's own retries are off; the turn driver retries. It imports
 // contract and turn (with its HTTP provider toolkit: endpoint, httpfail,
-// relay). New and NewFromEnv take endpoint's options: base URL, API key,
-// HTTP client.
+// relay), and provider/internal/sse. New and NewFromEnv take endpoint's
+// options: base URL, API key, HTTP client.
 package openai

@@ -1,13 +1,13 @@
 package openai
 
 import (
-	"io"
-	"net/http"
+	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared/constant"
 
+	"github.com/batonrt/baton/provider/internal/sse"
 	"github.com/batonrt/baton/turn/relay"
 )
 
@@ -22,15 +22,15 @@ const doneObject = constant.ChatCompletionChunk("[DONE]")
 // one sign that its reply was whole rather than cut.
 type doneEvents struct {
 	relay.Events[sdk.ChatCompletionChunk]
-	body *doneBody
-	told bool
+	watch *streamWatch
+	told  bool
 }
 
 func (e *doneEvents) Next() bool {
 	if e.Events.Next() {
 		return true
 	}
-	if e.told || e.Events.Err() != nil || !e.body.done {
+	if e.told || e.Events.Err() != nil || !e.watch.done {
 		return false
 	}
 	e.told = true
@@ -44,41 +44,28 @@ func (e *doneEvents) Current() sdk.ChatCompletionChunk {
 	return e.Events.Current()
 }
 
-// watchDone returns a request option that has body note a [DONE] line in
-// the response; body is read on the goroutine that reads the stream.
-func watchDone(body *doneBody) option.RequestOption {
-	return option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		resp, err := next(req)
-		if err == nil && resp != nil && resp.Body != nil {
-			body.ReadCloser = resp.Body
-			resp.Body = body
-		}
-		return resp, err
-	})
-}
-
-// doneBody reads an event stream and notes a line starting as the SDK's
-// end marker does: "data:", an optional space, "[DONE]".
-type doneBody struct {
-	io.ReadCloser
-	head [len("data: [DONE]")]byte
-	n    int
+// streamWatch looks at each event of a stream before the SDK reads it
+// (see sse.Body), on the goroutine that reads the stream.
+type streamWatch struct {
+	// done says whether an event's data began as the SDK's end marker
+	// does, "[DONE]".
 	done bool
 }
 
-func (b *doneBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	for _, c := range p[:n] {
-		if c == '\n' {
-			b.n = 0
-			continue
-		}
-		if b.n < len(b.head) {
-			b.head[b.n] = c
-			b.n++
-			line := string(b.head[:b.n])
-			b.done = b.done || line == "data: [DONE]" || line == "data:[DONE]"
-		}
+// option returns the request option that has w look at the stream.
+func (w *streamWatch) option() option.RequestOption {
+	return option.WithMiddleware(sse.Middleware("openai", w.look))
+}
+
+// look notes [DONE], and ends the stream with an *errorEvent at its
+// first error event.
+func (w *streamWatch) look(e *sse.Event) error {
+	if msg, ok := e.Field("error"); ok {
+		return &errorEvent{data: msg}
 	}
-	return n, err
+	if e.Type == "error" {
+		return &errorEvent{data: e.Data}
+	}
+	w.done = w.done || (e.HasData && strings.HasPrefix(e.Data, "[DONE]"))
+	return nil
 }

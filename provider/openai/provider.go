@@ -61,8 +61,8 @@ func newProvider(chat sdk.ChatCompletionService, atOpenAI bool, r Rules) *Provid
 	return &Provider{chat: chat, atOpenAI: atOpenAI, send: send, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
 		Build: func(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) { return buildParams(req, send) },
 		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
-			body := &doneBody{}
-			return &doneEvents{Events: chat.NewStreaming(ctx, p, option.WithResponseInto(resp), watchDone(body), watchErrors()), body: body}
+			watch := &streamWatch{}
+			return &doneEvents{Events: chat.NewStreaming(ctx, p, option.WithResponseInto(resp), watch.option()), watch: watch}
 		},
 		Decoder:  func() relay.Decoder[sdk.ChatCompletionChunk] { return &decoder{} },
 		Failures: failures,

@@ -16,8 +16,8 @@ const Max = bufio.MaxScanTokenSize << 9
 
 // Filter sees each event before a Body passes it on, and may change it.
 // An error ends the stream in the event's place: the Body's Read returns
-// it once what came before is read. Values it sets hold no line break,
-// but for Data's line feeds.
+// it once what came before is read. A line break in the Type it sets
+// ends the type; one in Data starts a line of data.
 type Filter func(*Event) error
 
 // Body is a response body that passes an event stream on an event at a
@@ -101,8 +101,11 @@ func (b *Body) next() {
 
 // appendEvent writes e as the format's plainest text.
 func appendEvent(out []byte, e Event) []byte {
-	if e.Type != "" {
-		out = append(append(out, "event: "...), e.Type...)
+	// A type a filter set with a line break would add a line of its own.
+	typ, _, _ := strings.Cut(e.Type, "\n")
+	typ, _, _ = strings.Cut(typ, "\r")
+	if typ != "" {
+		out = append(append(out, "event: "...), typ...)
 		out = append(out, '\n')
 	}
 	for line := range strings.SplitSeq(e.Data, "\n") {

@@ -32,6 +32,10 @@ func TestBody(t *testing.T) {
 		{name: "a cut event, not passed on", in: "data: a\n\ndata: b\n", want: "data: a\n\n", err: io.EOF},
 		{name: "named by the filter", in: "data: {\"type\":\"ping\"}\n\n", filter: func(e *Event) error { e.Type = "ping"; return nil },
 			want: "event: ping\ndata: {\"type\":\"ping\"}\n\n", err: io.EOF},
+		{name: "a type with a line break", in: "data: a\n\n", filter: func(e *Event) error { e.Type = "x\r\ndata: b"; return nil },
+			want: "event: x\ndata: a\n\n", err: io.EOF},
+		{name: "data with line feeds", in: "data: a\n\n", filter: func(e *Event) error { e.Data = "a\nb\n"; return nil },
+			want: "data: a\ndata: b\ndata: \n\n", err: io.EOF},
 		{name: "ended by the filter", in: "data: a\n\nevent: error\ndata: b\n\ndata: c\n\n", filter: func(e *Event) error {
 			if e.Type == "error" {
 				return stop
