@@ -7,7 +7,8 @@
 // one a stream ends in the middle of) alike, with a bound on what a line
 // or an event may hold.
 //
-// Reader and Events give the events themselves. Body passes them on, one
+// Reader gives the events themselves, pulled one at a time with its
+// context, as an SDK pulls its body's bytes. Body passes them on, one
 // at a time and in the format's plainest form, to an SDK's own decoder,
 // after a provider's Filter has seen each: the place for what is the
 // provider's own (a "[DONE]" marker, an event named "error", an event
