@@ -27,7 +27,7 @@ import (
 // every effect done with.
 func (a *Agent) apply(sig contract.Signal) error {
 	if a.failed != nil {
-		return fmt.Errorf("%w: %s", ErrRejected, a.failed.Error())
+		return fmt.Errorf("%w: %w", ErrRejected, a.failed)
 	}
 	sc := scratches.Get().(*cadence.Scratch)
 	defer putScratch(sc)

@@ -214,7 +214,7 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 	})
 	if err != nil {
 		c.decide()
-		a.later(run, delegateFailed(e, c, err))
+		a.later(run, a.delegateFailed(e, err))
 		return
 	}
 	job := dispatch.Job{
@@ -241,12 +241,14 @@ func (a *Agent) startDelegate(e contract.StartDelegate) {
 	}
 	if err := a.sched.Dispatch(run.ctx, job); err != nil {
 		c.decide()
-		a.later(run, delegateFailed(e, c, err))
+		a.later(run, a.delegateFailed(e, err))
 	}
 }
 
-func delegateFailed(e contract.StartDelegate, c *child, err error) contract.DelegateSettled {
-	return contract.DelegateSettled{CallID: e.Call.ID, Session: e.Session, Outcome: contract.ToolOutcome{Content: "error: delegate " + e.Delegate + ": " + err.Error(), IsError: true}}
+// delegateFailed answers a delegate call whose child could not be
+// started, stamped by the agent's clock as the child's answer would be.
+func (a *Agent) delegateFailed(e contract.StartDelegate, err error) contract.DelegateSettled {
+	return contract.DelegateSettled{CallID: e.Call.ID, Session: e.Session, Outcome: contract.ToolOutcome{Content: "error: delegate " + e.Delegate + ": " + err.Error(), IsError: true}, At: a.now()}
 }
 
 // runChild drives the child run to its end and returns its final answer,
