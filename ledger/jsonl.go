@@ -60,7 +60,7 @@ func ReadJSONL(r io.Reader) iter.Seq2[contract.RunEvent, error] {
 			}
 			ev, err := decodeEvent(b)
 			if err != nil {
-				yield(contract.RunEvent{}, fmt.Errorf("%w: line %d: %v", ErrMalformedLine, line, err))
+				yield(contract.RunEvent{}, fmt.Errorf("%w: line %d: %w", ErrMalformedLine, line, err))
 				return
 			}
 			if !yield(ev, nil) {

@@ -2,7 +2,9 @@ package ledger
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -84,4 +86,21 @@ func TestReadJSONLErrors(t *testing.T) {
 
 func assistant(blocks ...contract.Block) *contract.Turn {
 	return &contract.Turn{Role: contract.RoleAssistant, Blocks: blocks}
+}
+
+// A malformed line's error keeps what the decoder said, so a caller can
+// tell a syntax error (and where it is) from an event of no kind.
+func TestReadJSONLKeepsTheDecodersError(t *testing.T) {
+	var last error
+	for _, err := range ReadJSONL(strings.NewReader(`{"kind": "run_started",` + "\n")) {
+		last = err
+	}
+	var syntax *json.SyntaxError
+	var eof bool
+	if !errors.As(last, &syntax) {
+		eof = errors.Is(last, io.ErrUnexpectedEOF)
+	}
+	if !errors.Is(last, ErrMalformedLine) || (syntax == nil && !eof) {
+		t.Fatalf("got %v, want ErrMalformedLine wrapping the decoder's error", last)
+	}
 }
