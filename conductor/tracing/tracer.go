@@ -57,6 +57,9 @@ type runSpans struct {
 	tools   map[string]trace.Span // by call id
 	last    time.Time             // the newest event's time
 	delegal bool                  // opened by the parent's subflow_started
+	// faulted says the run's own run_faulted set its span's error, which
+	// its parent's subflow_failed keeps.
+	faulted bool
 	// owner is the attachment whose events opened the run; nil for
 	// events given to Observe.
 	owner *attachment
@@ -403,15 +406,19 @@ func (t *Tracer) subflowEnded(ev contract.RunEvent, at time.Time) {
 	name := delegateName(ev.Call.Name)
 	r.span.SetName("invoke_agent " + name)
 	r.span.SetAttributes(semconv.GenAIAgentName(name), attribute.String("baton.delegate", ev.Call.Name))
-	if ev.Kind == contract.EvSubflowFailed {
+	// subflow_failed carries the child's session in Text, not why it
+	// failed: a child that faulted said why itself, and one that did not
+	// (it never ran) is only known to have failed.
+	if ev.Kind == contract.EvSubflowFailed && !r.faulted {
 		r.span.SetAttributes(semconv.ErrorTypeKey.String("delegation_failed"))
-		r.span.SetStatus(codes.Error, errorText(ev.Text))
+		r.span.SetStatus(codes.Error, "delegate run failed")
 	}
 	t.closeRun(key, r, at)
 }
 
 func (t *Tracer) runEnded(key string, r *runSpans, ev contract.RunEvent, at time.Time) {
 	if ev.Kind == contract.EvRunFaulted && ev.Err != nil {
+		r.faulted = true
 		kind := string(ev.Err.Kind)
 		r.span.SetAttributes(semconv.ErrorTypeKey.String(kind))
 		msg := redact.Error(ev.Err.Error())
