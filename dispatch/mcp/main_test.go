@@ -22,6 +22,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(stdioServerEnv) == rawServer {
+		serveRaw()
+		return
+	}
 	if os.Getenv(stdioServerEnv) != "" {
 		serveStdio()
 		return
