@@ -87,7 +87,9 @@ type Server struct {
 	// run after the new list did.
 	OnToolsChanged func(ctx context.Context, tools []dispatch.Tool)
 	// Logger receives a line when the server dies, a call fails, a
-	// listing fails or a tool is left out; nil discards.
+	// listing fails or a tool is left out (by CheckTool or by the SDK,
+	// which refuses some tools itself), and the SDK's own lines, each
+	// with the server's name; nil discards.
 	Logger *slog.Logger
 }
 

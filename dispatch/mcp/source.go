@@ -74,6 +74,9 @@ func Connect(ctx context.Context, srv Server) (*Source, error) {
 	}
 	s.client = sdk.NewClient(&sdk.Implementation{Name: "baton", Version: "1"}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.markStale() },
+		// The SDK says only here why it left a listed tool out, or a
+		// notification failed.
+		Logger: s.log.With("server", srv.Name),
 	})
 	c := s.newConn()
 	if err := s.dial(ctx, c); err != nil {
