@@ -421,7 +421,7 @@ func (t *Tracer) runEnded(key string, r *runSpans, ev contract.RunEvent, at time
 		r.faulted = true
 		kind := string(ev.Err.Kind)
 		r.span.SetAttributes(semconv.ErrorTypeKey.String(kind))
-		msg := redact.Error(ev.Err.Error())
+		msg := faultText(ev.Err, t.opts.Content)
 		r.span.AddEvent(semconv.ExceptionEventName, trace.WithTimestamp(at), trace.WithAttributes(
 			semconv.ExceptionType(fmt.Sprintf("%T", ev.Err)), semconv.ExceptionMessage(msg)))
 		r.span.SetStatus(codes.Error, msg)
