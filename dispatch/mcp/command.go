@@ -136,8 +136,8 @@ func (t *commandTransport) waitFor() bool {
 	}
 }
 
-// ended says how the command ended on its own, with the end of its
-// standard error, or "" while it runs or when stop had to signal it.
+// ended says which command ended on its own and how, with the end of
+// its standard error, or "" while it runs or when stop had to signal it.
 func (t *commandTransport) ended() string {
 	select {
 	case <-t.exited:
@@ -150,10 +150,12 @@ func (t *commandTransport) ended() string {
 	if stopped {
 		return ""
 	}
-	why := "exited"
+	// The program only: its arguments may hold credentials.
+	status := "exit status 0"
 	if t.waitErr != nil {
-		why = t.waitErr.Error()
+		status = t.waitErr.Error()
 	}
+	why := fmt.Sprintf("the command %q ended: %s", t.cmd.Args[0], status)
 	if s := strings.TrimSpace(t.tail.String()); s != "" {
 		why += "; its stderr ends: " + s
 	}

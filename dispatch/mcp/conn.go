@@ -43,7 +43,7 @@ func (s *Source) dial(ctx context.Context, c *conn) error {
 			// The SDK does not stop the command on every failure.
 			c.cmd.stop()
 			if c.why = c.cmd.ended(); c.why != "" {
-				return fmt.Errorf("%w (the server ended: %s)", err, c.why)
+				return fmt.Errorf("%w (%s)", err, c.why)
 			}
 		}
 		return err

@@ -16,7 +16,8 @@
 // did. A call of a tool the server no longer lists fails as an unknown
 // tool. A server that dies or hangs gives error
 // results and a log line, never a stuck run; a command that exits is
-// reported with its exit status and the end of its standard error, and
+// reported with its program's name (not its arguments, which may hold
+// credentials), its exit status and the end of its standard error, and
 // the next call of its tools starts it again; a line a command writes to
 // its stdout that is no message (a banner, a debug line) is skipped with
 // a warning rather than end the connection; a server over HTTP whose
