@@ -119,8 +119,18 @@ func addBig(server *sdk.Server) {
 }
 
 // addNoise adds noise, which prints a line of text to stdout, where only
-// messages belong, before it answers "answered".
+// messages belong, before it answers "answered", and flood, which prints
+// n such lines before it answers "flooded".
 func addNoise(server *sdk.Server) {
+	type in struct {
+		N int `json:"n"`
+	}
+	sdk.AddTool(server, &sdk.Tool{Name: "flood"}, func(_ context.Context, _ *sdk.CallToolRequest, a in) (*sdk.CallToolResult, struct{}, error) {
+		for i := range a.N {
+			fmt.Printf("DEBUG flood: line %d\n", i)
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "flooded"}}}, struct{}{}, nil
+	})
 	sdk.AddTool(server, &sdk.Tool{Name: "noise"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 		fmt.Println("DEBUG noise: answering")
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "answered"}}}, struct{}{}, nil
