@@ -30,9 +30,7 @@ func (s *Source) newConn() *conn {
 func (s *Source) dial(ctx context.Context, c *conn) error {
 	var t sdk.Transport
 	if s.srv.URL == "" {
-		c.cmd = newCommandTransport(s.srv, func(line string) {
-			s.log.Warn("mcp: server wrote a line that is no message to its stdout; skipped", "server", s.srv.Name, "line", line)
-		})
+		c.cmd = newCommandTransport(s.srv, s.skippedLines())
 		t = c.cmd
 	} else {
 		t = s.httpTransport()

@@ -20,7 +20,8 @@
 // credentials), its exit status and the end of its standard error, and
 // the next call of its tools starts it again; a line a command writes to
 // its stdout that is no message (a banner, a debug line) is skipped with
-// a warning rather than end the connection; a server over HTTP whose
+// a warning (the first few of each run of the command only) rather than
+// end the connection; a server over HTTP whose
 // session ended (a restarted server answers 404 for it) is connected
 // again with a new session by the next call. Either is done after a
 // backoff and at most Server.MaxRestarts times in Server.RestartWindow,

@@ -8,6 +8,28 @@ import (
 // maxSkipped bounds how much of a skipped line is handed on.
 const maxSkipped = 256
 
+// maxSkipWarnings bounds the warnings of skipped lines in one run of a
+// command: a server that prints its debug output to stdout would
+// otherwise flood the host's log with a line for each of its own.
+const maxSkipWarnings = 10
+
+// skippedLines is told each line one run of the command writes to its
+// stdout that is no message: it warns of the first maxSkipWarnings and
+// says, with the last, that the rest are skipped without a warning. It
+// is called from the connection's reading goroutine only.
+func (s *Source) skippedLines() func(line string) {
+	n := 0
+	return func(line string) {
+		n++
+		switch {
+		case n < maxSkipWarnings:
+			s.log.Warn("mcp: server wrote a line that is no message to its stdout; skipped", "server", s.srv.Name, "line", line)
+		case n == maxSkipWarnings:
+			s.log.Warn("mcp: server wrote a line that is no message to its stdout; skipped, as are its further lines that are no messages, without a warning", "server", s.srv.Name, "line", line)
+		}
+	}
+}
+
 // messageLines is a command's stdout without the lines that cannot be
 // messages. The MCP specification allows only messages there, yet
 // servers print banners and debug lines to it, and the SDK ends the
