@@ -56,7 +56,8 @@ func noisyStdioServer(t *testing.T) []string {
 }
 
 // serveStdio runs the test server until its stdin closes. Its tools:
-// crash says a last word on stderr and exits mid-call; big answers with
+// crash says a last word on stderr and exits mid-call; surroundings
+// answers with its BATON_MCP_TEST_VALUE, working folder and arguments; big answers with
 // n bytes of text; pid answers with the server's process id. The
 // shifting server has addShifting's tools instead, and the noisy server
 // noise (addNoise) beside the others.
@@ -77,6 +78,11 @@ func serveStdio() {
 	addBig(server)
 	sdk.AddTool(server, &sdk.Tool{Name: "pid"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strconv.Itoa(os.Getpid())}}}, struct{}{}, nil
+	})
+	sdk.AddTool(server, &sdk.Tool{Name: "surroundings"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
+		wd, _ := os.Getwd()
+		text := fmt.Sprintf("env=%q dir=%q args=%q", os.Getenv("BATON_MCP_TEST_VALUE"), wd, os.Args[1:])
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, struct{}{}, nil
 	})
 	sdk.AddTool(server, &sdk.Tool{Name: "crash"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 		fmt.Fprintln(os.Stderr, "out of cheese")
