@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -58,7 +60,9 @@ func (s *Source) httpTransport() sdk.Transport {
 	}
 	if len(s.srv.Header) > 0 {
 		wrapped := *c
-		wrapped.Transport = headerTransport{header: s.srv.Header, next: c.Transport}
+		// check made sure the URL parses.
+		u, _ := url.Parse(s.srv.URL)
+		wrapped.Transport = headerTransport{host: strings.ToLower(u.Hostname()), header: s.srv.Header, next: c.Transport}
 		c = &wrapped
 	}
 	return &sdk.StreamableClientTransport{Endpoint: s.srv.URL, HTTPClient: c}

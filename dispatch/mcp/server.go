@@ -40,7 +40,9 @@ type Server struct {
 	Stderr io.Writer
 	// URL is the endpoint of a server spoken to over streamable HTTP.
 	URL string
-	// Header is sent with every HTTP request, for credentials.
+	// Header is sent with every HTTP request to the URL's host or a
+	// subdomain of it, for credentials; a redirect to another host gets
+	// none of it.
 	Header http.Header
 	// HTTPClient makes the HTTP requests; nil is http.DefaultClient.
 	HTTPClient *http.Client

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -186,20 +187,35 @@ func (s *Source) Close() error {
 	return nil
 }
 
-// headerTransport adds fixed headers to every request.
+// headerTransport adds fixed headers to every request to the server's
+// host, or a subdomain of it, and to no other: it sits below the
+// client, which hands it each request of a redirect as well, and the
+// headers hold credentials that Go's client itself keeps from another
+// domain a server redirects to.
 type headerTransport struct {
+	host   string // the server's host name, lower case
 	header http.Header
 	next   http.RoundTripper
 }
 
 func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, vs := range h.header {
-		r.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
-	}
 	next := h.next
 	if next == nil {
 		next = http.DefaultTransport
 	}
+	if !sameDomain(r.URL.Hostname(), h.host) {
+		return next.RoundTrip(r)
+	}
+	r = r.Clone(r.Context())
+	for k, vs := range h.header {
+		r.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
 	return next.RoundTrip(r)
+}
+
+// sameDomain reports whether host is domain or a subdomain of it, as
+// Go's client decides whether credentials follow a redirect.
+func sameDomain(host, domain string) bool {
+	host = strings.ToLower(host)
+	return host == domain || strings.HasSuffix(host, "."+domain)
 }
