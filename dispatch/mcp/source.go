@@ -19,6 +19,7 @@ import (
 type Source struct {
 	srv    Server
 	log    *slog.Logger
+	urls   urlHider
 	client *sdk.Client
 	// life ends with Close; it holds the values of Connect's context
 	// for the connections made again later.
@@ -68,7 +69,7 @@ func Connect(ctx context.Context, srv Server) (*Source, error) {
 	if srv.RestartWindow == 0 {
 		srv.RestartWindow = DefaultRestartWindow
 	}
-	s := &Source{srv: srv, log: srv.Logger, stale: true, reports: make(chan struct{})}
+	s := &Source{srv: srv, log: srv.Logger, urls: newURLHider(srv.URL), stale: true, reports: make(chan struct{})}
 	s.life, s.end = context.WithCancel(context.WithoutCancel(ctx))
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

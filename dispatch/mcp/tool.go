@@ -78,8 +78,14 @@ func (t *tool) Descriptor() contract.ToolDescriptor { return t.d }
 // that fails in transport and a cancelled call are errors, which the
 // scheduler makes error outcomes; a result the server flags as an error
 // is an error outcome too, and so are arguments that are not one JSON
-// object, which are not sent.
+// object, which are not sent. The errors leave out the server's URL
+// (see urlHider).
 func (t *tool) Call(ctx context.Context, args json.RawMessage) (contract.ToolOutcome, error) {
+	o, err := t.call(ctx, args)
+	return o, t.src.urls.hide(err)
+}
+
+func (t *tool) call(ctx context.Context, args json.RawMessage) (contract.ToolOutcome, error) {
 	// The model's mistake, told to it as a typed tool tells it, before a
 	// server is started again for a call that cannot be sent.
 	args, err := dispatch.ObjectArgs(args)
