@@ -25,7 +25,10 @@
 // session ended (a restarted server answers 404 for it) is connected
 // again with a new session by the next call. Either is done after a
 // backoff and at most Server.MaxRestarts times in Server.RestartWindow,
-// and a call in flight when the connection ended is not retried. Content a tool outcome
+// and a call in flight when the connection ended is not retried. A
+// call's error names a server over HTTP by its scheme and host only, as
+// the rest of its URL may hold its key and the error goes to the model
+// and the session. Content a tool outcome
 // cannot hold as text (images, audio, binary resources) becomes a note
 // naming its type and size.
 //
