@@ -14,7 +14,10 @@ const CheckpointEvery = 256
 
 // Resume rebuilds the session's snapshot: it starts from the newest
 // checkpoint that lies on the session's chain (or the initial snapshot)
-// and folds the records after it through rules. When it folded
+// and folds the records after it through rules. A checkpoint is only a
+// shortcut: one that cannot be read, or whose snapshot is not of this
+// session or does not count the steps of the node it names (damage
+// Verify reports), is ignored, and the records are folded from the first. When it folded
 // CheckpointEvery records or more it saves a checkpoint at the head; a
 // failure to save one does not fail the resume. Call it holding the
 // session's lock.
@@ -27,7 +30,7 @@ func Resume(ctx context.Context, st Store, rules *cadence.Rules, sessionID strin
 		return contract.RunSnapshot{}, errorf("store: resume: %w", err)
 	}
 	snap, base := cadence.InitialSnapshot(sessionID), Hash{}
-	if cp, err := st.Checkpoint(ctx, sessionID); err == nil {
+	if cp, err := st.Checkpoint(ctx, sessionID); err == nil && cp.Snapshot.SessionID == sessionID {
 		snap, base = cp.Snapshot, cp.At
 	}
 	var recs []contract.Record
@@ -36,7 +39,7 @@ func Resume(ctx context.Context, st Store, rules *cadence.Rules, sessionID strin
 		if err != nil {
 			return contract.RunSnapshot{}, errorf("store: resume %q: %w", sessionID, err)
 		}
-		if n.Hash == base {
+		if n.Hash == base && n.Record.Step == snap.Steps {
 			reachedBase = true
 			break
 		}
