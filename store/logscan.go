@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 
@@ -49,7 +50,7 @@ func (r *logReader) frame(off int64) (frame, frameState, error) {
 		return frame{}, frameBad, badHeader(off)
 	}
 	if n > maxFrame || int64(n)+frameOverhead > rest {
-		return frame{}, frameTorn, nil
+		return r.pastEnd(off)
 	}
 	size := int64(n) + frameOverhead
 	b, err := r.bytes(off, int(size))
@@ -57,6 +58,39 @@ func (r *logReader) frame(off int64) (frame, frameState, error) {
 		return frame{}, frameUnreadable, err
 	}
 	return judgeFrame(b, off, size == rest)
+}
+
+// pastEnd judges the frame at off whose header holds but whose length
+// runs past the log's end. A write cut short leaves that, and nothing
+// after it; a whole frame ending the log after off, which the log's last
+// four bytes name, is no part of a torn write: the header is damage then,
+// and cutting the log there would lose the frames after it. Only a frame
+// whose header holds and names the length the trailer does is read whole.
+func (r *logReader) pastEnd(off int64) (frame, frameState, error) {
+	t, err := r.bytes(r.size-frameTrailer, frameTrailer)
+	if err != nil {
+		return frame{}, frameUnreadable, err
+	}
+	n := binary.LittleEndian.Uint32(t)
+	start := r.size - int64(n) - frameOverhead
+	if start <= off {
+		return frame{}, frameTorn, nil
+	}
+	h, err := r.bytes(start, frameHeader)
+	if err != nil {
+		return frame{}, frameUnreadable, err
+	}
+	if m, ok := frameLen(h); !ok || m != n {
+		return frame{}, frameTorn, nil
+	}
+	b, err := r.bytes(start, int(r.size-start))
+	if err != nil {
+		return frame{}, frameUnreadable, err
+	}
+	if _, state, _ := judgeFrame(b, start, true); state != frameWhole {
+		return frame{}, frameTorn, nil
+	}
+	return frame{}, frameBad, errorf("frame at offset %d runs past the log's end, and a whole frame at offset %d ends it", off, start)
 }
 
 // zeroFrom reports whether the log holds only zeros from off on, as a
