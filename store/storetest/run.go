@@ -80,6 +80,7 @@ var rules = []rule{
 	{"ImportRejectsDamage", "Import verifies every line: an altered node is ErrCorrupt, a missing parent ErrMissingParent, a newer format ErrSchemaVersion, and nothing is imported", importRejectsDamage},
 	{"ConcurrentSessions", "appends to different sessions from many goroutines all land", concurrentSessions},
 	{"Verify", "a store only ever appended to passes Verify", verify},
+	{"DoneContext", "a write called with a context already done fails with an error matching the context's, and stores nothing: the caller can tell a request it gave up from a failed store", doneContext},
 	{"RecordLikeAppend", "records a store.Recorder takes read back, through every read, as the nodes Append would have made, in the same chain as Appends between them", recordLikeAppend},
 }
 
