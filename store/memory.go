@@ -124,10 +124,15 @@ func (m *memBackend) Lock(ctx context.Context, session string) (io.Closer, error
 		m.locks = map[string]bool{}
 	}
 	m.locks[session] = true
+	// Once: a holder closing its lock again must not free the lock
+	// another holder took since.
+	var once sync.Once
 	return closerFunc(func() error {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		delete(m.locks, session)
+		once.Do(func() {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			delete(m.locks, session)
+		})
 		return nil
 	}), nil
 }

@@ -38,7 +38,7 @@ var backendRules = []backendRule{
 	{"Objects", "Get returns exactly the bytes a Commit stored under a hash, and ErrNotFound for any other hash", backendObjects},
 	{"CompareAndSet", "Commit moves a ref only from the value it expects (zero: absent); otherwise ErrConflict, and the ref stays", backendCAS},
 	{"Refs", "Refs lists the sessions holding a ref of the kind, sorted, and Ref of any other is ErrNotFound", backendRefs},
-	{"Lock", "a session's lock has one holder at a time; ErrLocked for another until released", backendLock},
+	{"Lock", "a session's lock has one holder at a time; ErrLocked for another until released, and a released lock's Close, called again, frees no later holder's", backendLock},
 	{"RacingOwners", "stores over one backend racing for a session's lock have one holder at a time, and what each holder appends lands once, after the last", racingOwners},
 	{"RacingWriters", "stores over one backend appending to one session without its lock each land or lose the race (ErrConflict, ErrLocked, or ErrInvalid for a passed step), and nothing lands twice or is lost", racingWriters},
 }
@@ -130,6 +130,15 @@ func backendLock(ctx context.Context, b store.Backend) error {
 	again, err := b.Lock(ctx, "s")
 	if err != nil {
 		return fmt.Errorf("b.Lock after release: %w", err)
+	}
+	// A holder that closes its lock twice (a deferred Close after an
+	// explicit one) must not free the lock another holder took since.
+	_ = l.Close()
+	if third, err := b.Lock(ctx, "s"); !errors.Is(err, store.ErrLocked) {
+		if err == nil {
+			_ = third.Close()
+		}
+		return fmt.Errorf("b.Lock after the first holder closed its lock again while a second holds it: got %v, want ErrLocked", err)
 	}
 	return again.Close()
 }
