@@ -70,6 +70,7 @@ var rules = []rule{
 	{"BadInput", "bad input is ErrInvalid, never a panic", badInput},
 	{"SessionsSorted", "Sessions lists every session once, sorted", sessionsSorted},
 	{"SessionIDsExact", "session ids are compared byte for byte: ids that differ only in case or Unicode normalization are different sessions, or a host opening one resumes, and then appends to, the other's conversation", sessionIDsExact},
+	{"OddSessionIDs", "any UTF-8 session id up to store.MaxSessionID bytes (dots, slashes, quotes, SQL patterns, control characters) names a session of its own, read back by every way in and exported whole", oddIDs},
 	{"WalkNewestFirst", "Walk yields the chain from the given node back to the root, each naming its parent", walkNewestFirst},
 	{"Fork", "a fork is a new session whose head is any node; it shares the prefix and diverges without touching the original", fork},
 	{"Lock", "a held session lock refuses a second holder with ErrLocked until released", lock},
