@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/batonrt/baton/store/vfs"
 )
@@ -30,6 +31,12 @@ type sessionLog struct {
 	failed bool      // a commit failed after writing: cut back to end first
 	held   int       // locks on the session held through this backend
 	lock   *heldLock // the file lock Lock took, which Close releases
+	// settled is where the frames that may not be durable yet begin (see
+	// objLoc.unsettled); read without mu, by commits to other sessions.
+	// open says the last frame read moved no ref: a commit too large
+	// for one frame goes on after it.
+	settled atomic.Int64
+	open    bool
 }
 
 func (f *fileBackend) log(session string) *sessionLog {
@@ -104,6 +111,12 @@ func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
 			}
 			return nil
 		}
+		if !l.open {
+			// A commit begins here: its writer synced every commit
+			// before it; this one it may be syncing still.
+			l.settled.Store(l.end)
+		}
+		l.open = fr.kind == ""
 		f.apply(l, fr)
 	}
 	return nil
@@ -138,6 +151,8 @@ func (f *fileBackend) rewound(l *sessionLog, size int64) (bool, error) {
 func (f *fileBackend) forget(l *sessionLog) {
 	clear(l.refs)
 	l.end = 0
+	l.settled.Store(0)
+	l.open = false
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for h, loc := range f.index {
@@ -314,7 +329,11 @@ func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, 
 	if cur != old {
 		return errorf("store: %s ref of %q: %w: holds %s, expected %s", kind, session, ErrConflict, cur, old)
 	}
-	b, err := encodeCommit(kind, old, new, f.missing(objs))
+	objs, err = f.carry(l, new, f.missing(l, objs))
+	if err != nil {
+		return errorf("store: commit %q: %w", session, err)
+	}
+	b, err := encodeCommit(kind, old, new, objs)
 	if err != nil {
 		return errorf("store: commit %q: %w", session, err)
 	}
@@ -332,6 +351,8 @@ func (f *fileBackend) Commit(ctx context.Context, kind RefKind, session string, 
 		f.apply(l, fr)
 		off += int(fr.size)
 	}
+	l.settled.Store(l.end)
+	l.open = false
 	return nil
 }
 
@@ -358,14 +379,15 @@ func encodeCommit(kind RefKind, old, new Hash, objs []Object) ([]byte, error) {
 	return encodeFrame(b, kind, old, new, objs[start:]), nil
 }
 
-// missing drops the objects already stored, in a log or as loose files.
-func (f *fileBackend) missing(objs []Object) []Object {
+// missing drops the objects already stored durably, in a log or as loose
+// files, from a commit to l.
+func (f *fileBackend) missing(l *sessionLog, objs []Object) []Object {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := objs[:0:0]
 	seen := make(map[Hash]bool, len(objs))
 	for _, o := range objs {
-		if _, ok := f.index[o.Hash]; !ok && !seen[o.Hash] {
+		if loc, ok := f.index[o.Hash]; (!ok || loc.unsettled(l)) && !seen[o.Hash] {
 			seen[o.Hash] = true
 			out = append(out, o)
 		}
@@ -420,6 +442,7 @@ func (l *sessionLog) closeFile() error {
 }
 
 func (f *fileBackend) Get(ctx context.Context, h Hash) ([]byte, error) {
+	f.settle(h)
 	if b, ok, err := f.readIndexed(h); ok || err != nil {
 		return b, err
 	}

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+)
+
+// A process reads another writer's frame as soon as it is whole in the
+// log, before that writer's sync has made it durable; a sync that fails
+// has the writer cut the frame off again, and a crash may lose it. A
+// commit to another session that relied on the frame (a fork at one of
+// its nodes, or a node it makes that the frame holds too, left out as
+// stored) would then be durable and acknowledged while naming nodes
+// that are gone. So such a commit carries those objects itself.
+
+// unsettled reports whether the object at loc may not be durable yet,
+// for a commit to l: it is in the last frame read of another session's
+// log, which a writer holding that session's lock may be syncing still.
+// Each frame before it was synced before the next was written, and l's
+// own frames are no other writer's, as the committer holds l's lock.
+// f.mu is held.
+func (loc objLoc) unsettled(l *sessionLog) bool {
+	return loc.log != l && loc.off >= loc.log.settled.Load()
+}
+
+// carry adds to objs, the objects of a commit to l that moves its ref to
+// new, the objects of the frame holding new when that frame is another
+// session's unsettled one: with the nodes that precede new in it, so that
+// the chain new ends is durable in l's log however that frame fares. An
+// object no longer in that log as it was read is ErrNotFound: the frame
+// was cut, and new with it.
+func (f *fileBackend) carry(l *sessionLog, new Hash, objs []Object) ([]Object, error) {
+	f.mu.Lock()
+	loc, ok := f.index[new]
+	if !ok || !loc.unsettled(l) {
+		f.mu.Unlock()
+		return objs, nil
+	}
+	from := loc.log.settled.Load()
+	type placed struct {
+		h   Hash
+		off int64
+	}
+	var frame []placed
+	for h, o := range f.index {
+		if o.log == loc.log && o.off >= from {
+			frame = append(frame, placed{h, o.off})
+		}
+	}
+	f.mu.Unlock()
+	// In the order the frame holds them, so a commit's bytes do not
+	// depend on the map's.
+	slices.SortFunc(frame, func(a, b placed) int { return cmp.Compare(a.off, b.off) })
+	have := make(map[Hash]bool, len(objs))
+	for _, o := range objs {
+		have[o.Hash] = true
+	}
+	for _, p := range frame {
+		h := p.h
+		if have[h] {
+			continue
+		}
+		b, ok, err := f.readIndexed(h)
+		switch {
+		case errors.Is(err, ErrCorrupt), err == nil && ok && HashOf(b) != h, err == nil && !ok:
+			return nil, errorf("object %s: %w: the frame of %q holding it was cut", h, ErrNotFound, loc.log.id)
+		case err != nil:
+			return nil, err
+		}
+		objs = append(objs, Object{Hash: h, Bytes: b})
+	}
+	return objs, nil
+}
+
+// settle reads again the log holding h when h is in its unsettled last
+// frame, so that a frame its writer cut off since is forgotten, and h is
+// found where else it is stored (a commit that relied on the frame
+// carried it) rather than read from bytes no longer there. A log this
+// backend holds the lock of is not read again, nor one it wrote last.
+func (f *fileBackend) settle(h Hash) {
+	f.mu.Lock()
+	loc, ok := f.index[h]
+	f.mu.Unlock()
+	if !ok || loc.off < loc.log.settled.Load() {
+		return
+	}
+	loc.log.mu.Lock()
+	defer loc.log.mu.Unlock()
+	// A damaged log says so when read as the session's; here only a
+	// frame cut off matters.
+	_ = f.refresh(loc.log, false)
+}
