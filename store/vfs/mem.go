@@ -231,6 +231,9 @@ func (m *Mem) open(name string, truncate bool) (File, error) {
 // Truncate cuts a file's current contents; a crash before the next sync
 // may bring the cut bytes back.
 func (m *Mem) Truncate(name string, size int64) error {
+	if size < 0 {
+		return fmt.Errorf("vfs: truncate %s: negative size %d", name, size)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.step(); err != nil {
@@ -260,6 +263,9 @@ func (m *Mem) file(name string) (*memFile, error) {
 
 // ReadAt reads from a file's current contents.
 func (m *Mem) ReadAt(name string, p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("vfs: read %s: negative offset %d", name, off)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.crashed {
