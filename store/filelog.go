@@ -442,8 +442,11 @@ func (l *sessionLog) closeFile() error {
 }
 
 func (f *fileBackend) Get(ctx context.Context, h Hash) ([]byte, error) {
-	f.settle(h)
-	if b, ok, err := f.readIndexed(h); ok || err != nil {
+	b, ok, err := f.readIndexed(h)
+	if ok && f.settle(h, b, err) {
+		b, ok, err = f.readIndexed(h)
+	}
+	if ok || err != nil {
 		return b, err
 	}
 	// Not seen yet: another session's log, one written since, or a loose

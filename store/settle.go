@@ -74,20 +74,22 @@ func (f *fileBackend) carry(l *sessionLog, new Hash, objs []Object) ([]Object, e
 }
 
 // settle reads again the log holding h when h is in its unsettled last
-// frame, so that a frame its writer cut off since is forgotten, and h is
-// found where else it is stored (a commit that relied on the frame
-// carried it) rather than read from bytes no longer there. A log this
-// backend holds the lock of is not read again, nor one it wrote last.
-func (f *fileBackend) settle(h Hash) {
+// commit and what was read of it there, b or err, is not h: its writer
+// cut that commit off since, and another may have taken its place. The
+// frame is forgotten then, and h found where else it is stored (a commit
+// that relied on it carried it); settle reports whether it read the log.
+// Objects settled, or read whole, cost no more than before.
+func (f *fileBackend) settle(h Hash, b []byte, err error) bool {
 	f.mu.Lock()
 	loc, ok := f.index[h]
 	f.mu.Unlock()
-	if !ok || loc.off < loc.log.settled.Load() {
-		return
+	if !ok || loc.off < loc.log.settled.Load() || (err == nil && HashOf(b) == h) {
+		return false
 	}
 	loc.log.mu.Lock()
 	defer loc.log.mu.Unlock()
 	// A damaged log says so when read as the session's; here only a
-	// frame cut off matters.
+	// commit cut off matters.
 	_ = f.refresh(loc.log, false)
+	return true
 }
