@@ -15,21 +15,21 @@ import (
 // that are gone. So such a commit carries those objects itself.
 
 // unsettled reports whether the object at loc may not be durable yet,
-// for a commit to l: it is in the last frame read of another session's
-// log, which a writer holding that session's lock may be syncing still.
-// Each frame before it was synced before the next was written, and l's
-// own frames are no other writer's, as the committer holds l's lock.
-// f.mu is held.
+// for a commit to l: it is in the last commit read of another session's
+// log (its frames begin at settled), which a writer holding that
+// session's lock may be syncing still. Each commit before it was synced
+// before the next was written, and l's own frames are no other writer's,
+// as the committer holds l's lock. f.mu is held.
 func (loc objLoc) unsettled(l *sessionLog) bool {
 	return loc.log != l && loc.off >= loc.log.settled.Load()
 }
 
 // carry adds to objs, the objects of a commit to l that moves its ref to
-// new, the objects of the frame holding new when that frame is another
+// new, the objects of the commit holding new when that is another
 // session's unsettled one: with the nodes that precede new in it, so that
-// the chain new ends is durable in l's log however that frame fares. An
-// object no longer in that log as it was read is ErrNotFound: the frame
-// was cut, and new with it.
+// the chain new ends is durable in l's log however that commit fares. An
+// object no longer in that log as it was read is ErrNotFound: the commit
+// was cut off, and new with it.
 func (f *fileBackend) carry(l *sessionLog, new Hash, objs []Object) ([]Object, error) {
 	f.mu.Lock()
 	loc, ok := f.index[new]
@@ -49,7 +49,7 @@ func (f *fileBackend) carry(l *sessionLog, new Hash, objs []Object) ([]Object, e
 		}
 	}
 	f.mu.Unlock()
-	// In the order the frame holds them, so a commit's bytes do not
+	// In the order the log holds them, so a commit's bytes do not
 	// depend on the map's.
 	slices.SortFunc(frame, func(a, b placed) int { return cmp.Compare(a.off, b.off) })
 	have := make(map[Hash]bool, len(objs))
@@ -64,7 +64,7 @@ func (f *fileBackend) carry(l *sessionLog, new Hash, objs []Object) ([]Object, e
 		b, ok, err := f.readIndexed(h)
 		switch {
 		case errors.Is(err, ErrCorrupt), err == nil && ok && HashOf(b) != h, err == nil && !ok:
-			return nil, errorf("object %s: %w: the frame of %q holding it was cut", h, ErrNotFound, loc.log.id)
+			return nil, errorf("object %s: %w: the commit of %q holding it was cut off", h, ErrNotFound, loc.log.id)
 		case err != nil:
 			return nil, err
 		}
