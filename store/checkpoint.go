@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -16,9 +17,13 @@ type Checkpoint struct {
 	Snapshot contract.RunSnapshot
 }
 
+// checkpointVersion is the version a checkpoint is written at, and the
+// newest this release reads.
+const checkpointVersion = 1
+
 func encodeCheckpoint(at Hash, snap []byte) []byte {
 	var b bytes.Buffer
-	b.WriteString(`{"v":1,"kind":"checkpoint","node":"` + at.String() + `","snapshot":`)
+	b.WriteString(`{"v":` + strconv.Itoa(checkpointVersion) + `,"kind":"checkpoint","node":"` + at.String() + `","snapshot":`)
 	b.Write(snap)
 	b.WriteByte('}')
 	return b.Bytes()
@@ -37,7 +42,7 @@ func decodeCheckpoint(h Hash, b []byte) (Checkpoint, error) {
 	if err := json.Unmarshal(b, &w); err != nil || w.Kind != "checkpoint" {
 		return Checkpoint{}, errorf("store: checkpoint %s: %w: not a checkpoint", h, ErrCorrupt)
 	}
-	if w.V > nodeVersion {
+	if w.V > checkpointVersion {
 		return Checkpoint{}, errorf("store: checkpoint %s: %w: version %d", h, ErrSchemaVersion, w.V)
 	}
 	snap, err := contract.DecodeSnapshot(w.Snapshot)

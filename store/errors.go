@@ -40,11 +40,13 @@ var (
 	ErrInvalid = errors.New("store: invalid input")
 )
 
-// errorf is fmt.Errorf for this package's errors. Their formats begin
-// with "store: ", and so do the errors they wrap, this package's own and
-// store/postgres's: each error among args is said without that prefix,
-// so a message names the store once however many layers wrapped it. The
-// errors are wrapped as they were, for errors.Is and errors.As.
+// errorf is fmt.Errorf for this package's errors. An error a caller
+// sees begins with "store: ", and so do the errors it may wrap, this
+// package's own and store/postgres's: each error among args is said
+// without that prefix, so a message names the store once however many
+// layers wrapped it. A fragment made only to be wrapped by another
+// errorf (a frame's damage, an export line's) has no prefix of its own.
+// The errors are wrapped as they were, for errors.Is and errors.As.
 func errorf(format string, args ...any) error {
 	for i, a := range args {
 		if err, ok := a.(error); ok {

@@ -74,7 +74,7 @@ func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
 	if errors.Is(err, vfs.ErrNotExist) {
 		l.loaded = true
 		if l.end > 0 {
-			return f.damaged(l, "log removed")
+			return f.damaged(l, errLogRemoved)
 		}
 		return nil
 	}
@@ -104,7 +104,7 @@ func (f *fileBackend) refresh(l *sessionLog, cut bool) error {
 		case frameUnreadable:
 			return err
 		case frameBad:
-			return f.damaged(l, err.Error())
+			return f.damaged(l, err)
 		case frameTorn:
 			if cut {
 				return f.cutAt(l, l.end)
@@ -225,8 +225,12 @@ func (f *fileBackend) reindexLog(l *sessionLog) error {
 	return nil
 }
 
-func (f *fileBackend) damaged(l *sessionLog, why string) error {
-	l.bad = errorf("store: log of %q: %w: %s", l.id, ErrCorrupt, why)
+// errLogRemoved is the damage of a log that went away under a session
+// this process had read.
+var errLogRemoved = errors.New("log removed")
+
+func (f *fileBackend) damaged(l *sessionLog, why error) error {
+	l.bad = errorf("store: log of %q: %w: %w", l.id, ErrCorrupt, why)
 	return l.bad
 }
 
