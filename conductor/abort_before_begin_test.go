@@ -41,7 +41,7 @@ func TestAbortAfterToolsReachesAChildThatBeginsAfterIt(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the hook never saw the delegate call")
 	}
-	if err := a.Abort(contract.AbortAfterTools); err != nil {
+	if err := a.Abort(ctxT(t), contract.AbortAfterTools); err != nil {
 		t.Fatal(err)
 	}
 	close(release)

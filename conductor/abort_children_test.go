@@ -40,7 +40,7 @@ func abortWithChildWaitingForApproval(t *testing.T, mode contract.AbortMode) {
 		}
 		return false
 	})
-	if err := a.Abort(mode); err != nil {
+	if err := a.Abort(ctxT(t), mode); err != nil {
 		t.Fatal(err)
 	}
 	select {

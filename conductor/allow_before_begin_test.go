@@ -44,7 +44,7 @@ func TestAlwaysReachesAChildAboutToBegin(t *testing.T) {
 	done := submitAsync(a, "go")
 	asked := func() int { return count(rec.kinds(false), contract.EvApprovalRequested) }
 	waitFor(t, func() bool { return asked() == 1 })
-	if err := a.Approve("e1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
+	if err := a.Approve(ctxT(t), "e1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, func() bool { return a.Snapshot().Phase == contract.PhaseAwaitingTools })
@@ -99,7 +99,7 @@ func TestAlwaysLostToAChildIsOfferedOnResume(t *testing.T) {
 	failing.mu.Lock()
 	failing.n = 1 // the child's next record: the allowance
 	failing.mu.Unlock()
-	if err := a.Approve("e1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
+	if err := a.Approve(ctxT(t), "e1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
 		t.Fatal(err)
 	}
 	if res := <-done; res.err == nil {

@@ -92,12 +92,12 @@ func TestChildsAlwaysAndParentsAbortDoNotDeadlock(t *testing.T) {
 	gs.mu.Unlock()
 	decided := make(chan error, 1)
 	go func() {
-		decided <- a.ApproveSubflow([]string{"c1"}, "w1", conductor.Decision{Approved: true, Scope: contract.ScopeSession})
+		decided <- a.ApproveSubflow(ctxT(t), []string{"c1"}, "w1", conductor.Decision{Approved: true, Scope: contract.ScopeSession})
 	}()
 	// The parent records what its child allowed: its next append.
 	<-held
 	aborted := make(chan error, 1)
-	go func() { aborted <- a.Abort(contract.AbortNow) }()
+	go func() { aborted <- a.Abort(ctxT(t), contract.AbortNow) }()
 	waitFor(t, func() bool { return conductor.Queued(a) == 1 })
 	gs.mu.Lock()
 	gs.gate = nil

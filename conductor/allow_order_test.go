@@ -41,7 +41,7 @@ func TestAllowanceReachesChildrenInSessionOrder(t *testing.T) {
 			return n
 		}
 		waitFor(t, func() bool { return count(contract.EvApprovalRequested) == 4 })
-		if err := a.ApproveSubflow([]string{"c1"}, "w1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
+		if err := a.ApproveSubflow(ctxT(t), []string{"c1"}, "w1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
 			t.Fatal(err)
 		}
 		select {

@@ -59,7 +59,7 @@ func TestAlwaysReachesRunningChildren(t *testing.T) {
 			}
 			waitFor(t, func() bool { return asked() == tc.asks })
 			last := len(tc.decide) - 1
-			if err := a.ApproveSubflow(tc.decide[:last], tc.decide[last], conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
+			if err := a.ApproveSubflow(ctxT(t), tc.decide[:last], tc.decide[last], conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
 				t.Fatal(err)
 			}
 			var res submitted

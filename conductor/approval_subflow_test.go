@@ -34,7 +34,7 @@ func TestApproverIsToldWhichRunAsks(t *testing.T) {
 		if len(req.Subflow) > 0 {
 			d = conductor.Decision{Reason: "not in the child"}
 		}
-		if err := a.ApproveCalls(req.Subflow, []conductor.CallDecision{{CallID: req.Call.ID, Decision: d, RunID: req.RunID, Turn: req.Turn}}); err != nil {
+		if err := a.ApproveCalls(ctxT(t), req.Subflow, []conductor.CallDecision{{CallID: req.Call.ID, Decision: d, RunID: req.RunID, Turn: req.Turn}}); err != nil {
 			t.Fatalf("deciding %s from its request: %v", req.Call.Arguments, err)
 		}
 	}

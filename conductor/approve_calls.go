@@ -35,9 +35,12 @@ type CallDecision struct {
 // session, and a denial of call_2 after it would come too late. A call
 // that an approval for the session among them allowed already is
 // approved by it, and its own approval for the session is not needed.
-func (a *Agent) ApproveCalls(path []string, ds []CallDecision) error {
-	return a.atSubflow(path, func(ag *Agent) error {
-		return ag.call(context.Background(), func() error {
+// With ctx done before the run at the path takes the decisions up,
+// nothing is decided and the error matches ctx's; decisions taken up
+// have their own result whatever ctx does meanwhile.
+func (a *Agent) ApproveCalls(ctx context.Context, path []string, ds []CallDecision) error {
+	return a.atSubflow(ctx, path, func(ag *Agent) error {
+		return ag.call(ctx, func() error {
 			if ag.failed != nil {
 				return ag.failed
 			}

@@ -1,6 +1,7 @@
 package conductor_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -37,7 +38,7 @@ func twoEchoes(t *testing.T, approver conductor.Approver) (a *conductor.Agent, d
 		out <- snap
 	}()
 	t.Cleanup(func() {
-		_ = a.Abort(contract.AbortNow)
+		_ = a.Abort(context.Background(), contract.AbortNow)
 		<-ended
 	})
 	waitFor(t, func() bool {
@@ -77,7 +78,7 @@ func TestApproveCallsAppliesEachCallsOwnDecisionFirst(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, done := twoEchoes(t, conductor.ApproveLater)
-			if err := a.ApproveCalls(nil, tc.ds); err != nil {
+			if err := a.ApproveCalls(ctxT(t), nil, tc.ds); err != nil {
 				t.Fatalf("ApproveCalls: %v", err)
 			}
 			if diff := cmp.Diff(tc.want, outcomes(<-done)); diff != "" {
@@ -100,7 +101,7 @@ func TestApproveCallsDecidesNothingWhenOneCannotBe(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, _ := twoEchoes(t, conductor.ApproveLater)
-			if err := a.ApproveCalls(nil, tc.ds); !errors.Is(err, conductor.ErrRejected) {
+			if err := a.ApproveCalls(ctxT(t), nil, tc.ds); !errors.Is(err, conductor.ErrRejected) {
 				t.Fatalf("ApproveCalls: %v, want ErrRejected", err)
 			}
 			var states []contract.CallState

@@ -64,7 +64,7 @@ func (s *abortAtShare) Append(ctx context.Context, id string, recs ...contract.R
 	for _, r := range recs {
 		if _, ok := r.Signal.(contract.AllowanceShared); ok && id == "session_begin" && s.once.CompareAndSwap(false, true) {
 			go func() {
-				s.aborted <- s.a.Abort(contract.AbortNow)
+				s.aborted <- s.a.Abort(context.Background(), contract.AbortNow)
 				close(s.returned)
 			}()
 			deadline := time.Now().Add(5 * time.Second)

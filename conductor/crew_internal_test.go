@@ -68,7 +68,7 @@ type abortInBatch struct {
 func (s *abortInBatch) Append(ctx context.Context, id string, recs ...contract.Record) (store.Hash, error) {
 	for _, r := range recs {
 		if rep, ok := r.Signal.(contract.ModelReplied); ok && len(rep.Reply.Calls()) > 1 && s.once.CompareAndSwap(false, true) {
-			go s.a.Abort(contract.AbortNow)
+			go s.a.Abort(context.Background(), contract.AbortNow)
 			deadline := time.Now().Add(5 * time.Second)
 			for s.a.queued() < 1 && time.Now().Before(deadline) {
 				time.Sleep(time.Millisecond)
@@ -226,7 +226,7 @@ func TestCallsBehindOneIgnoringItsCancellationAreAnswered(t *testing.T) {
 		if dispatch.CallID(ctx) != "c0" {
 			return contract.ToolOutcome{Content: "quick"}, nil
 		}
-		_ = a.Abort(contract.AbortNow)
+		_ = a.Abort(t.Context(), contract.AbortNow)
 		<-release
 		return contract.ToolOutcome{Content: "late"}, nil
 	})

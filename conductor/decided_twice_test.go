@@ -20,7 +20,7 @@ func TestSecondDecisionDoesNotReachAChild(t *testing.T) {
 		decide           func(a *conductor.Agent) error
 	}{
 		{"approval", "echo", `{"text":"ink"}`, func(a *conductor.Agent) error {
-			return a.Approve("call_1", conductor.Decision{Approved: true})
+			return a.Approve(ctxT(t), "call_1", conductor.Decision{Approved: true})
 		}},
 		{"question", dispatch.AskHumanName, `{"question":"which?"}`, func(a *conductor.Agent) error {
 			return a.Answer(context.Background(), "call_1", "this one")
@@ -42,7 +42,7 @@ func TestSecondDecisionDoesNotReachAChild(t *testing.T) {
 				defer close(done)
 				_, _ = a.Submit(ctxT(t), conductor.Text("go"))
 			}()
-			defer func() { _ = a.Abort(contract.AbortNow); <-done }()
+			defer func() { _ = a.Abort(ctxT(t), contract.AbortNow); <-done }()
 			waitFor(t, func() bool {
 				asks, err := a.SubflowAsks(ctxT(t))
 				return err == nil && len(asks) == 1 && len(a.Snapshot().Pending) == 2 && a.Snapshot().Phase == contract.PhaseAwaitingTools

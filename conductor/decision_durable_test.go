@@ -24,13 +24,13 @@ func TestDecisionTheStoreCouldNotRecordIsAnError(t *testing.T) {
 		send  func(a *conductor.Agent) error
 	}{
 		{"approve", riskyTool, contract.PhaseAwaitingApproval, func(a *conductor.Agent) error {
-			return a.Approve("c1", conductor.Decision{Approved: true})
+			return a.Approve(ctxT(t), "c1", conductor.Decision{Approved: true})
 		}},
 		{"approve calls", riskyTool, contract.PhaseAwaitingApproval, func(a *conductor.Agent) error {
-			return a.ApproveCalls(nil, []conductor.CallDecision{{CallID: "c1", Decision: conductor.Decision{Approved: true}}})
+			return a.ApproveCalls(ctxT(t), nil, []conductor.CallDecision{{CallID: "c1", Decision: conductor.Decision{Approved: true}}})
 		}},
 		{"approve subflow", riskyTool, contract.PhaseAwaitingApproval, func(a *conductor.Agent) error {
-			return a.ApproveSubflow(nil, "c1", conductor.Decision{Approved: true})
+			return a.ApproveSubflow(ctxT(t), nil, "c1", conductor.Decision{Approved: true})
 		}},
 		{"answer", askTool, contract.PhaseAwaitingHuman, func(a *conductor.Agent) error {
 			return a.Answer(context.Background(), "c1", "Oslo")
@@ -42,7 +42,7 @@ func TestDecisionTheStoreCouldNotRecordIsAnError(t *testing.T) {
 			return a.AnswerSubflow(context.Background(), nil, "c1", "Oslo")
 		}},
 		{"abort", riskyTool, contract.PhaseAwaitingApproval, func(a *conductor.Agent) error {
-			return a.Abort(contract.AbortNow)
+			return a.Abort(ctxT(t), contract.AbortNow)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,13 +89,13 @@ func TestChildDecisionTheStoreCouldNotRecordIsAnError(t *testing.T) {
 		send func(a *conductor.Agent, callID string, path []string) error
 	}{
 		{"approve", false, func(a *conductor.Agent, id string, _ []string) error {
-			return a.Approve(id, conductor.Decision{Approved: true})
+			return a.Approve(ctxT(t), id, conductor.Decision{Approved: true})
 		}},
 		{"approve subflow", false, func(a *conductor.Agent, id string, path []string) error {
-			return a.ApproveSubflow(path, id, conductor.Decision{Approved: true})
+			return a.ApproveSubflow(ctxT(t), path, id, conductor.Decision{Approved: true})
 		}},
 		{"approve calls", false, func(a *conductor.Agent, id string, path []string) error {
-			return a.ApproveCalls(path, []conductor.CallDecision{{CallID: id, Decision: conductor.Decision{Approved: true}}})
+			return a.ApproveCalls(ctxT(t), path, []conductor.CallDecision{{CallID: id, Decision: conductor.Decision{Approved: true}}})
 		}},
 		{"answer", true, func(a *conductor.Agent, id string, _ []string) error {
 			return a.Answer(context.Background(), id, "Bergen")

@@ -52,7 +52,7 @@ func (c *child) stop() error {
 	if ag == nil {
 		return nil
 	}
-	_ = ag.Abort(contract.AbortNow)
+	_ = ag.Abort(context.Background(), contract.AbortNow)
 	if failed := ag.Failed(); failed != nil {
 		return failed
 	}
@@ -269,7 +269,7 @@ func (a *Agent) runChild(ctx context.Context, run *runState, e contract.StartDel
 		// The abort came before the child began (a hook held its call),
 		// so Abort could not pass it on: a child that asked a person
 		// nobody answers would keep the parent's run in flight for good.
-		_ = ag.Abort(contract.AbortAfterTools)
+		_ = ag.Abort(context.WithoutCancel(ctx), contract.AbortAfterTools)
 	}
 	defer func() {
 		if err := ag.Close(); err != nil {

@@ -13,10 +13,12 @@ import (
 
 // ApproveSubflow answers an approval request of the run at the subflow
 // path (delegate call ids from the root, as events carry it): an empty
-// path is this agent's own run.
-func (a *Agent) ApproveSubflow(path []string, callID string, d Decision) error {
-	return a.atSubflow(path, func(ag *Agent) error {
-		return ag.hostSignal(func() (contract.Signal, error) { return resolution(callID, d, ag.now()), nil })
+// path is this agent's own run. With ctx done before the run at the path
+// takes the decision up, nothing is decided and the error matches ctx's;
+// a decision taken up has its own result whatever ctx does meanwhile.
+func (a *Agent) ApproveSubflow(ctx context.Context, path []string, callID string, d Decision) error {
+	return a.atSubflow(ctx, path, func(ag *Agent) error {
+		return ag.hostSignal(ctx, func() (contract.Signal, error) { return resolution(callID, d, ag.now()), nil })
 	})
 }
 
@@ -26,15 +28,17 @@ func (a *Agent) ApproveSubflow(path []string, callID string, d Decision) error {
 // the path, so a call id two runs of the tree share (call_1, say) answers
 // the one the person was asked in.
 func (a *Agent) AnswerSubflow(ctx context.Context, path []string, callID, answer string) error {
-	return a.atSubflow(path, func(ag *Agent) error { return ag.answerOwn(ctx, callID, answer) })
+	return a.atSubflow(ctx, path, func(ag *Agent) error { return ag.answerOwn(ctx, callID, answer) })
 }
 
 // atSubflow does fn on the agent running the run at path. A child whose
 // run ended since it was found is closed, whether it runs the run at
 // path or one on the way there: that is ErrNoRun, as for this agent's own
-// ended run, not ErrClosed, which would say this agent was.
-func (a *Agent) atSubflow(path []string, fn func(*Agent) error) error {
-	ag, err := a.subflow(path)
+// ended run, not ErrClosed, which would say this agent was. With ctx done
+// before the run at path is found, fn is not done and the error matches
+// ctx's.
+func (a *Agent) atSubflow(ctx context.Context, path []string, fn func(*Agent) error) error {
+	ag, err := a.subflow(ctx, path)
 	if err == nil {
 		err = fn(ag)
 	}
@@ -46,10 +50,10 @@ func (a *Agent) atSubflow(path []string, fn func(*Agent) error) error {
 
 // subflow returns the agent running the run at path, a's own for an
 // empty one.
-func (a *Agent) subflow(path []string) (*Agent, error) {
+func (a *Agent) subflow(ctx context.Context, path []string) (*Agent, error) {
 	for _, callID := range path {
 		var err error
-		if a, err = a.childAgent(callID); err != nil {
+		if a, err = a.childAgent(ctx, callID); err != nil {
 			return nil, err
 		}
 	}
@@ -60,9 +64,9 @@ func (a *Agent) subflow(path []string) (*Agent, error) {
 // batch in flight. Models reuse call ids from turn to turn, and the run
 // keeps the children of every turn's delegate calls: only the batch's
 // call, still unanswered, names a child whose run goes on.
-func (a *Agent) childAgent(callID string) (*Agent, error) {
+func (a *Agent) childAgent(ctx context.Context, callID string) (*Agent, error) {
 	var ag *Agent
-	err := a.call(context.Background(), func() error {
+	err := a.call(ctx, func() error {
 		if a.run == nil {
 			return ErrNoRun
 		}
@@ -83,19 +87,30 @@ func (a *Agent) childAgent(callID string) (*Agent, error) {
 // to every running child (fn), depth first, and returns nil once one
 // takes it. Otherwise it returns the store failure of a child whose
 // store refused it, which ended that child's run, or that had failed
-// before; or else refusal, the run's own.
-func (a *Agent) offerChildren(fn func(*Agent) error, refusal error) error {
-	var failed error
-	for _, k := range a.runningChildren() {
+// before; or else, when ctx was done before a child could take it (it
+// may have been for that child), the error matching ctx's; or else
+// refusal, the run's own.
+func (a *Agent) offerChildren(ctx context.Context, fn func(*Agent) error, refusal error) error {
+	kids, err := a.runningChildren(ctx)
+	if err != nil {
+		return err
+	}
+	var failed, untaken error
+	for _, k := range kids {
 		switch err := fn(k.agent); {
 		case err == nil:
 			return nil
 		case errors.Is(err, contract.ErrStore) && failed == nil:
 			failed = err
+		case ctx.Err() != nil && errors.Is(err, ctx.Err()) && untaken == nil:
+			untaken = err
 		}
 	}
-	if failed != nil {
+	switch {
+	case failed != nil:
 		return failed
+	case untaken != nil:
+		return untaken
 	}
 	return refusal
 }
@@ -107,10 +122,11 @@ type runningChild struct {
 }
 
 // runningChildren returns the run's children that have begun, in the
-// order of their sessions.
-func (a *Agent) runningChildren() []runningChild {
+// order of their sessions: none once the agent is closed, and the error
+// matching ctx's when ctx is done before the agent looks.
+func (a *Agent) runningChildren(ctx context.Context) ([]runningChild, error) {
 	var kids []runningChild
-	_ = a.call(context.Background(), func() error {
+	err := a.call(ctx, func() error {
 		if a.run == nil {
 			return nil
 		}
@@ -122,7 +138,10 @@ func (a *Agent) runningChildren() []runningChild {
 		}
 		return nil
 	})
-	return kids
+	if errors.Is(err, ErrClosed) {
+		err = nil
+	}
+	return kids, err
 }
 
 // SubflowAsks returns what the runs of the agent's delegates, at every
@@ -134,7 +153,11 @@ func (a *Agent) runningChildren() []runningChild {
 // open questions from here.
 func (a *Agent) SubflowAsks(ctx context.Context) ([]contract.RunEvent, error) {
 	var out []contract.RunEvent
-	for _, k := range a.runningChildren() {
+	kids, err := a.runningChildren(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range kids {
 		own, err := k.agent.openAsks(ctx)
 		if err != nil {
 			return nil, err

@@ -144,7 +144,7 @@ func TestDelegationTreesProperty(t *testing.T) {
 			hit := seen == abortAt
 			mu.Unlock()
 			if hit {
-				once.Do(func() { go func() { _ = a.Abort(contract.AbortNow) }() })
+				once.Do(func() { go func() { _ = a.Abort(ctxT(t), contract.AbortNow) }() })
 			}
 		})
 		_, err = a.Submit(ctxT(t), conductor.Text("r"))

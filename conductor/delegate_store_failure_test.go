@@ -209,7 +209,7 @@ func TestAbortTheChildsStoreRefusedIsAnError(t *testing.T) {
 				ids, err := st.Sessions(ctxT(t))
 				return err == nil && len(ids) == 2
 			})
-			if err := a.Abort(mode); !errors.Is(err, contract.ErrStore) {
+			if err := a.Abort(ctxT(t), mode); !errors.Is(err, contract.ErrStore) {
 				t.Errorf("abort the child's store refused: %v, want a store error", err)
 			}
 			res := <-done

@@ -409,7 +409,7 @@ func TestAbortReachesChildren(t *testing.T) {
 		}
 		return false
 	})
-	if err := a.Abort(contract.AbortNow); err != nil {
+	if err := a.Abort(ctxT(t), contract.AbortNow); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; !errors.Is(err, contract.ErrAborted) {
@@ -468,9 +468,9 @@ func TestChildApprovalSurfacesOnTheParent(t *testing.T) {
 				t.Errorf("SubflowAsks differs from the request the stream carried (-want +got):\n%s", diff)
 			}
 			if byPath {
-				err = a.ApproveSubflow(asked.Subflow, asked.Call.ID, conductor.Decision{Approved: true})
+				err = a.ApproveSubflow(ctxT(t), asked.Subflow, asked.Call.ID, conductor.Decision{Approved: true})
 			} else {
-				err = a.Approve(asked.Call.ID, conductor.Decision{Approved: true})
+				err = a.Approve(ctxT(t), asked.Call.ID, conductor.Decision{Approved: true})
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -31,6 +31,11 @@
 // unique within one reply only; SetRunTools swaps the run's own tools
 // while it is in flight, for a tool source whose tools changed, and its
 // next model call offers them.
+// Every host call that waits on the agent takes a context first. A
+// context done before the agent takes the call up applies nothing, and
+// the call's error matches the context's; a call taken up runs to its
+// end and returns its own result, so input that was recorded is never
+// reported as cancelled.
 //
 // A delegate call runs a child Agent through the same machinery, as one
 // call on the parent's scheduler: its records form a chain of their own

@@ -37,7 +37,7 @@ func ExampleAgent_Approve() {
 	}
 	for _, call := range agent.Snapshot().PendingApprovals() {
 		fmt.Println("approving", call.Name, call.Arguments)
-		_ = agent.Approve(call.ID, conductor.Decision{Approved: true, Scope: contract.ScopeOnce})
+		_ = agent.Approve(context.Background(), call.ID, conductor.Decision{Approved: true, Scope: contract.ScopeOnce})
 	}
 	snap := <-done
 	last, _ := snap.History.Last()
@@ -63,7 +63,7 @@ func ExampleAgent_FollowUp() {
 	for agent.Snapshot().Phase != contract.PhaseAwaitingModel {
 		time.Sleep(time.Millisecond)
 	}
-	_ = agent.FollowUp(conductor.Text("then translate it"))
+	_ = agent.FollowUp(context.Background(), conductor.Text("then translate it"))
 	snap := <-done
 	for _, turn := range snap.History.Turns() {
 		fmt.Printf("%s%s: %s\n", turn.Role, mark(turn), turn.Text())
@@ -94,7 +94,7 @@ func ExampleAgent_Abort() {
 	for agent.Snapshot().Phase != contract.PhaseAwaitingModel {
 		time.Sleep(time.Millisecond)
 	}
-	_ = agent.Abort(contract.AbortAfterReply)
+	_ = agent.Abort(context.Background(), contract.AbortAfterReply)
 	err := <-done
 	fmt.Println(err)
 	for _, r := range snap.History.Turns()[2].Results() {

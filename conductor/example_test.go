@@ -135,7 +135,7 @@ func ExampleAgent_Steer() {
 	for agent.Snapshot().Phase != contract.PhaseAwaitingModel {
 		time.Sleep(time.Millisecond)
 	}
-	if err := agent.Steer(conductor.Text("actually, plan B")); err != nil {
+	if err := agent.Steer(context.Background(), conductor.Text("actually, plan B")); err != nil {
 		panic(err)
 	}
 	snap := <-done

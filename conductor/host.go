@@ -224,29 +224,38 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starte
 // nil once the input is recorded; ErrNoRun when no run is in flight, and
 // the store's error when the input could not be recorded (the run ends).
 // A run's tools are set when it starts: in.Tools may only name tools it
-// offers already, and bringing another is a config error.
-func (a *Agent) Steer(in Input) error {
-	return a.inputSignal(in, func(turns []contract.Turn) contract.Signal { return contract.Steered{Input: turns, At: a.now()} })
+// offers already, and bringing another is a config error. With ctx done
+// before the agent takes the input up, nothing is steered and the error
+// matches ctx's; once taken up, the input is applied or refused as said,
+// whatever ctx does meanwhile, and that is what Steer returns.
+func (a *Agent) Steer(ctx context.Context, in Input) error {
+	return a.inputSignal(ctx, in, func(turns []contract.Turn) contract.Signal { return contract.Steered{Input: turns, At: a.now()} })
 }
 
 // FollowUp queues input that continues the run in flight when it would
-// otherwise settle. Like Steer, it refuses tools the run does not offer.
-func (a *Agent) FollowUp(in Input) error {
-	return a.inputSignal(in, func(turns []contract.Turn) contract.Signal { return contract.FollowUpQueued{Input: turns, At: a.now()} })
+// otherwise settle. Like Steer, it refuses tools the run does not offer,
+// and like Steer, a ctx done before the agent takes the input up queues
+// nothing and the error matches ctx's, while input taken up has its own
+// result whatever ctx does meanwhile.
+func (a *Agent) FollowUp(ctx context.Context, in Input) error {
+	return a.inputSignal(ctx, in, func(turns []contract.Turn) contract.Signal { return contract.FollowUpQueued{Input: turns, At: a.now()} })
 }
 
 // Approve answers a pending approval request: the run's own, or else one
 // of a delegate's child run (see ApproveSubflow to name which). A
 // decision on a call of the run's own that was decided already is
-// refused, not offered to a child whose call shares its id.
-func (a *Agent) Approve(callID string, d Decision) error {
+// refused, not offered to a child whose call shares its id. With ctx done
+// before the agent (or, for a child's call, no child) takes the decision
+// up, nothing is decided and the error matches ctx's; a decision taken up
+// has its own result whatever ctx does meanwhile.
+func (a *Agent) Approve(ctx context.Context, callID string, d Decision) error {
 	own := false
-	err := a.hostSignal(func() (contract.Signal, error) {
+	err := a.hostSignal(ctx, func() (contract.Signal, error) {
 		own = a.ownAsk(callID, func(t contract.ToolDescriptor) bool { return t.NeedsApproval })
 		return resolution(callID, d, a.now()), nil
 	})
 	if errors.Is(err, ErrRejected) && !own {
-		return a.offerChildren(func(k *Agent) error { return k.Approve(callID, d) }, err)
+		return a.offerChildren(ctx, func(k *Agent) error { return k.Approve(ctx, callID, d) }, err)
 	}
 	return err
 }
@@ -255,10 +264,13 @@ func (a *Agent) Approve(callID string, d Decision) error {
 // after the running tools finish. With no run in flight it does nothing.
 // When the store cannot record the abort, the run stops all the same,
 // with a store error Abort returns too: the run stays in flight in the
-// store, for Resume to pick up.
-func (a *Agent) Abort(mode contract.AbortMode) error {
+// store, for Resume to pick up. With ctx done before the agent takes the
+// abort up, nothing is aborted and the error matches ctx's; once taken
+// up, the abort is carried to its end, to the run's children too,
+// whatever ctx does meanwhile.
+func (a *Agent) Abort(ctx context.Context, mode contract.AbortMode) error {
 	children := false
-	err := a.call(context.Background(), func() error {
+	err := a.call(ctx, func() error {
 		if a.run == nil {
 			return nil
 		}
@@ -275,9 +287,12 @@ func (a *Agent) Abort(mode contract.AbortMode) error {
 	if err == nil && children {
 		// A child whose abort the store refused stops its parent's run
 		// (childFailed), which stays in flight in the store: the abort
-		// was not all taken.
-		for _, k := range a.runningChildren() {
-			if cerr := k.agent.Abort(mode); errors.Is(cerr, contract.ErrStore) && err == nil {
+		// was not all taken. The abort was taken up: its children hear it
+		// whatever ctx does now.
+		ctx := context.WithoutCancel(ctx)
+		kids, _ := a.runningChildren(ctx)
+		for _, k := range kids {
+			if cerr := k.agent.Abort(ctx, mode); errors.Is(cerr, contract.ErrStore) && err == nil {
 				err = cerr
 			}
 		}
@@ -298,8 +313,10 @@ func (a *Agent) abortNow(mode contract.AbortMode, reason string) error {
 	return a.applyInput(contract.AbortRequested{Mode: mode, Reason: reason, At: a.now()})
 }
 
-func (a *Agent) hostSignal(make func() (contract.Signal, error)) error {
-	return a.call(context.Background(), func() error {
+// hostSignal applies the signal make returns to the run in flight, in
+// turn; ctx is as for call.
+func (a *Agent) hostSignal(ctx context.Context, make func() (contract.Signal, error)) error {
+	return a.call(ctx, func() error {
 		if a.failed != nil {
 			return a.failed
 		}

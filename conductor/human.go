@@ -43,7 +43,7 @@ type QuestionRequest struct {
 func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
 	own, err := a.answerCall(ctx, CallAnswer{CallID: callID, Answer: answer})
 	if errors.Is(err, ErrRejected) && !own {
-		return a.offerChildren(func(k *Agent) error { return k.Answer(ctx, callID, answer) }, err)
+		return a.offerChildren(ctx, func(k *Agent) error { return k.Answer(ctx, callID, answer) }, err)
 	}
 	return err
 }
@@ -65,7 +65,7 @@ type CallAnswer struct {
 // answer for a call of an earlier run or turn is refused with
 // ErrRejected rather than given to a later call that shares its id.
 func (a *Agent) AnswerCall(ctx context.Context, path []string, ans CallAnswer) error {
-	return a.atSubflow(path, func(ag *Agent) error {
+	return a.atSubflow(ctx, path, func(ag *Agent) error {
 		_, err := ag.answerCall(ctx, ans)
 		return err
 	})
@@ -192,11 +192,16 @@ func waitsForPeople(p contract.Phase) bool {
 // WaitsOnlyForPeople reports whether the agent's run in flight waits on
 // nothing but people: its own questions and approvals, or delegates'
 // children that wait only for theirs. Close leaves such a run waiting in
-// the store, for Resume or Reopen to pick up; a host may let it go.
-func (a *Agent) WaitsOnlyForPeople() bool {
+// the store, for Resume or Reopen to pick up; a host may let it go. With
+// ctx done before the agent looks, it reports false with an error
+// matching ctx's; a closed agent's run waits for nothing (false, nil).
+func (a *Agent) WaitsOnlyForPeople(ctx context.Context) (bool, error) {
 	waits := false
-	_ = a.call(context.Background(), func() error { waits = a.waitsOnlyForPeople(); return nil })
-	return waits
+	err := a.call(ctx, func() error { waits = a.waitsOnlyForPeople(); return nil })
+	if errors.Is(err, ErrClosed) {
+		err = nil
+	}
+	return waits, err
 }
 
 // waitsOnlyForPeople reports whether the run in flight waits for people

@@ -117,11 +117,11 @@ func TestAskHumanSteerSkipsAndAbortAnswers(t *testing.T) {
 	defer stop()
 	done := submitAsync(a, "plan a trip")
 	nextQuestion(t, ctx, asked)
-	if err := a.Steer(conductor.Text("never mind, pick one yourself")); err != nil {
+	if err := a.Steer(ctxT(t), conductor.Text("never mind, pick one yourself")); err != nil {
 		t.Fatal(err)
 	}
 	nextQuestion(t, ctx, asked)
-	if err := a.Abort(contract.AbortNow); err != nil {
+	if err := a.Abort(ctxT(t), contract.AbortNow); err != nil {
 		t.Fatal(err)
 	}
 	res := <-done

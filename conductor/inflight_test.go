@@ -66,7 +66,7 @@ func TestSteerMidToolBatchSkipsQueuedCalls(t *testing.T) {
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow, echoTool(t))))
 	done := submitAsync(a, "go")
 	<-started
-	if err := a.Steer(conductor.Text("change of plan")); err != nil {
+	if err := a.Steer(ctxT(t), conductor.Text("change of plan")); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
@@ -105,7 +105,7 @@ func TestFollowUpContinuesTheRunWhenItWouldSettle(t *testing.T) {
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, nil))
 	done := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
-	if err := a.FollowUp(conductor.Text("and then?")); err != nil {
+	if err := a.FollowUp(ctxT(t), conductor.Text("and then?")); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
@@ -117,7 +117,7 @@ func TestFollowUpContinuesTheRunWhenItWouldSettle(t *testing.T) {
 	if strings.Join(texts, "|") != "go|first answer|and then?|second answer" {
 		t.Fatalf("history %q", texts)
 	}
-	if err := a.FollowUp(conductor.Text("late")); !errors.Is(err, conductor.ErrNoRun) {
+	if err := a.FollowUp(ctxT(t), conductor.Text("late")); !errors.Is(err, conductor.ErrNoRun) {
 		t.Fatalf("follow-up with no run: %v", err)
 	}
 }
@@ -129,7 +129,7 @@ func TestAbortNowCancelsRunningTools(t *testing.T) {
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow)))
 	done := submitAsync(a, "go")
 	<-started
-	if err := a.Abort(contract.AbortNow); err != nil {
+	if err := a.Abort(ctxT(t), contract.AbortNow); err != nil {
 		t.Fatal(err)
 	}
 	res := <-done
@@ -150,7 +150,7 @@ func TestAbortAfterReplyRunsNoTools(t *testing.T) {
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, gateTool(t, "slow", ran, nil))))
 	done := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
-	if err := a.Abort(contract.AbortAfterReply); err != nil {
+	if err := a.Abort(ctxT(t), contract.AbortAfterReply); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
@@ -176,7 +176,7 @@ func TestAbortAfterToolsLetsRunningToolsFinish(t *testing.T) {
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, toolBox(t, slow, echoTool(t))))
 	done := submitAsync(a, "go")
 	<-started
-	if err := a.Abort(contract.AbortAfterTools); err != nil {
+	if err := a.Abort(ctxT(t), contract.AbortAfterTools); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
@@ -231,10 +231,10 @@ func TestHostApprovesForTheSession(t *testing.T) {
 	if got := s.PendingApprovals(); len(got) != 1 || got[0].ID != "c1" {
 		t.Fatalf("pending approvals %+v", got)
 	}
-	if err := a.Approve("nope", conductor.Decision{Approved: true}); !errors.Is(err, conductor.ErrRejected) {
+	if err := a.Approve(ctxT(t), "nope", conductor.Decision{Approved: true}); !errors.Is(err, conductor.ErrRejected) {
 		t.Fatalf("approving an unknown call: %v", err)
 	}
-	if err := a.Approve("c1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
+	if err := a.Approve(ctxT(t), "c1", conductor.Decision{Approved: true, Scope: contract.ScopeSession}); err != nil {
 		t.Fatal(err)
 	}
 	snap := (<-done).snap

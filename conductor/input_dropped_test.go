@@ -19,13 +19,13 @@ func TestAbortReportsTheQueuedInputItDrops(t *testing.T) {
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, nil))
 	done := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
-	if err := a.Steer(conductor.Text("change of plan")); err != nil {
+	if err := a.Steer(ctxT(t), conductor.Text("change of plan")); err != nil {
 		t.Fatalf("steer: %v", err)
 	}
-	if err := a.FollowUp(conductor.Text("and then this")); err != nil {
+	if err := a.FollowUp(ctxT(t), conductor.Text("and then this")); err != nil {
 		t.Fatalf("follow-up: %v", err)
 	}
-	if err := a.Abort(contract.AbortNow); err != nil {
+	if err := a.Abort(ctxT(t), contract.AbortNow); err != nil {
 		t.Fatalf("abort: %v", err)
 	}
 	close(release)
@@ -71,20 +71,20 @@ func TestQueuedInputNamesTheClientsMessages(t *testing.T) {
 	a := newAgent(t, contract.AgentConfig{}, testDeps(m, nil))
 	done := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
-	if err := a.Steer(conductor.Input{Turns: []contract.Turn{withID("m2", "use celsius"), contract.UserText("no id"), withID("m3", "and wind")}}); err != nil {
+	if err := a.Steer(ctxT(t), conductor.Input{Turns: []contract.Turn{withID("m2", "use celsius"), contract.UserText("no id"), withID("m3", "and wind")}}); err != nil {
 		t.Fatalf("steer: %v", err)
 	}
 	close(release)
 	<-done
 	done = submitAsync(a, "again")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
-	if err := a.Steer(conductor.Input{Turns: []contract.Turn{withID("m5", "stop that")}}); err != nil {
+	if err := a.Steer(ctxT(t), conductor.Input{Turns: []contract.Turn{withID("m5", "stop that")}}); err != nil {
 		t.Fatalf("steer: %v", err)
 	}
-	if err := a.FollowUp(conductor.Text("no id either")); err != nil {
+	if err := a.FollowUp(ctxT(t), conductor.Text("no id either")); err != nil {
 		t.Fatalf("follow-up: %v", err)
 	}
-	if err := a.Abort(contract.AbortNow); err != nil {
+	if err := a.Abort(ctxT(t), contract.AbortNow); err != nil {
 		t.Fatalf("abort: %v", err)
 	}
 	close(later)

@@ -56,9 +56,9 @@ func TestApproverDecisionForAnEarlierTurnIsNotApplied(t *testing.T) {
 	}
 	defer a.Close()
 	go func() { _, _ = a.Submit(context.Background(), Text("go")) }()
-	defer a.Abort(contract.AbortNow)
+	defer a.Abort(t.Context(), contract.AbortNow)
 	first := <-asked
-	if err := a.Steer(Text("again")); err != nil {
+	if err := a.Steer(t.Context(), Text("again")); err != nil {
 		t.Fatal(err)
 	}
 	second := <-asked
@@ -79,7 +79,7 @@ func TestApproverDecisionForAnEarlierTurnIsNotApplied(t *testing.T) {
 	if !waits {
 		t.Fatalf("the second reply's call_0 was decided by the first's decision: %+v", a.Snapshot().Pending)
 	}
-	if err := a.ApproveCalls(nil, []CallDecision{{CallID: "call_0", RunID: second.RunID, Turn: second.Turn, Decision: Decision{Approved: true}}}); err != nil {
+	if err := a.ApproveCalls(t.Context(), nil, []CallDecision{{CallID: "call_0", RunID: second.RunID, Turn: second.Turn, Decision: Decision{Approved: true}}}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)

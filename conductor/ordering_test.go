@@ -40,7 +40,7 @@ func TestNoDeltaAfterTheRunEnds(t *testing.T) {
 	})
 	done := submitAsync(a, "go")
 	<-started
-	if err := a.Abort(contract.AbortNow); err != nil {
+	if err := a.Abort(ctxT(t), contract.AbortNow); err != nil {
 		t.Fatal(err)
 	}
 	<-done

@@ -3,6 +3,7 @@ package conductor
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
@@ -114,21 +115,48 @@ func settledAt(r *contract.ToolSettled, at contract.Timestamp) contract.Signal {
 
 // call runs fn in turn with the agent's other tasks and waits for its
 // error. Once Close has had its turn, fn is refused: a run started then
-// would outlive the agent. With ctx done already, fn is not run.
+// would outlive the agent. With ctx done before the agent takes the call
+// up, fn is not run and the error matches ctx's (notStarted); once it is
+// taken up, fn runs to its end and its own error is returned, whatever
+// ctx does meanwhile, so a caller never hears ctx's error for input that
+// was in fact applied. The waiter and the task settle which of the two
+// happened on one atomic state (callPending and after), so they cannot
+// both win.
 func (a *Agent) call(ctx context.Context, fn func() error) error {
 	if ctx.Err() != nil {
 		return notStarted(ctx)
 	}
 	res := make(chan error, 1)
+	state := new(atomic.Int32)
 	a.enqueue(&task{fn: func() {
+		if !state.CompareAndSwap(callPending, callRunning) {
+			return
+		}
 		if a.closed {
 			res <- ErrClosed
 			return
 		}
 		res <- fn()
 	}})
-	return <-res
+	select {
+	case err := <-res:
+		return err
+	case <-ctx.Done():
+		if state.CompareAndSwap(callPending, callAbandoned) {
+			return notStarted(ctx)
+		}
+		return <-res
+	}
 }
+
+// The states of a call queued for the agent: pending until either the
+// agent takes it up (running) or its waiter gives up on it as its ctx is
+// done (abandoned), which the agent then skips.
+const (
+	callPending int32 = iota
+	callRunning
+	callAbandoned
+)
 
 // send hands fn, a worker's result, to the agent, unless the run or the
 // agent is gone, in which case the result no longer matters.

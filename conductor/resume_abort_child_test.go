@@ -37,7 +37,7 @@ func abortedMidChild(t *testing.T, st store.Store, cfg contract.AgentConfig, ask
 		}
 		return false
 	})
-	if err := a.Abort(contract.AbortAfterTools); !errors.Is(err, contract.ErrStore) {
+	if err := a.Abort(ctxT(t), contract.AbortAfterTools); !errors.Is(err, contract.ErrStore) {
 		t.Fatalf("abort = %v, want the child's refused record as a store error", err)
 	}
 	if res := <-done; !errors.Is(res.err, contract.ErrStore) {
@@ -184,7 +184,7 @@ func TestAbortBeforeAReopenedChildBeginsEndsItsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-held.entered
-	if err := b.Abort(contract.AbortNow); err != nil {
+	if err := b.Abort(ctxT(t), contract.AbortNow); err != nil {
 		t.Fatalf("abort: %v", err)
 	}
 	if snap := b.Snapshot(); snap.Phase != contract.PhaseFaulted {

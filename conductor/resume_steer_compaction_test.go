@@ -36,7 +36,7 @@ func TestResumeCompactsWhenTheSteerBringsHistoryDue(t *testing.T) {
 	}
 	done := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
-	if err := a.Steer(conductor.Text(steer)); err != nil {
+	if err := a.Steer(ctxT(t), conductor.Text(steer)); err != nil {
 		t.Fatalf("steer: %v", err)
 	}
 	close(release)

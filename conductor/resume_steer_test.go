@@ -25,7 +25,7 @@ func TestResumeSendsTheQueuedSteerWithTheModelCall(t *testing.T) {
 	a := newAgent(t, contract.AgentConfig{}, deps)
 	done := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
-	if err := a.Steer(conductor.Text("change of plan")); err != nil {
+	if err := a.Steer(ctxT(t), conductor.Text("change of plan")); err != nil {
 		t.Fatalf("steer: %v", err)
 	}
 	close(release)

@@ -198,7 +198,7 @@ func TestPendingApprovalSurvivesARestart(t *testing.T) {
 		errs <- err
 	}()
 	waitPhase(t, a, contract.PhaseAwaitingApproval)
-	_ = a.Approve("c1", conductor.Decision{Approved: true}) // this record is lost in the crash
+	_ = a.Approve(ctxT(t), "c1", conductor.Decision{Approved: true}) // this record is lost in the crash
 	if err := <-errs; !errors.Is(err, contract.ErrStore) {
 		t.Fatalf("submit: %v", err)
 	}
@@ -294,7 +294,7 @@ func TestFailedSessionGoesOn(t *testing.T) {
 		{"model failed", func(*conductor.Agent, <-chan struct{}) error { return nil }, contract.KindModel},
 		{"aborted", func(a *conductor.Agent, started <-chan struct{}) error {
 			<-started
-			return a.Abort(contract.AbortNow)
+			return a.Abort(ctxT(t), contract.AbortNow)
 		}, contract.KindAborted},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

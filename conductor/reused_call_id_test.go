@@ -53,7 +53,7 @@ func waitsAt(t *testing.T, a *conductor.Agent, turn int) contract.RunSnapshot {
 func TestAnswersReachOnlyTheCallTheyWereGivenFor(t *testing.T) {
 	type give func(a *conductor.Agent, runID string, turn int) error
 	approve := func(a *conductor.Agent, runID string, turn int) error {
-		return a.ApproveCalls(nil, []conductor.CallDecision{{CallID: "call_0", Decision: once, RunID: runID, Turn: turn}})
+		return a.ApproveCalls(ctxT(t), nil, []conductor.CallDecision{{CallID: "call_0", Decision: once, RunID: runID, Turn: turn}})
 	}
 	answer := func(a *conductor.Agent, runID string, turn int) error {
 		return a.AnswerCall(ctxT(t), nil, conductor.CallAnswer{CallID: "call_0", Answer: "Oslo", RunID: runID, Turn: turn})
@@ -84,12 +84,12 @@ func TestAnswersReachOnlyTheCallTheyWereGivenFor(t *testing.T) {
 			done := submitAsync(a, "go")
 			first := waitsAt(t, a, 1)
 			if tc.nextRun {
-				if err := a.Abort(contract.AbortNow); err != nil {
+				if err := a.Abort(ctxT(t), contract.AbortNow); err != nil {
 					t.Fatal(err)
 				}
 				<-done
 				done = submitAsync(a, "again")
-			} else if err := a.Steer(conductor.Text("try again")); err != nil {
+			} else if err := a.Steer(ctxT(t), conductor.Text("try again")); err != nil {
 				t.Fatal(err)
 			}
 			wantTurn := 2

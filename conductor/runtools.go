@@ -80,10 +80,11 @@ func (run *runState) tool(name string) (dispatch.Tool, bool) {
 }
 
 // inputSignal applies the signal made of in's turns to the run in
-// flight. The turns are made, and counted, on the caller's goroutine.
-func (a *Agent) inputSignal(in Input, make func([]contract.Turn) contract.Signal) error {
+// flight; ctx is as for call. The turns are made, and counted, on the
+// caller's goroutine.
+func (a *Agent) inputSignal(ctx context.Context, in Input, make func([]contract.Turn) contract.Signal) error {
 	turns := in.turns(a.est)
-	return a.hostSignal(func() (contract.Signal, error) {
+	return a.hostSignal(ctx, func() (contract.Signal, error) {
 		if err := a.unoffered(in.Tools); err != nil {
 			return nil, err
 		}

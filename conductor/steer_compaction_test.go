@@ -45,7 +45,7 @@ func TestSteerThatBringsHistoryDueCompactsFirst(t *testing.T) {
 	}
 	done := submitAsync(a, "go")
 	waitPhase(t, a, contract.PhaseAwaitingModel)
-	if err := a.Steer(conductor.Text(strings.Repeat("plan ", 250))); err != nil {
+	if err := a.Steer(ctxT(t), conductor.Text(strings.Repeat("plan ", 250))); err != nil {
 		t.Fatalf("steer: %v", err)
 	}
 	close(release)

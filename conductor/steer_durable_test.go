@@ -18,8 +18,8 @@ func TestSteerTheStoreCouldNotRecordIsAnError(t *testing.T) {
 		name string
 		send func(*conductor.Agent) error
 	}{
-		{"steer", func(a *conductor.Agent) error { return a.Steer(conductor.Text("change of plan")) }},
-		{"follow-up", func(a *conductor.Agent) error { return a.FollowUp(conductor.Text("and then")) }},
+		{"steer", func(a *conductor.Agent) error { return a.Steer(ctxT(t), conductor.Text("change of plan")) }},
+		{"follow-up", func(a *conductor.Agent) error { return a.FollowUp(ctxT(t), conductor.Text("and then")) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			release := make(chan struct{})

@@ -37,10 +37,10 @@ func TestSteeringCannotOfferNewTools(t *testing.T) {
 		send func() error
 	}{
 		{"steer", func() error {
-			return a.Steer(conductor.Input{Text: "use search", Tools: []dispatch.Tool{tool("search")}})
+			return a.Steer(ctxT(t), conductor.Input{Text: "use search", Tools: []dispatch.Tool{tool("search")}})
 		}},
 		{"follow-up", func() error {
-			return a.FollowUp(conductor.Input{Text: "use search", Tools: []dispatch.Tool{tool("search")}})
+			return a.FollowUp(ctxT(t), conductor.Input{Text: "use search", Tools: []dispatch.Tool{tool("search")}})
 		}},
 		{"submit", func() error {
 			_, err := a.Submit(ctxT(t), conductor.Input{Text: "use search", Tools: []dispatch.Tool{tool("search")}})
@@ -54,7 +54,7 @@ func TestSteeringCannotOfferNewTools(t *testing.T) {
 	if q := a.Snapshot().Queued; len(q) != 0 {
 		t.Errorf("refused input was queued: %+v", q)
 	}
-	if err := a.Steer(conductor.Input{Text: "carry on", Tools: []dispatch.Tool{tool("lookup"), echoTool(t)}}); err != nil {
+	if err := a.Steer(ctxT(t), conductor.Input{Text: "carry on", Tools: []dispatch.Tool{tool("lookup"), echoTool(t)}}); err != nil {
 		t.Errorf("steer with the run's own tools: %v", err)
 	}
 	close(release)

@@ -95,15 +95,15 @@ func raceOneAgent(t *testing.T, seed uint64) {
 						t.Errorf("submit: %v", err)
 					}
 				case 2:
-					_ = a.Steer(conductor.Text(text))
+					_ = a.Steer(ctxT(t), conductor.Text(text))
 				case 3:
-					_ = a.FollowUp(conductor.Text(text))
+					_ = a.FollowUp(ctxT(t), conductor.Text(text))
 				case 4:
 					for _, c := range a.Snapshot().PendingApprovals() {
-						_ = a.Approve(c.ID, conductor.Decision{Approved: intn(2) == 0, Scope: contract.ScopeOnce})
+						_ = a.Approve(ctxT(t), c.ID, conductor.Decision{Approved: intn(2) == 0, Scope: contract.ScopeOnce})
 					}
 				default:
-					_ = a.Abort([]contract.AbortMode{contract.AbortNow, contract.AbortAfterReply, contract.AbortAfterTools}[intn(3)])
+					_ = a.Abort(ctxT(t), []contract.AbortMode{contract.AbortNow, contract.AbortAfterReply, contract.AbortAfterTools}[intn(3)])
 				}
 				if ctx.Err() != nil {
 					t.Error("hosts did not finish in time: a deadlock?")
@@ -114,7 +114,7 @@ func raceOneAgent(t *testing.T, seed uint64) {
 	}
 	wg.Wait()
 	// Nothing may be left hanging: abort whatever still runs, then check.
-	_ = a.Abort(contract.AbortNow)
+	_ = a.Abort(ctxT(t), contract.AbortNow)
 	deadline := time.Now().Add(10 * time.Second)
 	for a.Snapshot().Phase.InFlight() && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)

@@ -60,7 +60,7 @@ func TestSubflowPathReachesTheChildInFlight(t *testing.T) {
 	// Each try picks a child anew: a call the child in flight does not
 	// know is refused by it, with ErrRejected, every time.
 	for i := range 32 {
-		err := a.ApproveSubflow([]string{"call_0"}, "nope", conductor.Decision{Approved: true})
+		err := a.ApproveSubflow(ctxT(t), []string{"call_0"}, "nope", conductor.Decision{Approved: true})
 		if !errors.Is(err, conductor.ErrRejected) {
 			t.Fatalf("try %d: deciding an unknown call of the child in flight: %v, want ErrRejected", i, err)
 		}
@@ -69,7 +69,7 @@ func TestSubflowPathReachesTheChildInFlight(t *testing.T) {
 			t.Fatalf("try %d: answering an unknown call of the child in flight: %v, want ErrRejected", i, err)
 		}
 	}
-	if err := a.ApproveCalls([]string{"call_0"}, []conductor.CallDecision{{CallID: "w1", Decision: conductor.Decision{Approved: true}}}); err != nil {
+	if err := a.ApproveCalls(ctxT(t), []string{"call_0"}, []conductor.CallDecision{{CallID: "w1", Decision: conductor.Decision{Approved: true}}}); err != nil {
 		t.Fatalf("deciding the child's call: %v", err)
 	}
 	if diff := cmp.Diff([]string{"first done", "wrote"}, settledContents(t, done)); diff != "" {
@@ -114,7 +114,7 @@ func TestSubflowPathOfAnEndedChildIsNoRun(t *testing.T) {
 	a := newAgent(t, cfg, testDeps(model, toolBox(t, echoTool(t))))
 	done := submitAsync(a, "go")
 	waitFor(t, func() bool { return a.Snapshot().Turns == 2 && a.Snapshot().Phase == contract.PhaseAwaitingModel })
-	err := a.ApproveSubflow([]string{"call_0"}, "w1", conductor.Decision{Approved: true})
+	err := a.ApproveSubflow(ctxT(t), []string{"call_0"}, "w1", conductor.Decision{Approved: true})
 	if !errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) {
 		t.Errorf("deciding a call of an ended child: %v, want ErrNoRun", err)
 	}
@@ -151,7 +151,7 @@ func TestSubflowPathThroughAnEndedChildIsNoRun(t *testing.T) {
 	done := submitAsync(a, "go")
 	<-held
 	for _, path := range [][]string{{"c1"}, {"c1", "m1"}} {
-		err := a.ApproveSubflow(path, "q1", conductor.Decision{Approved: true})
+		err := a.ApproveSubflow(ctxT(t), path, "q1", conductor.Decision{Approved: true})
 		if !errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) {
 			t.Errorf("deciding a call at %v, whose run ended: %v, want ErrNoRun", path, err)
 		}

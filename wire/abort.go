@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -16,8 +17,10 @@ import (
 // are.
 type Aborter interface {
 	// Abort stops the run in flight, as conductor.Agent.Abort does; with
-	// no run in flight it does nothing.
-	Abort(mode contract.AbortMode) error
+	// no run in flight it does nothing. With ctx done before the run
+	// takes the abort up, nothing is aborted and the error matches
+	// ctx's.
+	Abort(ctx context.Context, mode contract.AbortMode) error
 }
 
 var _ Aborter = agentRunner{}
@@ -62,7 +65,7 @@ func (h *Handler) abort(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.release(t)
-	if err := ab.Abort(in.Mode); err != nil {
+	if err := ab.Abort(r.Context(), in.Mode); err != nil {
 		h.closeIfFailed(t)
 		h.internalError(w, err, "wire: the run of thread %q could not be aborted", threadID)
 		return

@@ -22,7 +22,7 @@ import (
 type HumanRunner interface {
 	Runner
 	Answer(ctx context.Context, callID, answer string) error
-	Approve(callID string, d conductor.Decision) error
+	Approve(ctx context.Context, callID string, d conductor.Decision) error
 }
 
 // clientAnswer is a tool result a client posted for a call its run waits
@@ -111,7 +111,7 @@ func applyWaiting(ctx context.Context, hr HumanRunner, snap contract.RunSnapshot
 		return nil, http.StatusBadRequest, err
 	}
 	applied := map[string]bool{}
-	for _, err := range []error{applyDecisions(hr, steps, applied), applyOthers(ctx, hr, steps, applied)} {
+	for _, err := range []error{applyDecisions(ctx, hr, steps, applied), applyOthers(ctx, hr, steps, applied)} {
 		if err != nil {
 			return nil, http.StatusConflict, partly(err, answers, applied)
 		}
@@ -231,7 +231,7 @@ func planAnswers(snap contract.RunSnapshot, answers []clientAnswer, asked map[st
 
 // applyDecisions applies the decisions on calls known to wait, each run's
 // together.
-func applyDecisions(hr HumanRunner, steps []answerStep, applied map[string]bool) error {
+func applyDecisions(ctx context.Context, hr HumanRunner, steps []answerStep, applied map[string]bool) error {
 	var paths [][]string
 	byPath := map[string][]answerStep{}
 	for _, st := range steps {
@@ -246,7 +246,7 @@ func applyDecisions(hr HumanRunner, steps []answerStep, applied map[string]bool)
 	}
 	for _, path := range paths {
 		group := byPath[strings.Join(path, "/")]
-		if err := approveCalls(hr, path, group); err != nil {
+		if err := approveCalls(ctx, hr, path, group); err != nil {
 			return err
 		}
 		for _, st := range group {
@@ -265,7 +265,7 @@ func applyOthers(ctx context.Context, hr HumanRunner, steps []answerStep, applie
 		}
 		var err error
 		if st.approval {
-			err = approveSubflow(hr, st.path, st.callID, st.d)
+			err = approveSubflow(ctx, hr, st.path, st.callID, st.d)
 		} else {
 			err = answerSubflow(ctx, hr, st)
 		}
@@ -284,13 +284,13 @@ func applyOthers(ctx context.Context, hr HumanRunner, steps []answerStep, applie
 // cannot has them decided one by one, the calls' own decisions first; an
 // approval for the session refused once another has been applied is
 // taken as done by that one.
-func approveCalls(hr HumanRunner, path []string, group []answerStep) error {
+func approveCalls(ctx context.Context, hr HumanRunner, path []string, group []answerStep) error {
 	if ca, ok := hr.(CallsApprover); ok {
 		ds := make([]conductor.CallDecision, len(group))
 		for i, st := range group {
 			ds[i] = conductor.CallDecision{CallID: st.callID, Decision: st.d, RunID: st.runID, Turn: st.turn}
 		}
-		if err := ca.ApproveCalls(path, ds); err != nil {
+		if err := ca.ApproveCalls(ctx, path, ds); err != nil {
 			return fmt.Errorf("wire: decide %s: %w", answerIDs(group), err)
 		}
 		return nil
@@ -301,7 +301,7 @@ func approveCalls(hr HumanRunner, path []string, group []answerStep) error {
 			if forSession(st.d) != session {
 				continue
 			}
-			err := approveSubflow(hr, st.path, st.callID, st.d)
+			err := approveSubflow(ctx, hr, st.path, st.callID, st.d)
 			if allowed && session && errors.Is(err, conductor.ErrRejected) {
 				continue
 			}
@@ -391,7 +391,7 @@ type SubflowAnswerer interface {
 // AgentRunner's runners are; a runner that is not has the decision
 // offered to the whole tree by Approve.
 type SubflowApprover interface {
-	ApproveSubflow(path []string, callID string, d conductor.Decision) error
+	ApproveSubflow(ctx context.Context, path []string, callID string, d conductor.Decision) error
 }
 
 // CallsApprover is a HumanRunner that decides several approval requests
@@ -402,7 +402,7 @@ type SubflowApprover interface {
 // runners are; a runner that is not has them decided one by one in that
 // order.
 type CallsApprover interface {
-	ApproveCalls(path []string, ds []conductor.CallDecision) error
+	ApproveCalls(ctx context.Context, path []string, ds []conductor.CallDecision) error
 }
 
 // CallAnswerer is a HumanRunner that answers a question of the run at a
@@ -417,11 +417,11 @@ type CallAnswerer interface {
 	AnswerCall(ctx context.Context, path []string, ans conductor.CallAnswer) error
 }
 
-func approveSubflow(hr HumanRunner, path []string, callID string, d conductor.Decision) error {
+func approveSubflow(ctx context.Context, hr HumanRunner, path []string, callID string, d conductor.Decision) error {
 	if sa, ok := hr.(SubflowApprover); ok {
-		return sa.ApproveSubflow(path, callID, d)
+		return sa.ApproveSubflow(ctx, path, callID, d)
 	}
-	return hr.Approve(callID, d)
+	return hr.Approve(ctx, callID, d)
 }
 
 func answerSubflow(ctx context.Context, hr HumanRunner, st answerStep) error {

@@ -67,7 +67,7 @@ func TestLateAnswerDoesNotReachAChild(t *testing.T) {
 				done <- err
 			}()
 			defer func() {
-				_ = a.Abort(contract.AbortNow)
+				_ = a.Abort(context.Background(), contract.AbortNow)
 				<-done
 				_ = a.Close()
 			}()
@@ -76,7 +76,7 @@ func TestLateAnswerDoesNotReachAChild(t *testing.T) {
 			}
 
 			stale := staleRunner{agentRunner{a}, a.Snapshot()}
-			if err := a.ApproveSubflow(nil, "call_1", conductor.Decision{Approved: true}); tc.name == "approval" && err != nil {
+			if err := a.ApproveSubflow(t.Context(), nil, "call_1", conductor.Decision{Approved: true}); tc.name == "approval" && err != nil {
 				t.Fatal(err)
 			}
 			if err := a.AnswerSubflow(context.Background(), nil, "call_1", "that one"); tc.name == "question" && err != nil {

@@ -133,12 +133,12 @@ func (r humanRunner) Answer(ctx context.Context, callID, answer string) error {
 	return r.a.Answer(ctx, callID, answer)
 }
 
-func (r humanRunner) Approve(callID string, d conductor.Decision) error {
-	return r.a.Approve(callID, d)
+func (r humanRunner) Approve(ctx context.Context, callID string, d conductor.Decision) error {
+	return r.a.Approve(ctx, callID, d)
 }
 
-func (r humanRunner) Abort(mode contract.AbortMode) error {
-	return r.a.Abort(mode)
+func (r humanRunner) Abort(ctx context.Context, mode contract.AbortMode) error {
+	return r.a.Abort(ctx, mode)
 }
 
 func texts(events []agui.Event) string {

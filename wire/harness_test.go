@@ -121,8 +121,8 @@ type countingRunner struct {
 // steeringRunner is a countingRunner that takes steering.
 type steeringRunner struct{ countingRunner }
 
-func (s steeringRunner) Steer(input []contract.Turn) error {
-	return s.Runner.(SteerRunner).Steer(input)
+func (s steeringRunner) Steer(ctx context.Context, input []contract.Turn) error {
+	return s.Runner.(SteerRunner).Steer(ctx, input)
 }
 
 func (c countingRunner) Subscribe(fn func(contract.RunEvent)) func() {
@@ -140,8 +140,8 @@ func (c countingRunner) Subscribe(fn func(contract.RunEvent)) func() {
 
 // Abort lets clients stop the run (Aborter), which a plain wrap of the
 // Runner interface would hide.
-func (c countingRunner) Abort(mode contract.AbortMode) error {
-	return c.Runner.(Aborter).Abort(mode)
+func (c countingRunner) Abort(ctx context.Context, mode contract.AbortMode) error {
+	return c.Runner.(Aborter).Abort(ctx, mode)
 }
 
 // DelegatedEvents shows the delegates' events from the store

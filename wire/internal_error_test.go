@@ -31,8 +31,8 @@ func (brokenStoreRunner) Snapshot() contract.RunSnapshot {
 	return contract.RunSnapshot{Phase: contract.PhaseAwaitingHuman, RunID: "r1", Seq: 3}
 }
 
-func (brokenStoreRunner) Answer(context.Context, string, string) error { return nil }
-func (brokenStoreRunner) Approve(string, conductor.Decision) error     { return nil }
+func (brokenStoreRunner) Answer(context.Context, string, string) error              { return nil }
+func (brokenStoreRunner) Approve(context.Context, string, conductor.Decision) error { return nil }
 
 // A failure of the server's own (its store, opening a thread's runner)
 // answers 500 without the failure's text, which may name files, hosts

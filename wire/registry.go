@@ -224,11 +224,12 @@ func (h *Handler) delegatesMayWaitLocked(t *thread) bool {
 
 // retireWaiting retires the threads of those, idle for d, whose run
 // waits only for people, asked without the handler's lock (the agent answers from its
-// loop), and returns them.
+// loop), and returns them. The handler asks for itself, with no client's
+// context: a thread whose runner cannot tell is kept.
 func (h *Handler) retireWaiting(threads []*thread, d time.Duration) []*thread {
 	var out []*thread
 	for _, t := range threads {
-		if !t.r.(PeopleWaiter).WaitsOnlyForPeople() {
+		if waits, err := t.r.(PeopleWaiter).WaitsOnlyForPeople(context.Background()); err != nil || !waits {
 			continue
 		}
 		h.mu.Lock()

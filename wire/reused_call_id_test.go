@@ -95,7 +95,7 @@ func TestAnswerReadAgainstAnEarlierTurnIsRefused(t *testing.T) {
 		give  func(a *conductor.Agent) error
 	}{
 		{"an approval", (&ranTool{}).tool(), deletesUnderOneID(), func(a *conductor.Agent) error {
-			return a.Approve("call_0", conductor.Decision{Approved: true})
+			return a.Approve(ctx, "call_0", conductor.Decision{Approved: true})
 		}},
 		{"an answer", dispatch.AskHuman(""), asksUnderOneID(), func(a *conductor.Agent) error {
 			return a.Answer(ctx, "call_0", "Oslo")
@@ -112,7 +112,7 @@ func TestAnswerReadAgainstAnEarlierTurnIsRefused(t *testing.T) {
 			}
 			t.Cleanup(func() { _ = a.Close() })
 			go func() { _, _ = a.Submit(ctx, conductor.Text("go")) }()
-			t.Cleanup(func() { _ = a.Abort(contract.AbortNow) })
+			t.Cleanup(func() { _ = a.Abort(ctx, contract.AbortNow) })
 			first := waitForTurn(t, a, 1)
 			if err := tc.give(a); err != nil {
 				t.Fatal(err)

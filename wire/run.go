@@ -158,7 +158,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 		}
 	}
 	if err == nil {
-		err = sr.Steer(turns)
+		err = sr.Steer(ctx, turns)
 	}
 	if err == nil {
 		h.untake(t, ids) // the session holds them now

@@ -50,12 +50,16 @@ type FailedRunner interface {
 type SteerRunner interface {
 	Runner
 	// Steer hands input to the run in flight; conductor.ErrNoRun when
-	// there is none.
-	Steer(input []contract.Turn) error
+	// there is none. With ctx done before the run takes the input up,
+	// nothing is steered and the error matches ctx's, as
+	// conductor.Agent.Steer does: the handler passes the request's
+	// context, so a client gone before its message was taken steers
+	// nothing.
+	Steer(ctx context.Context, input []contract.Turn) error
 }
 
-func (a agentRunner) Steer(input []contract.Turn) error {
-	return a.Agent.Steer(conductor.Input{Turns: input})
+func (a agentRunner) Steer(ctx context.Context, input []contract.Turn) error {
+	return a.Agent.Steer(ctx, conductor.Input{Turns: input})
 }
 
 // SubflowAsker is a Runner that tells what its delegated runs, at every
@@ -71,9 +75,10 @@ type SubflowAsker interface {
 // nothing but people, its delegates' included (see
 // conductor.Agent.WaitsOnlyForPeople). With ClientAnswers, a thread whose
 // run waits on a delegate's question is then let go when idle, as one
-// waiting on its own is. AgentRunner's runners are.
+// waiting on its own is. AgentRunner's runners are. With ctx done before
+// the runner looks, it reports false and ctx's error.
 type PeopleWaiter interface {
-	WaitsOnlyForPeople() bool
+	WaitsOnlyForPeople(ctx context.Context) (bool, error)
 }
 
 // DelegatedEventer is a Runner that re-projects from the store the

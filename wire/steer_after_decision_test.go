@@ -30,12 +30,12 @@ type steerHeld struct {
 	gate    <-chan struct{}
 }
 
-func (r steerHeld) Steer(input []contract.Turn) error {
+func (r steerHeld) Steer(ctx context.Context, input []contract.Turn) error {
 	r.once.Do(func() {
 		r.arrived <- struct{}{}
 		<-r.gate
 	})
-	return r.agentRunner.Steer(input)
+	return r.agentRunner.Steer(ctx, input)
 }
 
 // ownApprovalBodies are the bodies a client of proto posts on thread

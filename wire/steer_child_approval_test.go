@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -102,8 +103,8 @@ type steerTaken struct {
 	taken chan struct{}
 }
 
-func (s steerTaken) Steer(input []contract.Turn) error {
-	err := s.agentRunner.Steer(input)
+func (s steerTaken) Steer(ctx context.Context, input []contract.Turn) error {
+	err := s.agentRunner.Steer(ctx, input)
 	if err == nil {
 		s.once.Do(func() { close(s.taken) })
 	}

@@ -69,8 +69,8 @@ func (r laggingStartRunner) Subscribe(fn func(contract.RunEvent)) func() {
 	})
 }
 
-func (r laggingStartRunner) Steer(input []contract.Turn) error {
-	err := r.SteerRunner.Steer(input)
+func (r laggingStartRunner) Steer(ctx context.Context, input []contract.Turn) error {
+	err := r.SteerRunner.Steer(ctx, input)
 	if err == nil {
 		r.once.Do(func() { close(r.steered) })
 	}

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -20,13 +21,13 @@ type missingRunner struct {
 	gate    <-chan struct{}
 }
 
-func (r missingRunner) Steer(input []contract.Turn) error {
+func (r missingRunner) Steer(ctx context.Context, input []contract.Turn) error {
 	if r.armed.CompareAndSwap(true, false) {
 		r.arrived <- struct{}{}
 		<-r.gate
 		return conductor.ErrNoRun
 	}
-	return r.steerHumanRunner.Steer(input)
+	return r.steerHumanRunner.Steer(ctx, input)
 }
 
 // TestAMessageWhoseRunEndedSteersTheNextRun: a message posted while a
@@ -62,7 +63,7 @@ func TestAMessageWhoseRunEndedSteersTheNextRun(t *testing.T) {
 	h.mu.Lock()
 	returned := th.returned
 	h.mu.Unlock()
-	if err := th.r.(missingRunner).steerHumanRunner.(Aborter).Abort(contract.AbortNow); err != nil {
+	if err := th.r.(missingRunner).steerHumanRunner.(Aborter).Abort(t.Context(), contract.AbortNow); err != nil {
 		t.Fatal(err)
 	}
 	<-returned

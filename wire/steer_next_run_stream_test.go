@@ -40,8 +40,8 @@ func (r endHeldRunner) Subscribe(fn func(contract.RunEvent)) func() {
 	})
 }
 
-func (r endHeldRunner) Steer(input []contract.Turn) error {
-	err := r.missingRunner.Steer(input)
+func (r endHeldRunner) Steer(ctx context.Context, input []contract.Turn) error {
+	err := r.missingRunner.Steer(ctx, input)
 	if err == nil {
 		r.once.Do(func() { close(r.steered) })
 	}
@@ -104,7 +104,7 @@ func TestAPostTakenByTheNextRunStreamsThatRun(t *testing.T) {
 			h.mu.Lock()
 			returned := th.returned
 			h.mu.Unlock()
-			if err := th.r.(endHeldRunner).steerHumanRunner.(Aborter).Abort(contract.AbortNow); err != nil {
+			if err := th.r.(endHeldRunner).steerHumanRunner.(Aborter).Abort(t.Context(), contract.AbortNow); err != nil {
 				t.Fatal(err)
 			}
 			<-returned

@@ -25,11 +25,11 @@ type refusingRunner struct {
 	steerErr, eventsErr error
 }
 
-func (r refusingRunner) Steer(input []contract.Turn) error {
+func (r refusingRunner) Steer(ctx context.Context, input []contract.Turn) error {
 	if r.on.Load() && r.steerErr != nil {
 		return r.steerErr
 	}
-	return r.steerHumanRunner.Steer(input)
+	return r.steerHumanRunner.Steer(ctx, input)
 }
 
 func (r refusingRunner) EventsSince(ctx context.Context, seq uint64) ([]contract.RunEvent, error) {

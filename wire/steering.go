@@ -48,7 +48,7 @@ func (h *Handler) steerRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.release(t)
-	err := sr.Steer([]contract.Turn{{Role: contract.RoleUser, Blocks: []contract.Block{contract.TextBlock(in.Text)}}})
+	err := sr.Steer(r.Context(), []contract.Turn{{Role: contract.RoleUser, Blocks: []contract.Block{contract.TextBlock(in.Text)}}})
 	switch {
 	case errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed):
 		httpError(w, http.StatusConflict, "wire: thread %q has no run in flight", threadID)

@@ -400,8 +400,11 @@ func (s *streamer) showAfter(ctx context.Context) (bool, error) {
 	// leave it to none.
 	pw, tells := s.t.r.(PeopleWaiter)
 	if tells || len(s.results) > 0 {
-		if !tells || !pw.WaitsOnlyForPeople() {
+		if !tells {
 			return false, nil
+		}
+		if waits, err := pw.WaitsOnlyForPeople(ctx); err != nil || !waits {
+			return false, err
 		}
 		if f, ok := s.t.r.(interface{ Flush(context.Context) error }); ok {
 			if err := f.Flush(ctx); err != nil {

@@ -375,8 +375,8 @@ var (
 
 // Steer takes a message the page posts while the run is in flight
 // (wire.SteerRunner).
-func (r toolRunner) Steer(input []contract.Turn) error {
-	return r.Agent.Steer(conductor.Input{Turns: input})
+func (r toolRunner) Steer(ctx context.Context, input []contract.Turn) error {
+	return r.Agent.Steer(ctx, conductor.Input{Turns: input})
 }
 
 // Close stops giving the agent's runs the MCP servers' changed tools,

@@ -157,7 +157,7 @@ func (a *app) attachConsole(ctx context.Context, con *console, p *printer, agent
 		}
 	}
 	con.steer = func(line string) {
-		if err := agent.Steer(conductor.Text(line)); err != nil {
+		if err := agent.Steer(ctx, conductor.Text(line)); err != nil {
 			show("", "baton: steer: "+err.Error())
 		}
 	}
@@ -213,7 +213,9 @@ func (a *app) watchInterrupts(agent *conductor.Agent, spec driveSpec, leave func
 				mode, msg = contract.AbortAfterTools, "\nbaton: stopping after the running tools (Ctrl-C again to stop now)"
 			}
 			fmt.Fprintln(a.stderr, msg)
-			if err := agent.Abort(mode); err != nil && !errors.Is(err, conductor.ErrNoRun) {
+			// The user's own abort, asked of the process: it waits for the
+			// agent to take it up, whatever else ends.
+			if err := agent.Abort(context.Background(), mode); err != nil && !errors.Is(err, conductor.ErrNoRun) {
 				fmt.Fprintf(a.stderr, "baton: abort: %v\n", err)
 			}
 			abortedNow = mode == contract.AbortNow

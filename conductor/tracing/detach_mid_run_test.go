@@ -68,7 +68,7 @@ func TestDetachMidRunEndsItsSpans(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ended spans mismatch (-want +got):\n%s", diff)
 	}
-	agent.Abort(contract.AbortNow)
+	agent.Abort(t.Context(), contract.AbortNow)
 	<-done
 	agent.Close()
 	if n := len(exp.GetSpans()); n != 2 {

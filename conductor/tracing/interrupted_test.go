@@ -23,7 +23,7 @@ func TestInterruptedModelCallIsAnError(t *testing.T) {
 		name string
 		stop func(*conductor.Agent, context.CancelFunc)
 	}{
-		{"abort", func(a *conductor.Agent, _ context.CancelFunc) { a.Abort(contract.AbortNow) }},
+		{"abort", func(a *conductor.Agent, _ context.CancelFunc) { a.Abort(t.Context(), contract.AbortNow) }},
 		{"cancel", func(_ *conductor.Agent, cancel context.CancelFunc) { cancel() }},
 		{"close", func(a *conductor.Agent, _ context.CancelFunc) { a.Close() }},
 	} {

@@ -61,7 +61,7 @@ func resumeTraced(t *testing.T, cfg contract.AgentConfig, before, after []script
 	if _, err := second.Reopen(ctx, "s1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := second.Approve("c1", conductor.Decision{Approved: true}); err != nil {
+	if err := second.Approve(t.Context(), "c1", conductor.Decision{Approved: true}); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -283,7 +283,7 @@ func TestAbortedDelegationEndsTheChildSpan(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the child never called its model")
 	}
-	if err := agent.Abort(contract.AbortNow); err != nil {
+	if err := agent.Abort(t.Context(), contract.AbortNow); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; err == nil {

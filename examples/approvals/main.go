@@ -45,7 +45,7 @@ func main() {
 		if !ok {
 			d.Reason = "outside the project"
 		}
-		if err := agent.Approve(ev.Call.ID, d); err != nil {
+		if err := agent.Approve(context.Background(), ev.Call.ID, d); err != nil {
 			log.Print(err)
 		}
 	})

@@ -44,7 +44,7 @@ func main() {
 	go func() {
 		<-started
 		defer close(steered)
-		if err := agent.Steer(conductor.Text("keep it short, please")); err != nil {
+		if err := agent.Steer(context.Background(), conductor.Text("keep it short, please")); err != nil {
 			log.Print(err)
 		}
 	}()
