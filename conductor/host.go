@@ -315,7 +315,7 @@ func (a *Agent) abortNow(mode contract.AbortMode, reason string) error {
 
 // hostSignal applies the signal make returns to the run in flight, in
 // turn; ctx is as for call.
-func (a *Agent) hostSignal(ctx context.Context, make func() (contract.Signal, error)) error {
+func (a *Agent) hostSignal(ctx context.Context, signal func() (contract.Signal, error)) error {
 	return a.call(ctx, func() error {
 		if a.failed != nil {
 			return a.failed
@@ -323,7 +323,7 @@ func (a *Agent) hostSignal(ctx context.Context, make func() (contract.Signal, er
 		if a.run == nil {
 			return ErrNoRun
 		}
-		sig, err := make()
+		sig, err := signal()
 		if err != nil {
 			return err
 		}
