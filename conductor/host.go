@@ -313,7 +313,7 @@ func (a *Agent) abortNow(mode contract.AbortMode, reason string) error {
 	return a.applyInput(contract.AbortRequested{Mode: mode, Reason: reason, At: a.now()})
 }
 
-// hostSignal applies the signal make returns to the run in flight, in
+// hostSignal applies the signal that signal returns to the run in flight, in
 // turn; ctx is as for call.
 func (a *Agent) hostSignal(ctx context.Context, signal func() (contract.Signal, error)) error {
 	return a.call(ctx, func() error {
