@@ -365,6 +365,11 @@ func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 	}
 }
 
+// closeGrace is how long Close waits for tools that ignore cancellation
+// before it returns an error naming them (dispatch.ErrStragglers): a tool
+// that never returns must not keep its host from shutting down.
+const closeGrace = 10 * time.Second
+
 // Close aborts a run in flight, waits for every goroutine the agent
 // started and releases the session. A run that only waits for people
 // (awaiting_human, awaiting_approval), itself or in the children of its
@@ -420,7 +425,7 @@ func (a *Agent) close(leave bool) error {
 		a.qmu.Unlock()
 		close(a.quit)
 		a.workers.Wait()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
 		defer cancel()
 		err = a.sched.Close(ctx)
 		a.hub.Close()
