@@ -13,6 +13,7 @@ import (
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/internal/redact"
 	"github.com/batonrt/baton/wire/internal/track"
 )
 
@@ -113,11 +114,33 @@ func applyWaiting(ctx context.Context, hr HumanRunner, snap contract.RunSnapshot
 	applied := map[string]bool{}
 	for _, err := range []error{applyDecisions(ctx, hr, steps, applied), applyOthers(ctx, hr, steps, applied)} {
 		if err != nil {
-			return nil, http.StatusConflict, partly(err, answers, applied)
+			code, err := answerFailure(err)
+			return nil, code, partly(err, answers, applied)
 		}
 	}
 	return applied, http.StatusOK, nil
 }
+
+// answerFailure is the status and the client's error for answers that
+// failed: 409 for answers the run refused or no longer waits on, 500 for
+// a failure to record them; without addresses or keys either way, as a
+// failed steer's (steerFailure): a refusal by an agent whose store
+// failed carries the store's error.
+func answerFailure(err error) (int, error) {
+	code := http.StatusInternalServerError
+	re, ok := contract.AsRunError(err)
+	if errors.Is(err, conductor.ErrRejected) || errors.Is(err, conductor.ErrNoRun) || errors.Is(err, conductor.ErrClosed) || ok && re.Kind == contract.KindConfig {
+		code = http.StatusConflict
+	}
+	return code, redactedError{err}
+}
+
+// redactedError is err with the addresses and keys in its text
+// redacted; errors.Is and As still see err.
+type redactedError struct{ err error }
+
+func (e redactedError) Error() string { return redact.Error(e.err.Error()) }
+func (e redactedError) Unwrap() error { return e.err }
 
 // carryAnswers applies the answers a client gave along with a message
 // that steers the run in flight, to the calls that wait on them; answers
