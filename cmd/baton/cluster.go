@@ -29,7 +29,7 @@ func (fs *flagSet) serveStore(ctx context.Context) (store.Store, *postgres.Backe
 	}
 	b, err := postgres.OpenBackend(ctx, dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("serve: open store %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("serve: open store %s: %w", storeName(dir), err)
 	}
 	return store.New(b), b, nil
 }

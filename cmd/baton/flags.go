@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,7 +131,7 @@ func (fs *flagSet) openStore() (store.Store, string, error) {
 	}
 	st, err := store.Open(dir)
 	if err != nil {
-		return nil, dir, fmt.Errorf("open store %s: %w", dir, err)
+		return nil, dir, fmt.Errorf("open store %s: %w", storeName(dir), err)
 	}
 	return st, dir, nil
 }
@@ -138,6 +139,21 @@ func (fs *flagSet) openStore() (store.Store, string, error) {
 // isURL reports whether --store names a database rather than a folder.
 func isURL(s string) bool {
 	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// storeName is dir as an error may show it: a database URL's password,
+// in its user part or its query, is masked, as an error ends up in logs
+// that others read.
+func storeName(dir string) string {
+	u, err := url.Parse(dir)
+	if !isURL(dir) || err != nil {
+		return dir
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }
 
 // errNoStore is the error of a read-only command whose store folder does
