@@ -107,6 +107,13 @@ func TestServeRefusesUnsafeFlags(t *testing.T) {
 	}{
 		{[]string{"--addr", ":0"}, "listens beyond loopback: set --token or BATON_SERVE_TOKEN"},
 		{[]string{"--addr", "0.0.0.0:0"}, "listens beyond loopback"},
+		// A token short enough to guess lets strangers in, as a tokens
+		// file's does. (Port -1: one let through fails to listen, not
+		// serves.)
+		{[]string{"--addr", "0.0.0.0:-1", "--token", "secret"}, "--token is 6 bytes, at least 16 beyond loopback"},
+		// Without a token, every page the user visits could drive the
+		// agent on loopback.
+		{[]string{"--addr", "127.0.0.1:-1", "--allow-origin", "https://app.example, *"}, "--allow-origin * lets every web page call the server: set --token or BATON_SERVE_TOKEN, or --tokens"},
 		{[]string{"--namespace", "a\x1b[2J"}, "no control characters"},
 		// Beyond loopback, so that a namespace let through fails too.
 		{[]string{"--namespace", "a\u202eb", "--addr", ":0"}, "no control characters"},
