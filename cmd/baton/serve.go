@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/batonrt/baton/cmd/baton/internal/builtin"
@@ -267,6 +269,9 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		IdleTimeout:    cfg.idle,
 		ClientAnswers:  true,
 		Owner:          cfg.owner,
+		// What a 500 does not tell the client, and what else fails
+		// serving, is told whoever runs the server.
+		Logger: slog.New(slog.NewTextHandler(lockedWriter{mu: new(sync.Mutex), w: a.stderr}, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	// The chat page and its assets are static; every other request is
 	// the protocol handler's.
