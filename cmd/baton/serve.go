@@ -39,7 +39,7 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 	var cfg serveConfig
 	fs.StringVar(&cfg.token, "token", os.Getenv("BATON_SERVE_TOKEN"), "bearer token every request must carry, at least 16 bytes beyond loopback (default $BATON_SERVE_TOKEN)")
 	tokens := fs.String("tokens", os.Getenv("BATON_SERVE_TOKENS"), "`FILE` of users, one \"NAME TOKEN\" or \"NAME:TOKEN\" a line (# comments): each\nrequest carries its user's token, and each user reaches only their own threads,\nthread T of user U being session NAMESPACE+U/T (default $BATON_SERVE_TOKENS)")
-	origins := fs.String("allow-origin", "", "comma-separated origins (https://app.example) whose pages may call the server, * for every one (with a token only); none by default")
+	origins := fs.String("allow-origin", "", "comma-separated origins (https://app.example) whose pages may call the server, * for every one (* and null with a token only); none by default")
 	fs.StringVar(&cfg.namespace, "namespace", defaultNamespace, "thread ids are sessions named with this prefix; sessions without it are not served")
 	fs.DurationVar(&cfg.idle, "idle-timeout", 5*time.Minute, "close a thread (and release its session) after this long without requests")
 	fs.IntVar(&cfg.maxThreads, "max-threads", 1000, "live threads at most; beyond, new threads get 503")
@@ -81,10 +81,13 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 			cfg.origins = append(cfg.origins, o)
 		}
 	}
-	if slices.Contains(cfg.origins, "*") && cfg.token == "" && len(cfg.users) == 0 {
+	for _, o := range []string{"*", "null"} {
 		// Without a token the browser's origin check is all that keeps the
-		// pages a user visits from driving the agent on loopback.
-		return &usageError{fs: fs.FlagSet, msg: "--allow-origin * lets every web page call the server: set --token or BATON_SERVE_TOKEN, or --tokens"}
+		// pages a user visits from driving the agent on loopback; any page
+		// may send Origin null, from a sandboxed frame.
+		if slices.Contains(cfg.origins, o) && cfg.token == "" && len(cfg.users) == 0 {
+			return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--allow-origin %s lets every web page call the server: set --token or BATON_SERVE_TOKEN, or --tokens", o)}
+		}
 	}
 	// A service manager stops a server with SIGTERM, a terminal with
 	// SIGINT. Ctrl-C shuts it down at once, at any time from here on, as

@@ -114,6 +114,8 @@ func TestServeRefusesUnsafeFlags(t *testing.T) {
 		// Without a token, every page the user visits could drive the
 		// agent on loopback.
 		{[]string{"--addr", "127.0.0.1:-1", "--allow-origin", "https://app.example, *"}, "--allow-origin * lets every web page call the server: set --token or BATON_SERVE_TOKEN, or --tokens"},
+		// Any page may send Origin: null, from a sandboxed frame.
+		{[]string{"--addr", "127.0.0.1:-1", "--allow-origin", "null"}, "--allow-origin null lets every web page call the server"},
 		{[]string{"--namespace", "a\x1b[2J"}, "no control characters"},
 		// Beyond loopback, so that a namespace let through fails too.
 		{[]string{"--namespace", "a\u202eb", "--addr", ":0"}, "no control characters"},
