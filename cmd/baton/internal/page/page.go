@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"time"
 )
 
 //go:embed assets
@@ -28,6 +29,13 @@ func Wants(r *http.Request) bool {
 	}
 	return r.URL.Path == "/" && r.URL.RawQuery == "" && r.Header.Get("Last-Event-ID") == ""
 }
+
+// writeTimeout bounds writing each writePiece bytes of the page or one
+// of its assets.
+const (
+	writeTimeout = 30 * time.Second
+	writePiece   = 64 << 10
+)
 
 // Handler serves the page and its assets. They hold no secret, so they
 // need no token: the page reads one from its URL's fragment
@@ -57,7 +65,20 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
 		return
 	}
-	_, _ = w.Write(b)
+	// Anyone may ask for the page, token or not, and the AI SDK bundle
+	// is larger than a socket's buffers: a client that stops reading is
+	// cut off rather than holding the connection, and this goroutine, for
+	// ever. Each piece has its own deadline, so a slow link still gets
+	// the bundle.
+	rc := http.NewResponseController(w)
+	for len(b) > 0 {
+		n := min(len(b), writePiece)
+		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if _, err := w.Write(b[:n]); err != nil {
+			return
+		}
+		b = b[n:]
+	}
 }
 
 func contentType(name string) string {
