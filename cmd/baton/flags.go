@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/batonrt/baton/store"
@@ -145,9 +146,18 @@ func isURL(s string) bool {
 // in its user part or its query, is masked, as an error ends up in logs
 // that others read.
 func storeName(dir string) string {
-	u, err := url.Parse(dir)
-	if !isURL(dir) || err != nil {
+	if !isURL(dir) {
 		return dir
+	}
+	u, err := url.Parse(dir)
+	if err != nil {
+		// The database may take what Go cannot parse (a password with
+		// a # or a / in it): all before the last @ is masked.
+		scheme, rest, _ := strings.Cut(dir, "://")
+		if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+			rest = "xxxxx" + rest[i:]
+		}
+		return scheme + "://" + passwordParam.ReplaceAllString(rest, "${1}xxxxx")
 	}
 	if q := u.Query(); q.Has("password") {
 		q.Set("password", "xxxxx")
@@ -155,6 +165,9 @@ func storeName(dir string) string {
 	}
 	return u.Redacted()
 }
+
+// passwordParam is a database URL's password parameter.
+var passwordParam = regexp.MustCompile(`([?&]password=)[^&]*`)
 
 // errNoStore is the error of a read-only command whose store folder does
 // not exist.

@@ -16,6 +16,9 @@ func TestStoreErrorHidesPassword(t *testing.T) {
 	for _, url := range []string{
 		"postgres://baton:" + secret + "@127.0.0.1:1/test?connect_timeout=5",
 		"postgresql://baton@127.0.0.1:1/test?password=" + secret + "&connect_timeout=5",
+		// Unescaped, a # in the password makes the URL one Go cannot
+		// parse.
+		"postgres://baton:" + secret + "#x@127.0.0.1:1/test",
 	} {
 		for _, args := range [][]string{
 			{"serve", "--provider", "scripted", "--script", script, "--workspace", t.TempDir(), "--addr", "127.0.0.1:0", "--store", url},
