@@ -25,11 +25,11 @@ type failingApprover struct {
 	err error
 }
 
-func (r failingApprover) Approve(callID string, d conductor.Decision) error {
+func (r failingApprover) Approve(ctx context.Context, callID string, d conductor.Decision) error {
 	if r.on.Load() {
 		return r.err
 	}
-	return r.steerHumanRunner.Approve(callID, d)
+	return r.steerHumanRunner.Approve(ctx, callID, d)
 }
 
 // TestAFailedAnswerSaysWhyRedacted: an approval the runner fails to
