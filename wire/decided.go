@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
@@ -48,4 +49,21 @@ func (s *streamer) decidedFirst(d *decided) error {
 		}
 	}
 	return nil
+}
+
+// decidedThenSteered streams, for a post whose decisions let its run go
+// on to its end before its message could steer it, and whose message
+// then steered the run after (another post's), the rest of the run the
+// decisions resumed and then the steered run, to its end or its next
+// pause: the client holds the first up to its decided calls, as for a
+// message that starts the next run (see decidedFirst).
+func (s *streamer) decidedThenSteered(ctx context.Context, d *decided) error {
+	err := s.decidedFirst(d)
+	if err == nil {
+		err = s.follow(ctx, nil)
+	}
+	if err == nil {
+		err = s.done()
+	}
+	return err
 }

@@ -41,11 +41,13 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 	// before the message could steer it: the stream shows its rest first.
 	var resumed *decided
 	for got := h.claim(t); !got; {
-		done, gone, d := h.steer(w, r, proto, t, turns, ids, carried)
+		done, gone, d := h.steer(w, r, proto, t, turns, ids, carried, resumed)
 		if done {
 			return
 		}
-		resumed = d
+		if d != nil {
+			resumed = d
+		}
 		switch h.claimWhenReturned(ctx, t, gone) {
 		case claimRefused:
 			h.untake(t, ids)
@@ -135,8 +137,11 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 // for a retry. The answers carried along are applied first, to the calls
 // that wait on them: a steer goes to the root run only and waits there
 // for a delegate call, so a decision on the delegate's child's request
-// that the client gave with its message must not be lost.
-func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string, carried []clientAnswer) (done bool, gone string, resumed *decided) {
+// that the client gave with its message must not be lost. prior is what
+// an earlier steer of the same post returned as resumed: its answers
+// were applied, to a run that has ended since, and are not applied
+// again; the stream shows that run's rest before the steered run's.
+func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, t *thread, turns []contract.Turn, ids []string, carried []clientAnswer, prior *decided) (done bool, gone string, resumed *decided) {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
@@ -149,7 +154,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	// Read before steering: everything newer is the client's.
 	events, end, err := t.history(ctx)
 	var answered map[string]bool
-	if err == nil && len(carried) > 0 {
+	if err == nil && len(carried) > 0 && prior == nil {
 		var code int
 		if answered, code, err = carryAnswers(ctx, t.r, carried, events); err != nil {
 			h.untake(t, ids)
@@ -185,7 +190,12 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	s.park = h.opts.ClientAnswers
 	s.answered = answered
 	w.WriteHeader(http.StatusOK)
-	if err := s.carryOn(ctx, events, end, took); err != nil && ctx.Err() == nil {
+	if prior != nil {
+		err = s.decidedThenSteered(ctx, prior)
+	} else {
+		err = s.carryOn(ctx, events, end, took)
+	}
+	if err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: steered stream ended early", "thread", t.id, "err", err)
 	}
 	return true, "", nil
