@@ -33,7 +33,7 @@ func (s *streamer) decidedFirst(d *decided) error {
 	if !running {
 		return nil
 	}
-	s.runID, s.next = id, true
+	s.follows = following{run: id, via: viaDecided}
 	if err := s.reopen(id); err != nil {
 		return err
 	}

@@ -91,7 +91,7 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 	if err == nil {
 		err = s.follow(ctx, done)
 	}
-	if err == nil && s.runID == "" {
+	if err == nil && s.follows.run == "" {
 		// The run never started: say why in the protocol's terms.
 		<-done
 		if again && resumed == nil && errors.Is(runErr, store.ErrLocked) && s.pos == start && h.letGo(t) {

@@ -268,7 +268,8 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 		s.proj.Rejoin(at.seq, *at.mark, j.held, agui.Session{Had: events[:n], Later: events[n:], Queued: queued})
 	}
 	s.proj.Reconnected(lastID)
-	s.runID, _ = s.inRun()
+	id, _ := s.inRun()
+	s.follows = following{run: id}
 	if err := s.resumeRest(ctx, events[n:], end); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: resumed stream ended early", "thread", threadID, "err", err)
 	}

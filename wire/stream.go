@@ -37,17 +37,10 @@ type streamer struct {
 	// once last means something.
 	last    uint64
 	started bool
-	runID   string
+	// follows is the run the stream follows.
+	follows following
 	ended   bool
-	// behind is the run a steered stream's log still had in flight
-	// though the next run, runID, took the client's message (see
-	// carryOn): its events are projected, not shown.
-	behind string
-	// next says that the end of runID does not end the stream: the run
-	// started after it, which the client's message started, follows in
-	// it (see decidedFirst).
-	next bool
-	pos  int // the next position in the thread's log
+	pos     int // the next position in the thread's log
 	// park ends the stream where its run waits for the client (see
 	// HandlerOptions.ClientAnswers).
 	park bool
@@ -173,7 +166,7 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	switch {
 	case ev.Kind == contract.EvSignalRejected:
 		return nil
-	case s.behind != "" && ev.RunID == s.behind:
+	case s.follows.hides(ev):
 		// The run before the stream's, which the log still had in flight
 		// (see carryOn): its end is not this stream's.
 		s.silent(ev)
@@ -206,15 +199,8 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 			return nil
 		}
 		s.last, s.started = ev.Seq, true
-		if ev.Kind == contract.EvRunStarted && s.runID == "" {
-			s.runID = ev.RunID
-		}
-		if (ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted) && ev.RunID == s.runID {
-			if s.next {
-				s.runID, s.next = "", false
-			} else {
-				s.ended = true
-			}
+		if s.follows.passed(ev) {
+			s.ended = true
 		}
 	}
 	s.trackDelegated(ev)
@@ -255,11 +241,11 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 // waitsForClient reports whether the stream's run, as of the committed
 // event seq, waits for the client to answer a question or an approval.
 func (s *streamer) waitsForClient(seq uint64) (contract.Phase, bool) {
-	if !s.park || s.runID == "" {
+	if !s.park || s.follows.run == "" {
 		return "", false
 	}
 	snap := s.t.r.Snapshot()
-	if snap.RunID != s.runID || snap.Seq != seq {
+	if snap.RunID != s.follows.run || snap.Seq != seq {
 		return "", false
 	}
 	switch snap.Phase {
@@ -328,9 +314,9 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		// message came for, which ended and left it to the next. What
 		// the log brings of that run is for its own streams; this one
 		// opens with the next run's start.
-		s.runID, s.behind = steered, id
+		s.follows = following{run: steered, via: viaLaggingLog}
 	case running:
-		s.runID = id
+		s.follows = following{run: id}
 	}
 	waiting := s.stillWaiting(ctx, waitingAsks(had, s.answered))
 	err := s.reopen(steered)
@@ -375,10 +361,10 @@ func (s *streamer) had(events []contract.RunEvent) {
 // then the run that took it), else the rest of the message it holds.
 func (s *streamer) reopen(steered string) error {
 	switch {
-	case s.nd != nil, s.behind != "":
+	case s.nd != nil, s.follows.via == viaLaggingLog:
 		return nil
 	case s.ui != nil && steered != "":
-		return s.writeUI(s.ui.Continue(s.runID + "-" + strconv.FormatUint(s.last, 10)))
+		return s.writeUI(s.ui.Continue(s.follows.run + "-" + strconv.FormatUint(s.last, 10)))
 	case s.ui != nil:
 		return s.writeUI(s.ui.Resume())
 	case steered != "":
@@ -573,7 +559,7 @@ func (s *streamer) follow(ctx context.Context, done <-chan struct{}) error {
 // stored, and whoever resumes the run goes on from that phase.
 func (s *streamer) faultIfFailed() error {
 	fr, ok := s.t.r.(FailedRunner)
-	if !ok || s.runID == "" {
+	if !ok || s.follows.run == "" {
 		return nil
 	}
 	failed := fr.Failed()
@@ -586,7 +572,7 @@ func (s *streamer) faultIfFailed() error {
 		kind, msg = re.Kind, strings.TrimPrefix(msg, "baton: "+string(re.Kind)+": ")
 	}
 	msg = redact.Error(msg)
-	ev := contract.RunEvent{SessionID: s.t.id, RunID: s.runID, Kind: contract.EvRunFaulted, Text: msg, Err: &contract.RunError{Kind: kind, Message: msg}}
+	ev := contract.RunEvent{SessionID: s.t.id, RunID: s.follows.run, Kind: contract.EvRunFaulted, Text: msg, Err: &contract.RunError{Kind: kind, Message: msg}}
 	s.ended = true
 	// The run's end was never stored: the store has it in flight, in the
 	// phase of its last durable step, for whoever resumes it.
