@@ -25,16 +25,18 @@ const (
 	viaDecided
 	// viaLaggingLog: the run took a steered stream's message, though the
 	// stream's log still has the run before it in flight (see carryOn):
-	// until the run starts, the log's events of other runs are projected,
-	// not shown.
+	// until the run starts, the log's events, of the run before and of
+	// its delegates, are projected, not shown.
 	viaLaggingLog
 )
 
 // hides reports whether the stream projects ev without showing it: an
 // event of a run before the one it follows, which its log still had in
-// flight.
+// flight, or of that run's delegates. A delegate's events carry its own
+// run's id, and come before its parent's end: until the followed run
+// starts, every event is the run's before.
 func (f following) hides(ev contract.RunEvent) bool {
-	return f.via == viaLaggingLog && len(ev.Subflow) == 0 && ev.RunID != f.run
+	return f.via == viaLaggingLog && (len(ev.Subflow) > 0 || ev.RunID != f.run)
 }
 
 // passed moves f on past the committed event ev of the stream's own

@@ -1,0 +1,133 @@
+package wire
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+)
+
+// childHeldRunner is steerMissed whose subscriptions, once hold is set,
+// hold every delegated run's event, and all after it, until release
+// closes, as a busy machine may: the thread's log still shows the run
+// in flight, in its delegate call, after it ended and the next one
+// started. steered closes once a steer is taken.
+type childHeldRunner struct {
+	steerMissed
+	hold    *atomic.Bool
+	release <-chan struct{}
+	steered chan struct{}
+	once    *sync.Once
+}
+
+func (r childHeldRunner) Subscribe(fn func(contract.RunEvent)) func() {
+	return r.steerMissed.Subscribe(func(ev contract.RunEvent) {
+		if r.hold.Load() && len(ev.Subflow) > 0 {
+			<-r.release
+		}
+		fn(ev)
+	})
+}
+
+func (r childHeldRunner) Steer(input []contract.Turn) error {
+	err := r.steerMissed.Steer(input)
+	if err == nil {
+		r.once.Do(func() { close(r.steered) })
+	}
+	return err
+}
+
+// TestAPostTakenByTheNextRunHidesTheEndedRunsDelegate: a message whose
+// steer found its run ended, and which the next run (another post's)
+// took instead, while the thread's log still had the ended run in its
+// delegate call, gets a stream of the next run only: what the log
+// brings of the ended run, its delegate's last events too, is that
+// run's streams', not this one's. The delegate's events were shown in
+// it, ahead of the next run's start: the official AG-UI client threw
+// (its first event must be RUN_STARTED), and the AI SDK's rebuilt no
+// message at all.
+func TestAPostTakenByTheNextRunHidesTheEndedRunsDelegate(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			dir := aiSDKDir(t)
+			var hold atomic.Bool
+			arrived, gate, release, steered, model := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
+			var let sync.Once
+			letGo := func() {
+				let.Do(func() {
+					close(release)
+					close(model)
+				})
+			}
+			// Before the handler closes, should the test stop early.
+			t.Cleanup(letGo)
+			var opened sync.Once
+			t.Cleanup(func() { opened.Do(func() { close(gate) }) })
+			replies := append(delegatingCleaner()[:2], gated(model, says("Tidying.")), says("Kept."))
+			s := cutStreams(t, cleanerRunnerServer(t, t.TempDir(), proto, replies, func(a *conductor.Agent) Runner {
+				return childHeldRunner{steerMissed{agentRunner{a}, &sync.Once{}, arrived, gate}, &hold, release, steered, &sync.Once{}}
+			}))
+			body := func(text string) string {
+				if proto == ProtocolAISDK {
+					return chatBody("x1", text)
+				}
+				return aguiBody("x1", []map[string]any{{"id": "u-" + text, "role": "user", "content": text}})
+			}
+			// The run waits in its delegate call for the child's approval.
+			if code, b := post(t, s.srv.URL, body("clean up")); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
+				t.Fatalf("first stream: %d, want the approval request of call_d/d1:\n%s", code, b)
+			}
+			s.h.mu.Lock()
+			th := s.h.threads["x1"]
+			returned := th.returned
+			s.h.mu.Unlock()
+			firstRun := th.r.Snapshot().RunID
+
+			hold.Store(true)
+			second := postLater(s.srv.URL, body("keep the build"))
+			<-arrived
+			// Between the second post's look and its steer, the first run
+			// is stopped in its delegate call and returns, the child's
+			// events held from the thread's log, and another post starts
+			// the next run, whose model call waits: that run stays in
+			// flight.
+			if err := th.r.(childHeldRunner).Abort(contract.AbortNow); err != nil {
+				t.Fatal(err)
+			}
+			<-returned
+			third := postLater(s.srv.URL, body("tidy the docs"))
+			waitFor(t, func() bool { s := th.r.Snapshot(); return s.RunID != firstRun && s.Phase.InFlight() })
+			opened.Do(func() { close(gate) })
+			var a postAnswer
+			select {
+			case <-steered:
+			case a = <-second:
+				t.Fatalf("second post ended before its steer was taken: %d %v:\n%s", a.code, a.err, a.body)
+			}
+			letGo()
+			a = <-second
+			if a.err != nil || a.code != http.StatusOK {
+				t.Fatalf("second post: %d %v:\n%s", a.code, a.err, a.body)
+			}
+			if b := <-third; b.err != nil || b.code != http.StatusOK {
+				t.Fatalf("third post: %d %v", b.code, b.err)
+			}
+			var got []string
+			if proto == ProtocolAISDK {
+				got = uiFoldLines(t, dir, a.body)
+			} else {
+				got = aguiFoldLines(t, a.body)
+			}
+			want := []string{"text: Tidying.", "text: Kept."}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("what the client rebuilt from the second post's stream mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
