@@ -24,16 +24,18 @@ type decided struct {
 // its decided calls, and nothing else sends it their results or the
 // run's reply. The run is reopened as for a message the client sent
 // since (see carryOn), and its end does not end the stream, which goes
-// on with the next run's events in the same message.
-func (s *streamer) decidedFirst(d *decided) error {
+// on, in the same message, with then: the run the post's message starts
+// or steered.
+func (s *streamer) decidedFirst(d *decided, then following) error {
 	s.answered = d.answered
 	s.had(d.events)
 	s.pos = d.end
 	id, running := s.inRun()
 	if !running {
+		s.follows = then
 		return nil
 	}
-	s.follows = following{run: id, via: viaDecided}
+	s.follows = following{run: id, via: viaDecided, then: &then}
 	if err := s.reopen(id); err != nil {
 		return err
 	}
@@ -57,8 +59,8 @@ func (s *streamer) decidedFirst(d *decided) error {
 // decisions resumed and then the steered run, to its end or its next
 // pause: the client holds the first up to its decided calls, as for a
 // message that starts the next run (see decidedFirst).
-func (s *streamer) decidedThenSteered(ctx context.Context, d *decided) error {
-	err := s.decidedFirst(d)
+func (s *streamer) decidedThenSteered(ctx context.Context, d *decided, steered string) error {
+	err := s.decidedFirst(d, following{run: steered, via: viaStarting})
 	if err == nil {
 		err = s.follow(ctx, nil)
 	}

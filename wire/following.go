@@ -3,12 +3,16 @@ package wire
 import "github.com/batonrt/baton/contract"
 
 // following is the run a stream follows, and how the stream came to it:
-// what the run's start and end mean for the stream.
+// what the start and end of runs mean for the stream.
 type following struct {
 	// run is the run whose end ends the stream; "" until the next run
-	// to start, whose start names it.
-	run string
-	via arrival
+	// to start past after, whose start names it.
+	run   string
+	after uint64
+	via   arrival
+	// then is what the stream follows once run ends, when via is
+	// viaDecided.
+	then *following
 }
 
 // arrival is how a stream came to the run it follows.
@@ -19,24 +23,36 @@ const (
 	// the run's end ends the stream.
 	viaStart arrival = iota
 	// viaDecided: the run is the one a post's decisions resumed, whose
-	// end does not end the stream: the run started after it, which the
-	// post's message started or steered, follows in it (see
-	// decidedFirst).
+	// end does not end the stream: the run the post's message started or
+	// steered follows in it (then; see decidedFirst).
 	viaDecided
-	// viaLaggingLog: the run took a steered stream's message, though the
-	// stream's log still has the run before it in flight (see carryOn):
-	// until the run starts, the log's events, of the run before and of
-	// its delegates, are projected, not shown.
-	viaLaggingLog
+	// viaStarting: the run has yet to start in the stream's log, which
+	// still has runs before it that are not the client's: the run before
+	// the one that took a steered stream's message, which the log still
+	// had in flight (see carryOn), or runs other clients started and
+	// ended before a post's message could start its own (see
+	// decidedFirst). Until the run starts, the log's events, of those
+	// runs and of their delegates, are projected, not shown.
+	viaStarting
 )
 
+// starts reports whether ev starts the run f follows.
+func (f following) starts(ev contract.RunEvent) bool {
+	if ev.Kind != contract.EvRunStarted || len(ev.Subflow) > 0 {
+		return false
+	}
+	if f.run == "" {
+		return ev.Seq > f.after
+	}
+	return ev.RunID == f.run
+}
+
 // hides reports whether the stream projects ev without showing it: an
-// event of a run before the one it follows, which its log still had in
-// flight, or of that run's delegates. A delegate's events carry its own
-// run's id, and come before its parent's end: until the followed run
-// starts, every event is the run's before.
+// event before the start of the run it follows, of runs that are not
+// its client's or of their delegates, whose events carry their own runs'
+// ids.
 func (f following) hides(ev contract.RunEvent) bool {
-	return f.via == viaLaggingLog && (len(ev.Subflow) > 0 || ev.RunID != f.run)
+	return f.via == viaStarting && !f.starts(ev)
 }
 
 // passed moves f on past the committed event ev of the stream's own
@@ -44,18 +60,15 @@ func (f following) hides(ev contract.RunEvent) bool {
 func (f *following) passed(ev contract.RunEvent) (ends bool) {
 	switch ev.Kind {
 	case contract.EvRunStarted:
-		if f.run == "" {
-			f.run = ev.RunID
-		}
-		if ev.RunID == f.run {
-			f.via = viaStart
+		if f.starts(ev) {
+			f.run, f.via = ev.RunID, viaStart
 		}
 	case contract.EvRunSettled, contract.EvRunFaulted:
 		if ev.RunID != f.run {
 			return false
 		}
 		if f.via == viaDecided {
-			*f = following{}
+			*f = *f.then
 			return false
 		}
 		return true

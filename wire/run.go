@@ -73,7 +73,10 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 	start := s.pos
 	var err error
 	if resumed != nil {
-		err = s.decidedFirst(resumed)
+		// Runs other clients started and ended since the decided one are
+		// not this stream's: its run is the first to start after the
+		// claim.
+		err = s.decidedFirst(resumed, following{after: t.r.Snapshot().Seq, via: viaStarting})
 	} else {
 		s.last, s.started = t.r.Snapshot().Seq, true
 	}
@@ -191,7 +194,7 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	s.answered = answered
 	w.WriteHeader(http.StatusOK)
 	if prior != nil {
-		err = s.decidedThenSteered(ctx, prior)
+		err = s.decidedThenSteered(ctx, prior, took)
 	} else {
 		err = s.carryOn(ctx, events, end, took)
 	}

@@ -111,6 +111,18 @@ func (s *streamer) silent(ev contract.RunEvent) {
 	s.proj.Project(ev)
 }
 
+// hidden projects an event of a run before the stream's that is not its
+// client's (see viaStarting): silently, and such a run's start does not
+// take the message the stream's own run goes on in (see
+// aisdk.Projector.Chain).
+func (s *streamer) hidden(ev contract.RunEvent) {
+	chained := s.ui != nil && s.ui.Chained()
+	s.silent(ev)
+	if chained && !s.ui.Chained() {
+		s.ui.Chain()
+	}
+}
+
 func (s *streamer) inRun() (string, bool) {
 	if s.ui != nil {
 		return s.ui.InRun()
@@ -167,9 +179,9 @@ func (s *streamer) emit(ev contract.RunEvent) error {
 	case ev.Kind == contract.EvSignalRejected:
 		return nil
 	case s.follows.hides(ev):
-		// The run before the stream's, which the log still had in flight
-		// (see carryOn): its end is not this stream's.
-		s.silent(ev)
+		// A run before the stream's, which is not its client's (see
+		// viaStarting): its end is not this stream's.
+		s.hidden(ev)
 		return nil
 	case isSubflowAsk(ev) && s.ask(ev):
 		if s.nd == nil && s.ui == nil {
@@ -314,7 +326,7 @@ func (s *streamer) carryOn(ctx context.Context, had []contract.RunEvent, end int
 		// message came for, which ended and left it to the next. What
 		// the log brings of that run is for its own streams; this one
 		// opens with the next run's start.
-		s.follows = following{run: steered, via: viaLaggingLog}
+		s.follows = following{run: steered, via: viaStarting}
 	case running:
 		s.follows = following{run: id}
 	}
@@ -361,7 +373,7 @@ func (s *streamer) had(events []contract.RunEvent) {
 // then the run that took it), else the rest of the message it holds.
 func (s *streamer) reopen(steered string) error {
 	switch {
-	case s.nd != nil, s.follows.via == viaLaggingLog:
+	case s.nd != nil, s.follows.via == viaStarting:
 		return nil
 	case s.ui != nil && steered != "":
 		return s.writeUI(s.ui.Continue(s.follows.run + "-" + strconv.FormatUint(s.last, 10)))

@@ -250,6 +250,10 @@ func (p *Projector) Chain() {
 	p.chained = true
 }
 
+// Chained reports whether the next run's start goes on in the message
+// the stream sends (see Chain).
+func (p *Projector) Chained() bool { return p.chained }
+
 // Decided says that the client answered the delegated run's call id (by
 // track.SubflowCallID) in a message before the one the stream sends: a
 // question, whose part there holds the answer, or an approval, whose
