@@ -27,10 +27,12 @@ const (
 	// steered follows in it (then; see decidedFirst).
 	viaDecided
 	// viaStarting: the run has yet to start in the stream's log, which
-	// still has runs before it that are not the client's: the run before
-	// the one that took a steered stream's message, which the log still
-	// had in flight (see carryOn), or runs other clients started and
-	// ended before a post's message could start its own (see
+	// may still have runs before it that are not the client's: the run
+	// before the one that took a steered stream's message, which the log
+	// still had in flight (see carryOn), the run before the one a post's
+	// message starts, whose delegate's last events the log may not have
+	// had when the post claimed the thread, or runs other clients started
+	// and ended before a post's message could start its own (see
 	// decidedFirst). Until the run starts, the log's events, of those
 	// runs and of their delegates, are projected, not shown.
 	viaStarting

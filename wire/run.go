@@ -78,7 +78,11 @@ func (h *Handler) runOnce(w http.ResponseWriter, r *http.Request, proto Protocol
 		// claim.
 		err = s.decidedFirst(resumed, following{after: t.r.Snapshot().Seq, via: viaStarting})
 	} else {
+		// What the log still has of the runs before, their delegates'
+		// last events too, is theirs: the stream's run is the first to
+		// start after the claim.
 		s.last, s.started = t.r.Snapshot().Seq, true
+		s.follows = following{after: s.last, via: viaStarting}
 	}
 	done := make(chan struct{})
 	var runErr error

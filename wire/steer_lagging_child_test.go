@@ -131,3 +131,67 @@ func TestAPostTakenByTheNextRunHidesTheEndedRunsDelegate(t *testing.T) {
 		})
 	}
 }
+
+// TestANewRunsStreamHidesTheEndedRunsDelegate: a message that starts a
+// run, while the thread's log still has the run before it in its
+// delegate call, gets a stream of its own run only: the delegate's last
+// events, which the log brings first, are the ended run's streams'. They
+// opened the new run's stream, ahead of its start: the official AG-UI
+// client threw (its first event must be RUN_STARTED).
+func TestANewRunsStreamHidesTheEndedRunsDelegate(t *testing.T) {
+	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
+		t.Run(string(proto), func(t *testing.T) {
+			dir := aiSDKDir(t)
+			var hold atomic.Bool
+			release := make(chan struct{})
+			var let sync.Once
+			letGo := func() { let.Do(func() { close(release) }) }
+			// Before the handler closes, should the test stop early.
+			t.Cleanup(letGo)
+			replies := append(delegatingCleaner()[:2], says("Tidied."))
+			s := cutStreams(t, cleanerRunnerServer(t, t.TempDir(), proto, replies, func(a *conductor.Agent) Runner {
+				return childHeldRunner{steerMissed{agentRunner{a}, &sync.Once{}, nil, nil}, &hold, release, nil, &sync.Once{}}
+			}))
+			body := func(text string) string {
+				if proto == ProtocolAISDK {
+					return chatBody("x1", text)
+				}
+				return aguiBody("x1", []map[string]any{{"id": "u-" + text, "role": "user", "content": text}})
+			}
+			// The run waits in its delegate call for the child's approval.
+			if code, b := post(t, s.srv.URL, body("clean up")); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
+				t.Fatalf("first stream: %d, want the approval request of call_d/d1:\n%s", code, b)
+			}
+			s.h.mu.Lock()
+			th := s.h.threads["x1"]
+			returned := th.returned
+			s.h.mu.Unlock()
+			firstRun := th.r.Snapshot().RunID
+
+			// The run is stopped in its delegate call and returns, the
+			// child's events held from the thread's log; the next message
+			// starts a run that ends before the log has them.
+			hold.Store(true)
+			if err := th.r.(childHeldRunner).Abort(contract.AbortNow); err != nil {
+				t.Fatal(err)
+			}
+			<-returned
+			next := postLater(s.srv.URL, body("tidy the docs"))
+			waitFor(t, func() bool { s := th.r.Snapshot(); return s.RunID != firstRun && s.Phase == contract.PhaseSettled })
+			letGo()
+			a := <-next
+			if a.err != nil || a.code != http.StatusOK {
+				t.Fatalf("next post: %d %v:\n%s", a.code, a.err, a.body)
+			}
+			var got []string
+			if proto == ProtocolAISDK {
+				got = uiFoldLines(t, dir, a.body)
+			} else {
+				got = aguiFoldLines(t, a.body)
+			}
+			if diff := cmp.Diff([]string{"text: Tidied."}, got); diff != "" {
+				t.Errorf("what the client rebuilt from the next post's stream mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
