@@ -53,13 +53,16 @@ func (s *streamer) decidedFirst(d *decided, then following) error {
 	return nil
 }
 
-// decidedThenSteered streams, for a post whose decisions let its run go
-// on to its end before its message could steer it, and whose message
-// then steered the run after (another post's), the rest of the run the
-// decisions resumed and then the steered run, to its end or its next
-// pause: the client holds the first up to its decided calls, as for a
-// message that starts the next run (see decidedFirst).
-func (s *streamer) decidedThenSteered(ctx context.Context, d *decided, steered string) error {
+// steeredAfter streams the rest of the run in flight in d's events,
+// then steered, the run that took the post's message, to its end or its
+// next pause, in one message as decidedFirst does. It is for a post
+// whose decisions let its run go on to its end before its message could
+// steer it, the message then steering the run after it (another
+// post's); and for a message whose steer returned with another run in
+// flight than the one it found, which may have taken the message and
+// ended: the client is then shown that run's rest, which may hold the
+// reply to its message, rather than none of it.
+func (s *streamer) steeredAfter(ctx context.Context, d *decided, steered string) error {
 	err := s.decidedFirst(d, following{run: steered, via: viaStarting})
 	if err == nil {
 		err = s.follow(ctx, nil)

@@ -169,6 +169,9 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 			return true, "", nil
 		}
 	}
+	// The run the steer finds: one that ends as the steer returns may
+	// have taken the message.
+	found := t.r.Snapshot().RunID
 	if err == nil {
 		err = sr.Steer(ctx, turns)
 	}
@@ -197,9 +200,14 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	s.park = h.opts.ClientAnswers
 	s.answered = answered
 	w.WriteHeader(http.StatusOK)
-	if prior != nil {
-		err = s.decidedThenSteered(ctx, prior, took)
-	} else {
+	switch {
+	case prior != nil:
+		err = s.steeredAfter(ctx, prior, took)
+	case took != found:
+		// Either run may have taken the message: the one found, which
+		// then ended, is shown to its end, and the one in flight after.
+		err = s.steeredAfter(ctx, &decided{events: events, end: end, answered: answered}, took)
+	default:
 		err = s.carryOn(ctx, events, end, took)
 	}
 	if err != nil && ctx.Err() == nil {
