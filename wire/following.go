@@ -22,9 +22,11 @@ const (
 	// viaStart: the stream follows its run from where it joined it, and
 	// the run's end ends the stream.
 	viaStart arrival = iota
-	// viaDecided: the run is the one a post's decisions resumed, whose
-	// end does not end the stream: the run the post's message started or
-	// steered follows in it (then; see decidedFirst).
+	// viaDecided: the run's end does not end the stream: the run the
+	// post's message started or steered follows in it (then). The run is
+	// the one a post's decisions resumed (see decidedFirst), or the one
+	// its steer found, which may have taken the message and ended before
+	// the steer returned (see steeredAfter).
 	viaDecided
 	// viaStarting: the run has yet to start in the stream's log, which
 	// may still have runs before it that are not the client's: the run
