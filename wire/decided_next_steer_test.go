@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -24,7 +25,7 @@ type steerMissed struct {
 	gate    <-chan struct{}
 }
 
-func (r steerMissed) Steer(input []contract.Turn) error {
+func (r steerMissed) Steer(ctx context.Context, input []contract.Turn) error {
 	missed := false
 	r.once.Do(func() {
 		r.arrived <- struct{}{}
@@ -34,7 +35,7 @@ func (r steerMissed) Steer(input []contract.Turn) error {
 	if missed {
 		return conductor.ErrNoRun
 	}
-	return r.agentRunner.Steer(input)
+	return r.agentRunner.Steer(ctx, input)
 }
 
 // otherPostBody is a message of another client of thread c1, which

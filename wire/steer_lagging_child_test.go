@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
@@ -35,8 +36,8 @@ func (r childHeldRunner) Subscribe(fn func(contract.RunEvent)) func() {
 	})
 }
 
-func (r childHeldRunner) Steer(input []contract.Turn) error {
-	err := r.steerMissed.Steer(input)
+func (r childHeldRunner) Steer(ctx context.Context, input []contract.Turn) error {
+	err := r.steerMissed.Steer(ctx, input)
 	if err == nil {
 		r.once.Do(func() { close(r.steered) })
 	}
@@ -97,7 +98,7 @@ func TestAPostTakenByTheNextRunHidesTheEndedRunsDelegate(t *testing.T) {
 			// events held from the thread's log, and another post starts
 			// the next run, whose model call waits: that run stays in
 			// flight.
-			if err := th.r.(childHeldRunner).Abort(contract.AbortNow); err != nil {
+			if err := th.r.(childHeldRunner).Abort(context.Background(), contract.AbortNow); err != nil {
 				t.Fatal(err)
 			}
 			<-returned
@@ -172,7 +173,7 @@ func TestANewRunsStreamHidesTheEndedRunsDelegate(t *testing.T) {
 			// child's events held from the thread's log; the next message
 			// starts a run that ends before the log has them.
 			hold.Store(true)
-			if err := th.r.(childHeldRunner).Abort(contract.AbortNow); err != nil {
+			if err := th.r.(childHeldRunner).Abort(context.Background(), contract.AbortNow); err != nil {
 				t.Fatal(err)
 			}
 			<-returned

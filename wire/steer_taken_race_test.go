@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
@@ -23,8 +24,8 @@ type steerSlow struct {
 	gate <-chan struct{}
 }
 
-func (r steerSlow) Steer(input []contract.Turn) error {
-	err := r.agentRunner.Steer(input)
+func (r steerSlow) Steer(ctx context.Context, input []contract.Turn) error {
+	err := r.agentRunner.Steer(ctx, input)
 	if err == nil {
 		r.once.Do(func() {
 			r.took <- struct{}{}
