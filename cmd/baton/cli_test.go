@@ -113,7 +113,7 @@ func TestRuntimeErrors(t *testing.T) {
 		{"missing script file", []string{"run", "--provider", "scripted", "--script", filepath.Join(dir, "none.json"), "hi"}, "baton: --script: scripted: load"},
 		{"bad script", []string{"run", "--provider", "scripted", "--script", writeScript(t, `{"replies":[]}`), "hi"}, "no replies"},
 		{"import garbage", []string{"import", "--store", dir, writeScript(t, "not json\n")}, "baton: store: "},
-		{"store is a file", []string{"sessions", "--store", writeScript(t, "x")}, "baton: open store"},
+		{"store is a file", []string{"sessions", "--store", writeScript(t, "x")}, "is not a folder"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

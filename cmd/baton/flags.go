@@ -130,11 +130,26 @@ func (fs *flagSet) openStore() (store.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if err := notAFolder(dir); err != nil {
+		return nil, dir, err
+	}
 	st, err := store.Open(dir)
 	if err != nil {
 		return nil, dir, fmt.Errorf("open store %s: %w", storeName(dir), err)
 	}
 	return st, dir, nil
+}
+
+// notAFolder names a --store that is a file, which the store would
+// report as a failed mkdir, a step the user never asked for.
+func notAFolder(dir string) error {
+	if isURL(dir) {
+		return nil
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("store %s is not a folder", dir)
+	}
+	return nil
 }
 
 // isURL reports whether --store names a database rather than a folder.

@@ -126,8 +126,9 @@ func (a *app) command(ctx context.Context, args []string) int {
 	}
 	i := slices.IndexFunc(commands(), func(c command) bool { return c.name == name })
 	if i < 0 {
-		fmt.Fprintf(a.stderr, "baton: unknown command %q\n", name)
-		a.usage(a.stderr)
+		// One line naming the mistake, as a subcommand's usage errors
+		// have, rather than the whole usage burying it.
+		fmt.Fprintf(a.stderr, "baton: unknown command %q\nrun 'baton --help' for usage\n", name)
 		return exitUsage
 	}
 	c := commands()[i]

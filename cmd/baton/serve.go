@@ -68,6 +68,9 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 			return err
 		}
 	}
+	if err := checkAddr(*addr); err != nil {
+		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("serve: --addr %s: %v (want HOST:PORT, such as 127.0.0.1:8080)", *addr, err)}
+	}
 	if cfg.token == "" && len(cfg.users) == 0 && !loopbackAddr(*addr) {
 		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--addr %s listens beyond loopback: set --token or BATON_SERVE_TOKEN, or --tokens", *addr)}
 	}
@@ -226,6 +229,24 @@ func (a *app) loadUsers(fs *flagSet, path, namespace string) ([]wire.User, error
 		}
 	}
 	return users, nil
+}
+
+// checkAddr says what is wrong with an address to listen on, before the
+// loopback check would read a malformed one as beyond loopback and ask
+// for a token, and before the provider, store and tools are opened.
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		var ae *net.AddrError
+		if errors.As(err, &ae) {
+			return errors.New(ae.Err)
+		}
+		return err
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return errors.New("invalid port")
+	}
+	return nil
 }
 
 // loopbackAddr reports whether a listen address reaches only this

@@ -18,6 +18,9 @@ func (a *app) export(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
+		return fmt.Errorf("export: -o %s is a folder: name a file", *out)
+	}
 	st, _, err := fs.openExistingStore()
 	if err != nil {
 		return err
@@ -88,6 +91,9 @@ func (a *app) importSessions(ctx context.Context, args []string) error {
 			return fmt.Errorf("import: %w", err)
 		}
 		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			return fmt.Errorf("import: %s is a folder: name a file baton export wrote", pos[0])
+		}
 		r = f
 	}
 	st, _, err := fs.openStore()
