@@ -145,3 +145,23 @@ func TestBinaryHelp(t *testing.T) {
 		})
 	}
 }
+
+// An error whose text spans lines, such as a database driver's list of
+// the addresses it tried, is folded onto the one line of stderr.
+func TestBinaryErrorOnOneLine(t *testing.T) {
+	skipShort(t, "starts a process")
+	isolate(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "postgres://nobody@" + ln.Addr().String() + "/x?connect_timeout=5"
+	ln.Close() // nobody serves there now: the connection is refused
+	code, stdout, stderr := asBuilt(t, "", "sessions", "--store", url)
+	if code != exitFailure || stdout != "" {
+		t.Errorf("exit %d, stdout %q", code, stdout)
+	}
+	if want := "baton: open store " + url + ": "; !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "\t") {
+		t.Errorf("stderr is not one line starting %q:\n%s", want, stderr)
+	}
+}

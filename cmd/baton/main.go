@@ -166,8 +166,32 @@ func (a *app) exit(err error) int {
 		}
 		return exitUsage
 	}
-	fmt.Fprintf(a.stderr, "baton: %s\n", safeText(strings.TrimPrefix(err.Error(), "baton: ")))
+	fmt.Fprintf(a.stderr, "baton: %s\n", safeText(errLine(strings.TrimPrefix(err.Error(), "baton: "))))
 	return exitFailure
+}
+
+// errLine folds an error that spans lines (a database driver's list of
+// the addresses it tried, problems joined by errors.Join) onto one line,
+// so the line after "baton: " is all a script or a log needs to read.
+func errLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r") {
+		return s
+	}
+	var b strings.Builder
+	for line := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if !strings.HasSuffix(b.String(), ":") {
+				b.WriteByte(';')
+			}
+			b.WriteByte(' ')
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 func (a *app) usage(w io.Writer) {
