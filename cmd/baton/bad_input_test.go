@@ -44,6 +44,7 @@ func TestBinaryBadInput(t *testing.T) {
 		stderr string
 	}{
 		{"unknown command", []string{"frobnicate"}, exitUsage, "baton: unknown command \"frobnicate\"\nrun 'baton --help' for usage\n"},
+		{"help on an unknown command", []string{"help", "frobnicate"}, exitUsage, "baton: unknown command \"frobnicate\"\nrun 'baton --help' for usage\n"},
 		{"unknown flag", []string{"replay", "--nope", "real"}, exitUsage, usage("replay", "flag provided but not defined: -nope")},
 		{"missing session", []string{"replay", "--store", dir}, exitUsage, usage("replay", "replay: missing argument")},
 		{"missing prompt", []string{"run", "--store", dir}, exitUsage, usage("run", "run: missing argument")},
@@ -128,18 +129,19 @@ func TestBinaryUnreadableStore(t *testing.T) {
 func TestBinaryHelp(t *testing.T) {
 	skipShort(t, "starts a process for each case")
 	isolate(t)
-	cases := [][]string{{"--help"}, {"-h"}, {"help"}}
-	for _, c := range commands() {
-		cases = append(cases, []string{c.name, "--help"}, []string{c.name, "-h"})
+	type helpCase struct {
+		args []string
+		want string
 	}
-	for _, args := range cases {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			code, stdout, stderr := asBuilt(t, "", args...)
-			want := "Usage: baton "
-			if len(args) == 2 {
-				want += args[0] + " "
-			}
-			if code != exitOK || stderr != "" || !strings.Contains(stdout, want) {
+	cases := []helpCase{{[]string{"--help"}, "Usage: baton <command>"}, {[]string{"-h"}, "Usage: baton <command>"}, {[]string{"help"}, "Usage: baton <command>"}}
+	for _, c := range commands() {
+		want := "Usage: baton " + c.name + " "
+		cases = append(cases, helpCase{[]string{c.name, "--help"}, want}, helpCase{[]string{c.name, "-h"}, want}, helpCase{[]string{"help", c.name}, want})
+	}
+	for _, tt := range cases {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := asBuilt(t, "", tt.args...)
+			if code != exitOK || stderr != "" || !strings.Contains(stdout, tt.want) {
 				t.Errorf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
 			}
 		})

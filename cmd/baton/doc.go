@@ -8,8 +8,9 @@
 // message stream, with a chat page, to the holder of one token or to
 // several users (--tokens), each with threads of their own.
 //
-// Every subcommand has its own flag set and --help. Exit codes: 0 ok, 1 a
-// runtime failure, 2 a usage error, 130 a command stopped with Ctrl-C
+// Every subcommand has its own flag set and --help (baton help CMD shows
+// it too). Exit codes: 0 ok, 1 a runtime failure, 2 a usage error, 130 a
+// command stopped with Ctrl-C
 // (serve shuts down, even while it starts, and exits 0; a second Ctrl-C
 // exits 130 at once; SIGTERM drains it for a restart, leaving the runs
 // that outlive --drain-timeout in flight in the store, and it exits 0);

@@ -121,8 +121,12 @@ func (a *app) command(ctx context.Context, args []string) int {
 	name := args[0]
 	switch name {
 	case "-h", "-help", "--help", "help":
-		a.usage(a.stdout)
-		return exitOK
+		if len(args) < 2 {
+			a.usage(a.stdout)
+			return exitOK
+		}
+		// baton help CMD is CMD's help, as go help build is.
+		name, args = args[1], []string{args[1], "--help"}
 	}
 	i := slices.IndexFunc(commands(), func(c command) bool { return c.name == name })
 	if i < 0 {
