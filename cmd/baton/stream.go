@@ -209,6 +209,10 @@ func (p *printer) text(ev contract.RunEvent) {
 			p.midLine = !strings.HasSuffix(t, "\n")
 			p.streamed = true
 		}
+	case contract.EvTurnStarted:
+		// A call after one that ended in text alone (an answer the output
+		// schema sent back) starts its text on a line of its own.
+		p.newline()
 	case contract.EvToolCall:
 		p.call(ev.Call)
 	case contract.EvToolResult:

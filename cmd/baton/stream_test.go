@@ -66,3 +66,28 @@ func TestPrinterJSON(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// Each model call's text starts on a line of its own, even when the call
+// before it ended mid-line with no tool call: an answer the output schema
+// sent back is not run together with the next one.
+func TestPrinterModelCallsOnLinesOfTheirOwn(t *testing.T) {
+	var buf bytes.Buffer
+	p := newPrinter(&buf, false, false)
+	for _, ev := range []contract.RunEvent{
+		{Kind: contract.EvRunStarted},
+		{Kind: contract.EvTurnStarted, Round: 1},
+		{Kind: contract.EvTextDelta, Text: "Sunny."},
+		{Kind: contract.EvTurnCompleted},
+		{Kind: contract.EvTurnStarted, Round: 2},
+		{Kind: contract.EvTextDelta, Text: `{"city":"Oslo"}`},
+		{Kind: contract.EvTurnCompleted},
+		{Kind: contract.EvRunSettled},
+	} {
+		p.event(ev)
+	}
+	p.close()
+	want := "Sunny.\n{\"city\":\"Oslo\"}\n── done\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
