@@ -105,8 +105,15 @@ func (a *app) importSessions(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if ids == nil {
+		ids = []string{} // a list in JSON, never null
+	}
 	if fs.json {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"imported": ids})
+	}
+	if len(ids) == 0 {
+		fmt.Fprintln(a.stdout, "no sessions imported: the input holds none")
+		return nil
 	}
 	// The ids come from the file, which may have been crafted.
 	for _, id := range ids {
