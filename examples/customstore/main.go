@@ -76,7 +76,7 @@ func (b *auditBackend) Commit(ctx context.Context, kind store.RefKind, session s
 		b.refs[kind] = map[string]store.Hash{}
 	}
 	b.refs[kind][session] = new
-	fmt.Fprintf(b.out, "audit: %s of %s moved, %d objects\n", kind, session, len(objs))
+	fmt.Fprintf(b.out, "audit: %s of %s moved, objects written: %d\n", kind, session, len(objs))
 	return nil
 }
 

@@ -14,6 +14,42 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
+// The program's output. The two children run at once, and the parent's
+// steps record whichever settles first first, so the DAG's lines come in
+// either order.
+func Example() {
+	main()
+	// Unordered output:
+	// child d1:
+	//     run_started
+	//     turn_started
+	//     turn_completed
+	//     tool_call lookup
+	//     tool_started lookup
+	//     tool_result lookup: Norway: fjords, 1,190 km of coastline
+	//     turn_started
+	//     turn_completed
+	//     run_settled
+	// child d2:
+	//     run_started
+	//     turn_started
+	//     turn_completed
+	//     run_settled
+	// Brief: Norway: fjords, 1,190 km of coastline / Grey waves fold on the sea.
+	// step 5 model_replied
+	// step 4 delegate_settled
+	//     step 4 model_replied
+	//     step 3 tool_settled
+	//     step 2 model_replied
+	//     step 1 submitted
+	// step 3 delegate_settled
+	//     step 2 model_replied
+	//     step 1 submitted
+	// step 2 model_replied
+	// step 1 submitted
+	// replayed the parent and both children: identical
+}
+
 func TestDelegationRunsAndReplays(t *testing.T) {
 	ctx := context.Background()
 	st := store.NewMemory()

@@ -14,6 +14,14 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
+// The program's output, so a change that breaks the example fails here.
+func Example() {
+	main()
+	// Output:
+	// replayed 4 steps: identical
+	// with the reply edited: cadence: nondeterministic step 2: recorded "publish turn_completed#3; publish tool_call#4; publish tool_started#5; run_tool call_1 add", replayed "publish turn_completed#3; publish tool_call#4; publish tool_result#5; publish turn_started#6; invoke_model turn=2 history=3 tokens=47 tools=1"
+}
+
 func TestSessionReplays(t *testing.T) {
 	ctx := context.Background()
 	st := store.NewMemory()
