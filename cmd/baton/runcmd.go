@@ -33,6 +33,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	var output outputFlag
 	fs.Var(&output, "output-schema", outputFlagHelp)
 	window := fs.Int("context-window", 0, "the model's context size in tokens; history is compacted near it (default 128000)")
+	maxTurns := fs.Int("max-turns", contract.DefaultMaxTurns, "most model calls a run makes; at the cap it fails with max_turns")
 	agents := fs.String("agents", "", "JSON file of delegates the agent may hand tasks to (see README: Delegation)")
 	pos, err := fs.parse(args, 1, -1)
 	if err != nil {
@@ -40,6 +41,9 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	}
 	if *window < 0 {
 		return usagef(fs.FlagSet, "run: --context-window must be positive, got %d", *window)
+	}
+	if *maxTurns < 1 || *maxTurns > contract.MaxMaxTurns {
+		return usagef(fs.FlagSet, "run: --max-turns must be from 1 to %d, got %d", contract.MaxMaxTurns, *maxTurns)
 	}
 	driver, err := mflags.options(fs)
 	if err != nil {
@@ -70,7 +74,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window, driver: driver, storeArg: fs.storeArg()}
+	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window, maxTurns: *maxTurns, driver: driver, storeArg: fs.storeArg()}
 	if spec.workDir, err = sessionDir(*workspace, *workdir); err != nil {
 		return usagef(fs.FlagSet, "run: %v", err)
 	}
