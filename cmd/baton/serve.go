@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -79,9 +78,17 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 		// short enough to guess is refused, as a tokens file's is.
 		return &usageError{fs: fs.FlagSet, msg: fmt.Sprintf("--token is %d bytes, at least %d beyond loopback", len(cfg.token), minTokenLen)}
 	}
-	for o := range strings.SplitSeq(*origins, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			cfg.origins = append(cfg.origins, o)
+	if err := checkServeLimits(cfg); err != nil {
+		return &usageError{fs: fs.FlagSet, msg: err.Error()}
+	}
+	if cfg.origins, err = parseOrigins(*origins); err != nil {
+		return &usageError{fs: fs.FlagSet, msg: err.Error()}
+	}
+	if *advertise != "" {
+		// Checked here, not only once a shared store is open, so a
+		// mistake shows on the first start, whatever the store.
+		if _, err := advertiseURL(*advertise, nil); err != nil {
+			return &usageError{fs: fs.FlagSet, msg: err.Error()}
 		}
 	}
 	for _, o := range []string{"*", "null"} {
