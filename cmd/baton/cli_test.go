@@ -35,6 +35,7 @@ func TestUsageErrors(t *testing.T) {
 		{"export has no --json", []string{"export", "--json"}, "export: --json is not a flag of export: it writes JSONL already"},
 		{"serve has no --json", []string{"serve", "--json=true"}, "serve: --json is not a flag of serve: its output is the AG-UI stream it serves"},
 		{"fork as a bad id", []string{"fork", "--store", dir, "--as", "bad id/x", "s", "1"}, `fork: --as: session id "bad id/x": use letters, digits, '-', '_' and '.' only`},
+		{"fork as an id too long for the store", []string{"fork", "--store", dir, "--as", strings.Repeat("x", 81), "s", "1"}, "fork: --as: session id of 81 bytes; at most 80"},
 		{"no retries below zero", []string{"run", "--retries", "-1", "hi"}, "run: --retries must be 0 or more, got -1"},
 		{"zero timeout", []string{"serve", "--stall-timeout", "0s"}, "serve: --stall-timeout must be positive, got 0s"},
 		{"negative retry wait", []string{"run", "--max-retry-wait", "-1s", "hi"}, "run: --max-retry-wait must be 0 (no bound) or more, got -1s"},

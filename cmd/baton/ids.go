@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/batonrt/baton/store"
 )
 
 var (
@@ -27,8 +29,8 @@ func newSessionID() string {
 // digits, '-', '_' and '.', so it prints, pastes and names a file the same
 // everywhere. Empty means baton picks one.
 func checkNewID(id string) error {
-	if len(id) > 128 {
-		return fmt.Errorf("session id of %d bytes; at most 128", len(id))
+	if len(id) > store.MaxSessionID {
+		return fmt.Errorf("session id of %d bytes; at most %d", len(id), store.MaxSessionID)
 	}
 	for _, r := range id {
 		if !(r == '-' || r == '_' || r == '.' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')) {
