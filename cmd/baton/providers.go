@@ -33,8 +33,17 @@ const openAIRulesHelp = "with --provider openai, which rules say what a model ta
 // openProvider builds the named provider, reading keys from the
 // environment. A missing key is an error here, before any run starts.
 func openProvider(p providerSpec) (turn.Provider, string, error) {
-	if p.openAIRules != "" && p.name != "openai" {
+	// A flag of another provider would be ignored, and the run go to a
+	// model other than the one the user meant.
+	switch {
+	case p.name != "openai" && p.name != "anthropic" && p.name != "scripted":
+		return nil, "", &usageError{msg: fmt.Sprintf("unknown provider %q: want openai, anthropic or scripted", p.name)}
+	case p.openAIRules != "" && p.name != "openai":
 		return nil, "", &usageError{msg: fmt.Sprintf("--openai-rules is for --provider openai, not %s", p.name)}
+	case p.script != "" && p.name != "scripted":
+		return nil, "", &usageError{msg: fmt.Sprintf("--script is for --provider scripted, not %s", p.name)}
+	case p.baseURL != "" && p.name == "scripted":
+		return nil, "", &usageError{msg: "--base-url is for --provider openai or anthropic, not scripted"}
 	}
 	switch p.name {
 	case "openai":
@@ -69,7 +78,7 @@ func openProvider(p providerSpec) (turn.Provider, string, error) {
 	case "scripted":
 		return openScripted(p)
 	}
-	return nil, "", &usageError{msg: fmt.Sprintf("unknown provider %q: want openai, anthropic or scripted", p.name)}
+	return nil, "", fmt.Errorf("unknown provider %q", p.name)
 }
 
 func orDefault(v, d string) string {
