@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/batonrt/baton/contract"
 )
@@ -35,8 +37,9 @@ type agentSpec struct {
 }
 
 // loadAgents reads an agents file and returns the delegates of the run's
-// agent and the depth cap.
-func loadAgents(path, model string) ([]contract.Delegate, int, error) {
+// agent and the depth cap. offered are the names of the tools the run's
+// agent has, the only ones a delegate may name.
+func loadAgents(path, model string, offered []string) ([]contract.Delegate, int, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("agents file: %w", err)
@@ -56,6 +59,15 @@ func loadAgents(path, model string) ([]contract.Delegate, int, error) {
 			return nil, 0, fmt.Errorf("agents file %s: agent name %q must be letters, digits, _ or -", path, a.Name)
 		case byName[a.Name].Name != "":
 			return nil, 0, fmt.Errorf("agents file %s: agent %q is declared twice", path, a.Name)
+		case a.MaxTurns < 0 || a.MaxTurns > contract.MaxMaxTurns:
+			return nil, 0, fmt.Errorf("agents file %s: agent %q: max_turns must be in 1..%d (none means %d), got %d", path, a.Name, contract.MaxMaxTurns, contract.DefaultMaxTurns, a.MaxTurns)
+		}
+		// Named here, in the file's terms, rather than by CreateAgent as
+		// a field path of the unrolled config.
+		for _, t := range a.Tools {
+			if !slices.Contains(offered, t) {
+				return nil, 0, fmt.Errorf("agents file %s: agent %q: no tool %q among the run's: %s (--allow-shell adds shell, --allow-http http_get)", path, a.Name, t, strings.Join(offered, ", "))
+			}
 		}
 		byName[a.Name] = a
 	}

@@ -60,7 +60,9 @@ func TestAgentsFileErrors(t *testing.T) {
 		{`{"agents": [{"name": "a", "system": "s", "delegates": ["b"]}]}`, `a delegates to "b", which the file does not declare`},
 		{`{"agents": [{"name": "a", "system": "s"}, {"name": "a", "system": "t"}]}`, `agent "a" is declared twice`},
 		{`{"agents": [{"name": "a b", "system": "s"}]}`, `agent name "a b" must be letters, digits, _ or -`},
-		{`{"agents": [{"name": "a", "system": "s", "tools": ["shell"]}]}`, `Delegates[0].Config.Tools[0] "shell" is not in Deps.Tools.Box`},
+		{`{"agents": [{"name": "a", "system": "s", "tools": ["shell"]}]}`, `: agent "a": no tool "shell" among the run's: list_files, read_file, write_file (--allow-shell adds shell, --allow-http http_get)` + "\n"},
+		{`{"agents": [{"name": "a", "system": "s", "delegates": ["b"]}, {"name": "b", "system": "s", "tools": ["read_file", "http_get"]}]}`, `: agent "b": no tool "http_get" among the run's`},
+		{`{"agents": [{"name": "a", "system": "s", "max_turns": -1}]}`, `: agent "a": max_turns must be in 1..100000 (none means 64), got -1` + "\n"},
 		{`{"max_depth": 99, "agents": []}`, `max_depth must be in 0..16`},
 		{`{"agents": [{"name": "a", "sytem": "s"}]}`, `unknown field "sytem"`},
 		// Three agents delegating to each other unroll to 3^depth.

@@ -128,7 +128,7 @@ func TestRunNamesOnlyStoredSessions(t *testing.T) {
 	agents := writeAgents(t, `{"agents": [{"name": "a", "system": "s", "tools": ["shell"]}]}`)
 	script := writeScript(t, `{"replies": [{"text": "hi"}]}`)
 	code, _, stderr := cli(t, "", "run", "--agents", agents, "--provider", "scripted", "--script", script, "--store", dir, "--workspace", t.TempDir(), "hi")
-	if code != exitFailure || !strings.Contains(stderr, `"shell" is not in Deps.Tools.Box`) {
+	if code != exitFailure || !strings.Contains(stderr, `agent "a": no tool "shell" among the run's`) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if i := strings.Index(stderr, "session "); i >= 0 {

@@ -81,11 +81,6 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	if *instructions != "" {
 		spec.instructions = strings.Split(*instructions, ",")
 	}
-	if *agents != "" {
-		if spec.delegates, spec.maxDepth, err = loadAgents(*agents, model); err != nil {
-			return err
-		}
-	}
 	if spec.sessionID != "" {
 		if _, err := head(ctx, st, spec.sessionID); err != nil {
 			return err
@@ -107,6 +102,11 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	if a.interactive {
 		// Someone is at the terminal to answer the model's questions.
 		spec.tools = append(spec.tools, dispatch.AskHuman(""))
+	}
+	if *agents != "" {
+		if spec.delegates, spec.maxDepth, err = loadAgents(*agents, model, offeredNames(spec.tools)); err != nil {
+			return err
+		}
 	}
 	if len(*servers) > 0 {
 		// Starting a server may take long or hang until the connect
@@ -157,4 +157,14 @@ func runExit(snap contract.RunSnapshot, err error, spec driveSpec, json bool) er
 		return &exitError{code: exitFailure, msg: faultText(re)}
 	}
 	return &exitError{code: exitFailure}
+}
+
+// offeredNames are the names of the tools offered, sorted.
+func offeredNames(tools []dispatch.Tool) []string {
+	names := make([]string, 0, len(tools))
+	for _, t := range tools {
+		names = append(names, t.Descriptor().Name)
+	}
+	slices.Sort(names)
+	return names
 }
