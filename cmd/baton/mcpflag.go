@@ -36,6 +36,11 @@ func (f mcpFlag) Set(spec string) error {
 	if err != nil {
 		return err
 	}
+	// Two servers of one name could be told apart by nothing in the
+	// logs or the approval prompt, and their tools share a prefix.
+	if slices.ContainsFunc(*f.servers, func(o mcp.Server) bool { return o.Name == s.Name }) {
+		return fmt.Errorf("server %q is given twice", s.Name)
+	}
 	s.NeedsApproval = !f.trusted
 	*f.servers = append(*f.servers, s)
 	return nil

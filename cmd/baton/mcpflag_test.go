@@ -71,6 +71,14 @@ func TestRunMCPBadFlag(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, `"nothing" is not NAME=COMMAND ARGS or NAME=URL`) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
+	// Two servers of one name would be told apart by nothing in the
+	// logs or the approval prompt; neither is started.
+	for _, second := range []string{"--mcp", "--mcp-trusted"} {
+		code, _, stderr = cli(t, "", "run", "--provider", "scripted", "--mcp", "fs=/no/such/server", second, "fs=https://example.com/mcp", "hi")
+		if want := `baton: invalid value "fs=https://example.com/mcp" for flag -` + strings.TrimPrefix(second, "--") + `: server "fs" is given twice` + "\n"; code != 2 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("%s twice: exit %d, stderr %q, want %q", second, code, stderr, want)
+		}
+	}
 	code, _, stderr = cli(t, "", "run", "--provider", "scripted", "--script", writeScript(t, `{"replies": [{"text": "x"}]}`), "--store", t.TempDir(), "--mcp", "gone=/no/such/server", "hi")
 	if code != 1 || !strings.Contains(stderr, `mcp: connect "gone"`) {
 		t.Errorf("exit %d: %s", code, stderr)
