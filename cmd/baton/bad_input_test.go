@@ -44,6 +44,7 @@ func TestBinaryBadInput(t *testing.T) {
 		stderr string
 	}{
 		{"unknown command", []string{"frobnicate"}, exitUsage, "baton: unknown command \"frobnicate\"\nrun 'baton --help' for usage\n"},
+		{"a flag before the command", []string{"--store", dir, "sessions"}, exitUsage, "baton: flag --store before a command: give the command first, then its flags\nrun 'baton --help' for usage\n"},
 		{"help on an unknown command", []string{"help", "frobnicate"}, exitUsage, "baton: unknown command \"frobnicate\"\nrun 'baton --help' for usage\n"},
 		{"unknown flag", []string{"replay", "--nope", "real"}, exitUsage, usage("replay", "flag provided but not defined: -nope")},
 		{"missing session", []string{"replay", "--store", dir}, exitUsage, usage("replay", "replay: missing argument")},

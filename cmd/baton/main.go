@@ -129,6 +129,12 @@ func (a *app) command(ctx context.Context, args []string) int {
 		name, args = args[1], []string{args[1], "--help"}
 	}
 	i := slices.IndexFunc(commands(), func(c command) bool { return c.name == name })
+	if i < 0 && strings.HasPrefix(name, "-") {
+		// Flags belong to a command: --store before it is the likely
+		// slip, not a command named --store.
+		fmt.Fprintf(a.stderr, "baton: flag %s before a command: give the command first, then its flags\nrun 'baton --help' for usage\n", strings.SplitN(name, "=", 2)[0])
+		return exitUsage
+	}
 	if i < 0 {
 		// One line naming the mistake, as a subcommand's usage errors
 		// have, rather than the whole usage burying it.
