@@ -33,9 +33,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	var output outputFlag
 	fs.Var(&output, "output-schema", outputFlagHelp)
 	window := fs.Int("context-window", 0, "the model's context size in tokens; history is compacted near it (default 128000)")
-	var temperature temperatureFlag
-	fs.Var(&temperature, "temperature", "sampling temperature `N`, from 0 to 2 (default the provider's)")
-	maxTurns := fs.Int("max-turns", contract.DefaultMaxTurns, "most model calls a run makes; at the cap it fails with max_turns")
+	runFlags := addRunConfigFlags(fs)
 	agents := fs.String("agents", "", "JSON file of delegates the agent may hand tasks to (see README: Delegation)")
 	pos, err := fs.parse(args, 1, -1)
 	if err != nil {
@@ -44,8 +42,8 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	if *window < 0 {
 		return usagef(fs.FlagSet, "run: --context-window must be positive, got %d", *window)
 	}
-	if *maxTurns < 1 || *maxTurns > contract.MaxMaxTurns {
-		return usagef(fs.FlagSet, "run: --max-turns must be from 1 to %d, got %d", contract.MaxMaxTurns, *maxTurns)
+	if err := runFlags.check("run"); err != nil {
+		return &usageError{fs: fs.FlagSet, msg: err.Error()}
 	}
 	driver, err := mflags.options(fs)
 	if err != nil {
@@ -76,7 +74,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window, maxTurns: *maxTurns, temperature: temperature.v, driver: driver, storeArg: fs.storeArg()}
+	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window, runConfig: *runFlags, driver: driver, storeArg: fs.storeArg()}
 	if spec.workDir, err = sessionDir(*workspace, *workdir); err != nil {
 		return usagef(fs.FlagSet, "run: %v", err)
 	}

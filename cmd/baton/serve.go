@@ -48,9 +48,14 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 	allowHTTP := fs.Bool("allow-http", false, "offer the http_get tool (each call needs the page's approval)")
 	servers := addMCPFlags(fs)
 	mflags := addModelFlags(fs)
+	runFlags := addRunConfigFlags(fs)
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
 	}
+	if err := runFlags.check("serve"); err != nil {
+		return &usageError{fs: fs.FlagSet, msg: err.Error()}
+	}
+	cfg.run = *runFlags
 	driver, err := mflags.options(fs)
 	if err != nil {
 		return err
@@ -194,6 +199,8 @@ type serveConfig struct {
 	maxThreads int
 	// driver bounds each model call: timeouts and retries.
 	driver conductor.Model
+	// run holds what the flags set of each thread's agent config.
+	run runConfig
 	// owner finds the process that drives a thread, when several share
 	// the store.
 	owner func(ctx context.Context, threadID string) (*url.URL, error)
@@ -290,7 +297,9 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov
 // timeout, idle connections after 2 minutes.
 func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, cfg serveConfig) error {
 	h := wire.NewRunnerHandler(func(ctx context.Context, threadID string) (wire.Runner, error) {
-		return openThread(ctx, st, prov, model, tools, cfg.mcp, cfg.driver, cfg.namespace+threadID, a.tracer)
+		agentCfg := baseConfig(model)
+		cfg.run.apply(&agentCfg)
+		return openThread(ctx, st, prov, agentCfg, tools, cfg.mcp, cfg.driver, cfg.namespace+threadID, a.tracer)
 	}, wire.HandlerOptions{
 		Token:          cfg.token,
 		Users:          cfg.users,
@@ -360,7 +369,7 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 
 // openThread makes the agent of one AG-UI thread, going on with the
 // stored session of that id if there is one.
-func openThread(ctx context.Context, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, mcps *mcpServers, driver conductor.Model, id string, tracer *tracing.Tracer) (wire.Runner, error) {
+func openThread(ctx context.Context, st store.Store, prov turn.Provider, agentCfg contract.AgentConfig, tools []dispatch.Tool, mcps *mcpServers, driver conductor.Model, id string, tracer *tracing.Tracer) (wire.Runner, error) {
 	// The MCP servers' tools are not the agent's but each run's own, as
 	// listed when it starts: a tool a server dropped is offered no more.
 	box, err := dispatch.NewToolBox(tools...)
@@ -368,7 +377,7 @@ func openThread(ctx context.Context, st store.Store, prov turn.Provider, model s
 		return nil, err
 	}
 	driver.Provider = prov
-	agent, err := conductor.CreateAgent(baseConfig(model), conductor.Deps{Model: driver, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
+	agent, err := conductor.CreateAgent(agentCfg, conductor.Deps{Model: driver, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ import (
 func TestServeRunnerOffersWhatTheWireProbes(t *testing.T) {
 	ctx := context.Background()
 	st := store.NewMemory()
-	r, err := openThread(ctx, st, scripted.New(), "scripted", nil, nil, conductor.Model{}, defaultNamespace+"t", nil)
+	r, err := openThread(ctx, st, scripted.New(), baseConfig("scripted"), nil, nil, conductor.Model{}, defaultNamespace+"t", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

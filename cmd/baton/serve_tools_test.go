@@ -105,7 +105,7 @@ func TestServeRunsOfferTheNewToolList(t *testing.T) {
 		scripted.Reply{Calls: []scripted.Call{{ID: "c2", Name: "grows_second", Arguments: `{}`}, {ID: "c3", Name: "grows_first", Arguments: `{}`}}},
 		scripted.Reply{Text: "two"},
 	)
-	r, err := openThread(ctx, store.NewMemory(), model, "scripted", nil, mcps, conductor.Model{}, defaultNamespace+"t", nil)
+	r, err := openThread(ctx, store.NewMemory(), model, baseConfig("scripted"), nil, mcps, conductor.Model{}, defaultNamespace+"t", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestServeRunInFlightTakesTheNewToolList(t *testing.T) {
 		scripted.Reply{Calls: []scripted.Call{{ID: "c2", Name: "s_second", Arguments: `{}`}, {ID: "c3", Name: "s_first", Arguments: `{}`}}},
 		scripted.Reply{Text: "done"},
 	)
-	r, err := openThread(ctx, store.NewMemory(), model, "scripted", nil, mcps, conductor.Model{}, defaultNamespace+"t", nil)
+	r, err := openThread(ctx, store.NewMemory(), model, baseConfig("scripted"), nil, mcps, conductor.Model{}, defaultNamespace+"t", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

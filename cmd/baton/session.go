@@ -32,10 +32,8 @@ type driveSpec struct {
 	yes    bool
 	// contextWindow overrides the default context size when positive.
 	contextWindow int
-	// maxTurns caps the model calls of each run; zero is the default.
-	maxTurns int
-	// temperature, when set, is each run's sampling temperature.
-	temperature *float64
+	// runConfig holds what the flags set of each run's config.
+	runConfig runConfig
 	// driver holds the model call's timeouts and retries; its Provider
 	// is set from provider.
 	driver conductor.Model
@@ -85,8 +83,7 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 	}
 	cfg := baseConfig(spec.model)
 	cfg.Compaction.ContextWindow = spec.contextWindow
-	cfg.MaxTurns = spec.maxTurns
-	cfg.Sampling.Temperature = spec.temperature
+	spec.runConfig.apply(&cfg)
 	cfg.Delegates, cfg.MaxDelegationDepth = spec.delegates, spec.maxDepth
 	cfg.Output = spec.output
 	agent, err := conductor.CreateAgent(cfg, deps)

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/batonrt/baton/contract"
+)
+
+// runConfig is what the flags run and serve share set of a run's agent
+// config, beyond the model: its cap on model calls and its temperature.
+type runConfig struct {
+	maxTurns int
+	// temperature, when set, is each run's sampling temperature; unset
+	// leaves the provider's default, which a zero could not tell from a
+	// temperature of 0.
+	temperature temperatureFlag
+}
+
+// addRunConfigFlags adds --max-turns and --temperature.
+func addRunConfigFlags(fs *flagSet) *runConfig {
+	rc := &runConfig{}
+	fs.IntVar(&rc.maxTurns, "max-turns", contract.DefaultMaxTurns, "most model calls a run makes; at the cap it fails with max_turns")
+	fs.Var(&rc.temperature, "temperature", "sampling temperature `N`, from 0 to 2 (default the provider's)")
+	return rc
+}
+
+// check refuses a cap CreateAgent would, as a usage error of command.
+func (rc *runConfig) check(command string) error {
+	if rc.maxTurns < 1 || rc.maxTurns > contract.MaxMaxTurns {
+		return fmt.Errorf("%s: --max-turns must be from 1 to %d, got %d", command, contract.MaxMaxTurns, rc.maxTurns)
+	}
+	return nil
+}
+
+// apply sets what the flags say in cfg.
+func (rc runConfig) apply(cfg *contract.AgentConfig) {
+	cfg.MaxTurns = rc.maxTurns
+	cfg.Sampling.Temperature = rc.temperature.v
+}
+
+// temperatureFlag is --temperature's value.
+type temperatureFlag struct{ v *float64 }
+
+func (f *temperatureFlag) String() string {
+	if f == nil || f.v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*f.v, 'g', -1, 64)
+}
+
+func (f *temperatureFlag) Set(s string) error {
+	t, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("want a number from 0 to 2")
+	}
+	// The range both providers take, which CreateAgent checks too.
+	if !(t >= 0 && t <= 2) {
+		return fmt.Errorf("must be from 0 to 2")
+	}
+	f.v = &t
+	return nil
+}
