@@ -119,16 +119,15 @@ func TestBadOutputSchemaFile(t *testing.T) {
 	}
 }
 
-// TestRunNamesOnlyStoredSessions: a run refused before it starts (here an
-// agents file whose delegate names a tool not offered) names no session,
-// since none was stored: the printed 'baton log ID' would fail.
+// TestRunNamesOnlyStoredSessions: a run refused before it starts (here a
+// config CreateAgent refuses, a temperature o3 does not take under
+// OpenAI's rules) names no session, since none was stored: the printed
+// 'baton log ID' would fail. No request is sent.
 func TestRunNamesOnlyStoredSessions(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
-	agents := writeAgents(t, `{"agents": [{"name": "a", "system": "s", "tools": ["shell"]}]}`)
-	script := writeScript(t, `{"replies": [{"text": "hi"}]}`)
-	code, _, stderr := cli(t, "", "run", "--agents", agents, "--provider", "scripted", "--script", script, "--store", dir, "--workspace", t.TempDir(), "hi")
-	if code != exitFailure || !strings.Contains(stderr, `agent "a": no tool "shell" among the run's`) {
+	code, _, stderr := cli(t, "", "run", "--base-url", "http://127.0.0.1:1/v1", "--openai-rules", "openai", "--model", "o3", "--temperature", "0.5", "--store", dir, "--workspace", t.TempDir(), "hi")
+	if code != exitFailure || !strings.Contains(stderr, `Sampling.Temperature must be 1 or unset for o3`) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if i := strings.Index(stderr, "session "); i >= 0 {
