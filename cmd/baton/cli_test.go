@@ -49,7 +49,7 @@ func TestUsageErrors(t *testing.T) {
 		{"no idle timeout", []string{"serve", "--idle-timeout", "0s"}, "serve: --idle-timeout must be positive, got 0s"},
 		{"no threads", []string{"serve", "--max-threads", "0"}, "serve: --max-threads must be positive, got 0"},
 		{"negative drain timeout", []string{"serve", "--drain-timeout", "-1s"}, "serve: --drain-timeout must be 0 (leave runs in flight at once) or more, got -1s"},
-		{"origin with a path", []string{"serve", "--allow-origin", "https://app.example/"}, `serve: --allow-origin "https://app.example/": want an origin, scheme://host[:port] with no path (such as https://app.example), or *`},
+		{"origin with a path", []string{"serve", "--allow-origin", "https://app.example/"}, `serve: --allow-origin "https://app.example/": want an origin, scheme://host[:port] with no path (such as https://app.example), * or null`},
 		{"origin without a scheme", []string{"serve", "--allow-origin", "https://a.example,app.example"}, `serve: --allow-origin "app.example": want an origin`},
 		{"advertise without a scheme", []string{"serve", "--advertise", "10.0.0.5:8080"}, `serve: --advertise "10.0.0.5:8080": want the URL other serve processes reach this one at, such as http://10.0.0.5:8080`},
 	}

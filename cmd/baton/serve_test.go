@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -101,6 +102,14 @@ func TestServeRefusesUnsafeFlags(t *testing.T) {
 	isolate(t)
 	t.Setenv("BATON_SERVE_TOKEN", "")
 	script := writeScript(t, `{"replies":[{"text":"hi"}]}`)
+	// A port taken already: a server whose flags were let through fails
+	// to listen on it rather than serves.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	port := strconv.Itoa(taken.Addr().(*net.TCPAddr).Port)
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -108,14 +117,13 @@ func TestServeRefusesUnsafeFlags(t *testing.T) {
 		{[]string{"--addr", ":0"}, "listens beyond loopback: set --token or BATON_SERVE_TOKEN"},
 		{[]string{"--addr", "0.0.0.0:0"}, "listens beyond loopback"},
 		// A token short enough to guess lets strangers in, as a tokens
-		// file's does. (Port -1: one let through fails to listen, not
-		// serves.)
-		{[]string{"--addr", "0.0.0.0:-1", "--token", "secret"}, "--token is 6 bytes, at least 16 beyond loopback"},
+		// file's does.
+		{[]string{"--addr", "0.0.0.0:" + port, "--token", "secret"}, "--token is 6 bytes, at least 16 beyond loopback"},
 		// Without a token, every page the user visits could drive the
 		// agent on loopback.
-		{[]string{"--addr", "127.0.0.1:-1", "--allow-origin", "https://app.example, *"}, "--allow-origin * lets every web page call the server: set --token or BATON_SERVE_TOKEN, or --tokens"},
+		{[]string{"--addr", "127.0.0.1:" + port, "--allow-origin", "https://app.example, *"}, "--allow-origin * lets every web page call the server: set --token or BATON_SERVE_TOKEN, or --tokens"},
 		// Any page may send Origin: null, from a sandboxed frame.
-		{[]string{"--addr", "127.0.0.1:-1", "--allow-origin", "null"}, "--allow-origin null lets every web page call the server"},
+		{[]string{"--addr", "127.0.0.1:" + port, "--allow-origin", "null"}, "--allow-origin null lets every web page call the server"},
 		{[]string{"--namespace", "a\x1b[2J"}, "no control characters"},
 		// Beyond loopback, so that a namespace let through fails too.
 		{[]string{"--namespace", "a\u202eb", "--addr", ":0"}, "no control characters"},
