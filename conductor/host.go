@@ -17,7 +17,10 @@ import (
 // snapshot, with the run's *contract.RunError when it faulted. While a
 // run is in flight, Submit steers it instead and returns when that same
 // run ends. Cancelling ctx aborts the run: it ends faulted, with an error
-// matching contract.ErrAborted. A ctx done before Submit is called starts
+// matching contract.ErrAborted, and the error Submit returns matches
+// ctx's error (and its cause) too; the fault the session records, the
+// snapshot's Err, does not, as the store keeps no cause. A ctx done
+// before Submit is called starts
 // and steers nothing: the error says so and matches ctx's error (and its
 // cause), not ErrAborted, as no run began. When the store refuses a new
 // session's first record, nothing of the session is stored: Submit
@@ -185,17 +188,17 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starte
 		host = run.host
 		defer a.dropHost(run)
 	}
+	var stopped *ctxStop
 	if ctx.Done() != nil {
-		stop := context.AfterFunc(ctx, func() {
-			_ = a.abortRun(run, contract.AbortNow, "submit context cancelled: "+context.Cause(ctx).Error())
-		})
+		stopped = &ctxStop{}
+		stop := context.AfterFunc(ctx, func() { stopped.abort(a, run, ctx) })
 		defer stop()
 	}
 	for {
 		select {
 		case o := <-w:
 			run.wg.Wait()
-			return o
+			return stopped.outcome(o)
 		case h := <-host:
 			if h.job == nil {
 				a.handIn(run, &h.result, true)
@@ -209,7 +212,7 @@ func (a *Agent) wait(ctx context.Context, run *runState, w chan *outcome, starte
 			select {
 			case o := <-w:
 				run.wg.Wait()
-				return o
+				return stopped.outcome(o)
 			default:
 				return a.refused(ErrClosed)
 			}
@@ -298,15 +301,6 @@ func (a *Agent) Abort(ctx context.Context, mode contract.AbortMode) error {
 		}
 	}
 	return err
-}
-
-func (a *Agent) abortRun(run *runState, mode contract.AbortMode, reason string) error {
-	return a.call(context.Background(), func() error {
-		if a.run != run {
-			return nil
-		}
-		return a.abortNow(mode, reason)
-	})
 }
 
 func (a *Agent) abortNow(mode contract.AbortMode, reason string) error {
