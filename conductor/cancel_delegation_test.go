@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -165,5 +166,57 @@ func modelCallsAt(depth, n int) func(rec *recorder) bool {
 			}
 		}
 		return len(paths) >= n
+	}
+}
+
+// TestCancelledResumeMatchesItsContext: a Resume that picks a tree up
+// mid-grandchild and whose context ends while the grandchild calls its
+// model again returns an error matching the context's too, as Submit's
+// does.
+func TestCancelledResumeMatchesItsContext(t *testing.T) {
+	cfg, model := twoLevels()
+	var calls atomic.Int32
+	model["leaf"] = func(context.Context, contract.ModelRequest) replyFunc {
+		calls.Add(1)
+		return blockUntil(make(chan struct{}), say("never"))
+	}
+	st := store.NewMemory()
+	deps := testDeps(model, toolBox(t))
+	deps.Env.Store = st
+	a, err := conductor.CreateAgent(cfg, deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := submitAsync(a, "go")
+	waitFor(t, func() bool { return calls.Load() == 2 })
+	if err := a.Leave(); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	b := newAgent(t, cfg, deps)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	resumed := make(chan error, 1)
+	go func() {
+		_, err := b.Resume(ctx, "session_test")
+		resumed <- err
+	}()
+	waitFor(t, func() bool { return calls.Load() == 4 })
+	cancel(errUserLeft)
+	select {
+	case err = <-resumed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("resume still waits after its context ended")
+	}
+	for _, want := range []error{contract.ErrAborted, context.Canceled, errUserLeft} {
+		if !errors.Is(err, want) {
+			t.Errorf("resume = %v, want it to match %v", err, want)
+		}
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkDAG(t, st, "session_test", 4)
+	if err := store.Replay(ctxT(t), st, cadence.New(cfg), "session_test"); err != nil {
+		t.Errorf("replay: %v", err)
 	}
 }
