@@ -1,6 +1,7 @@
 package conductor_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ func TestDecidingAChildsCallTwiceSaysItWasDecided(t *testing.T) {
 				<-started
 				decide := func() error {
 					if kind == "approve" {
-						return a.Approve("w1", conductor.Decision{Approved: true})
+						return a.Approve(context.Background(), "w1", conductor.Decision{Approved: true})
 					}
 					return a.Answer(ctxT(t), "q1", "Oslo")
 				}
@@ -63,7 +64,7 @@ func TestDecidingAChildsCallTwiceSaysItWasDecided(t *testing.T) {
 				if !strings.Contains(err.Error(), "not awaiting") || strings.Contains(err.Error(), "no pending call") {
 					t.Errorf("second decision: %v, want it to say the call no longer waits", err)
 				}
-				_ = a.Abort(contract.AbortNow)
+				_ = a.Abort(context.Background(), contract.AbortNow)
 				<-done
 			})
 		}

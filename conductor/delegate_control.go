@@ -84,35 +84,44 @@ func (a *Agent) childAgent(ctx context.Context, callID string) (*Agent, error) {
 }
 
 // offerChildren offers an answer or a decision the run has no call for
-// to every running child (fn), depth first, and returns nil once one
-// takes it. Otherwise it returns the store failure of a child whose
-// store refused it, which ended that child's run, or that had failed
-// before; or else, when ctx was done before a child could take it (it
-// may have been for that child), the error matching ctx's; or else
-// refusal, the run's own.
-func (a *Agent) offerChildren(ctx context.Context, fn func(*Agent) error, refusal error) error {
+// to every running child (fn, which also reports whether the child's
+// tree has a call of the id that asks), depth first, and returns nil
+// once one takes it. Otherwise it returns the store failure of a child
+// whose store refused it, which ended that child's run, or that had
+// failed before; or else, when ctx was done before a child could take
+// it (it may have been for that child), the error matching ctx's; or
+// else the refusal of a child that has the call, which says why the call
+// no longer waits (decided or answered already); or else refusal, the
+// run's own. own reports whether some child has the call.
+func (a *Agent) offerChildren(ctx context.Context, fn func(*Agent) (bool, error), refusal error) (own bool, err error) {
 	kids, err := a.runningChildren(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
-	var failed, untaken error
+	var failed, untaken, owned error
 	for _, k := range kids {
-		switch err := fn(k.agent); {
+		has, err := fn(k.agent)
+		own = own || has
+		switch {
 		case err == nil:
-			return nil
+			return own, nil
 		case errors.Is(err, contract.ErrStore) && failed == nil:
 			failed = err
 		case ctx.Err() != nil && errors.Is(err, ctx.Err()) && untaken == nil:
 			untaken = err
+		case has && owned == nil:
+			owned = err
 		}
 	}
 	switch {
 	case failed != nil:
-		return failed
+		return own, failed
 	case untaken != nil:
-		return untaken
+		return own, untaken
+	case owned != nil:
+		return own, owned
 	}
-	return refusal
+	return own, refusal
 }
 
 // runningChild is a child run that has begun, with its delegate call.

@@ -252,15 +252,23 @@ func (a *Agent) FollowUp(ctx context.Context, in Input) error {
 // up, nothing is decided and the error matches ctx's; a decision taken up
 // has its own result whatever ctx does meanwhile.
 func (a *Agent) Approve(ctx context.Context, callID string, d Decision) error {
-	own := false
-	err := a.hostSignal(ctx, func() (contract.Signal, error) {
+	_, err := a.approveTree(ctx, callID, d)
+	return err
+}
+
+// approveTree is Approve, also reporting whether a run of the tree has a
+// call of the id that needs approval, decided or not: a refusal of such
+// a call says why it no longer waits, which the refusal of a run with
+// no call of the id does not.
+func (a *Agent) approveTree(ctx context.Context, callID string, d Decision) (own bool, err error) {
+	err = a.hostSignal(ctx, func() (contract.Signal, error) {
 		own = a.ownAsk(callID, func(t contract.ToolDescriptor) bool { return t.NeedsApproval })
 		return resolution(callID, d, a.now()), nil
 	})
 	if errors.Is(err, ErrRejected) && !own {
-		return a.offerChildren(ctx, func(k *Agent) error { return k.Approve(ctx, callID, d) }, err)
+		return a.offerChildren(ctx, func(k *Agent) (bool, error) { return k.approveTree(ctx, callID, d) }, err)
 	}
-	return err
+	return own, err
 }
 
 // Abort stops the run in flight: at once, after the model's reply, or

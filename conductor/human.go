@@ -41,11 +41,18 @@ type QuestionRequest struct {
 // (answered already, the answer is refused rather than given to a child
 // whose call shares the id).
 func (a *Agent) Answer(ctx context.Context, callID, answer string) error {
-	own, err := a.answerCall(ctx, CallAnswer{CallID: callID, Answer: answer})
-	if errors.Is(err, ErrRejected) && !own {
-		return a.offerChildren(ctx, func(k *Agent) error { return k.Answer(ctx, callID, answer) }, err)
-	}
+	_, err := a.answerTree(ctx, callID, answer)
 	return err
+}
+
+// answerTree is Answer, also reporting whether a run of the tree has a
+// call of the id that asks a person, answered or not (see approveTree).
+func (a *Agent) answerTree(ctx context.Context, callID, answer string) (own bool, err error) {
+	own, err = a.answerCall(ctx, CallAnswer{CallID: callID, Answer: answer})
+	if errors.Is(err, ErrRejected) && !own {
+		return a.offerChildren(ctx, func(k *Agent) (bool, error) { return k.answerTree(ctx, callID, answer) }, err)
+	}
+	return own, err
 }
 
 // CallAnswer is a person's answer to one question, for AnswerCall.
