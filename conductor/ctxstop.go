@@ -28,11 +28,19 @@ func (s *ctxStop) abort(a *Agent, run *runState, ctx context.Context) {
 		}
 		// Noted before the abort is applied: applying it answers the
 		// waiter, which reads this next.
-		s.mu.Lock()
-		s.err, s.cause = err, cause
-		s.mu.Unlock()
-		return a.abortNow(contract.AbortNow, "submit context cancelled: "+cause.Error())
+		s.set(err, cause)
+		if a.abortNow(contract.AbortNow, "submit context cancelled: "+cause.Error()) != nil {
+			// Not taken: what ends the run now is no abort of ctx's.
+			s.set(nil, nil)
+		}
+		return nil
 	})
+}
+
+func (s *ctxStop) set(err, cause error) {
+	s.mu.Lock()
+	s.err, s.cause = err, cause
+	s.mu.Unlock()
 }
 
 // outcome is o, its abort fault wrapping the context's error when the
