@@ -49,7 +49,7 @@ type commandTransport struct {
 
 func newCommandTransport(srv Server, skipped func(line string)) *commandTransport {
 	cmd := exec.Command(srv.Command[0], srv.Command[1:]...)
-	cmd.Env, cmd.Dir = srv.Env, srv.Dir
+	cmd.Env, cmd.Dir = commandEnv(srv), srv.Dir
 	ownGroup(cmd)
 	t := &commandTransport{cmd: cmd, terminate: 2 * time.Second, skipped: skipped, exited: make(chan struct{})}
 	cmd.Stderr = &t.tail

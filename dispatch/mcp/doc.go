@@ -32,5 +32,13 @@
 // cannot hold as text (images, audio, binary resources) becomes a note
 // naming its type and size.
 //
+// A command does not get the host's whole environment, which holds its
+// model keys, database passwords and tokens, as the MCP TypeScript SDK's
+// stdio client does not hand it on either: it gets the host's safe
+// variables (on POSIX HOME, LOGNAME, PATH, SHELL, TERM and USER, a value
+// that looks like a shell function left out), read again at each start,
+// with Server.Env's entries over them; Server.InheritEnv hands on the
+// whole environment instead.
+//
 // It imports contract and dispatch, of baton's packages.
 package mcp

@@ -31,8 +31,19 @@ type Server struct {
 	// Command is the program and its arguments of a server spoken to over
 	// stdio; the process lives until the Source is closed.
 	Command []string
-	// Env is the command's environment; nil inherits the host's.
+	// Env holds NAME=VALUE entries the command gets besides the host's
+	// safe variables (on POSIX HOME, LOGNAME, PATH, SHELL, TERM and USER,
+	// as the host has them at each start of the command, a value
+	// starting with "()" left out; on Windows APPDATA, PATH, SYSTEMROOT,
+	// TEMP, USERPROFILE and the like); an entry of a name those have
+	// wins. The rest of the host's environment, where its model keys,
+	// database passwords and tokens live, is not handed to a server
+	// unless InheritEnv says so.
 	Env []string
+	// InheritEnv gives the command the host's whole environment, as it
+	// is at each start, instead of its safe variables; Env's entries are
+	// still put over it.
+	InheritEnv bool
 	// Dir is the command's working folder; empty is the host's.
 	Dir string
 	// Stderr receives the command's standard error; nil discards it. Its

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -57,8 +58,10 @@ func noisyStdioServer(t *testing.T) []string {
 
 // serveStdio runs the test server until its stdin closes. Its tools:
 // crash says a last word on stderr and exits mid-call; surroundings
-// answers with its BATON_MCP_TEST_VALUE, working folder and arguments; big answers with
-// n bytes of text; pid answers with the server's process id. The
+// answers with its BATON_MCP_TEST_VALUE, working folder and arguments;
+// environment answers with the values of the variables it is asked for
+// that it has; big answers with n bytes of text; pid answers with the
+// server's process id. The
 // shifting server has addShifting's tools instead, and the noisy server
 // noise (addNoise) beside the others.
 func serveStdio() {
@@ -84,6 +87,7 @@ func serveStdio() {
 		text := fmt.Sprintf("env=%q dir=%q args=%q", os.Getenv("BATON_MCP_TEST_VALUE"), wd, os.Args[1:])
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, struct{}{}, nil
 	})
+	addEnvironment(server)
 	sdk.AddTool(server, &sdk.Tool{Name: "crash"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 		fmt.Fprintln(os.Stderr, "out of cheese")
 		os.Exit(2)
@@ -140,5 +144,27 @@ func addNoise(server *sdk.Server) {
 	sdk.AddTool(server, &sdk.Tool{Name: "noise"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 		fmt.Println("DEBUG noise: answering")
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "answered"}}}, struct{}{}, nil
+	})
+}
+
+// addEnvironment adds environment, which answers with a JSON object of
+// the variables named in its argument that the server's environment
+// has, each with its value.
+func addEnvironment(server *sdk.Server) {
+	type in struct {
+		Names []string `json:"names"`
+	}
+	sdk.AddTool(server, &sdk.Tool{Name: "environment"}, func(_ context.Context, _ *sdk.CallToolRequest, a in) (*sdk.CallToolResult, struct{}, error) {
+		found := map[string]string{}
+		for _, name := range a.Names {
+			if v, ok := os.LookupEnv(name); ok {
+				found[name] = v
+			}
+		}
+		text, err := json.Marshal(found)
+		if err != nil {
+			return nil, struct{}{}, err
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(text)}}}, struct{}{}, nil
 	})
 }

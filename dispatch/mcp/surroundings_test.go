@@ -16,7 +16,8 @@ import (
 // TestCommandSurroundings: a command gets the arguments, the
 // environment and the working folder its Server gives, spaces and
 // quotes in an argument kept, and so does each run of it after a
-// restart; with no Env it inherits the host's.
+// restart; with InheritEnv it inherits the host's environment
+// (TestCommandEnvironment has the rest).
 func TestCommandSurroundings(t *testing.T) {
 	t.Setenv("BATON_MCP_TEST_VALUE", "from the host")
 	dir := t.TempDir()
@@ -30,18 +31,19 @@ func TestCommandSurroundings(t *testing.T) {
 	}
 	arg := `two words and "quotes"`
 	tests := []struct {
-		name string
-		env  []string
-		dir  string
-		want string
+		name    string
+		env     []string
+		inherit bool
+		dir     string
+		want    string
 	}{
-		{"inherited", nil, "", fmt.Sprintf("env=%q dir=%q args=%q", "from the host", wd, []string{"-test.run=^$", arg})},
-		{"given", append(os.Environ(), "BATON_MCP_TEST_VALUE=given"), dir, fmt.Sprintf("env=%q dir=%q args=%q", "given", dir, []string{"-test.run=^$", arg})},
+		{"inherited", nil, true, "", fmt.Sprintf("env=%q dir=%q args=%q", "from the host", wd, []string{"-test.run=^$", arg})},
+		{"given", []string{"BATON_MCP_TEST_VALUE=given"}, false, dir, fmt.Sprintf("env=%q dir=%q args=%q", "given", dir, []string{"-test.run=^$", arg})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log logBuffer
-			tools := everything(t, mcp.Server{Name: "s", Command: append(stdioServer(t), arg), Env: tt.env, Dir: tt.dir, Logger: log.logger()})
+			tools := everything(t, mcp.Server{Name: "s", Command: append(stdioServer(t), arg), Env: tt.env, InheritEnv: tt.inherit, Dir: tt.dir, Logger: log.logger()})
 			got := call(t, tools, dispatch.Options{}, "surroundings", `{}`).Outcome
 			if diff := cmp.Diff(contract.ToolOutcome{Content: tt.want}, got); diff != "" {
 				t.Errorf("first run (-want +got):\n%s", diff)
