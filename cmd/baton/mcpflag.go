@@ -46,11 +46,13 @@ func (f mcpFlag) Set(spec string) error {
 	return nil
 }
 
-// addMCPFlags adds --mcp and --mcp-trusted; run and serve share them.
+// addMCPFlags adds --mcp, --mcp-trusted and --mcp-env; run and serve
+// share them.
 func addMCPFlags(fs *flagSet) *[]mcp.Server {
 	servers := new([]mcp.Server)
 	fs.Var(mcpFlag{servers: servers}, "mcp", "add an MCP server's tools, named NAME_TOOL, each call asking for approval: 'NAME=COMMAND ARGS' (stdio) or NAME=https://... (streamable HTTP); repeatable")
 	fs.Var(mcpFlag{servers: servers, trusted: true}, "mcp-trusted", "as --mcp, for a server whose tools run without asking; repeatable")
+	fs.Var(mcpEnvFlag{servers: servers}, "mcp-env", "give the stdio server of the --mcp or --mcp-trusted before it NAME=VALUE, or NAME as baton has it; a server gets only PATH, HOME, USER, LOGNAME, SHELL and TERM of baton's environment besides; repeatable")
 	return servers
 }
 
