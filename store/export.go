@@ -10,19 +10,32 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/zeebo/blake3"
 )
 
 // exportVersion is the JSONL format version Export writes.
-const exportVersion = 1
+const exportVersion = 2
+
+// endVersion is the first export version that ends with an end line.
+// Before it an export cut short at a line boundary read as a whole one
+// holding fewer sessions; from it, an export without its end line is
+// refused.
+const endVersion = 2
 
 // exportLine is one line of an export: a header, a node (its canonical
-// bytes inline, so the hash can be checked), or a session's head.
+// bytes inline, so the hash can be checked), a session's head, or the
+// end line, which counts the node and head lines before it and holds the
+// blake3 of every line before it but blank ones, each with its newline.
 type exportLine struct {
-	Kind    string          `json:"kind"`
-	V       int             `json:"v,omitempty"`
-	Hash    *Hash           `json:"hash,omitempty"`
-	Node    json.RawMessage `json:"node,omitempty"`
-	Session string          `json:"session,omitempty"`
+	Kind     string          `json:"kind"`
+	V        int             `json:"v,omitempty"`
+	Hash     *Hash           `json:"hash,omitempty"`
+	Node     json.RawMessage `json:"node,omitempty"`
+	Session  string          `json:"session,omitempty"`
+	Nodes    *int            `json:"nodes,omitempty"`
+	Sessions *int            `json:"sessions,omitempty"`
+	Blake3   *Hash           `json:"blake3,omitempty"`
 }
 
 func (d *db) Export(ctx context.Context, w io.Writer, sessionIDs ...string) error {
@@ -36,7 +49,8 @@ func (d *db) Export(ctx context.Context, w io.Writer, sessionIDs ...string) erro
 		return errorf("store: export: %w", err)
 	}
 	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
+	sum := blake3.New()
+	enc := json.NewEncoder(io.MultiWriter(bw, sum))
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(exportLine{Kind: "baton-store", V: exportVersion}); err != nil {
 		return errorf("store: export: %w", err)
@@ -53,6 +67,13 @@ func (d *db) Export(ctx context.Context, w io.Writer, sessionIDs ...string) erro
 		if err := enc.Encode(exportLine{Kind: "head", Session: id, Hash: &head}); err != nil {
 			return errorf("store: export: %w", err)
 		}
+	}
+	nodes, sessions := len(done), len(sessionIDs)
+	var digest Hash
+	sum.Sum(digest[:0])
+	end := json.NewEncoder(bw)
+	if err := end.Encode(exportLine{Kind: "end", Nodes: &nodes, Sessions: &sessions, Blake3: &digest}); err != nil {
+		return errorf("store: export: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
 		return errorf("store: export: %w", err)
@@ -103,8 +124,9 @@ func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
 	d.nameAll()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxImportLine)
-	im := importer{d: d, nodes: map[Hash]uint64{}}
-	for line := 1; sc.Scan(); line++ {
+	im := importer{d: d, nodes: map[Hash]uint64{}, sum: blake3.New()}
+	line := 1
+	for ; sc.Scan(); line++ {
 		if err := ctx.Err(); err != nil {
 			return nil, errorf("store: import: %w", err)
 		}
@@ -123,24 +145,45 @@ func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
 	if !im.header {
 		return nil, errorf("store: import: %w: no header", ErrCorrupt)
 	}
+	if im.version >= endVersion && !im.ended {
+		return nil, errorf("store: import: %w: export cut short: it ends after line %d without the end line a version %d export ends with", ErrCorrupt, line-1, im.version)
+	}
 	return im.finish(ctx)
 }
 
 type importer struct {
-	d      *db
-	header bool
-	nodes  map[Hash]uint64 // nodes of this import -> step
-	objs   []Object
-	heads  []exportLine
+	d       *db
+	header  bool
+	version int
+	nodes   map[Hash]uint64 // nodes of this import -> step
+	objs    []Object
+	heads   []exportLine
+
+	// From endVersion on: the node lines read, the blake3 of the lines
+	// before the end line, and whether it was read.
+	nodeLines int
+	sum       *blake3.Hasher
+	ended     bool
 }
 
 func (im *importer) line(ctx context.Context, n int, b []byte) error {
+	if im.ended {
+		return errorf("%w: a line after the end line", ErrCorrupt)
+	}
 	var l exportLine
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
 		return errorf("%w: %v", ErrCorrupt, err)
 	}
+	if l.Kind == "end" && im.version >= endVersion {
+		return im.end(l)
+	}
+	if l.Kind != "end" && (l.Nodes != nil || l.Sessions != nil || l.Blake3 != nil) {
+		return errorf("%w: a %q line with an end line's fields", ErrCorrupt, clip(l.Kind))
+	}
+	_, _ = im.sum.Write(b)
+	_, _ = im.sum.Write([]byte{'\n'})
 	if !im.header {
 		if l.Kind != "baton-store" {
 			return errorf("%w: want a baton-store header, got kind %q", ErrCorrupt, clip(l.Kind))
@@ -149,10 +192,12 @@ func (im *importer) line(ctx context.Context, n int, b []byte) error {
 			return errorf("%w: export version %d, this release reads up to %d", ErrSchemaVersion, l.V, exportVersion)
 		}
 		im.header = true
+		im.version = l.V
 		return nil
 	}
 	switch {
 	case l.Kind == "node" && l.Hash != nil:
+		im.nodeLines++
 		return im.node(ctx, *l.Hash, l.Node)
 	case l.Kind == "head" && l.Hash != nil:
 		if err := checkSession(l.Session); err != nil {
@@ -165,6 +210,25 @@ func (im *importer) line(ctx context.Context, n int, b []byte) error {
 		return nil
 	}
 	return errorf("%w: unknown line kind %q", ErrCorrupt, clip(l.Kind))
+}
+
+// end checks the end line against the lines before it: a count that
+// differs means lines were lost or added, a digest that differs that
+// some were changed.
+func (im *importer) end(l exportLine) error {
+	if l.Nodes == nil || l.Sessions == nil || l.Blake3 == nil || l.Hash != nil || l.Node != nil || l.Session != "" || l.V != 0 {
+		return errorf("%w: an end line wants nodes, sessions and blake3, and nothing else", ErrCorrupt)
+	}
+	if *l.Nodes != im.nodeLines || *l.Sessions != len(im.heads) {
+		return errorf("%w: the end line counts %d nodes and %d sessions, the export holds %d and %d", ErrCorrupt, *l.Nodes, *l.Sessions, im.nodeLines, len(im.heads))
+	}
+	var sum Hash
+	im.sum.Sum(sum[:0])
+	if sum != *l.Blake3 {
+		return errorf("%w: the end line's blake3 %s differs from that of the lines before it, %s", ErrCorrupt, *l.Blake3, sum)
+	}
+	im.ended = true
+	return nil
 }
 
 // step returns a node's step, from this import or from the store; a node

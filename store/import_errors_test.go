@@ -20,7 +20,7 @@ func TestImportErrorsNameTheStoreOnce(t *testing.T) {
 		is             error
 	}{
 		{"no header", `{"kind":"x"}`, `store: import line 1: corrupt object: want a baton-store header, got kind "x"`, store.ErrCorrupt},
-		{"future version", `{"kind":"baton-store","v":9}`, "store: import line 1: contract: unsupported schema version: export version 9, this release reads up to 1", store.ErrSchemaVersion},
+		{"future version", `{"kind":"baton-store","v":9}`, "store: import line 1: contract: unsupported schema version: export version 9, this release reads up to 2", store.ErrSchemaVersion},
 		{"not JSON", header + "garbage", "store: import line 2: corrupt object: invalid character 'g' looking for beginning of value", store.ErrCorrupt},
 		{"hash mismatch", header + `{"kind":"node","hash":"` + strings.Repeat("a", 64) + `","node":{}}`, "store: import line 2: object " + strings.Repeat("a", 64) + ": corrupt object: content hashes to", store.ErrCorrupt},
 	}

@@ -58,12 +58,20 @@ type Store interface {
 	// Export writes the sessions (all when none are named) as JSONL; a
 	// session named brings the sessions of its delegate calls along. A
 	// node over MaxNode, which only a store written before stores kept
-	// that bound can hold, is ErrInvalid.
+	// that bound can hold, is ErrInvalid. The export ends with a line
+	// counting what it holds, so a copy cut short is told from a whole one.
 	Export(ctx context.Context, w io.Writer, sessionIDs ...string) error
 	// Import reads what Export wrote, verifying every node, and returns
 	// the sessions it created or found identical. It reads lines of up
 	// to MaxImportLine bytes and takes nodes of up to MaxNode, as Append
 	// does, so whatever a store took moves to a store of any backend.
+	// An export that lacks its end line (cut short), or whose end line
+	// does not match the lines before it, or that goes on after it, is
+	// ErrCorrupt; exports of releases before the end line import without
+	// one. Every line is read and checked before anything is stored, so
+	// an input refused for what it holds stores nothing; only a failure
+	// while storing (I/O, or a session created meanwhile) can leave the
+	// sessions committed before it.
 	Import(ctx context.Context, r io.Reader) ([]string, error)
 	// Close releases what the store holds (open files, connections); the
 	// store is unusable after. Locks still held are released.

@@ -78,7 +78,7 @@ var rules = []rule{
 	{"Checkpoint", "a checkpoint is a snapshot at a node of the session, whose step count matches that node", checkpoint},
 	{"Links", "a node can link a delegated run's chain; the link must exist, and Verify walks it", links},
 	{"ExportImport", "Export then Import into an empty store gives the same sessions, heads and records", exportImport},
-	{"ImportRejectsDamage", "Import verifies every line: an altered node is ErrCorrupt, a missing parent ErrMissingParent, a newer format ErrSchemaVersion, and nothing is imported", importRejectsDamage},
+	{"ImportRejectsDamage", "Import verifies every line: an altered node is ErrCorrupt, a missing parent ErrMissingParent, a newer format ErrSchemaVersion, an export cut short of its end line ErrCorrupt, and nothing is imported", importRejectsDamage},
 	{"ConcurrentSessions", "appends to different sessions from many goroutines all land", concurrentSessions},
 	{"Verify", "a store only ever appended to passes Verify", verify},
 	{"DoneContext", "a write called with a context already done fails with an error matching the context's, and stores nothing: the caller can tell a request it gave up from a failed store", doneContext},
@@ -555,7 +555,9 @@ func importRejectsDamage(ctx context.Context, st store.Store) error {
 	}{
 		{"altered node", strings.Replace(buf.String(), "looking", "lookinG", 1), store.ErrCorrupt},
 		{"missing parent", lines[0] + strings.Join(lines[2:], ""), store.ErrMissingParent},
-		{"newer format", strings.Replace(buf.String(), `"v":1`, `"v":99`, 1), store.ErrSchemaVersion},
+		{"newer format", strings.Replace(buf.String(), `"kind":"baton-store","v":2`, `"kind":"baton-store","v":99`, 1), store.ErrSchemaVersion},
+		// Every session whole, the end line lost: refused, none kept.
+		{"cut short", strings.Join(lines[:len(lines)-2], ""), store.ErrCorrupt},
 		{"no header", strings.Join(lines[1:], ""), store.ErrCorrupt},
 		{"garbage", lines[0] + "{not json\n", store.ErrCorrupt},
 	}
