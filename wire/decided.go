@@ -36,6 +36,7 @@ func (s *streamer) decidedFirst(d *decided, then following) error {
 		return nil
 	}
 	s.follows = following{run: id, via: viaDecided, then: &then}
+	s.chained = true
 	if err := s.reopen(id); err != nil {
 		return err
 	}

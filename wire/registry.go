@@ -443,6 +443,19 @@ func (h *Handler) claimWhenReturned(ctx context.Context, t *thread, gone string)
 	}
 }
 
+// returnedOf is closed once the Submit of the run claimed on t, if any,
+// has returned.
+func (h *Handler) returnedOf(t *thread) <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t.running {
+		return t.returned
+	}
+	done := make(chan struct{})
+	close(done)
+	return done
+}
+
 func (h *Handler) unclaim(t *thread) {
 	h.mu.Lock()
 	t.running = false

@@ -226,7 +226,11 @@ func (c cursor) rejoin(threadID string, events []contract.RunEvent) rejoining {
 // resume streams what a client at lastID missed, then follows the run
 // in flight, if any, to its end.
 func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastID string) {
-	at, err := parseCursor(lastID)
+	lastID, next, err := parseChain(lastID)
+	var at cursor
+	if err == nil {
+		at, err = parseCursor(lastID)
+	}
 	if err != nil {
 		httpError(w, http.StatusBadRequest, "%v", err)
 		return
@@ -237,6 +241,10 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	}
 	defer h.release(t)
 	ctx := r.Context()
+	var returned <-chan struct{}
+	if next != nil {
+		returned = h.returnedOf(t)
+	}
 	// Read before the events: input applied in between is in them.
 	queued := t.r.Snapshot().Queued
 	events, end, err := t.history(ctx)
@@ -268,8 +276,8 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 		s.proj.Rejoin(at.seq, *at.mark, j.held, agui.Session{Had: events[:n], Later: events[n:], Queued: queued})
 	}
 	s.proj.Reconnected(lastID)
-	id, _ := s.inRun()
-	s.follows = following{run: id}
+	id, running := s.inRun()
+	s.follows, s.chained, s.returned = resumedFollowing(id, running, next), next != nil, returned
 	if err := s.resumeRest(ctx, events[n:], end); err != nil && ctx.Err() == nil {
 		h.opts.Logger.Warn("wire: resumed stream ended early", "thread", threadID, "err", err)
 	}

@@ -126,14 +126,18 @@ func (s *streamer) resumeRest(ctx context.Context, rest []contract.RunEvent, end
 			return err
 		}
 	}
-	if _, running := s.inRun(); !running || s.ended {
+	_, running := s.inRun()
+	// A chained stream whose client had its first run's end goes on
+	// with the chain's next run, which may not have started yet.
+	next := s.chained && s.follows.via == viaStarting
+	if !running && !next || s.ended {
 		return nil
 	}
-	if phase, ok := s.waitsForClient(s.last); ok {
+	if phase, ok := s.waitsForClient(s.last); ok && running {
 		return s.pause(phase)
 	}
 	s.pos = end
-	return s.follow(ctx, nil)
+	return s.follow(ctx, s.returned)
 }
 
 // chatIDFromPath reads the chat id of a resume request's path, which the

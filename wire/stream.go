@@ -39,8 +39,15 @@ type streamer struct {
 	started bool
 	// follows is the run the stream follows.
 	follows following
-	ended   bool
-	pos     int // the next position in the thread's log
+	// chained is set on a stream that follows more than one run (see
+	// decidedFirst): its ids say what it follows next (see chainID).
+	chained bool
+	// returned, on a resumed chained stream, is closed once no run the
+	// thread has claimed is still to return: a chain's next run that has
+	// not started by then never will (see resumeRest).
+	returned <-chan struct{}
+	ended    bool
+	pos      int // the next position in the thread's log
 	// park ends the stream where its run waits for the client (see
 	// HandlerOptions.ClientAnswers).
 	park bool
@@ -300,7 +307,7 @@ func (s *streamer) writeAGUI(events []agui.Event) error {
 	}
 	return s.sse.Batch(func() error {
 		for _, a := range events {
-			if err := s.sse.WriteJSON(a.ID, a); err != nil {
+			if err := s.sse.WriteJSON(s.chainID(a.ID), a); err != nil {
 				return err
 			}
 		}

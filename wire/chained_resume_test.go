@@ -1,0 +1,151 @@
+package wire
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/batonrt/baton/conductor"
+	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/wire/agui"
+)
+
+// chainedPost posts, on a server whose runner's first Steer is held by
+// steered (see steerHeld, steerMissed), a decision and a message in one
+// post whose decision lets its run end before the message can steer it,
+// and returns the post's stream: the rest of that run, then the run the
+// message started or steered. other, when set, lets another client's
+// post start the next run before the steer returns.
+func chainedPost(t *testing.T, steered func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner, other bool) (*flowServer, string) {
+	t.Helper()
+	arrived, gate := make(chan struct{}), make(chan struct{})
+	var open sync.Once
+	release := func() { open.Do(func() { close(gate) }) }
+	t.Cleanup(release)
+	s := cutStreams(t, startRunnerFlowServer(t, t.TempDir(), ProtocolAGUI, contract.AgentConfig{}, byHistory(cleaner), nil, steered(arrived, gate), deleteTool()))
+	first, steer := ownApprovalBodies(ProtocolAGUI)
+	if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "d1") {
+		t.Fatalf("first stream: %d, want the approval request of d1:\n%s", code, b)
+	}
+	s.h.mu.Lock()
+	returned := s.h.threads["c1"].returned
+	s.h.mu.Unlock()
+	answer := postLater(s.srv.URL, steer)
+	<-arrived
+	<-returned
+	if other {
+		if code, b := post(t, s.srv.URL, otherPostBody(ProtocolAGUI)); code != http.StatusOK || !strings.Contains(b, "d2") {
+			t.Fatalf("other client's stream: %d, want the approval request of d2:\n%s", code, b)
+		}
+	}
+	release()
+	a := <-answer
+	if a.err != nil || a.code != http.StatusOK {
+		t.Fatalf("post: %d %v:\n%s", a.code, a.err, a.body)
+	}
+	return s, a.body
+}
+
+// TestAChainedStreamResumesThroughItsChain: a post whose decision lets
+// its run end before its message can steer it streams the rest of that
+// run, then the run its message started or steered (see decidedFirst,
+// steeredAfter). A client cut anywhere in the first run's rest and
+// resumed with the last id it got ends up, as the official AG-UI client
+// folds the two streams, with what the whole stream gave: the first
+// run's rest and the run of its own message, once each. The resumed
+// stream stopped at the first run's end: the reply to the client's
+// message was never shown.
+func TestAChainedStreamResumesThroughItsChain(t *testing.T) {
+	aguiClientDir(t)
+	cases := []struct {
+		name    string
+		steered func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner
+		other   bool
+	}{{
+		// The message starts the next run.
+		name: "started",
+		steered: func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner {
+			return func(a *conductor.Agent) Runner {
+				return steerHeld{agentRunner: agentRunner{a}, once: &sync.Once{}, arrived: arrived, gate: gate}
+			}
+		},
+	}, {
+		// Another client's post starts the next run, which the message
+		// steers.
+		name: "steered",
+		steered: func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner {
+			return func(a *conductor.Agent) Runner {
+				return steerMissed{agentRunner: agentRunner{a}, once: &sync.Once{}, arrived: arrived, gate: gate}
+			}
+		},
+		other: true,
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, body := chainedPost(t, c.steered, c.other)
+			resumesThroughChain(t, s, body)
+		})
+	}
+}
+
+// resumesThroughChain cuts the chained stream body at each id of its
+// first run's rest, resumes from there, and compares what the official
+// client folds of the two with what it folds of the whole.
+func resumesThroughChain(t *testing.T, s *flowServer, body string) {
+	t.Helper()
+	frames := readSSE(t, strings.NewReader(body))
+	// The chained run's start: cuts before it fall in the first run's
+	// rest.
+	next := -1
+	for i, f := range frames {
+		if i > 0 && f.Event.Type == agui.RunStarted {
+			next = i
+			break
+		}
+	}
+	if next < 0 {
+		t.Fatalf("the post's stream chains no second run:\n%s", body)
+	}
+	want := messageLines(officialFold(t, nil, frames))
+	cuts := 0
+	for i, f := range frames[:next] {
+		if f.ID == "" {
+			continue
+		}
+		cuts++
+		code, body := send(t, http.MethodGet, s.srv.URL+"?threadId=c1", "", f.ID)
+		if code != http.StatusOK {
+			t.Fatalf("resume from %q: %d\n%s", f.ID, code, body)
+		}
+		got := messageLines(officialFold(t, nil, frames[:i+1], readSSE(t, strings.NewReader(body))))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("resumed from %q: what the client holds mismatch (-whole stream +cut and resumed):\n%s", f.ID, diff)
+		}
+	}
+	if cuts < 2 {
+		t.Fatalf("the first run's rest has %d ids to resume from, want at least 2:\n%s", cuts, body)
+	}
+}
+
+// messageLines are the tool results, texts and tool calls of messages,
+// in order.
+func messageLines(messages []agui.Message) []string {
+	var lines []string
+	for _, m := range messages {
+		switch {
+		case m.Role == "tool":
+			lines = append(lines, "tool "+m.ToolCallID+": "+m.Content)
+		case m.Role == "assistant":
+			if m.Content != "" {
+				lines = append(lines, "text: "+m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				lines = append(lines, "call "+c.ID)
+			}
+		}
+	}
+	return lines
+}
