@@ -110,24 +110,55 @@ func resumesThroughChain(t *testing.T, s *flowServer, body string) {
 		t.Fatalf("the post's stream chains no second run:\n%s", body)
 	}
 	want := messageLines(officialFold(t, nil, frames))
-	cuts := 0
+	chained := frames[next].Event.RunID
+	cuts, twice := 0, 0
 	for i, f := range frames[:next] {
 		if f.ID == "" {
 			continue
 		}
 		cuts++
-		code, body := send(t, http.MethodGet, s.srv.URL+"?threadId=c1", "", f.ID)
-		if code != http.StatusOK {
-			t.Fatalf("resume from %q: %d\n%s", f.ID, code, body)
-		}
-		got := messageLines(officialFold(t, nil, frames[:i+1], readSSE(t, strings.NewReader(body))))
+		resumed := resumeChain(t, s, f.ID)
+		got := messageLines(officialFold(t, nil, frames[:i+1], resumed))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("resumed from %q: what the client holds mismatch (-whole stream +cut and resumed):\n%s", f.ID, diff)
 		}
+		// Cut again in the resumed stream's part of the first run, past
+		// its first event (which repeats the id resumed from): its ids
+		// carry the chain on as well.
+		again := -1
+		for j, g := range resumed {
+			if g.Event.Type == agui.RunStarted && g.Event.RunID == chained {
+				break
+			}
+			if j > 0 && g.ID != "" {
+				again = j
+			}
+		}
+		if again < 0 {
+			continue
+		}
+		twice++
+		got = messageLines(officialFold(t, nil, frames[:i+1], resumed[:again+1], resumeChain(t, s, resumed[again].ID)))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("resumed from %q, then from %q: what the client holds mismatch (-whole stream +cut and resumed):\n%s", f.ID, resumed[again].ID, diff)
+		}
+	}
+	if twice == 0 {
+		t.Errorf("no resumed stream had an id to cut again at before the chained run")
 	}
 	if cuts < 2 {
 		t.Fatalf("the first run's rest has %d ids to resume from, want at least 2:\n%s", cuts, body)
 	}
+}
+
+// resumeChain resumes thread c1's stream from the SSE id last.
+func resumeChain(t *testing.T, s *flowServer, last string) []sseFrame {
+	t.Helper()
+	code, body := send(t, http.MethodGet, s.srv.URL+"?threadId=c1", "", last)
+	if code != http.StatusOK {
+		t.Fatalf("resume from %q: %d\n%s", last, code, body)
+	}
+	return readSSE(t, strings.NewReader(body))
 }
 
 // messageLines are the tool results, texts and tool calls of messages,
