@@ -11,7 +11,7 @@ type following struct {
 	after uint64
 	via   arrival
 	// then is what the stream follows once run ends, when via is
-	// viaDecided.
+	// viaDecided: the stream's ids name it (see chainID).
 	then *following
 }
 

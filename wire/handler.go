@@ -137,7 +137,9 @@ func (o HandlerOptions) withDefaults() HandlerOptions {
 // AG-UI (the default): POST a RunAgentInput to start a run on its thread
 // and get AG-UI events over SSE; POST or GET with a Last-Event-ID header
 // (or a lastEventId query parameter, with threadId, for GET) to resume a
-// stream exactly after the event it names.
+// stream exactly after the event it names. A stream that goes on from
+// one run into the next (a post's decision and message) names in its
+// ids the run it goes on with, so a resumed one goes on with it too.
 //
 // The Vercel AI SDK (ai-sdk): POST the body its chat transport sends,
 // {id, messages}, where id is the thread and the trailing user message's
