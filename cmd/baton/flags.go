@@ -116,12 +116,15 @@ func (fs *flagSet) storeDir() (string, error) {
 }
 
 // storeArg is the --store flag to repeat in a command printed for the
-// user, so the command looks where this one did.
+// user, so the command looks where this one did. A database URL's
+// password is masked, as what a terminal shows ends up in scrollback and
+// pasted logs: the user puts it back, or leaves it out of the URL and
+// sets PGPASSWORD.
 func (fs *flagSet) storeArg() string {
 	if fs.store == "" {
 		return ""
 	}
-	return " --store " + shellArg(fs.store)
+	return " --store " + shellArg(storeName(fs.store))
 }
 
 // openStore opens the store the flags name.
@@ -164,11 +167,17 @@ func storeName(dir string) string {
 	if !isURL(dir) {
 		return dir
 	}
-	u, err := url.Parse(dir)
+	return redactURL(dir)
+}
+
+// redactURL is a URL with the password of its user part and of a
+// password parameter masked.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
 	if err != nil {
-		// The database may take what Go cannot parse (a password with
-		// a # or a / in it): all before the last @ is masked.
-		scheme, rest, _ := strings.Cut(dir, "://")
+		// A database takes URLs Go cannot parse (a password with a #
+		// or a / in it): all before the last @ is masked.
+		scheme, rest, _ := strings.Cut(s, "://")
 		if i := strings.LastIndexByte(rest, '@'); i >= 0 {
 			rest = "xxxxx" + rest[i:]
 		}

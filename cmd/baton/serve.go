@@ -174,7 +174,7 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 			return err
 		}
 		if cleartextToken(addr, cfg.secret()) {
-			fmt.Fprintf(a.stderr, "baton: warning: requests handed between serve processes carry the bearer token over %s unencrypted; advertise an https:// URL or keep the processes on a private network\n", addr)
+			fmt.Fprintf(a.stderr, "baton: warning: requests handed between serve processes carry the bearer token over %s unencrypted; advertise an https:// URL or keep the processes on a private network\n", redactURL(addr))
 		}
 		shared.Advertise(addr)
 		cfg.owner = ownerLookup(shared, cfg.namespace)
