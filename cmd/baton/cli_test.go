@@ -46,6 +46,8 @@ func TestUsageErrors(t *testing.T) {
 		{"two bad timeouts, the first listed named", []string{"serve", "--model-timeout", "0s", "--first-chunk-timeout", "-1s"}, "serve: --first-chunk-timeout must be positive, got -1s"},
 		{"two bad retry bounds, the first listed named", []string{"run", "--retry-budget", "-1s", "--max-retry-wait", "-1s", "hi"}, "run: --max-retry-wait must be 0 (no bound) or more, got -1s"},
 		{"negative context window", []string{"run", "--context-window", "-5", "hi"}, "run: --context-window must be positive, got -5"},
+		{"zero context window", []string{"run", "--context-window", "0", "hi"}, "run: --context-window must be positive, got 0"},
+		{"serve: zero context window", []string{"serve", "--context-window", "0"}, "serve: --context-window must be positive, got 0"},
 		{"no idle timeout", []string{"serve", "--idle-timeout", "0s"}, "serve: --idle-timeout must be positive, got 0s"},
 		{"no threads", []string{"serve", "--max-threads", "0"}, "serve: --max-threads must be positive, got 0"},
 		{"negative drain timeout", []string{"serve", "--drain-timeout", "-1s"}, "serve: --drain-timeout must be 0 (leave runs in flight at once) or more, got -1s"},

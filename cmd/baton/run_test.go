@@ -362,7 +362,8 @@ func TestReplayOfASessionRunWithAKnownModel(t *testing.T) {
 
 // TestRunContextWindow checks --context-window reaches the run's config:
 // four file reads overflow a 2,000-token window and the history is
-// compacted before the last model call, which a default window never does.
+// compacted before the last model call, which the default window (128000)
+// never does.
 func TestRunContextWindow(t *testing.T) {
 	isolate(t)
 	ws := t.TempDir()
@@ -379,7 +380,7 @@ func TestRunContextWindow(t *testing.T) {
 	for _, tt := range []struct {
 		window    string
 		compacted bool
-	}{{"2000", true}, {"0", false}} {
+	}{{"2000", true}, {"128000", false}} {
 		code, stdout, stderr := cli(t, "", "run", "--provider", "scripted", "--script", script, "--store", t.TempDir(), "--workspace", ws, "--context-window", tt.window, "read the notes")
 		if got := strings.Contains(stdout, "·· compacted history"); got != tt.compacted || code != exitOK {
 			t.Errorf("--context-window %s: exit %d, compacted %v, want %v\n%s%s", tt.window, code, got, tt.compacted, stdout, stderr)

@@ -32,15 +32,11 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 	servers := addMCPFlags(fs)
 	var output outputFlag
 	fs.Var(&output, "output-schema", outputFlagHelp)
-	window := fs.Int("context-window", 0, "the model's context size in tokens; history is compacted near it (default 128000)")
 	runFlags := addRunConfigFlags(fs)
 	agents := fs.String("agents", "", "JSON file of delegates the agent may hand tasks to (see README: Delegation)")
 	pos, err := fs.parse(args, 1, -1)
 	if err != nil {
 		return err
-	}
-	if *window < 0 {
-		return usagef(fs.FlagSet, "run: --context-window must be positive, got %d", *window)
 	}
 	if err := runFlags.check("run"); err != nil {
 		return &usageError{fs: fs.FlagSet, msg: err.Error()}
@@ -74,7 +70,7 @@ func (a *app) runPrompt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, contextWindow: *window, runConfig: *runFlags, driver: driver, storeArg: fs.storeArg()}
+	spec := driveSpec{store: st, provider: prov, model: model, sessionID: *session, prompt: prompt, json: fs.json, yes: *yes, runConfig: *runFlags, driver: driver, storeArg: fs.storeArg()}
 	if spec.workDir, err = sessionDir(*workspace, *workdir); err != nil {
 		return usagef(fs.FlagSet, "run: %v", err)
 	}

@@ -8,27 +8,37 @@ import (
 )
 
 // runConfig is what the flags run and serve share set of a run's agent
-// config, beyond the model: its cap on model calls and its temperature.
+// config, beyond the model: its cap on model calls, its temperature and
+// the model's context size.
 type runConfig struct {
 	maxTurns int
 	// temperature, when set, is each run's sampling temperature; unset
 	// leaves the provider's default, which a zero could not tell from a
 	// temperature of 0.
-	temperature temperatureFlag
+	temperature   temperatureFlag
+	contextWindow int
 }
 
-// addRunConfigFlags adds --max-turns and --temperature.
+// addRunConfigFlags adds --max-turns, --temperature and
+// --context-window.
 func addRunConfigFlags(fs *flagSet) *runConfig {
 	rc := &runConfig{}
 	fs.IntVar(&rc.maxTurns, "max-turns", contract.DefaultMaxTurns, "most model calls a run makes; at the cap it fails with max_turns")
 	fs.Var(&rc.temperature, "temperature", "sampling temperature `N`, from 0 to 2 (default the provider's)")
+	// The default is written out, not left to the agent's zero, so that
+	// the help shows it and 0 is refused as any other size below 1.
+	fs.IntVar(&rc.contextWindow, "context-window", contract.DefaultContextWindow, "the model's context size in tokens; history is compacted near it")
 	return rc
 }
 
-// check refuses a cap CreateAgent would, as a usage error of command.
+// check refuses a cap or a context size CreateAgent would, as a usage
+// error of command.
 func (rc *runConfig) check(command string) error {
 	if rc.maxTurns < 1 || rc.maxTurns > contract.MaxMaxTurns {
 		return fmt.Errorf("%s: --max-turns must be from 1 to %d, got %d", command, contract.MaxMaxTurns, rc.maxTurns)
+	}
+	if rc.contextWindow < 1 {
+		return fmt.Errorf("%s: --context-window must be positive, got %d", command, rc.contextWindow)
 	}
 	return nil
 }
@@ -37,6 +47,7 @@ func (rc *runConfig) check(command string) error {
 func (rc runConfig) apply(cfg *contract.AgentConfig) {
 	cfg.MaxTurns = rc.maxTurns
 	cfg.Sampling.Temperature = rc.temperature.v
+	cfg.Compaction.ContextWindow = rc.contextWindow
 }
 
 // temperatureFlag is --temperature's value.

@@ -30,8 +30,6 @@ type driveSpec struct {
 	prompt string
 	json   bool
 	yes    bool
-	// contextWindow overrides the default context size when positive.
-	contextWindow int
 	// runConfig holds what the flags set of each run's config.
 	runConfig runConfig
 	// driver holds the model call's timeouts and retries; its Provider
@@ -82,7 +80,6 @@ func (a *app) drive(ctx context.Context, spec driveSpec) (contract.RunSnapshot, 
 		}
 	}
 	cfg := baseConfig(spec.model)
-	cfg.Compaction.ContextWindow = spec.contextWindow
 	spec.runConfig.apply(&cfg)
 	cfg.Delegates, cfg.MaxDelegationDepth = spec.delegates, spec.maxDepth
 	cfg.Output = spec.output
