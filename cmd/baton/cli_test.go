@@ -14,6 +14,10 @@ import (
 func TestUsageErrors(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
+	emptyFile := filepath.Join(dir, "empty.txt")
+	if err := os.WriteFile(emptyFile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		args   []string
@@ -48,6 +52,10 @@ func TestUsageErrors(t *testing.T) {
 		{"negative context window", []string{"run", "--context-window", "-5", "hi"}, "run: --context-window must be positive, got -5"},
 		{"zero context window", []string{"run", "--context-window", "0", "hi"}, "run: --context-window must be positive, got 0"},
 		{"serve: zero context window", []string{"serve", "--context-window", "0"}, "serve: --context-window must be positive, got 0"},
+		{"system and system file", []string{"run", "--system", "Be brief.", "--system-file", "system.txt", "hi"}, "run: --system and --system-file: give one"},
+		{"serve: system file missing", []string{"serve", "--system-file", filepath.Join(dir, "none.txt")}, "serve: --system-file: open " + filepath.Join(dir, "none.txt") + ": no such file or directory"},
+		{"empty system file", []string{"run", "--system-file", emptyFile, "hi"}, "run: --system-file " + emptyFile + " is empty"},
+		{"system not UTF-8", []string{"serve", "--system", "caf\xe9"}, "serve: the system prompt is not UTF-8 text"},
 		{"no idle timeout", []string{"serve", "--idle-timeout", "0s"}, "serve: --idle-timeout must be positive, got 0s"},
 		{"no threads", []string{"serve", "--max-threads", "0"}, "serve: --max-threads must be positive, got 0"},
 		{"negative drain timeout", []string{"serve", "--drain-timeout", "-1s"}, "serve: --drain-timeout must be 0 (leave runs in flight at once) or more, got -1s"},
