@@ -21,11 +21,11 @@ type auditBackend struct {
 	out     io.Writer
 	objects map[store.Hash][]byte
 	refs    map[store.RefKind]map[string]store.Hash
-	locks   map[string]bool
+	locks   map[string]*sessionLock
 }
 
 func newAuditBackend(out io.Writer) *auditBackend {
-	return &auditBackend{out: out, objects: map[store.Hash][]byte{}, refs: map[store.RefKind]map[string]store.Hash{}, locks: map[string]bool{}}
+	return &auditBackend{out: out, objects: map[store.Hash][]byte{}, refs: map[store.RefKind]map[string]store.Hash{}, locks: map[string]*sessionLock{}}
 }
 
 func (b *auditBackend) Get(ctx context.Context, h store.Hash) ([]byte, error) {
@@ -83,23 +83,32 @@ func (b *auditBackend) Commit(ctx context.Context, kind store.RefKind, session s
 func (b *auditBackend) Lock(ctx context.Context, session string) (io.Closer, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.locks[session] {
+	if b.locks[session] != nil {
 		return nil, fmt.Errorf("audit: %q: %w", session, store.ErrLocked)
 	}
-	b.locks[session] = true
-	return unlock(func() error {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		delete(b.locks, session)
-		return nil
-	}), nil
+	l := &sessionLock{b: b, session: session}
+	b.locks[session] = l
+	return l, nil
 }
 
 func (b *auditBackend) Close() error { return nil }
 
-type unlock func() error
+// sessionLock is one holder's hold on a session's lock.
+type sessionLock struct {
+	b       *auditBackend
+	session string
+}
 
-func (u unlock) Close() error { return u() }
+// Close lets the lock go; closed again, it frees nothing another holder
+// took since.
+func (l *sessionLock) Close() error {
+	l.b.mu.Lock()
+	defer l.b.mu.Unlock()
+	if l.b.locks[l.session] == l {
+		delete(l.b.locks, l.session)
+	}
+	return nil
+}
 
 func main() {
 	st := store.New(newAuditBackend(os.Stdout))
