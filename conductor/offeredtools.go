@@ -36,3 +36,11 @@ func offeredTools(named []contract.ToolDescriptor, box *dispatch.ToolBox, field 
 	}
 	return out, bad
 }
+
+func descriptors(tools []dispatch.Tool) []contract.ToolDescriptor {
+	var out []contract.ToolDescriptor
+	for _, t := range tools {
+		out = append(out, t.Descriptor())
+	}
+	return out
+}
