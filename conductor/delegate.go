@@ -79,47 +79,12 @@ func (c *child) running() *Agent {
 	return c.agent
 }
 
-// publish delivers an event to subscribers: a child's go up to its parent.
-func (a *Agent) publish(ev *contract.RunEvent) {
-	if a.forward != nil {
-		a.forwardEvent(ev)
-		return
-	}
-	a.hub.Publish(ev)
-}
-
-// watched reports whether anyone sees the agent's events: a subscriber
-// of its hub, or, for a delegate's child, of the stream its parent's
-// events go to.
-func (a *Agent) watched() bool {
-	for a.forward != nil {
-		a = a.parent
-	}
-	return a.hub.HasSubscribers()
-}
-
 // forwardEvent is publish for a delegate's child. Not inlined: the copy
 // of the event it passes would take room in publish's frame, which is
 // under every streamed delta.
 //
 //go:noinline
 func (a *Agent) forwardEvent(ev *contract.RunEvent) { a.forward(*ev) }
-
-// persist appends a step's record.
-func (a *Agent) persist(e *contract.Persist) error {
-	if len(e.Links) > 0 {
-		return a.persistLinked(e)
-	}
-	if a.recorder != nil {
-		return a.recorder.Record(context.Background(), a.state.SessionID, e.Record)
-	}
-	// Handed over in the agent's own one-record slice: a slice made
-	// here would be allocated, as Append is called through an interface.
-	a.record[0] = e.Record
-	_, err := a.store.Append(context.Background(), a.state.SessionID, a.record[:]...)
-	a.record[0] = contract.Record{}
-	return err
-}
 
 // persistLinked appends the record of a step that answered delegate
 // calls, linking the heads of their children's chains, each child
