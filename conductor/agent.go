@@ -9,7 +9,6 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unicode/utf8"
 
 	"github.com/batonrt/baton/cadence"
@@ -363,72 +362,4 @@ func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 			}
 		}
 	}
-}
-
-// closeGrace is how long Close waits for tools that ignore cancellation
-// before it returns an error naming them (dispatch.ErrStragglers): a tool
-// that never returns must not keep its host from shutting down.
-const closeGrace = 10 * time.Second
-
-// Close aborts a run in flight, waits for every goroutine the agent
-// started and releases the session. A run that only waits for people
-// (awaiting_human, awaiting_approval), itself or in the children of its
-// delegate calls, is not aborted: it stays in flight in the store, the
-// children's runs with it, and Resume or Reopen picks it up, so a
-// question survives a restart; a Submit waiting on it returns ErrClosed.
-// It is safe to call more than once, but not from the agent's own
-// callbacks (a subscriber, a hook, the approver or the retriever): Close
-// waits for them to return.
-func (a *Agent) Close() error {
-	return a.close(false)
-}
-
-// Leave closes the agent as Close does, except that a run in flight is
-// not aborted but left as a process that dies leaves it: its model call
-// and tools are cancelled and nothing more of it is recorded, so the
-// store keeps it in flight, the runs of its delegate calls' children
-// with it, and whoever resumes the session (Resume, Reopen, in this
-// process or another) picks it up from its last durable step. Subscribers
-// get EvRunDetached, and a Submit waiting on the run returns ErrClosed. A
-// server that restarts calls it for the runs it could not let finish.
-func (a *Agent) Leave() error {
-	return a.close(true)
-}
-
-// close is Close, or Leave when leave is set.
-func (a *Agent) close(leave bool) error {
-	var err error
-	a.closing.Do(func() {
-		done := make(chan struct{})
-		a.enqueue(&task{fn: func() {
-			switch {
-			case a.run == nil || !a.state.Phase.InFlight():
-			case a.waitsOnlyForPeople():
-				// Nothing runs: the run stays in the store, waiting, for
-				// Resume or Reopen to pick up after a restart.
-				a.detachTree()
-			case leave:
-				a.leaveTree()
-				// Let go as a process that dies does, for another process
-				// sharing the store to take the run up (store.Lease.Leave).
-				a.unlockLeaving(true)
-			default:
-				a.apply(contract.AbortRequested{Mode: contract.AbortNow, Reason: "agent closed", At: a.now()})
-			}
-			a.unlock()
-			a.closed = true
-			close(done)
-		}})
-		<-done
-		a.qmu.Lock()
-		a.shut = true
-		a.qmu.Unlock()
-		close(a.quit)
-		a.workers.Wait()
-		ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
-		defer cancel()
-		err = a.sched.Close(ctx)
-		a.hub.Close()
-	})
-	return err
 }

@@ -3,7 +3,6 @@ package conductor
 import (
 	"context"
 	"errors"
-	"maps"
 	"slices"
 
 	"github.com/batonrt/baton/contract"
@@ -248,52 +247,4 @@ func (a *Agent) waitsOnlyForPeople() bool {
 		}
 	}
 	return true
-}
-
-// detachTree lets go of a run that waits only for people and of its
-// children's runs, ending none: each child that has begun is closed
-// first, which leaves its own run waiting in the store, so that letting
-// go of the run's calls then stops no child. In turn (enqueue).
-func (a *Agent) detachTree() {
-	for _, session := range slices.Sorted(maps.Keys(a.run.children)) {
-		ag := a.run.children[session].running()
-		if ag == nil {
-			continue
-		}
-		if err := ag.Close(); err != nil {
-			a.log.Warn("conductor: close delegate", "session", session, "err", err)
-		}
-	}
-	a.detachRun()
-}
-
-// leaveTree lets go of a run in flight without ending it (Leave): the
-// children of its delegate calls that have begun are told to let go of
-// theirs first, queued ahead of the close that the end of their calls
-// brings, so that none of them records an abort either. In turn
-// (enqueue).
-func (a *Agent) leaveTree() {
-	for _, session := range slices.Sorted(maps.Keys(a.run.children)) {
-		ag := a.run.children[session].running()
-		if ag == nil {
-			continue
-		}
-		ag.enqueue(&task{fn: func() {
-			if ag.run != nil && ag.failed == nil {
-				ag.leaveTree()
-			}
-		}})
-	}
-	a.detachRun()
-}
-
-// detachRun lets go of a run that waits for people, or that the agent
-// leaves in flight, without ending it: its workers (model call, tools,
-// approvers, answerers) are stopped and its waiters told the agent
-// closed; the store keeps the run in flight. In turn (enqueue).
-func (a *Agent) detachRun() {
-	a.publish(&contract.RunEvent{Kind: contract.EvRunDetached, Seq: a.state.Seq, SessionID: a.state.SessionID, RunID: a.state.RunID, At: a.now()})
-	for _, w := range a.dropRun().waiters {
-		w <- &outcome{snap: a.handedOut(), err: ErrClosed}
-	}
 }
