@@ -3,7 +3,6 @@ package conductor
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/batonrt/baton/contract"
@@ -89,13 +88,8 @@ func (a *Agent) applyHandedIn(run *runState) {
 }
 
 // callApprover runs the approver, turning a panic into an error.
-func callApprover(ctx context.Context, approver Approver, req ApprovalRequest) (d Decision, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			d, err = Decision{}, fmt.Errorf("conductor: approver panicked: %v", p)
-		}
-	}()
-	return approver(ctx, req)
+func callApprover(ctx context.Context, approver Approver, req ApprovalRequest) (Decision, error) {
+	return guarded("conductor: approver", func() (Decision, error) { return approver(ctx, req) })
 }
 
 func resolution(callID string, d Decision, at contract.Timestamp) contract.ApprovalResolved {

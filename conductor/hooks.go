@@ -170,16 +170,6 @@ func hookError(kind, name string, err error) error {
 	return fmt.Errorf("conductor: %s hook %q: %w", kind, name, err)
 }
 
-// guard runs fn, turning a panic into an error.
-func guard(fn func() error) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panicked: %v", p)
-		}
-	}()
-	return fn()
-}
-
 // runBeforeModel runs the before-model hooks in order. It returns the
 // reason the call is blocked ("" to send it) and the names of the hooks
 // that rewrote the request. A hook that fails blocks the call.

@@ -2,7 +2,6 @@ package conductor
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/dispatch"
@@ -44,11 +43,6 @@ func (a *Agent) retrieve(ctx context.Context, input []contract.Turn) ([]contract
 	return contextTurns(a.log, a.est, retrieved), ""
 }
 
-func callRetriever(ctx context.Context, r Retriever, input []contract.Turn) (turns []contract.Turn, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			turns, err = nil, fmt.Errorf("conductor: retriever panicked: %v", p)
-		}
-	}()
-	return r(ctx, input)
+func callRetriever(ctx context.Context, r Retriever, input []contract.Turn) ([]contract.Turn, error) {
+	return guarded("conductor: retriever", func() ([]contract.Turn, error) { return r(ctx, input) })
 }
