@@ -243,7 +243,10 @@ func createAgent(cfg contract.AgentConfig, deps Deps, source *dispatch.ToolBox) 
 		OutputCap: deps.Tools.OutputCap, Grace: deps.Tools.Grace, Logger: deps.Env.Logger})
 	opts := deps.Model.driverOptions(a.now, deps.Env.Logger)
 	a.est = estimator(cfg)
-	opts.Estimate = replyEstimate(a.est)
+	// The turn driver counts a model reply's tokens on the worker that
+	// received the reply, and the count rides in the signal, so neither
+	// the agent's loop nor a later replay or resume tokenizes the reply.
+	opts.Estimate = a.est.Turn
 	a.driver = turn.NewDriver(deps.Model.Provider, opts)
 	a.state = cadence.InitialSnapshot(deps.Env.SessionID)
 	return a, nil

@@ -10,11 +10,3 @@ import (
 func estimator(cfg contract.AgentConfig) compactor.Estimator {
 	return compactor.EstimatorFor(cfg.Model, cfg.Revision)
 }
-
-// replyEstimate counts a model reply's tokens. The turn driver applies it
-// on the worker that received the reply, and the count rides in the
-// signal, so neither the agent's loop nor a later replay or resume
-// tokenizes the reply.
-func replyEstimate(e compactor.Estimator) func(contract.Turn) int {
-	return e.Turn
-}
