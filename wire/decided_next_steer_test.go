@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 
@@ -50,6 +49,37 @@ func otherPostBody(proto Protocol) string {
 	return string(b)
 }
 
+// decidedEnded is a thread c1 whose client decided its run's call and
+// wrote a message in one post, answer, whose steer waits until release
+// while the run the decision resumed (firstRun) has ended and another
+// client's message has started the next run, which waits for the
+// approval of its call d2.
+type decidedEnded struct {
+	s        *flowServer
+	th       *thread
+	firstRun string
+	answer   <-chan postAnswer
+	release  func()
+}
+
+// decidedRunEnded brings a thread of proto to decidedEnded.
+func decidedRunEnded(t *testing.T, proto Protocol) decidedEnded {
+	t.Helper()
+	arrived := make(chan struct{})
+	gate, release := heldGate(t)
+	s := cutStreams(t, startRunnerFlowServer(t, t.TempDir(), proto, contract.AgentConfig{}, byHistory(cleaner), nil, steerMissedRunner(arrived, gate), deleteTool()))
+	first, steer := ownApprovalBodies(proto)
+	wantApprovalRequest(t, "first stream", s.srv.URL, first, "d1")
+	th, returned := threadReturned(s.h, "c1")
+	firstRun := th.r.Snapshot().RunID
+
+	answer := postLater(s.srv.URL, steer)
+	<-arrived
+	<-returned
+	wantApprovalRequest(t, "other client's stream", s.srv.URL, otherPostBody(proto), "d2")
+	return decidedEnded{s: s, th: th, firstRun: firstRun, answer: answer, release: release}
+}
+
 // TestADecisionWhoseRunEndedBeforeItsSteerOfTheNextRun: the client
 // decides its run's call and writes a message in one post; the decision
 // lets the run go on to its end before the message can steer it, and
@@ -64,48 +94,15 @@ func TestADecisionWhoseRunEndedBeforeItsSteerOfTheNextRun(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
 			dir := aiSDKDir(t)
-			arrived, gate := make(chan struct{}), make(chan struct{})
-			var open sync.Once
-			release := func() { open.Do(func() { close(gate) }) }
-			t.Cleanup(release)
-			s := cutStreams(t, startRunnerFlowServer(t, t.TempDir(), proto, contract.AgentConfig{}, byHistory(cleaner), nil, func(a *conductor.Agent) Runner {
-				return steerMissed{agentRunner: agentRunner{a}, once: &sync.Once{}, arrived: arrived, gate: gate}
-			}, deleteTool()))
-			first, steer := ownApprovalBodies(proto)
-			if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "d1") {
-				t.Fatalf("first stream: %d, want the approval request of d1:\n%s", code, b)
-			}
-			s.h.mu.Lock()
-			th := s.h.threads["c1"]
-			returned := th.returned
-			s.h.mu.Unlock()
-			firstRun := th.r.Snapshot().RunID
-
-			answer := postLater(s.srv.URL, steer)
-			<-arrived
-			// The decision was applied: the run goes on to its end and
-			// returns, and another client's message starts the next run,
-			// which waits for the approval of its own call, before the
-			// message's steer is refused.
-			<-returned
-			if code, b := post(t, s.srv.URL, otherPostBody(proto)); code != http.StatusOK || !strings.Contains(b, "d2") {
-				t.Fatalf("other client's stream: %d, want the approval request of d2:\n%s", code, b)
-			}
-			if snap := th.r.Snapshot(); snap.RunID == firstRun || snap.Phase != contract.PhaseAwaitingApproval {
-				t.Fatalf("the next run is %s in %s, want another than %s awaiting approval", snap.RunID, snap.Phase, firstRun)
-			}
-			release()
-			a := <-answer
-			if a.err != nil || a.code != http.StatusOK {
-				t.Fatalf("post: %d %v:\n%s", a.code, a.err, a.body)
-			}
-
-			var got []string
-			if proto == ProtocolAISDK {
-				got = uiFoldLines(t, dir, a.body)
-			} else {
-				got = aguiFoldLines(t, a.body)
-			}
+			d := decidedRunEnded(t, proto)
+			// The decision was applied: the run went on to its end and
+			// returned, and another client's message started the next
+			// run, which waits for the approval of its own call, before
+			// the message's steer is refused.
+			wantNextRunAwaiting(t, d.th, d.firstRun)
+			d.release()
+			a := answerOK(t, "post", d.answer)
+			got := foldLines(t, proto, dir, a.body)
 			// The rest of the run the decision resumed, then the steered
 			// run from its start: its call, skipped by the steer, and
 			// the next call it waits on.
@@ -116,15 +113,7 @@ func TestADecisionWhoseRunEndedBeforeItsSteerOfTheNextRun(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("what the client rebuilt from the post's stream mismatch (-want +got):\n%s", diff)
 			}
-			said := 0
-			for _, turn := range th.r.Snapshot().History.Turns() {
-				if turn.Role == contract.RoleUser && turn.Text() == "and tidy up" {
-					said++
-				}
-			}
-			if said != 1 {
-				t.Errorf("the thread holds the message %d times, want once", said)
-			}
+			wantSaidOnce(t, d.th, "and tidy up")
 		})
 	}
 }
@@ -143,51 +132,19 @@ func TestADecisionWhoseRunEndedBeforeAnotherRunStreamsItsOwnRun(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
 			dir := aiSDKDir(t)
-			arrived, gate := make(chan struct{}), make(chan struct{})
-			var open sync.Once
-			release := func() { open.Do(func() { close(gate) }) }
-			t.Cleanup(release)
-			s := cutStreams(t, startRunnerFlowServer(t, t.TempDir(), proto, contract.AgentConfig{}, byHistory(cleaner), nil, func(a *conductor.Agent) Runner {
-				return steerMissed{agentRunner: agentRunner{a}, once: &sync.Once{}, arrived: arrived, gate: gate}
-			}, deleteTool()))
-			first, steer := ownApprovalBodies(proto)
-			if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "d1") {
-				t.Fatalf("first stream: %d, want the approval request of d1:\n%s", code, b)
-			}
-			s.h.mu.Lock()
-			th := s.h.threads["c1"]
-			returned := th.returned
-			s.h.mu.Unlock()
-
-			answer := postLater(s.srv.URL, steer)
-			<-arrived
-			// The decision was applied: the run goes on to its end and
-			// returns. Another client's message starts the next run,
+			d := decidedRunEnded(t, proto)
+			// The decision was applied: the run went on to its end and
+			// returned. Another client's message started the next run,
 			// which waits for the approval of its own call, and that
 			// client stops it, before the message's steer is refused.
-			<-returned
-			if code, b := post(t, s.srv.URL, otherPostBody(proto)); code != http.StatusOK || !strings.Contains(b, "d2") {
-				t.Fatalf("other client's stream: %d, want the approval request of d2:\n%s", code, b)
-			}
-			s.h.mu.Lock()
-			returned = th.returned
-			s.h.mu.Unlock()
-			if code, b := post(t, s.srv.URL+"/c1/abort", `{}`); code != http.StatusNoContent {
+			returned := nextReturned(d.s.h, d.th)
+			if code, b := post(t, d.s.srv.URL+"/c1/abort", `{}`); code != http.StatusNoContent {
 				t.Fatalf("other client's abort: %d %s", code, b)
 			}
 			<-returned
-			release()
-			a := <-answer
-			if a.err != nil || a.code != http.StatusOK {
-				t.Fatalf("post: %d %v:\n%s", a.code, a.err, a.body)
-			}
-
-			var got []string
-			if proto == ProtocolAISDK {
-				got = uiFoldLines(t, dir, a.body)
-			} else {
-				got = aguiFoldLines(t, a.body)
-			}
+			d.release()
+			a := answerOK(t, "post", d.answer)
+			got := foldLines(t, proto, dir, a.body)
 			// The rest of the run the decision resumed, then the run the
 			// message started, which waits for its call d3.
 			want := []string{"tool d1: " + deleted, "text: Result: " + deleted, "text: Deleting.", "call d3"}

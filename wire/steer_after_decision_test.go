@@ -2,16 +2,12 @@ package wire
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -118,22 +114,14 @@ func TestADecisionThatEndsTheRunBeforeItsSteer(t *testing.T) {
 		for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 			t.Run(c.name+"/"+string(proto), func(t *testing.T) {
 				dir := aiSDKDir(t)
-				arrived, gate := make(chan struct{}), make(chan struct{})
-				var open sync.Once
-				release := func() { open.Do(func() { close(gate) }) }
-				// Before the handler closes, should the test stop early.
-				t.Cleanup(release)
+				arrived := make(chan struct{})
+				gate, release := heldGate(t)
 				s := cutStreams(t, c.serve(t, proto, func(a *conductor.Agent) Runner {
 					return steerHeld{agentRunner: agentRunner{a}, once: &sync.Once{}, arrived: arrived, gate: gate}
 				}))
 				first, steer := c.bodies(proto)
-				if code, b := post(t, s.srv.URL, first); code != http.StatusOK || !strings.Contains(b, "d1") {
-					t.Fatalf("first stream: %d, want the approval request of d1:\n%s", code, b)
-				}
-				s.h.mu.Lock()
-				th := s.h.threads[c.thread]
-				returned := th.returned
-				s.h.mu.Unlock()
+				wantApprovalRequest(t, "first stream", s.srv.URL, first, "d1")
+				th, returned := threadReturned(s.h, c.thread)
 
 				answer := postLater(s.srv.URL, steer)
 				<-arrived
@@ -141,29 +129,12 @@ func TestADecisionThatEndsTheRunBeforeItsSteer(t *testing.T) {
 				// returns before the message's steer reaches it.
 				<-returned
 				release()
-				a := <-answer
-				if a.err != nil || a.code != http.StatusOK {
-					t.Fatalf("post: %d %v:\n%s", a.code, a.err, a.body)
-				}
-
-				var got []string
-				if proto == ProtocolAISDK {
-					got = uiFoldLines(t, dir, a.body)
-				} else {
-					got = aguiFoldLines(t, a.body)
-				}
+				a := answerOK(t, "post", answer)
+				got := foldLines(t, proto, dir, a.body)
 				if diff := cmp.Diff(c.want[proto], got); diff != "" {
 					t.Errorf("what the client rebuilt from the post's stream mismatch (-want +got):\n%s", diff)
 				}
-				said := 0
-				for _, turn := range th.r.Snapshot().History.Turns() {
-					if turn.Role == contract.RoleUser && turn.Text() == "and tidy up" {
-						said++
-					}
-				}
-				if said != 1 {
-					t.Errorf("the thread holds the message %d times, want once", said)
-				}
+				wantSaidOnce(t, th, "and tidy up")
 			})
 		}
 	}
@@ -183,20 +154,7 @@ func aguiFoldLines(t *testing.T, body string) []string {
 			lines = append(lines, fmt.Sprintf("result %v/%v: %v", v["subflow"].([]any)[0], v["toolCallId"], v["content"]))
 		}
 	}
-	for _, m := range officialFold(t, nil, frames) {
-		switch {
-		case m.Role == "tool":
-			lines = append(lines, "tool "+m.ToolCallID+": "+m.Content)
-		case m.Role == "assistant":
-			if m.Content != "" {
-				lines = append(lines, "text: "+m.Content)
-			}
-			for _, c := range m.ToolCalls {
-				lines = append(lines, "call "+c.ID)
-			}
-		}
-	}
-	return lines
+	return append(lines, messageLines(officialFold(t, nil, frames))...)
 }
 
 // uiFoldLines rebuilds the message of a UI message stream body with the
@@ -232,21 +190,7 @@ func uiFoldLines(t *testing.T, dir, body string) []string {
 		}
 		chunks = append(chunks, json.RawMessage(data))
 	}
-	in, err := json.Marshal([][]json.RawMessage{chunks})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "fold.mjs")
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node fold.mjs: %v\n%s", err, stderr.String())
-	}
+	out := runFold(t, dir, chunks)
 	var messages []struct {
 		Parts []struct {
 			Type       string           `json:"type"`

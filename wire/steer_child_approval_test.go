@@ -95,20 +95,15 @@ func TestSteerWhileAChildWaitsForApproval(t *testing.T) {
 	}
 }
 
-// steerTaken is an agent's runner that closes taken once it has taken a
-// message as steering.
+// steerTaken is an agent's runner that closes its signal's channel once
+// it has taken a message as steering.
 type steerTaken struct {
 	agentRunner
-	once  *sync.Once
-	taken chan struct{}
+	steerSignal
 }
 
 func (s steerTaken) Steer(ctx context.Context, input []contract.Turn) error {
-	err := s.agentRunner.Steer(ctx, input)
-	if err == nil {
-		s.once.Do(func() { close(s.taken) })
-	}
-	return err
+	return s.took(s.agentRunner.Steer(ctx, input))
 }
 
 // TestSteerCarriesAChildsApproval: the client decides the delegate's
@@ -132,7 +127,7 @@ func TestSteerCarriesAChildsApproval(t *testing.T) {
 			replies := delegatingCleaner()
 			replies[2] = gated(taken, replies[2])
 			s := cutStreams(t, cleanerRunnerServer(t, t.TempDir(), proto, replies, func(a *conductor.Agent) Runner {
-				return steerTaken{agentRunner: agentRunner{a}, once: &once, taken: taken}
+				return steerTaken{agentRunner{a}, steerSignal{taken, &once}}
 			}))
 			childWaitsForApprovalOn(t, proto, s)
 			steer, _ := childApprovalBodies(proto, true)

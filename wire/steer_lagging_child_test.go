@@ -3,7 +3,6 @@ package wire
 import (
 	"context"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,25 +22,17 @@ type childHeldRunner struct {
 	steerMissed
 	hold    *atomic.Bool
 	release <-chan struct{}
-	steered chan struct{}
-	once    *sync.Once
+	steerSignal
 }
 
 func (r childHeldRunner) Subscribe(fn func(contract.RunEvent)) func() {
-	return r.steerMissed.Subscribe(func(ev contract.RunEvent) {
-		if r.hold.Load() && len(ev.Subflow) > 0 {
-			<-r.release
-		}
-		fn(ev)
-	})
+	return r.steerMissed.Subscribe(holding(fn, r.release, func(ev contract.RunEvent) bool {
+		return r.hold.Load() && len(ev.Subflow) > 0
+	}))
 }
 
 func (r childHeldRunner) Steer(ctx context.Context, input []contract.Turn) error {
-	err := r.steerMissed.Steer(ctx, input)
-	if err == nil {
-		r.once.Do(func() { close(r.steered) })
-	}
-	return err
+	return r.took(r.steerMissed.Steer(ctx, input))
 }
 
 // TestAPostTakenByTheNextRunHidesTheEndedRunsDelegate: a message whose
@@ -58,7 +49,7 @@ func TestAPostTakenByTheNextRunHidesTheEndedRunsDelegate(t *testing.T) {
 		t.Run(string(proto), func(t *testing.T) {
 			dir := aiSDKDir(t)
 			var hold atomic.Bool
-			arrived, gate, release, steered, model := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
+			arrived, release, steered, model := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
 			var let sync.Once
 			letGo := func() {
 				let.Do(func() {
@@ -68,26 +59,15 @@ func TestAPostTakenByTheNextRunHidesTheEndedRunsDelegate(t *testing.T) {
 			}
 			// Before the handler closes, should the test stop early.
 			t.Cleanup(letGo)
-			var opened sync.Once
-			t.Cleanup(func() { opened.Do(func() { close(gate) }) })
+			gate, openGate := heldGate(t)
 			replies := append(delegatingCleaner()[:2], gated(model, says("Tidying.")), says("Kept."))
 			s := cutStreams(t, cleanerRunnerServer(t, t.TempDir(), proto, replies, func(a *conductor.Agent) Runner {
-				return childHeldRunner{steerMissed{agentRunner{a}, &sync.Once{}, arrived, gate}, &hold, release, steered, &sync.Once{}}
+				return childHeldRunner{steerMissed{agentRunner{a}, &sync.Once{}, arrived, gate}, &hold, release, steerSignal{steered, &sync.Once{}}}
 			}))
-			body := func(text string) string {
-				if proto == ProtocolAISDK {
-					return chatBody("x1", text)
-				}
-				return aguiBody("x1", []map[string]any{{"id": "u-" + text, "role": "user", "content": text}})
-			}
+			body := func(text string) string { return userBody(proto, "x1", text) }
 			// The run waits in its delegate call for the child's approval.
-			if code, b := post(t, s.srv.URL, body("clean up")); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
-				t.Fatalf("first stream: %d, want the approval request of call_d/d1:\n%s", code, b)
-			}
-			s.h.mu.Lock()
-			th := s.h.threads["x1"]
-			returned := th.returned
-			s.h.mu.Unlock()
+			wantApprovalRequest(t, "first stream", s.srv.URL, body("clean up"), "call_d/d1")
+			th, returned := threadReturned(s.h, "x1")
 			firstRun := th.r.Snapshot().RunID
 
 			hold.Store(true)
@@ -104,7 +84,7 @@ func TestAPostTakenByTheNextRunHidesTheEndedRunsDelegate(t *testing.T) {
 			<-returned
 			third := postLater(s.srv.URL, body("tidy the docs"))
 			waitFor(t, func() bool { s := th.r.Snapshot(); return s.RunID != firstRun && s.Phase.InFlight() })
-			opened.Do(func() { close(gate) })
+			openGate()
 			var a postAnswer
 			select {
 			case <-steered:
@@ -112,19 +92,11 @@ func TestAPostTakenByTheNextRunHidesTheEndedRunsDelegate(t *testing.T) {
 				t.Fatalf("second post ended before its steer was taken: %d %v:\n%s", a.code, a.err, a.body)
 			}
 			letGo()
-			a = <-second
-			if a.err != nil || a.code != http.StatusOK {
-				t.Fatalf("second post: %d %v:\n%s", a.code, a.err, a.body)
-			}
+			a = answerOK(t, "second post", second)
 			if b := <-third; b.err != nil || b.code != http.StatusOK {
 				t.Fatalf("third post: %d %v", b.code, b.err)
 			}
-			var got []string
-			if proto == ProtocolAISDK {
-				got = uiFoldLines(t, dir, a.body)
-			} else {
-				got = aguiFoldLines(t, a.body)
-			}
+			got := foldLines(t, proto, dir, a.body)
 			want := []string{"text: Tidying.", "text: Kept."}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("what the client rebuilt from the second post's stream mismatch (-want +got):\n%s", diff)
@@ -144,29 +116,16 @@ func TestANewRunsStreamHidesTheEndedRunsDelegate(t *testing.T) {
 		t.Run(string(proto), func(t *testing.T) {
 			dir := aiSDKDir(t)
 			var hold atomic.Bool
-			release := make(chan struct{})
-			var let sync.Once
-			letGo := func() { let.Do(func() { close(release) }) }
 			// Before the handler closes, should the test stop early.
-			t.Cleanup(letGo)
+			release, letGo := heldGate(t)
 			replies := append(delegatingCleaner()[:2], says("Tidied."))
 			s := cutStreams(t, cleanerRunnerServer(t, t.TempDir(), proto, replies, func(a *conductor.Agent) Runner {
-				return childHeldRunner{steerMissed{agentRunner{a}, &sync.Once{}, nil, nil}, &hold, release, nil, &sync.Once{}}
+				return childHeldRunner{steerMissed{agentRunner{a}, &sync.Once{}, nil, nil}, &hold, release, steerSignal{nil, &sync.Once{}}}
 			}))
-			body := func(text string) string {
-				if proto == ProtocolAISDK {
-					return chatBody("x1", text)
-				}
-				return aguiBody("x1", []map[string]any{{"id": "u-" + text, "role": "user", "content": text}})
-			}
+			body := func(text string) string { return userBody(proto, "x1", text) }
 			// The run waits in its delegate call for the child's approval.
-			if code, b := post(t, s.srv.URL, body("clean up")); code != http.StatusOK || !strings.Contains(b, "call_d/d1") {
-				t.Fatalf("first stream: %d, want the approval request of call_d/d1:\n%s", code, b)
-			}
-			s.h.mu.Lock()
-			th := s.h.threads["x1"]
-			returned := th.returned
-			s.h.mu.Unlock()
+			wantApprovalRequest(t, "first stream", s.srv.URL, body("clean up"), "call_d/d1")
+			th, returned := threadReturned(s.h, "x1")
 			firstRun := th.r.Snapshot().RunID
 
 			// The run is stopped in its delegate call and returns, the
@@ -180,16 +139,8 @@ func TestANewRunsStreamHidesTheEndedRunsDelegate(t *testing.T) {
 			next := postLater(s.srv.URL, body("tidy the docs"))
 			waitFor(t, func() bool { s := th.r.Snapshot(); return s.RunID != firstRun && s.Phase == contract.PhaseSettled })
 			letGo()
-			a := <-next
-			if a.err != nil || a.code != http.StatusOK {
-				t.Fatalf("next post: %d %v:\n%s", a.code, a.err, a.body)
-			}
-			var got []string
-			if proto == ProtocolAISDK {
-				got = uiFoldLines(t, dir, a.body)
-			} else {
-				got = aguiFoldLines(t, a.body)
-			}
+			a := answerOK(t, "next post", next)
+			got := foldLines(t, proto, dir, a.body)
 			if diff := cmp.Diff([]string{"text: Tidied."}, got); diff != "" {
 				t.Errorf("what the client rebuilt from the next post's stream mismatch (-want +got):\n%s", diff)
 			}

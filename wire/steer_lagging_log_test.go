@@ -55,26 +55,19 @@ func (m gatedSecond) Stream(ctx context.Context, req contract.ModelRequest) iter
 // steered closes once a steer was taken.
 type laggingStartRunner struct {
 	SteerRunner
-	starts           *atomic.Int32
-	release, steered chan struct{}
-	once             *sync.Once
+	starts  *atomic.Int32
+	release chan struct{}
+	steerSignal
 }
 
 func (r laggingStartRunner) Subscribe(fn func(contract.RunEvent)) func() {
-	return r.SteerRunner.Subscribe(func(ev contract.RunEvent) {
-		if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 && r.starts.Add(1) == 2 {
-			<-r.release
-		}
-		fn(ev)
-	})
+	return r.SteerRunner.Subscribe(holding(fn, r.release, func(ev contract.RunEvent) bool {
+		return ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 && r.starts.Add(1) == 2
+	}))
 }
 
 func (r laggingStartRunner) Steer(ctx context.Context, input []contract.Turn) error {
-	err := r.SteerRunner.Steer(ctx, input)
-	if err == nil {
-		r.once.Do(func() { close(r.steered) })
-	}
-	return err
+	return r.took(r.SteerRunner.Steer(ctx, input))
 }
 
 // A message that steers a run whose start the thread's log does not have
@@ -92,7 +85,7 @@ func TestSteerOfARunTheLogLacksEndsWithIt(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return laggingStartRunner{SteerRunner: AgentRunner(a).(SteerRunner), starts: &atomic.Int32{}, release: release, steered: steered, once: &sync.Once{}}, nil
+		return laggingStartRunner{SteerRunner: AgentRunner(a).(SteerRunner), starts: &atomic.Int32{}, release: release, steerSignal: steerSignal{steered, &sync.Once{}}}, nil
 	}, HandlerOptions{})
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); h.Close() })

@@ -2,16 +2,13 @@ package wire
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/agui"
@@ -27,25 +24,17 @@ type endHeldRunner struct {
 	missingRunner
 	holdEnd *atomic.Bool
 	release <-chan struct{}
-	steered chan struct{}
-	once    *sync.Once
+	steerSignal
 }
 
 func (r endHeldRunner) Subscribe(fn func(contract.RunEvent)) func() {
-	return r.missingRunner.Subscribe(func(ev contract.RunEvent) {
-		if r.holdEnd.Load() && len(ev.Subflow) == 0 && (ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted) {
-			<-r.release
-		}
-		fn(ev)
-	})
+	return r.missingRunner.Subscribe(holding(fn, r.release, func(ev contract.RunEvent) bool {
+		return r.holdEnd.Load() && len(ev.Subflow) == 0 && (ev.Kind == contract.EvRunSettled || ev.Kind == contract.EvRunFaulted)
+	}))
 }
 
 func (r endHeldRunner) Steer(ctx context.Context, input []contract.Turn) error {
-	err := r.missingRunner.Steer(ctx, input)
-	if err == nil {
-		r.once.Do(func() { close(r.steered) })
-	}
-	return err
+	return r.took(r.missingRunner.Steer(ctx, input))
 }
 
 // TestAPostTakenByTheNextRunStreamsThatRun: a message whose steer found
@@ -65,7 +54,7 @@ func TestAPostTakenByTheNextRunStreamsThatRun(t *testing.T) {
 			// waits until the test hears it: a run is then in flight for sure.
 			said := make(chan []string)
 			h, srv := approvingSteerServer(t, said, func(r steerHumanRunner) Runner {
-				return endHeldRunner{missingRunner{r, &armed, arrived, gate}, &holdEnd, release, steered, &sync.Once{}}
+				return endHeldRunner{missingRunner{r, &armed, arrived, gate}, &holdEnd, release, steerSignal{steered, &sync.Once{}}}
 			})
 			var let sync.Once
 			letGo := func() { let.Do(func() { close(release) }) }
@@ -167,21 +156,7 @@ func uiFoldTexts(t *testing.T, dir, body string) []string {
 			chunks = append(chunks, json.RawMessage(data))
 		}
 	}
-	in, err := json.Marshal([][]json.RawMessage{chunks})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "fold.mjs")
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node fold.mjs: %v\n%s", err, stderr.String())
-	}
+	out := runFold(t, dir, chunks)
 	var messages []struct {
 		Parts []struct {
 			Type string `json:"type"`

@@ -4,17 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/dispatch"
-	"github.com/batonrt/baton/store"
 )
 
 // refusingRunner fails, once set, to steer with steerErr, or to read its
@@ -58,50 +53,13 @@ func TestAFailedSteerSaysWhy(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			del := dispatch.MustFunc("delete_file", "Delete a file.", func(context.Context, struct {
-				Path string `json:"path"`
-			}) (string, error) {
-				return "", nil
-			}, dispatch.NeedsApproval())
 			var on atomic.Bool
-			st := store.NewMemory()
-			h := NewRunnerHandler(func(ctx context.Context, id string) (Runner, error) {
-				box, err := dispatch.NewToolBox(del)
-				if err != nil {
-					return nil, err
-				}
-				a, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: steerable{said: make(chan []string, 16)}}, Tools: conductor.Tools{Box: box}, People: conductor.People{Approver: conductor.ApproveLater}, Env: conductor.Env{Store: st, SessionID: id}})
-				if err != nil {
-					return nil, err
-				}
-				return refusingRunner{AgentRunner(a).(agentRunner), &on, tc.steerErr, tc.eventsErr}, nil
-			}, HandlerOptions{ClientAnswers: true})
-			srv := httptest.NewServer(h)
-			t.Cleanup(func() { srv.Close(); h.Close() })
-			post := func(body string) (int, string) {
-				resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer resp.Body.Close()
-				b, _ := io.ReadAll(resp.Body)
-				return resp.StatusCode, string(b)
-			}
+			h, srv := approvingSteerServer(t, make(chan []string, 16), func(r steerHumanRunner) Runner { return refusingRunner{r, &on, tc.steerErr, tc.eventsErr} })
 			msg := func(id, text string) map[string]any { return map[string]any{"id": id, "role": "user", "content": text} }
-			if code, _ := post(aguiBody("t1", []map[string]any{msg("m1", "clean up")})); code != http.StatusOK {
-				t.Fatalf("first post: %d", code)
-			}
-			if p := phase(h, "t1"); p != contract.PhaseAwaitingApproval {
-				t.Fatalf("after the first stream the run is %s, want awaiting approval", p)
-			}
+			awaitingAfterFirst(t, h, srv.URL, "t1", aguiBody("t1", []map[string]any{msg("m1", "clean up")}))
 			on.Store(true)
-			code, body := post(aguiBody("t1", []map[string]any{msg("m1", "clean up"), msg("m2", "keep the build")}))
-			if code != tc.code || !strings.Contains(body, tc.want) {
-				t.Errorf("steering post: %d %q, want %d saying %q", code, body, tc.code, tc.want)
-			}
-			if strings.Contains(body, "s3cret") || strings.Contains(body, "db.internal") {
-				t.Errorf("steering post's error is not redacted: %q", body)
-			}
+			code, body := post(t, srv.URL, aguiBody("t1", []map[string]any{msg("m1", "clean up"), msg("m2", "keep the build")}))
+			wantRedactedFailure(t, "steering post", code, body, tc.code, tc.want)
 		})
 	}
 }

@@ -55,10 +55,8 @@ func TestASteeredRunThatEndsBeforeTheSteerReturnsIsShown(t *testing.T) {
 	for _, proto := range []Protocol{ProtocolAGUI, ProtocolAISDK} {
 		t.Run(string(proto), func(t *testing.T) {
 			dir := aiSDKDir(t)
-			took, gate := make(chan struct{}), make(chan struct{})
-			var open sync.Once
-			release := func() { open.Do(func() { close(gate) }) }
-			t.Cleanup(release)
+			took := make(chan struct{})
+			gate, release := heldGate(t)
 			s := cutStreams(t, startRunnerFlowServer(t, t.TempDir(), proto, contract.AgentConfig{}, byHistory(tidier), nil, func(a *conductor.Agent) Runner {
 				return steerSlow{agentRunner: agentRunner{a}, once: &sync.Once{}, took: took, gate: gate}
 			}, deleteTool()))
@@ -68,13 +66,8 @@ func TestASteeredRunThatEndsBeforeTheSteerReturnsIsShown(t *testing.T) {
 				}
 				return aguiBody("c1", []map[string]any{{"id": id, "role": "user", "content": text}})
 			}
-			if code, b := post(t, s.srv.URL, user("u1", "clean up")); code != http.StatusOK || !strings.Contains(b, "d1") {
-				t.Fatalf("first stream: %d, want the approval request of d1:\n%s", code, b)
-			}
-			s.h.mu.Lock()
-			th := s.h.threads["c1"]
-			returned := th.returned
-			s.h.mu.Unlock()
+			wantApprovalRequest(t, "first stream", s.srv.URL, user("u1", "clean up"), "d1")
+			th, returned := threadReturned(s.h, "c1")
 			firstRun := th.r.Snapshot().RunID
 
 			answer := postLater(s.srv.URL, user("u2", "and tidy up"))
@@ -86,20 +79,10 @@ func TestASteeredRunThatEndsBeforeTheSteerReturnsIsShown(t *testing.T) {
 			if code, b := post(t, s.srv.URL, otherPostBody(proto)); code != http.StatusOK || !strings.Contains(b, "delete_file") {
 				t.Fatalf("other client's stream: %d, want an approval request:\n%s", code, b)
 			}
-			if snap := th.r.Snapshot(); snap.RunID == firstRun || snap.Phase != contract.PhaseAwaitingApproval {
-				t.Fatalf("the next run is %s in %s, want another than %s awaiting approval", snap.RunID, snap.Phase, firstRun)
-			}
+			wantNextRunAwaiting(t, th, firstRun)
 			release()
-			a := <-answer
-			if a.err != nil || a.code != http.StatusOK {
-				t.Fatalf("post: %d %v:\n%s", a.code, a.err, a.body)
-			}
-			var got []string
-			if proto == ProtocolAISDK {
-				got = uiFoldLines(t, dir, a.body)
-			} else {
-				got = aguiFoldLines(t, a.body)
-			}
+			a := answerOK(t, "post", answer)
+			got := foldLines(t, proto, dir, a.body)
 			// The steered run's rest, its call skipped by the steer and
 			// its reply, then the next run, to the call it waits on.
 			want := []string{"tool d1: skipped: steered", "text: Tidied.", "text: Deleting.", "call d3"}
