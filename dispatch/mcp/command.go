@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -45,6 +46,10 @@ type commandTransport struct {
 
 	mu      sync.Mutex
 	stopped bool // stop signalled the command: its end says nothing
+
+	// writing is when the write to stdin under way began (UnixNano), 0
+	// when none is: a server that stops reading its stdin blocks it.
+	writing atomic.Int64
 }
 
 func newCommandTransport(srv Server, skipped func(line string)) *commandTransport {
@@ -96,8 +101,12 @@ func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) 
 // stopper is the connection's writing end: closing it stops the command.
 type stopper struct{ t *commandTransport }
 
-func (s stopper) Write(p []byte) (int, error) { return s.t.stdin.Write(p) }
-func (s stopper) Close() error                { return s.t.stop() }
+func (s stopper) Write(p []byte) (int, error) {
+	s.t.writing.Store(time.Now().UnixNano())
+	defer s.t.writing.Store(0)
+	return s.t.stdin.Write(p)
+}
+func (s stopper) Close() error { return s.t.stop() }
 
 // stop ends the command as the MCP specification asks: close its stdin,
 // then SIGTERM if it lingers, then SIGKILL. It is safe to call more than
@@ -123,6 +132,36 @@ func (t *commandTransport) stop() error {
 		t.stopErr = t.waitErr
 	})
 	return t.stopErr
+}
+
+// writeGrace is how long a write to stdin may be under way, once a
+// call's context has ended, before the command is taken for one that
+// stopped reading: a server that reads takes microseconds.
+const writeGrace = 100 * time.Millisecond
+
+// unblock, run once a call's context has ended, stops the command when a
+// write to its stdin has been under way for writeGrace before the call
+// returns (done): the write blocks for as long as the server does not
+// read, and with it the call that made it, every call after it, and the
+// connection's Close. The SDK may begin the call's write after its
+// context ended, so unblock watches until the call returns. Closing
+// stdin ends the write; half a message on the pipe leaves the connection
+// of no further use, so the command is stopped, and the next call starts
+// it again.
+func (t *commandTransport) unblock(done <-chan struct{}) {
+	tick := time.NewTicker(writeGrace / 4)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+		if began := t.writing.Load(); began != 0 && time.Since(time.Unix(0, began)) >= writeGrace {
+			t.stop()
+			return
+		}
+	}
 }
 
 func (t *commandTransport) waitFor() bool {

@@ -120,6 +120,12 @@ func (c *conn) gone(server string) error {
 // close ends the connection (a command gets its stdin closed, then a
 // SIGTERM if it lingers) and waits for it to end.
 func (c *conn) close() error {
+	if c.cmd != nil {
+		// Stopped first, as the session's Close would stop it, but
+		// before that Close waits for a write under way: one to a server
+		// that stopped reading would never end.
+		c.cmd.stop()
+	}
 	err := c.session.Close()
 	<-c.done
 	return err

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -100,10 +101,19 @@ func (t *tool) call(ctx context.Context, args json.RawMessage) (contract.ToolOut
 		return contract.ToolOutcome{}, err
 	}
 	notices := t.src.noticesSeen()
+	if c.cmd != nil {
+		// The SDK writes the request with no regard for ctx.
+		done := make(chan struct{})
+		defer context.AfterFunc(ctx, func() { c.cmd.unblock(done) })()
+		defer close(done)
+	}
 	res, err := c.session.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
 	t.src.awaitReport(ctx, notices)
 	if err != nil {
-		if ctx.Err() != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			if !errors.Is(err, cerr) {
+				err = fmt.Errorf("%w: %w", cerr, err)
+			}
 			return contract.ToolOutcome{}, fmt.Errorf("mcp: %s on server %q: %w", t.remote, t.src.srv.Name, err)
 		}
 		if dead := c.endedUnder(t.src.srv.Name, err); dead != nil {
