@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,13 +18,21 @@ import (
 // exit code and output.
 func asBuilt(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return asBuiltUnder(t, nil, stdin, args...)
+}
+
+// asBuiltUnder is asBuilt with the process started by the command line
+// under (a program and its arguments, before the binary), nil for none.
+func asBuiltUnder(t *testing.T, under []string, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	raw, err := json.Marshal(args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+	line := append(slices.Clone(under), os.Args[0], "-test.run=^$")
+	cmd := exec.CommandContext(ctx, line[0], line[1:]...)
 	cmd.Env = append(os.Environ(), mainArgsEnv+"="+string(raw))
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
