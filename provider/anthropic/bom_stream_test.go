@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,11 +17,7 @@ import (
 // part of the first field's name and dropped message_start, and with it
 // the prompt's token count.
 func TestStreamStartingWithBOM(t *testing.T) {
-	raw, err := os.ReadFile("testdata/text.sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, body, _ := strings.Cut(string(raw), "\n\n")
+	body := recordedTextEvents(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Write([]byte("\ufeff" + body))

@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -22,11 +20,7 @@ import (
 // does not (yet) send are skipped: they neither break a reply nor make
 // one.
 func TestBrokenStreams(t *testing.T) {
-	raw, err := os.ReadFile("testdata/text.sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, body, _ := strings.Cut(string(raw), "\n\n")
+	body := recordedTextEvents(t)
 	const (
 		page    = "<!doctype html>\n<html><body>\n\nSign in\n\n</body></html>\n"
 		unknown = "event: message_rewind\ndata: {\"type\":\"message_rewind\",\"index\":0}\n\n"

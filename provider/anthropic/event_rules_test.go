@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -19,11 +18,7 @@ import (
 // is no event, not even one named "error"; id and retry lines, and lines
 // with no colon that are no field of the format, change nothing.
 func TestEventStreamRules(t *testing.T) {
-	raw, err := os.ReadFile("testdata/text.sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, body, _ := strings.Cut(string(raw), "\n\n")
+	body := recordedTextEvents(t)
 	const ping = "event: ping\ndata: {\"type\": \"ping\"}\n\n"
 	tests := []struct {
 		name string

@@ -2,6 +2,8 @@ package anthropic
 
 import (
 	"net/http"
+	"os"
+	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -25,3 +27,15 @@ var suite = transcripttest.Suite{
 }
 
 func basicRequest() contract.ModelRequest { return transcripttest.WeatherRequest("claude-sonnet-4-5") }
+
+// recordedTextEvents is the event stream of testdata/text.sse, a recorded
+// text reply, without the status and headers before it.
+func recordedTextEvents(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/text.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(raw), "\n\n")
+	return body
+}

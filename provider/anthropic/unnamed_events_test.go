@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,11 +20,7 @@ import (
 // retried as a broken stream; each event's JSON says its type, which
 // names it.
 func TestStreamWithoutEventNames(t *testing.T) {
-	raw, err := os.ReadFile("testdata/text.sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, body, _ := strings.Cut(string(raw), "\n\n")
+	body := recordedTextEvents(t)
 	bare := regexp.MustCompile(`(?m)^event: .*\n`).ReplaceAllString(body, "")
 	tests := []struct {
 		name string
