@@ -155,7 +155,8 @@ func (c AgentConfig) Validate() error {
 		add("LoopGuard.Critical", "must exceed LoopGuard.Warn (%d), got %d", c.LoopGuard.Warn, c.LoopGuard.Critical)
 	}
 	p := c.Compaction
-	if p.TriggerRatio <= 0 || p.TriggerRatio > 1 {
+	// Written so that NaN fails too: a NaN ratio would never trigger.
+	if !(p.TriggerRatio > 0 && p.TriggerRatio <= 1) {
 		add("Compaction.TriggerRatio", "must be in (0, 1], got %g", p.TriggerRatio)
 	}
 	if p.KeepRecent < 1 {

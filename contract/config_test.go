@@ -3,6 +3,7 @@ package contract_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +31,7 @@ func TestValidateNamesEveryBadField(t *testing.T) {
 		{"loop warn", contract.AgentConfig{Model: "m", LoopGuard: contract.LoopGuard{Warn: -1}}, []string{"LoopGuard.Warn"}},
 		{"loop critical not above warn", contract.AgentConfig{Model: "m", LoopGuard: contract.LoopGuard{Warn: 4, Critical: 4}}, []string{"LoopGuard.Critical"}},
 		{"trigger ratio", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{TriggerRatio: 1.5}}, []string{"Compaction.TriggerRatio"}},
+		{"trigger ratio not a number", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{TriggerRatio: math.NaN()}}, []string{"Compaction.TriggerRatio"}},
 		{"keep recent", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{KeepRecent: -1}}, []string{"Compaction.KeepRecent"}},
 		{"context window", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{ContextWindow: -1}}, []string{"Compaction.ContextWindow"}},
 		{"tools", contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{
