@@ -49,10 +49,32 @@ type CompactionPolicy struct {
 }
 
 // LoopGuard thresholds count repeats of one call (same tool, same
-// arguments) or of a two-call alternation.
+// arguments) or of a two-call alternation. A zero threshold takes its
+// default unless that would put it on the wrong side of the one set:
+// Warn set alone at or above DefaultLoopCritical puts Critical as far
+// above it as the defaults are apart, and Critical set alone at or below
+// DefaultLoopWarn puts Warn one below it.
 type LoopGuard struct {
 	Warn     int `json:"warn,omitempty"`
 	Critical int `json:"critical,omitempty"`
+}
+
+func (g LoopGuard) withDefaults() LoopGuard {
+	switch {
+	case g.Warn == 0 && g.Critical == 0:
+		g.Warn, g.Critical = DefaultLoopWarn, DefaultLoopCritical
+	case g.Critical == 0:
+		g.Critical = DefaultLoopCritical
+		if g.Warn >= DefaultLoopCritical {
+			g.Critical = g.Warn + DefaultLoopCritical - DefaultLoopWarn
+		}
+	case g.Warn == 0:
+		g.Warn = DefaultLoopWarn
+		if g.Critical > 1 {
+			g.Warn = min(DefaultLoopWarn, g.Critical-1)
+		}
+	}
+	return g
 }
 
 // AgentConfig is everything a run's rules depend on.
@@ -107,8 +129,7 @@ func (c AgentConfig) WithDefaults() AgentConfig {
 	def(&c.MaxTurns, DefaultMaxTurns)
 	def(&c.MaxOutputTokens, DefaultMaxOutputTokens)
 	def(&c.ToolConcurrency, DefaultToolConcurrency)
-	def(&c.LoopGuard.Warn, DefaultLoopWarn)
-	def(&c.LoopGuard.Critical, DefaultLoopCritical)
+	c.LoopGuard = c.LoopGuard.withDefaults()
 	def(&c.Compaction.KeepRecent, DefaultKeepRecent)
 	def(&c.Compaction.ContextWindow, DefaultContextWindow)
 	if c.Compaction.TriggerRatio == 0 {

@@ -32,6 +32,9 @@ func TestValidateNamesEveryBadField(t *testing.T) {
 		{"loop critical not above warn", contract.AgentConfig{Model: "m", LoopGuard: contract.LoopGuard{Warn: 4, Critical: 4}}, []string{"LoopGuard.Critical"}},
 		{"trigger ratio", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{TriggerRatio: 1.5}}, []string{"Compaction.TriggerRatio"}},
 		{"trigger ratio not a number", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{TriggerRatio: math.NaN()}}, []string{"Compaction.TriggerRatio"}},
+		{"loop warn above the default critical", contract.AgentConfig{Model: "m", LoopGuard: contract.LoopGuard{Warn: 6}}, nil},
+		{"loop critical below the default warn", contract.AgentConfig{Model: "m", LoopGuard: contract.LoopGuard{Critical: 3}}, nil},
+		{"loop critical of one", contract.AgentConfig{Model: "m", LoopGuard: contract.LoopGuard{Critical: 1}}, []string{"LoopGuard.Critical"}},
 		{"keep recent", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{KeepRecent: -1}}, []string{"Compaction.KeepRecent"}},
 		{"context window", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{ContextWindow: -1}}, []string{"Compaction.ContextWindow"}},
 		{"tools", contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{
@@ -90,6 +93,32 @@ func TestWithDefaults(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoopGuardDefaultsFollowTheThresholdSet(t *testing.T) {
+	cases := []struct {
+		name      string
+		set, want contract.LoopGuard
+	}{
+		{"neither", contract.LoopGuard{}, contract.LoopGuard{Warn: contract.DefaultLoopWarn, Critical: contract.DefaultLoopCritical}},
+		{"warn below the default critical", contract.LoopGuard{Warn: 2}, contract.LoopGuard{Warn: 2, Critical: contract.DefaultLoopCritical}},
+		{"warn just below the default critical", contract.LoopGuard{Warn: 4}, contract.LoopGuard{Warn: 4, Critical: contract.DefaultLoopCritical}},
+		{"warn at the default critical", contract.LoopGuard{Warn: 5}, contract.LoopGuard{Warn: 5, Critical: 7}},
+		{"warn above the default critical", contract.LoopGuard{Warn: 10}, contract.LoopGuard{Warn: 10, Critical: 12}},
+		{"critical above the default warn", contract.LoopGuard{Critical: 9}, contract.LoopGuard{Warn: contract.DefaultLoopWarn, Critical: 9}},
+		{"critical at the default warn", contract.LoopGuard{Critical: 3}, contract.LoopGuard{Warn: 2, Critical: 3}},
+		{"critical of two", contract.LoopGuard{Critical: 2}, contract.LoopGuard{Warn: 1, Critical: 2}},
+		{"critical of one has no warn below it", contract.LoopGuard{Critical: 1}, contract.LoopGuard{Warn: contract.DefaultLoopWarn, Critical: 1}},
+		{"both", contract.LoopGuard{Warn: 6, Critical: 4}, contract.LoopGuard{Warn: 6, Critical: 4}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := contract.AgentConfig{Model: "m", LoopGuard: tc.set}.WithDefaults().LoopGuard
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
