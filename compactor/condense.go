@@ -32,18 +32,22 @@ func (a Archive) String() string {
 	return fmt.Sprintf(archiveFormat, a.Count, a.First, a.Last) + "]"
 }
 
-// ArchiveOf parses an archive marker turn written by Condense.
+// ArchiveOf parses an archive marker turn written by Condense. It takes
+// only the text Condense writes, so the archive it returns gives that
+// text back (String): Sscanf alone would also take a signed or padded
+// count, hashes in upper case and anything after the last hash.
 func ArchiveOf(t contract.Turn) (Archive, bool) {
 	if t.Mark != contract.MarkArchive {
 		return Archive{}, false
 	}
-	text, ok := strings.CutSuffix(t.Text(), "]")
+	whole := t.Text()
+	text, ok := strings.CutSuffix(whole, "]")
 	if !ok {
 		return Archive{}, false
 	}
 	var a Archive
 	n, err := fmt.Sscanf(text, archiveFormat, &a.Count, &a.First, &a.Last)
-	if err != nil || n != 3 || a.Count < 1 || !isHash(a.First) || !isHash(a.Last) {
+	if err != nil || n != 3 || a.Count < 1 || !isHash(a.First) || !isHash(a.Last) || a.String() != whole {
 		return Archive{}, false
 	}
 	return a, true
@@ -88,9 +92,11 @@ func TurnHash(t contract.Turn) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// isHash reports whether s is a hash as TurnHash writes it: in lower
+// case, so that it compares equal to the hash of the turn it names.
 func isHash(s string) bool {
 	b, err := hex.DecodeString(s)
-	return err == nil && len(b) == blake3Size
+	return err == nil && len(b) == blake3Size && hex.EncodeToString(b) == s
 }
 
 const blake3Size = 32

@@ -3,6 +3,7 @@ package compactor_test
 import (
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/batonrt/baton/compactor"
@@ -75,12 +76,18 @@ func TestCondenseBounds(t *testing.T) {
 
 func TestArchiveOfRejects(t *testing.T) {
 	good := compactor.Condense("", history(), 2, "s")[1]
+	first := compactor.TurnHash(history()[0])
 	tests := map[string]contract.Turn{
-		"not an archive":     user(good.Text()),
-		"no closing bracket": marked(contract.MarkArchive, good.Text()[:len(good.Text())-1]),
-		"not hex":            marked(contract.MarkArchive, "[archive: the summary above replaced 2 earlier turns; blake3-256 first=zz last=zz]"),
-		"zero count":         marked(contract.MarkArchive, "[archive: the summary above replaced 0 earlier turns; blake3-256 first=00 last=00]"),
-		"free text":          marked(contract.MarkArchive, "something else]"),
+		"not an archive":      user(good.Text()),
+		"no closing bracket":  marked(contract.MarkArchive, good.Text()[:len(good.Text())-1]),
+		"not hex":             marked(contract.MarkArchive, "[archive: the summary above replaced 2 earlier turns; blake3-256 first=zz last=zz]"),
+		"zero count":          marked(contract.MarkArchive, "[archive: the summary above replaced 0 earlier turns; blake3-256 first=00 last=00]"),
+		"free text":           marked(contract.MarkArchive, "something else]"),
+		"text after the hash": marked(contract.MarkArchive, strings.TrimSuffix(good.Text(), "]")+" and more]"),
+		"signed count":        marked(contract.MarkArchive, strings.Replace(good.Text(), "replaced 2", "replaced +2", 1)),
+		"padded count":        marked(contract.MarkArchive, strings.Replace(good.Text(), "replaced 2", "replaced 02", 1)),
+		"upper case hash":     marked(contract.MarkArchive, strings.Replace(good.Text(), first, strings.ToUpper(first), 1)),
+		"two text blocks":     {Role: contract.RoleUser, Mark: contract.MarkArchive, Blocks: []contract.Block{contract.TextBlock("[archive: junk"), good.Blocks[0]}},
 	}
 	for name, tr := range tests {
 		t.Run(name, func(t *testing.T) {
