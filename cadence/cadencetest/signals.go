@@ -151,12 +151,18 @@ func HostInput(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 // Hostile draws any kind of signal with fields chosen to be wrong as
 // often as right: results for unknown call ids, duplicate results for
 // calls already answered, signals for another phase, empty run ids,
-// input with the wrong role, replies with nil calls, unknown abort modes.
+// input with the wrong role, replies with nil calls, unknown abort modes,
+// delegates settling calls that are not theirs or for another child
+// session, resumes naming a revision no run can move to.
 func Hostile(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 	at := At(s)
 	ids := []string{"", "nope"}
+	sessions := []string{"", "nope"}
 	for _, p := range s.Pending {
 		ids = append(ids, p.Call.ID)
+		if p.Subflow != "" {
+			sessions = append(sessions, p.Subflow)
+		}
 	}
 	turns := rapid.Custom(func(t *rapid.T) []contract.Turn {
 		switch rapid.IntRange(0, 3).Draw(t, "input") {
@@ -202,6 +208,15 @@ func Hostile(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 		case contract.SigAllowanceShared:
 			keys := rapid.SampledFrom([][]string{nil, {""}, {ApprovalTool}, {ApprovalTool, "echo"}, {"other:key", ApprovalTool}}).Draw(t, "keys")
 			return contract.AllowanceShared{Keys: keys, At: at}
+		case contract.SigDelegateSettled:
+			session := rapid.SampledFrom(sessions).Draw(t, "session")
+			allowed := rapid.SampledFrom([][]string{nil, {""}, {ApprovalTool}, {"other:key"}}).Draw(t, "allowed")
+			return contract.DelegateSettled{CallID: id, Session: session, Outcome: Outcome().Draw(t, "outcome"), Allowed: allowed, At: at}
+		case contract.SigResumed:
+			// A revision the run cannot move to: older than any, or newer
+			// than these rules know.
+			rev := rapid.SampledFrom([]int{0, -1, contract.CurrentRevision + 1}).Draw(t, "revision")
+			return contract.Resumed{Revision: rev, At: at}
 		case contract.SigToolsChanged:
 			names := rapid.SliceOfN(rapid.SampledFrom([]string{"echo", "fresh", "bad name", ""}), 0, 3).Draw(t, "tool_names")
 			changed := contract.ToolsChanged{Tools: []contract.ToolDescriptor{}, At: at}
