@@ -148,10 +148,10 @@ func (h History) Last() (Turn, bool) {
 	return *t, true
 }
 
-// Tail returns the newest n turns (fewer if the history is shorter) in
-// order. It costs O(n), not O(Len).
+// Tail returns the newest n turns (fewer if the history is shorter, none
+// if n is not positive) in order. It costs O(n), not O(Len).
 func (h History) Tail(n int) []Turn {
-	n = min(n, h.n)
+	n = max(min(n, h.n), 0)
 	out := make([]Turn, n)
 	for i, t := range h.Backward() {
 		if i < h.n-n {

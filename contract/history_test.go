@@ -55,6 +55,7 @@ func TestHistoryTail(t *testing.T) {
 		want []contract.Turn
 	}{
 		{0, []contract.Turn{}},
+		{-1, []contract.Turn{}},
 		{1, []contract.Turn{turnN(2)}},
 		{2, []contract.Turn{turnN(1), turnN(2)}},
 		{9, []contract.Turn{turnN(0), turnN(1), turnN(2)}},
