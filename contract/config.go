@@ -200,7 +200,7 @@ func (c AgentConfig) Validate() error {
 	default:
 		add("FailedRuns", "must be exclude, keep or empty, got %q", c.FailedRuns)
 	}
-	bad = append(bad, c.Sampling.fieldErrors(c.Tools)...)
+	bad = append(bad, c.Sampling.fieldErrors(c.offeredNames())...)
 	seen := map[string]bool{}
 	for i, t := range c.Tools {
 		field := fmt.Sprintf("Tools[%d]", i)

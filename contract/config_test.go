@@ -14,6 +14,7 @@ import (
 
 func TestValidateNamesEveryBadField(t *testing.T) {
 	tool := func(name string) contract.ToolDescriptor { return contract.ToolDescriptor{Name: name} }
+	research := contract.Delegate{Name: "research", Config: contract.AgentConfig{Model: "m"}}
 	cases := []struct {
 		name string
 		cfg  contract.AgentConfig
@@ -35,6 +36,14 @@ func TestValidateNamesEveryBadField(t *testing.T) {
 		{"loop warn above the default critical", contract.AgentConfig{Model: "m", LoopGuard: contract.LoopGuard{Warn: 6}}, nil},
 		{"loop critical below the default warn", contract.AgentConfig{Model: "m", LoopGuard: contract.LoopGuard{Critical: 3}}, nil},
 		{"loop critical of one", contract.AgentConfig{Model: "m", LoopGuard: contract.LoopGuard{Critical: 1}}, []string{"LoopGuard.Critical"}},
+		{"tool choice names a delegate", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{research},
+			Sampling: contract.Sampling{ToolChoice: "delegate_research"}}, nil},
+		{"tool choice requires a tool and only delegates are offered", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{research},
+			Sampling: contract.Sampling{ToolChoice: contract.ToolChoiceRequired}}, nil},
+		{"tool choice names a delegate not offered at the depth cap", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{research},
+			MaxDelegationDepth: 1, Depth: 1, Sampling: contract.Sampling{ToolChoice: "delegate_research"}}, []string{"Sampling.ToolChoice"}},
+		{"tool choice requires a tool and the delegates are not offered", contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{research},
+			MaxDelegationDepth: 1, Depth: 1, Sampling: contract.Sampling{ToolChoice: contract.ToolChoiceRequired}}, []string{"Sampling.ToolChoice"}},
 		{"keep recent", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{KeepRecent: -1}}, []string{"Compaction.KeepRecent"}},
 		{"context window", contract.AgentConfig{Model: "m", Compaction: contract.CompactionPolicy{ContextWindow: -1}}, []string{"Compaction.ContextWindow"}},
 		{"tools", contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{

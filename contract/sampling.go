@@ -42,7 +42,7 @@ type Sampling struct {
 	ToolChoice        ToolChoice `json:"tool_choice,omitempty"`
 }
 
-// fieldErrors checks the options against the agent's tools.
+// fieldErrors checks the options against the tools the agent offers.
 func (s Sampling) fieldErrors(tools []ToolDescriptor) []FieldError {
 	var bad []FieldError
 	add := func(field, format string, args ...any) {
@@ -69,6 +69,20 @@ func (s Sampling) fieldErrors(tools []ToolDescriptor) []FieldError {
 		add("ToolChoice", "is required, but the agent has no tools")
 	}
 	return bad
+}
+
+// offeredNames is the tools a model of c is offered, by name only: its
+// own, then its delegates' while its depth lets it offer them. A tool
+// choice may name any of them.
+func (c *AgentConfig) offeredNames() []ToolDescriptor {
+	if !c.OffersDelegates() {
+		return c.Tools
+	}
+	tools := append(make([]ToolDescriptor, 0, len(c.Tools)+len(c.Delegates)), c.Tools...)
+	for _, d := range c.Delegates {
+		tools = append(tools, ToolDescriptor{Name: d.ToolName()})
+	}
+	return tools
 }
 
 func hasTool(tools []ToolDescriptor, name string) bool {
