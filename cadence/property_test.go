@@ -241,7 +241,7 @@ func (m *machine) checkCommitted(t *rapid.T, sig contract.Signal, rec contract.R
 	if next.Seq != m.seq {
 		t.Fatalf("snapshot seq %d, last published %d", next.Seq, m.seq)
 	}
-	m.checkEnd(t, next)
+	m.checkEnd(t, sig, next)
 	m.checkCompaction(t, sig, next, effects)
 }
 
@@ -328,7 +328,7 @@ func (m *machine) checkSteering(t *rapid.T, next contract.RunSnapshot, effects [
 }
 
 // checkEnd: how a run may end.
-func (m *machine) checkEnd(t *rapid.T, next contract.RunSnapshot) {
+func (m *machine) checkEnd(t *rapid.T, sig contract.Signal, next contract.RunSnapshot) {
 	if !next.Phase.Terminal() || m.snap.Phase.Terminal() {
 		return
 	}
@@ -358,6 +358,12 @@ func (m *machine) checkEnd(t *rapid.T, next contract.RunSnapshot) {
 	case contract.KindMaxTurns:
 		if m.invokes != m.rules.Config().MaxTurns {
 			t.Fatalf("max_turns fault after %d model calls, cap %d", m.invokes, m.rules.Config().MaxTurns)
+		}
+	case contract.KindRetrieval:
+		// Only the submit that brought the retriever's failure ends a
+		// run so, before any model call.
+		if sub, ok := sig.(contract.Submitted); !ok || sub.RetrievalError == "" || next.Turns != 0 {
+			t.Fatalf("faulted with kind retrieval on %s after %d model calls", sig.SignalKind(), next.Turns)
 		}
 	case contract.KindLoop, contract.KindModel:
 	default:

@@ -153,7 +153,10 @@ func HostInput(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 // calls already answered, signals for another phase, empty run ids,
 // input with the wrong role, replies with nil calls, unknown abort modes,
 // delegates settling calls that are not theirs or for another child
-// session, resumes naming a revision no run can move to.
+// session, resumes naming a revision no run can move to, retrieved turns
+// holding calls or results, failed retrievals, replies with counts below
+// zero or an output verdict, results with arguments rewritten into
+// anything.
 func Hostile(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 	at := At(s)
 	ids := []string{"", "nope"}
@@ -175,12 +178,23 @@ func Hostile(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 		}
 		return []contract.Turn{contract.UserText(fmt.Sprintf("hostile %d", s.Steps+1))}
 	})
+	// What a retriever might return: nothing, context, or turns that
+	// would break the pairing of calls and results.
+	retrieved := rapid.SampledFrom([][]contract.Turn{
+		nil,
+		{contract.UserText("context")},
+		{{Role: contract.RoleAssistant, Blocks: []contract.Block{contract.CallBlock(contract.ToolCall{ID: "r1", Name: "echo"})}}},
+		{{Role: contract.RoleUser, Blocks: []contract.Block{{Kind: contract.BlockToolResult}}}},
+		{{Role: contract.RoleUser}},
+	})
 	return rapid.Custom(func(t *rapid.T) contract.Signal {
 		id := rapid.SampledFrom(ids).Draw(t, "call_id")
 		switch kind := rapid.SampledFrom(contract.SignalKinds).Draw(t, "kind"); kind {
 		case contract.SigSubmitted:
 			return contract.Submitted{RunID: rapid.SampledFrom([]string{"", "r"}).Draw(t, "run_id"), Input: turns.Draw(t, "turns"),
-				Tools: []contract.ToolDescriptor{{Name: rapid.SampledFrom([]string{"ok", "bad name"}).Draw(t, "tool_name")}}, At: at}
+				Retrieved:      retrieved.Draw(t, "retrieved"),
+				RetrievalError: rapid.SampledFrom([]string{"", "", "retriever down"}).Draw(t, "retrieval_error"),
+				Tools:          []contract.ToolDescriptor{{Name: rapid.SampledFrom([]string{"ok", "bad name"}).Draw(t, "tool_name")}}, At: at}
 		case contract.SigSteered:
 			return contract.Steered{Input: turns.Draw(t, "turns"), At: at}
 		case contract.SigFollowUpQueued:
@@ -188,13 +202,18 @@ func Hostile(s contract.RunSnapshot) *rapid.Generator[contract.Signal] {
 		case contract.SigModelReplied:
 			role := rapid.SampledFrom([]contract.Role{"", contract.RoleAssistant, contract.RoleUser}).Draw(t, "role")
 			blocks := []contract.Block{{Kind: contract.BlockToolCall}, contract.CallBlock(contract.ToolCall{ID: id, Name: "echo", Arguments: "{}"})}
-			return contract.ModelReplied{Reply: contract.Turn{Role: role, Blocks: blocks[:rapid.IntRange(0, 2).Draw(t, "blocks")]}, At: at}
+			// A count below zero is no count: the rules make their own.
+			tokens := rapid.SampledFrom([]int{0, -3, 7}).Draw(t, "tokens")
+			return contract.ModelReplied{Reply: contract.Turn{Role: role, Blocks: blocks[:rapid.IntRange(0, 2).Draw(t, "blocks")], Tokens: tokens},
+				OutputError: rapid.SampledFrom([]string{"", "not json"}).Draw(t, "output_error"), At: at}
 		case contract.SigModelFailed:
 			return contract.ModelFailed{Failure: contract.FailOther, At: at}
 		case contract.SigToolStarted:
 			return contract.ToolStarted{CallID: id, At: at}
 		case contract.SigToolSettled:
-			return contract.ToolSettled{CallID: id, Outcome: Outcome().Draw(t, "outcome"), At: at}
+			// Hooks may have rewritten the arguments into anything.
+			args := rapid.SampledFrom([]string{"", "[", `{"x":1}`}).Draw(t, "arguments")
+			return contract.ToolSettled{CallID: id, Outcome: Outcome().Draw(t, "outcome"), Arguments: args, At: at}
 		case contract.SigApprovalResolved:
 			return contract.ApprovalResolved{CallID: id, Approved: rapid.Bool().Draw(t, "approved"), Scope: "forever", At: at}
 		case contract.SigHumanAnswered:
