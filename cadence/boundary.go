@@ -56,7 +56,7 @@ func (t *transition) request() contract.ModelRequest {
 		MaxOutputTokens: cfg.MaxOutputTokens,
 		Thinking:        cfg.Thinking,
 		Turn:            t.s.Turns,
-		Sampling:        cfg.Sampling,
+		Sampling:        t.sampling(),
 		Output:          cfg.Output,
 	}
 }

@@ -65,7 +65,10 @@ package contract
 // Revision 13 adds: every model-call boundary asks whether the steering
 // it delivers brings history due for compaction, and compacts first
 // when it does (RevisionCompactWithSteering).
-const CurrentRevision = RevisionCompactWithSteering
+//
+// Revision 14 adds: a tool choice that makes the model call a tool holds
+// for a run's first model call only (RevisionChoiceOnce).
+const CurrentRevision = RevisionChoiceOnce
 
 // RevisionReducerSchedules is the first revision whose rules decide which
 // tool calls start (at most ToolConcurrency at once, a sequential tool
@@ -184,6 +187,16 @@ const RevisionToolsChanged = 12
 // long steer sent a request over the model's context window, and the
 // overflow it met cost a billed call before compaction came.
 const RevisionCompactWithSteering = 13
+
+// RevisionChoiceOnce is the first revision under which a tool choice
+// that makes the model call a tool (Sampling.ToolChoice required, or
+// naming a tool) holds for the run's first model call only: the calls
+// after the model's first reply, which that choice made a tool call,
+// send ToolChoiceAuto, so the model can answer with the results. Earlier
+// revisions sent the choice with every call, so the model could never
+// reply without a tool call and the run went on until MaxTurns or the
+// loop guard ended it.
+const RevisionChoiceOnce = 14
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

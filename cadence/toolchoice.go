@@ -1,0 +1,22 @@
+package cadence
+
+import "github.com/batonrt/baton/contract"
+
+// sampling is the request options of the next model call: the agent's,
+// with a tool choice that makes the model call a tool spent once the
+// run's model has replied (revision 14 on). Such a choice made that
+// reply a tool call; holding it for the calls after would leave the
+// model no way to answer with the results.
+func (t *transition) sampling() contract.Sampling {
+	s := t.rules.cfg.Sampling
+	if t.s.Revision >= contract.RevisionChoiceOnce && forcesCall(s.ToolChoice) && t.s.RunUsage.ModelCalls > 0 {
+		s.ToolChoice = contract.ToolChoiceAuto
+	}
+	return s
+}
+
+// forcesCall says a tool choice makes the model call a tool.
+func forcesCall(c contract.ToolChoice) bool {
+	_, named := c.Tool()
+	return named || c == contract.ToolChoiceRequired
+}
