@@ -47,6 +47,7 @@ func (t *transition) onCompacted(sig contract.Compacted) string {
 	if !ok || sig.Cut != cut {
 		return fmt.Sprintf("compacted: cut %d does not match the requested cut %d", sig.Cut, cut)
 	}
+	t.countSummary(sig.Usage)
 	condensed := t.estimator().Condense(turns, cut, sig.Summary)
 	if compactor.Shrinks(turns, condensed) {
 		t.s.History = contract.HistoryOf(condensed...)
@@ -62,6 +63,7 @@ func (t *transition) onCompacted(sig contract.Compacted) string {
 
 // onCompactionFailed falls back to dropping the oldest tool outputs.
 func (t *transition) onCompactionFailed(sig contract.CompactionFailed) {
+	t.countSummary(sig.Usage)
 	turns, cut, ok := t.pendingCut()
 	if ok {
 		dropped := t.estimator().DropToolOutputs(turns, cut)
@@ -81,4 +83,16 @@ func (t *transition) resumeAfterCompaction() {
 	t.s.Phase = contract.PhaseAwaitingModel
 	t.s.CompactedAt = t.s.History.Len()
 	t.boundary()
+}
+
+// countSummary adds the tokens a summary call used to the run's and the
+// session's usage; the call is not one of the run's model calls, which
+// Usage.ModelCalls counts (the turn cap and the tool choice read them).
+func (t *transition) countSummary(u contract.Usage) {
+	if u == (contract.Usage{}) {
+		return
+	}
+	u.ModelCalls, u.ToolCalls, u.WallNanos = 0, 0, 0
+	t.s.RunUsage = t.s.RunUsage.Add(u)
+	t.s.SessionUsage = t.s.SessionUsage.Add(u)
 }

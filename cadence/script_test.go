@@ -35,7 +35,7 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 //	shared k1,k2 (what another run of the delegation tree allowed)
 //	tools [a,b/approval...] (the run's own tools as a tool source changed them; none without a list)
 //	steer "text" | followup "text" | abort MODE ["reason"] | resumed
-//	compacted CUT "summary" | compaction_failed "reason"
+//	compacted CUT "summary" [usage=IN/OUT] | compaction_failed "reason" [usage=IN/OUT]
 //	history | usage | request (the newest invoke_model's system and history) | results
 type script struct {
 	t       *testing.T
@@ -263,9 +263,9 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 		return contract.Resumed{Revision: rev, At: at}, nil
 	case "compacted":
 		cut, err := strconv.Atoi(a(1))
-		return contract.Compacted{Cut: cut, Summary: a(2), At: at}, err
+		return contract.Compacted{Cut: cut, Summary: a(2), Usage: usageWord(a(3)), At: at}, err
 	case "compaction_failed":
-		return contract.CompactionFailed{Reason: a(1), At: at}, nil
+		return contract.CompactionFailed{Reason: a(1), Usage: usageWord(a(2)), At: at}, nil
 	case "shared":
 		return contract.AllowanceShared{Keys: strings.Split(a(1), ","), At: at}, nil
 	case "tools":
@@ -459,4 +459,16 @@ func TestScripts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// usageWord reads usage=IN/OUT, the tokens a summary call used; any
+// other word is no usage.
+func usageWord(w string) contract.Usage {
+	var u contract.Usage
+	if v, ok := strings.CutPrefix(w, "usage="); ok {
+		in, out, _ := strings.Cut(v, "/")
+		u.InputTokens, _ = strconv.ParseInt(in, 10, 64)
+		u.OutputTokens, _ = strconv.ParseInt(out, 10, 64)
+	}
+	return u
 }

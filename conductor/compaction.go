@@ -21,7 +21,7 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 	a.spawn(run, jobFunc(func() task {
 		ctx, cancel := context.WithCancel(run.ctx)
 		defer cancel()
-		summary, err := a.summarize(ctx, &req)
+		summary, usage, err := a.summarize(ctx, &req)
 		if run.ctx.Err() != nil {
 			return task{}
 		}
@@ -31,14 +31,14 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 			if err != nil {
 				reason = err.Error()
 			}
-			sig = contract.CompactionFailed{Reason: reason, At: a.now()}
+			sig = contract.CompactionFailed{Reason: reason, Usage: usage, At: a.now()}
 		} else {
 			// The store keeps valid UTF-8 only, and the rules count the
 			// summary's tokens from its text: the run must go on with
 			// the text replay will read.
 			summary = validText(summary)
 			observe(a, "on_compaction", func(h CompactionHook) error { h(ctx, summary); return nil })
-			sig = contract.Compacted{Summary: summary, Cut: cut, At: a.now()}
+			sig = contract.Compacted{Summary: summary, Cut: cut, Usage: usage, At: a.now()}
 		}
 		return task{sig: sig}
 	}))
@@ -48,18 +48,24 @@ func (a *Agent) startCompaction(turns []contract.Turn, cut int) {
 // go; what they rewrote is not recorded, since the summary it brings
 // back is. A reply goes to the after-model hooks, its turn marked
 // MarkSummary, before it becomes the summary: a host that audits what
-// the model answered must see the text the history will hold.
-func (a *Agent) summarize(ctx context.Context, req *contract.ModelRequest) (string, error) {
+// the model answered must see the text the history will hold. The usage
+// is what a reply reported, kept with the summary so the run counts it.
+func (a *Agent) summarize(ctx context.Context, req *contract.ModelRequest) (string, contract.Usage, error) {
 	if block, _ := a.runBeforeModel(ctx, req); block != "" {
-		return "", errors.New("conductor: summary request " + block)
+		return "", contract.Usage{}, errors.New("conductor: summary request " + block)
 	}
 	if req.History.Len() == 0 {
-		return "", errors.New("conductor: summary request has no history")
+		return "", contract.Usage{}, errors.New("conductor: summary request has no history")
 	}
 	answer := turn.NewDriver(a.deps.Model.Provider, a.deps.Model.driverOptions(a.now, a.log)).Run(ctx, *req, nil)
-	if reply, ok := answer.(contract.ModelReplied); ok && a.deps.Hooks.Len() > 0 {
-		reply.Reply.Mark = contract.MarkSummary
-		observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, reply) })
+	var usage contract.Usage
+	if reply, ok := answer.(contract.ModelReplied); ok {
+		usage = reply.Usage
+		if a.deps.Hooks.Len() > 0 {
+			reply.Reply.Mark = contract.MarkSummary
+			observe(a, "after_model", func(h AfterModelHook) error { return h(ctx, reply) })
+		}
 	}
-	return turn.SummaryOf(ctx, answer)
+	summary, err := turn.SummaryOf(ctx, answer)
+	return summary, usage, err
 }

@@ -179,16 +179,24 @@ type HumanAnswered struct {
 	At     Timestamp `json:"at"`
 }
 
-// Compacted carries the summary of history[:Cut].
+// Compacted carries the summary of history[:Cut]. Usage is what the
+// summary call used, as the provider reported it: its tokens count in the
+// run's and the session's usage, while Usage.ModelCalls goes on counting
+// the run's own model calls. Sessions recorded before it was carried
+// count none.
 type Compacted struct {
 	Summary string    `json:"summary"`
 	Cut     int       `json:"cut"`
+	Usage   Usage     `json:"usage,omitzero"`
 	At      Timestamp `json:"at"`
 }
 
-// CompactionFailed says the summary could not be made.
+// CompactionFailed says the summary could not be made. Usage is what a
+// summary call that came back unusable (empty) used, counted as
+// Compacted's is.
 type CompactionFailed struct {
 	Reason string    `json:"reason"`
+	Usage  Usage     `json:"usage,omitzero"`
 	At     Timestamp `json:"at"`
 }
 

@@ -122,11 +122,20 @@ func compaction(t *rapid.T, cfg contract.AgentConfig, s contract.RunSnapshot, at
 	cut, _ := compactor.FindCutPoint(s.History.Turns(), keep)
 	switch rapid.IntRange(0, 5).Draw(t, "compaction") {
 	case 0:
-		return contract.CompactionFailed{Reason: "scripted failure", At: at}
+		return contract.CompactionFailed{Reason: "scripted failure", Usage: summaryUsage(t), At: at}
 	case 1:
 		return contract.Resumed{At: at}
 	}
-	return contract.Compacted{Summary: rapid.SampledFrom([]string{"short summary", "s"}).Draw(t, "summary"), Cut: cut, At: at}
+	return contract.Compacted{Summary: rapid.SampledFrom([]string{"short summary", "s"}).Draw(t, "summary"), Cut: cut, Usage: summaryUsage(t), At: at}
+}
+
+// summaryUsage draws what a summary call used: often nothing, as every
+// session recorded before it was carried.
+func summaryUsage(t *rapid.T) contract.Usage {
+	return contract.Usage{
+		InputTokens:  rapid.SampledFrom([]int64{0, 0, 120}).Draw(t, "summary input tokens"),
+		OutputTokens: rapid.SampledFrom([]int64{0, 0, 30}).Draw(t, "summary output tokens"),
+	}
 }
 
 // HostInput draws what a host may send while a run is in flight: a
