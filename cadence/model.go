@@ -95,7 +95,7 @@ func (t *transition) onReply(sig contract.ModelReplied) string {
 	t.s.RunUsage = t.s.RunUsage.Add(*u)
 	t.s.SessionUsage = t.s.SessionUsage.Add(*u)
 	t.appendCounted(*reply, tokens)
-	t.publish(contract.RunEvent{Kind: contract.EvTurnCompleted, Turn: reply, Usage: u})
+	t.publish(contract.RunEvent{Kind: contract.EvTurnCompleted, Turn: reply, Usage: u, Stop: sig.Stop})
 	// The events point at the reply's calls, which history keeps as they
 	// are, rather than at copies.
 	calls := 0

@@ -114,6 +114,10 @@ type RunEvent struct {
 	// Round and MaxRounds describe a turn_started.
 	Round     int `json:"round,omitempty"`
 	MaxRounds int `json:"max_rounds,omitempty"`
+	// Stop is why the model ended a turn_completed's reply, as its
+	// ModelReplied records it, so the events of a replayed step carry it
+	// too. Run logs written before events carried it lack it.
+	Stop StopReason `json:"stop,omitempty"`
 	// ResponseModel and ResponseID describe a turn_completed's reply as
 	// its provider reported it: the model that answered and the reply's
 	// id, for telemetry. The host that made the call adds them; they are

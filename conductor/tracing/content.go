@@ -27,8 +27,8 @@ func messagesJSON(role, text string) string {
 	return string(b)
 }
 
-func turnJSON(t contract.Turn) string {
-	m := message{Role: string(t.Role), FinishReason: finishReason(t)}
+func turnJSON(t contract.Turn, finish string) string {
+	m := message{Role: string(t.Role), FinishReason: finish}
 	if text := t.Text(); text != "" {
 		m.Parts = append(m.Parts, part{Type: "text", Content: text})
 	}

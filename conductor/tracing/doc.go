@@ -13,6 +13,14 @@
 // picked up again by Resume or Reopen publishes no run_started: its first
 // event opens its span, marked baton.run.resumed.
 //
+// A chat span's gen_ai.response.finish_reasons (and its output message's
+// finish_reason) is the provider's stop in the conventions' words:
+// end_turn is "stop", tool_use "tool_call", max_tokens "length" and
+// refusal "content_filter". Earlier releases told only "tool_calls", for
+// a reply with calls, from "stop", for any other, a reply cut at the
+// token limit among them; events without a stop, from run logs written
+// then, are still told that way, in today's words.
+//
 // It is built on the OTel API only: the host brings the SDK and exporter
 // as a trace.TracerProvider. Spans take their times from the events, so
 // they hang off the event stream and never enter the reducer, the record

@@ -280,22 +280,37 @@ func (t *Tracer) chatCompleted(r *runSpans, ev contract.RunEvent, at time.Time) 
 		r.chat.SetAttributes(semconv.GenAIResponseID(ev.ResponseID))
 	}
 	if ev.Turn != nil {
-		r.chat.SetAttributes(semconv.GenAIResponseFinishReasons(finishReason(*ev.Turn)))
+		reason := finishReason(ev.Stop, *ev.Turn)
+		r.chat.SetAttributes(semconv.GenAIResponseFinishReasons(reason))
 		if t.opts.Content {
-			r.chat.SetAttributes(semconv.GenAIOutputMessagesKey.String(turnJSON(*ev.Turn)))
+			r.chat.SetAttributes(semconv.GenAIOutputMessagesKey.String(turnJSON(*ev.Turn, reason)))
 		}
 	}
 	r.chat.End(trace.WithTimestamp(at))
 	r.chat = nil
 }
 
-// finishReason names why the reply ended as the conventions do; the
-// event carries the turn, so a reply with calls stopped for them.
-func finishReason(t contract.Turn) string {
-	if len(t.Calls()) > 0 {
-		return "tool_calls"
+// finishReason names why the model ended its reply as the conventions
+// do. An event without the stop, from a run log written before events
+// carried it, is told by its calls; a stop the conventions have no word
+// for is passed on as it is.
+func finishReason(stop contract.StopReason, t contract.Turn) string {
+	switch stop {
+	case contract.StopEndTurn:
+		return "stop"
+	case contract.StopToolUse:
+		return "tool_call"
+	case contract.StopMaxTokens:
+		return "length"
+	case contract.StopRefusal:
+		return "content_filter"
+	case "":
+		if len(t.Calls()) > 0 {
+			return "tool_call"
+		}
+		return "stop"
 	}
-	return "stop"
+	return string(stop)
 }
 
 func (t *Tracer) toolCalled(r *runSpans, ev contract.RunEvent, at time.Time) {

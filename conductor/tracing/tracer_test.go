@@ -146,7 +146,7 @@ func TestRunSpans(t *testing.T) {
 	}
 	slices.SortFunc(chats, func(a, b tracetest.SpanStub) int { return a.StartTime.Compare(b.StartTime) })
 	first := attrs(chats[0])
-	if first["gen_ai.usage.input_tokens"] != "10" || first["gen_ai.usage.output_tokens"] != "5" || first["gen_ai.usage.cache_read.input_tokens"] != "2" || first["gen_ai.response.finish_reasons"] != `["tool_calls"]` {
+	if first["gen_ai.usage.input_tokens"] != "10" || first["gen_ai.usage.output_tokens"] != "5" || first["gen_ai.usage.cache_read.input_tokens"] != "2" || first["gen_ai.response.finish_reasons"] != `["tool_call"]` {
 		t.Errorf("first chat attributes %v", first)
 	}
 	if a := attrs(chats[1]); a["gen_ai.response.finish_reasons"] != `["stop"]` || a["gen_ai.usage.input_tokens"] != "20" {
@@ -193,7 +193,7 @@ func TestContentOptIn(t *testing.T) {
 	slices.Sort(outputs)
 	want := []string{
 		`[{"role":"assistant","parts":[{"type":"text","content":"done"}],"finish_reason":"stop"}]`,
-		`[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"echo","arguments":{"text":"secret"}}],"finish_reason":"tool_calls"}]`,
+		`[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"echo","arguments":{"text":"secret"}}],"finish_reason":"tool_call"}]`,
 	}
 	if diff := cmp.Diff(want, outputs); diff != "" {
 		t.Errorf("output messages mismatch (-want +got):\n%s", diff)
