@@ -272,6 +272,9 @@ func (t *Tracer) chatCompleted(r *runSpans, ev contract.RunEvent, at time.Time) 
 		if u.CachedTokens > 0 {
 			r.chat.SetAttributes(semconv.GenAIUsageCacheReadInputTokens(int(u.CachedTokens)))
 		}
+		if u.ReasoningTokens > 0 {
+			r.chat.SetAttributes(semconv.GenAIUsageReasoningOutputTokens(int(u.ReasoningTokens)))
+		}
 	}
 	if ev.ResponseModel != "" {
 		r.chat.SetAttributes(semconv.GenAIResponseModel(ev.ResponseModel))

@@ -3,6 +3,8 @@ package tracing_test
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/batonrt/baton/conductor/tracing"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/provider/scripted"
@@ -19,5 +21,21 @@ func TestUnreportedUsageIsLeftOut(t *testing.T) {
 		if v, ok := chat[key]; ok {
 			t.Errorf("%s = %s for a call that reported no usage", key, v)
 		}
+	}
+}
+
+// TestReasoningTokens: the tokens a reasoning model spent thinking, which
+// its output count includes, are the chat span's
+// gen_ai.usage.reasoning.output_tokens.
+func TestReasoningTokens(t *testing.T) {
+	model := scripted.New(scripted.Reply{Text: "done", Usage: contract.Usage{InputTokens: 10, OutputTokens: 50, ReasoningTokens: 40}})
+	chat := attrs(find(t, run(t, contract.AgentConfig{Model: "m"}, model, tracing.Options{}), "chat m"))
+	got := map[string]string{}
+	for _, key := range []string{"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.usage.reasoning.output_tokens"} {
+		got[key] = chat[key]
+	}
+	want := map[string]string{"gen_ai.usage.input_tokens": "10", "gen_ai.usage.output_tokens": "50", "gen_ai.usage.reasoning.output_tokens": "40"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("usage attributes (-want +got):\n%s", diff)
 	}
 }
