@@ -9,7 +9,9 @@
 // parented as the run nests them,
 // with errors recorded on the span that failed. Message content (input,
 // output, tool arguments and results) is left out unless Options.Content
-// opts in; error texts lose the URLs and credentials they quote. A run
+// opts in, the content a fault quotes among it (a repeated call's
+// arguments, the answer an output schema refused); error texts lose the
+// URLs and credentials they quote. A run
 // picked up again by Resume or Reopen publishes no run_started: its first
 // event opens its span, marked baton.run.resumed.
 //

@@ -21,6 +21,12 @@ func TestFaultText(t *testing.T) {
 			`baton: loop: loop guard: the call echo {"text":"a"} repeated 3 times`},
 		{"no progress quotes nothing", &contract.RunError{Kind: contract.KindLoop, Message: "no_progress: the last 4 rounds of tool calls brought no new result"}, false,
 			"baton: loop: no_progress: the last 4 rounds of tool calls brought no new result"},
+		{"output verdict", &contract.RunError{Kind: contract.KindOutput, Message: `final answer does not match the output schema "login": validating root: validating /properties/pin: pattern: "4321" does not match regular expression "^[a-z]+$"`}, false,
+			`baton: output: final answer does not match the output schema "login": …`},
+		{"output not JSON", &contract.RunError{Kind: contract.KindOutput, Message: `final answer does not match the output schema "login": the answer is not JSON (invalid character 'P' looking for beginning of value)`}, false,
+			`baton: output: final answer does not match the output schema "login": …`},
+		{"output verdict recorded", &contract.RunError{Kind: contract.KindOutput, Message: `final answer does not match the output schema "login": enum: 7 does not equal any of: [1 2]`}, true,
+			`baton: output: final answer does not match the output schema "login": enum: 7 does not equal any of: [1 2]`},
 		{"other kinds as they are", &contract.RunError{Kind: contract.KindMaxTurns, Message: "reached the cap of 3 model calls"}, false,
 			"baton: max_turns: reached the cap of 3 model calls"},
 	}
