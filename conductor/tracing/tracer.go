@@ -265,17 +265,7 @@ func (t *Tracer) chatCompleted(r *runSpans, ev contract.RunEvent, at time.Time) 
 	if r.chat == nil {
 		return
 	}
-	// A reply without token counts is of unknown cost, not free: the
-	// counts are left out rather than set to zero.
-	if u := ev.Usage; u != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
-		r.chat.SetAttributes(semconv.GenAIUsageInputTokens(int(u.InputTokens)), semconv.GenAIUsageOutputTokens(int(u.OutputTokens)))
-		if u.CachedTokens > 0 {
-			r.chat.SetAttributes(semconv.GenAIUsageCacheReadInputTokens(int(u.CachedTokens)))
-		}
-		if u.ReasoningTokens > 0 {
-			r.chat.SetAttributes(semconv.GenAIUsageReasoningOutputTokens(int(u.ReasoningTokens)))
-		}
-	}
+	setUsage(r.chat, ev.Usage)
 	if ev.ResponseModel != "" {
 		r.chat.SetAttributes(semconv.GenAIResponseModel(ev.ResponseModel))
 	}
@@ -291,6 +281,22 @@ func (t *Tracer) chatCompleted(r *runSpans, ev contract.RunEvent, at time.Time) 
 	}
 	r.chat.End(trace.WithTimestamp(at))
 	r.chat = nil
+}
+
+// setUsage sets the token counts of u on span. A reply without token
+// counts is of unknown cost, not free: the counts are left out rather
+// than set to zero.
+func setUsage(span trace.Span, u *contract.Usage) {
+	if u == nil || (u.InputTokens == 0 && u.OutputTokens == 0) {
+		return
+	}
+	span.SetAttributes(semconv.GenAIUsageInputTokens(int(u.InputTokens)), semconv.GenAIUsageOutputTokens(int(u.OutputTokens)))
+	if u.CachedTokens > 0 {
+		span.SetAttributes(semconv.GenAIUsageCacheReadInputTokens(int(u.CachedTokens)))
+	}
+	if u.ReasoningTokens > 0 {
+		span.SetAttributes(semconv.GenAIUsageReasoningOutputTokens(int(u.ReasoningTokens)))
+	}
 }
 
 // finishReason names why the model ended its reply as the conventions
@@ -446,6 +452,8 @@ func (t *Tracer) subflowEnded(ev contract.RunEvent, at time.Time) {
 }
 
 func (t *Tracer) runEnded(key string, r *runSpans, ev contract.RunEvent, at time.Time) {
+	// The run's usage counts its delegates' runs too, as its cost does.
+	setUsage(r.span, ev.Usage)
 	if ev.Kind == contract.EvRunFaulted && ev.Err != nil {
 		r.faulted = true
 		kind := string(ev.Err.Kind)

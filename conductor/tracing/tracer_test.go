@@ -132,6 +132,7 @@ func TestRunSpans(t *testing.T) {
 	if diff := cmp.Diff(map[string]string{
 		"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "baton", "gen_ai.conversation.id": "s1",
 		"gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o", "baton.run.id": "run_1",
+		"gen_ai.usage.input_tokens": "30", "gen_ai.usage.output_tokens": "8", "gen_ai.usage.cache_read.input_tokens": "2",
 	}, attrs(root)); diff != "" {
 		t.Errorf("run attributes mismatch (-want +got):\n%s", diff)
 	}

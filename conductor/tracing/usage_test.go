@@ -39,3 +39,30 @@ func TestReasoningTokens(t *testing.T) {
 		t.Errorf("usage attributes (-want +got):\n%s", diff)
 	}
 }
+
+// TestRunUsage: a run's invoke_agent span carries the tokens of the whole
+// run, its delegates' runs among them, as a delegate's span does its own.
+func TestRunUsage(t *testing.T) {
+	model := scripted.New(
+		scripted.Reply{Calls: []scripted.Call{{ID: "d1", Name: "delegate_helper", Arguments: `{"task":"help"}`}}, Usage: contract.Usage{InputTokens: 10, OutputTokens: 5, CachedTokens: 4}},
+		scripted.Reply{Text: "helped", Usage: contract.Usage{InputTokens: 7, OutputTokens: 2, ReasoningTokens: 1}},
+		scripted.Reply{Text: "done", Usage: contract.Usage{InputTokens: 20, OutputTokens: 3}},
+	)
+	cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{{Name: "helper", Config: contract.AgentConfig{Model: "m"}}}}
+	spans := run(t, cfg, model, tracing.Options{})
+	keys := []string{"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.reasoning.output_tokens"}
+	got := map[string][]string{}
+	for _, name := range []string{"invoke_agent baton", "invoke_agent helper"} {
+		a := attrs(find(t, spans, name))
+		for _, k := range keys {
+			got[name] = append(got[name], a[k])
+		}
+	}
+	want := map[string][]string{
+		"invoke_agent baton":  {"37", "10", "4", "1"},
+		"invoke_agent helper": {"7", "2", "", "1"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("run usage (-want +got) of %v:\n%s", keys, diff)
+	}
+}
