@@ -76,7 +76,7 @@ func (t *Tracer) runResumed(key string, ev contract.RunEvent, cfg *contract.Agen
 		attrs = append(attrs, semconv.GenAIToolCallID(call))
 	}
 	ctx, span := t.tracer.Start(ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	r := &runSpans{ctx: ctx, span: span, last: at, runID: ev.RunID, model: model, cfg: cfg, owner: owner, tools: map[string]trace.Span{}, delegal: parent != nil}
+	r := &runSpans{ctx: ctx, span: span, last: at, runID: ev.RunID, session: ev.SessionID, model: model, cfg: cfg, owner: owner, tools: map[string]trace.Span{}, delegal: parent != nil}
 	t.runs[key] = r
 	if parent != nil {
 		if parent.children == nil {

@@ -64,7 +64,9 @@ type runSpans struct {
 	// events given to Observe.
 	owner *attachment
 	runID string // set by the first event of the run
-	model string // gen_ai.request.model; empty if unknown
+	// session is the run's own session, gen_ai.conversation.id.
+	session string
+	model   string // gen_ai.request.model; empty if unknown
 	// cfg is the run's config, where its delegates' models are found;
 	// nil when the tracer was not attached to the agent.
 	cfg *contract.AgentConfig
@@ -234,7 +236,7 @@ func (t *Tracer) runStarted(key string, ev contract.RunEvent, cfg *contract.Agen
 		model := t.rootModel(cfg)
 		ctx, span := t.tracer.Start(context.Background(), "invoke_agent "+t.opts.AgentName,
 			trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(t.agentAttrs(t.opts.AgentName, ev.SessionID, ev.RunID, model)...))
-		r = &runSpans{ctx: ctx, span: span, last: at, model: model, cfg: cfg, owner: owner, tools: map[string]trace.Span{}}
+		r = &runSpans{ctx: ctx, span: span, last: at, session: ev.SessionID, model: model, cfg: cfg, owner: owner, tools: map[string]trace.Span{}}
 		t.runs[key] = r
 	} else {
 		r.span.SetAttributes(attribute.String("baton.run.id", ev.RunID))
@@ -251,7 +253,7 @@ func (t *Tracer) chatStarted(r *runSpans, ev contract.RunEvent, at time.Time) {
 	if r.model != "" {
 		name += " " + r.model
 	}
-	attrs := []attribute.KeyValue{semconv.GenAIOperationNameChat, attribute.Int("baton.round", ev.Round)}
+	attrs := []attribute.KeyValue{semconv.GenAIOperationNameChat, semconv.GenAIConversationID(r.session), attribute.Int("baton.round", ev.Round)}
 	if t.opts.Provider != "" {
 		attrs = append(attrs, semconv.GenAIProviderNameKey.String(t.opts.Provider))
 	}
@@ -405,7 +407,7 @@ func (t *Tracer) subflowStarted(parentKey string, ev contract.RunEvent, at time.
 	attrs := append(t.agentAttrs(name, ev.Text, "", model), semconv.GenAIToolCallID(ev.Call.ID), attribute.String("baton.delegate", ev.Call.Name))
 	ctx, span := t.tracer.Start(ctx, "invoke_agent "+name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	key := childKey(ev)
-	t.runs[key] = &runSpans{ctx: ctx, span: span, last: at, model: model, cfg: cfg, owner: p.owner, tools: map[string]trace.Span{}, delegal: true}
+	t.runs[key] = &runSpans{ctx: ctx, span: span, last: at, session: ev.Text, model: model, cfg: cfg, owner: p.owner, tools: map[string]trace.Span{}, delegal: true}
 	if p.children == nil {
 		p.children = map[string]string{}
 	}
