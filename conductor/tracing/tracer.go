@@ -416,7 +416,9 @@ func (t *Tracer) subflowStarted(parentKey string, ev contract.RunEvent, at time.
 
 // childAnswered ends the child run of a delegate call answered without
 // its result (an abort, a skip): no subflow event will end it, and
-// nothing more of the child comes. A child that ended is gone already.
+// nothing more of the child comes. A child that ended is gone already;
+// one that faulted (aborted with its parent) said why itself, which the
+// parent's answer does not take over, as subflowEnded keeps it too.
 func (t *Tracer) childAnswered(r *runSpans, ev contract.RunEvent, at time.Time) {
 	key, ok := r.children[ev.Result.CallID]
 	if !ok {
@@ -424,8 +426,10 @@ func (t *Tracer) childAnswered(r *runSpans, ev contract.RunEvent, at time.Time) 
 	}
 	delete(r.children, ev.Result.CallID)
 	if c := t.runs[key]; c != nil {
-		c.span.SetAttributes(semconv.ErrorTypeKey.String("delegation_failed"))
-		c.span.SetStatus(codes.Error, errorText(ev.Result.Content))
+		if !c.faulted {
+			c.span.SetAttributes(semconv.ErrorTypeKey.String("delegation_failed"))
+			c.span.SetStatus(codes.Error, errorText(ev.Result.Content))
+		}
 		t.closeRun(key, c, at)
 	}
 }
