@@ -3,8 +3,9 @@
 // release of go.opentelemetry.io/otel/semconv that ships the gen_ai
 // attributes): an invoke_agent span per run (with the run's token usage,
 // its delegates' runs counted in), a chat span per model call (its
-// conversation, the model asked and, as the provider reports them, the
-// model that answered and the reply's id; token usage, finish reasons), an
+// conversation, the model and, for an attached agent, the parameters its
+// config asks; as the provider reports them, the model that answered and
+// the reply's id; token usage, finish reasons), an
 // execute_tool span per tool call (name, call id), an invoke_agent span
 // per delegation under its delegate call, and a compaction span,
 // parented as the run nests them,

@@ -260,6 +260,9 @@ func (t *Tracer) chatStarted(r *runSpans, ev contract.RunEvent, at time.Time) {
 	if r.model != "" {
 		attrs = append(attrs, semconv.GenAIRequestModel(r.model))
 	}
+	if r.cfg != nil {
+		attrs = append(attrs, requestAttrs(r.cfg.WithDefaults())...)
+	}
 	_, r.chat = t.tracer.Start(r.ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 }
 
