@@ -2,6 +2,9 @@ package tracing_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +16,11 @@ import (
 	"github.com/batonrt/baton/conductor/tracing"
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/ledger"
+	"github.com/batonrt/baton/provider/anthropic"
+	"github.com/batonrt/baton/provider/openai"
 	"github.com/batonrt/baton/provider/scripted"
+	"github.com/batonrt/baton/turn"
+	"github.com/batonrt/baton/turn/endpoint"
 )
 
 // TestFinishReasons: a chat span's gen_ai.response.finish_reasons is why
@@ -93,5 +100,46 @@ func TestFinishReasonsOfOldRunLogs(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{`["tool_call"]`, `["stop"]`}, got); diff != "" {
 		t.Errorf("finish reasons (-want +got):\n%s", diff)
+	}
+}
+
+// TestFinishReasonFromTheWire: a real provider's stream that the token
+// limit cut, served over loopback in its API's format, makes a chat span
+// whose finish reason is "length", and a turn_completed event whose stop
+// is max_tokens.
+func TestFinishReasonFromTheWire(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		dial func(url string, c *http.Client) turn.Provider
+	}{
+		{"openai", strings.Replace(openaiStream("gpt-4o", "chatcmpl-cut"), `"finish_reason":"stop"`, `"finish_reason":"length"`, 1),
+			func(url string, c *http.Client) turn.Provider {
+				return openai.New(endpoint.BaseURL(url), endpoint.HTTPClient(c))
+			}},
+		{"anthropic", strings.Replace(anthropicStream("gpt-4o", "msg_cut"), `"stop_reason":"end_turn"`, `"stop_reason":"max_tokens"`, 1),
+			func(url string, c *http.Client) turn.Provider {
+				return anthropic.New(endpoint.BaseURL(url), endpoint.HTTPClient(c))
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, tt.body)
+			}))
+			defer srv.Close()
+			spans, completed := runRecorded(t, contract.AgentConfig{Model: "gpt-4o", MaxOutputTokens: 64}, tt.dial(srv.URL, srv.Client()))
+			if got := attrs(find(t, spans, "chat gpt-4o"))["gen_ai.response.finish_reasons"]; got != `["length"]` {
+				t.Errorf("finish reasons %s, want [\"length\"]", got)
+			}
+			var stops []contract.StopReason
+			for _, ev := range completed {
+				stops = append(stops, ev.Stop)
+			}
+			if diff := cmp.Diff([]contract.StopReason{contract.StopMaxTokens}, stops); diff != "" {
+				t.Errorf("turn_completed stops (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
