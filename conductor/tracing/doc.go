@@ -7,7 +7,8 @@
 // config asks; as the provider reports them, the model that answered and
 // the reply's id; token usage, finish reasons), an
 // execute_tool span per tool call (name, call id), an invoke_agent span
-// per delegation under its delegate call, and a compaction span,
+// per delegation under its delegate call, and a compaction span (how it
+// ended: summarized, skipped, or fallen back when the summary failed),
 // parented as the run nests them,
 // with errors recorded on the span that failed. Message content (input,
 // output, tool arguments and results) is left out unless Options.Content

@@ -370,28 +370,6 @@ func (t *Tracer) toolSettled(r *runSpans, ev contract.RunEvent, at time.Time) {
 	span.End(trace.WithTimestamp(at))
 }
 
-// compacted spans the compaction from the event before it, when the run
-// went into compacting, to the summary's arrival, and fails the model
-// call whose overflow it answers.
-func (t *Tracer) compacted(r *runSpans, start time.Time, ev contract.RunEvent, at time.Time) {
-	if start.After(at) || start.IsZero() {
-		start = at
-	}
-	if r.chat != nil {
-		// A model call still open when the history is compacted got no
-		// reply: the context was full, which is what compacting in the
-		// middle of a call answers, and no event ended the call. It is
-		// ended where the compaction began, the last known of it.
-		r.chat.SetAttributes(semconv.ErrorTypeKey.String(string(contract.FailContextOverflow)))
-		r.chat.SetStatus(codes.Error, "the model's context was full; the history was compacted")
-		r.chat.End(trace.WithTimestamp(start))
-		r.chat = nil
-	}
-	_, span := t.tracer.Start(r.ctx, "compaction", trace.WithTimestamp(start), trace.WithAttributes(
-		semconv.GenAIOperationNameKey.String("compaction"), attribute.Int("baton.summary.bytes", len(ev.Text))))
-	span.End(trace.WithTimestamp(at))
-}
-
 // subflowStarted opens the child run's invoke_agent span under the
 // delegate call's execute_tool span.
 func (t *Tracer) subflowStarted(parentKey string, ev contract.RunEvent, at time.Time) {
