@@ -72,6 +72,10 @@ var recordedSessions = map[string]struct {
 	// run compacts before the call and delivers the steer after the
 	// summary.
 	"steer-compaction.jsonl": {"steady-wren-91c4", 7, ""},
+	// Revision 14: tool choice required; the first model call's echo
+	// result brings history due, the compacted record carries what the
+	// summary call used, and the second call, sent with auto, answers.
+	"forced-choice.jsonl": {"forced-choice-4c1e", 5, ""},
 }
 
 // recordedChildren names, for a recorded file that holds them beside its
