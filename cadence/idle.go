@@ -83,6 +83,7 @@ func (t *transition) startRun(sub contract.Submitted) {
 	s.Warned = false
 	s.RunStartedAt = sub.At
 	s.RunFrom = s.History.Len()
+	s.OutputRetries = 0
 	s.CondensedInput = nil
 	s.Progress = contract.Progress{}
 	s.Instructions = sub.Instructions

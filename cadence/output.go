@@ -20,14 +20,22 @@ func (t *transition) retryOutput(sig contract.ModelReplied) bool {
 		t.fault(contract.KindOutput, "final answer does not match the output schema "+quote(out.Name)+": "+sig.OutputError)
 		return true
 	}
+	if t.countsRetries() {
+		t.s.OutputRetries++
+	}
 	note := fmt.Sprintf("Your answer does not match the required JSON schema %q: %s. Reply again with only a JSON value that matches it.", out.Name, sig.OutputError)
 	t.appendTurn(contract.Turn{Role: contract.RoleUser, Mark: contract.MarkOutputRetry, Blocks: []contract.Block{contract.TextBlock(note)}})
 	t.boundary()
 	return true
 }
 
-// outputRetries counts the current run's answers sent back so far.
+// outputRetries counts the current run's answers sent back so far: from
+// revision 14 in the snapshot, before it from the notes in the run's
+// history, which a summary may since have replaced.
 func (t *transition) outputRetries() int {
+	if t.countsRetries() {
+		return t.s.OutputRetries
+	}
 	n := 0
 	h := t.s.History
 	for _, turn := range h.Tail(max(h.Len()-t.s.RunFrom, 0)) {

@@ -73,10 +73,23 @@ func (t *transition) allowsTree() bool {
 	return t.s.Revision >= contract.RevisionAllowTree
 }
 
+// countsRetries says the run counts the answers it sent back for not
+// matching the output schema in its snapshot (revision 14 on), so a
+// summary that replaced the notes sending them back does not give the
+// run its retries again.
+func (t *transition) countsRetries() bool {
+	return t.s.Revision >= contract.RevisionRetriesCounted
+}
+
 // upgrade moves the run in flight to a newer revision when a resume asks
 // for one; a run never goes back to an older one.
 func (t *transition) upgrade(sig contract.Resumed) {
 	if sig.Revision > t.s.Revision && sig.Revision <= contract.CurrentRevision {
+		retries := t.outputRetries()
 		t.s.Revision = sig.Revision
+		if t.countsRetries() {
+			// The count moves to the snapshot with what history shows.
+			t.s.OutputRetries = retries
+		}
 	}
 }

@@ -27,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite the golden scripts under testda
 //	                          output=RETRIES (an output schema "answer"),
 //	                          session=ID (the session's id; s1 unless given)
 //	submit RUN "text" [tools=...] [allowed=k1,k2] [retrieval_failed "why"] [instruction NAME "text"]...
-//	reply [text "..."] [call ID TOOL ARGS]... [keys N=k1,k2]... [usage=IN/OUT] [bad "output error"]
+//	reply [text "..."|@N] [call ID TOOL ARGS]... [keys N=k1,k2]... [usage=IN/OUT] [bad "output error"]
 //	fail KIND ["message"]
 //	started ID | settled ID "out" [error] | approve ID once|session | deny ID ["reason"]
 //	answer ID "text"
@@ -297,7 +297,7 @@ func parseReply(words []string, at contract.Timestamp) (contract.Signal, error) 
 	for i := 0; i < len(words); i++ {
 		switch w := words[i]; {
 		case w == "text" && i+1 < len(words):
-			r.Reply.Blocks = append(r.Reply.Blocks, contract.TextBlock(words[i+1]))
+			r.Reply.Blocks = append(r.Reply.Blocks, contract.TextBlock(arg(words, i+1)))
 			i++
 		case w == "call" && i+3 < len(words):
 			r.Reply.Blocks = append(r.Reply.Blocks, contract.CallBlock(contract.ToolCall{ID: words[i+1], Name: words[i+2], Arguments: words[i+3]}))

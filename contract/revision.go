@@ -67,7 +67,10 @@ package contract
 // when it does (RevisionCompactWithSteering).
 //
 // Revision 14 adds: a tool choice that makes the model call a tool holds
-// for a run's first model call only (RevisionChoiceOnce).
+// for a run's first model call only (RevisionChoiceOnce); the answers a
+// run sent back for not matching the output schema are counted in its
+// snapshot, so a compaction does not give it its retries again
+// (RevisionRetriesCounted).
 const CurrentRevision = RevisionChoiceOnce
 
 // RevisionReducerSchedules is the first revision whose rules decide which
@@ -197,6 +200,14 @@ const RevisionCompactWithSteering = 13
 // reply without a tool call and the run went on until MaxTurns or the
 // loop guard ended it.
 const RevisionChoiceOnce = 14
+
+// RevisionRetriesCounted is the first revision under which a run counts
+// the final answers it sent back for not matching the output schema in
+// its snapshot (RunSnapshot.OutputRetries). Earlier revisions counted
+// the notes that sent them back in the run's history: once a summary
+// replaced one, the run sent back more answers than Output.Retries
+// allows, each compaction more, until the turn cap ended it.
+const RevisionRetriesCounted = 14
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every

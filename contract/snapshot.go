@@ -89,6 +89,10 @@ type RunSnapshot struct {
 	RunStartedAt Timestamp `json:"run_started_at,omitempty"`
 	// RunFrom is the history index of the current run's first turn.
 	RunFrom int `json:"run_from,omitempty"`
+	// OutputRetries counts the current run's final answers sent back for
+	// not matching the output schema (revision 14 on; earlier revisions
+	// count the notes that sent them back in the run's history).
+	OutputRetries int `json:"output_retries,omitempty"`
 	// CondensedInput are the current run's input turns that carry a
 	// client's id (Turn.ClientID) and that compaction condensed into a
 	// summary, as text: the history no longer holds them, and a host
