@@ -132,12 +132,25 @@ func contentBlocks(t contract.Turn) ([]sdk.ContentBlockParamUnion, error) {
 }
 
 // toolResultBlock leaves a blank result without content: the API
-// refuses blank text, and a tool that printed nothing is common.
+// refuses blank text, and a tool that printed nothing is common. A blank
+// error result says that the call failed instead, since the API refuses
+// an error result without content.
 func toolResultBlock(r contract.ToolResult) sdk.ContentBlockParamUnion {
 	if strings.TrimSpace(r.Content) != "" {
 		return sdk.NewToolResultBlock(wireCallID(r.CallID), r.Content, r.IsError)
 	}
+	if r.IsError {
+		return sdk.NewToolResultBlock(wireCallID(r.CallID), blankFailure(r.Name), true)
+	}
 	return sdk.ContentBlockParamUnion{OfToolResult: &sdk.ToolResultBlockParam{ToolUseID: wireCallID(r.CallID), IsError: sdk.Bool(r.IsError)}}
+}
+
+// blankFailure is what a failed call that said nothing is sent as.
+func blankFailure(tool string) string {
+	if tool == "" {
+		return "the tool call failed and said nothing more"
+	}
+	return fmt.Sprintf("the call of %s failed and said nothing more", tool)
 }
 
 // wireCallID is a call id as the API accepts it: ids from other servers
