@@ -120,7 +120,7 @@ func appendToolTurn(out []sdk.ChatCompletionMessageParamUnion, t contract.Turn) 
 	for _, b := range t.Blocks {
 		switch {
 		case b.Kind == contract.BlockToolResult && b.Result != nil:
-			out = append(out, sdk.ToolMessage(b.Result.Content, b.Result.CallID))
+			out = append(out, sdk.ToolMessage(b.Result.Content, wireCallID(b.Result.CallID)))
 		case b.Kind == contract.BlockText && b.Text != "", b.Kind == contract.BlockImage && b.Image != nil:
 			rest.Blocks = append(rest.Blocks, b)
 		}
@@ -162,7 +162,7 @@ func assistantMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, boo
 	}
 	for _, c := range t.Calls() {
 		a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
-			ID:       c.ID,
+			ID:       wireCallID(c.ID),
 			Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: turn.WireToolName(c.Name), Arguments: callArguments(c.Arguments)},
 		}})
 	}
