@@ -2,6 +2,7 @@ package turn
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
@@ -185,13 +186,37 @@ func (a *assembler) startCall(c Chunk) error {
 		return fmt.Errorf("turn: tool call index %d started twice", c.Index)
 	}
 	a.endText()
-	shown := &contract.ToolCall{ID: c.CallID, Name: NormalizeToolName(c.Name, a.known)}
+	shown := &contract.ToolCall{ID: a.ownCallID(c.CallID), Name: NormalizeToolName(c.Name, a.known)}
 	a.args = append(a.args, callSlot{index: c.Index, pos: len(a.blocks), shown: shown})
 	a.blocks = append(a.blocks, contract.Block{Kind: contract.BlockToolCall, Call: shown})
 	a.text = append(a.text, deltas{})
 	a.tail = len(a.blocks)
 	a.emit(contract.EvToolCallDelta, c.Index, shown, "")
 	return nil
+}
+
+// ownCallID is id, or when a call of the reply already has it, id with
+// a suffix no call of the reply has: some servers give parallel calls
+// one id, and both the scheduler and the APIs refuse calls that share
+// one.
+func (a *assembler) ownCallID(id string) string {
+	if !a.callIDTaken(id) {
+		return id
+	}
+	for n := len(a.args) + 1; ; n++ {
+		if own := id + "_" + strconv.Itoa(n); !a.callIDTaken(own) {
+			return own
+		}
+	}
+}
+
+func (a *assembler) callIDTaken(id string) bool {
+	for _, c := range a.args {
+		if c.shown.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *assembler) addArgs(c Chunk) error {
