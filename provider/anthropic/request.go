@@ -38,6 +38,10 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 	if err != nil {
 		return sdk.MessageNewParams{}, err
 	}
+	offered := len(tools) > 0
+	if !offered {
+		tools = calledTools(msgs)
+	}
 	p := sdk.MessageNewParams{Model: sdk.Model(req.Model), Messages: msgs, Tools: tools, MaxTokens: answerTokens(req.MaxOutputTokens)}
 	if req.System != "" {
 		p.System = []sdk.TextBlockParam{{Text: req.System}}
@@ -53,7 +57,7 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 	if err != nil {
 		return sdk.MessageNewParams{}, err
 	}
-	if bad := conflicts(req.Model, thinking, req.Sampling, req.MaxOutputTokens, len(tools) > 0); len(bad) > 0 {
+	if bad := conflicts(req.Model, thinking, req.Sampling, req.MaxOutputTokens, offered); len(bad) > 0 {
 		return sdk.MessageNewParams{}, fmt.Errorf("%w: %s %s", ErrBadRequest, bad[0].Field, bad[0].Reason)
 	}
 	if thinking != contract.ThinkingOff {
@@ -62,6 +66,9 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 		p.MaxTokens += budget
 	}
 	applySampling(&p, oneOfSamplers(req.Model, req.Sampling))
+	if !offered && len(tools) > 0 {
+		p.ToolChoice = sdk.ToolChoiceUnionParam{OfNone: &sdk.ToolChoiceNoneParam{}}
+	}
 	return p, nil
 }
 
