@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -105,7 +106,24 @@ func messages(h contract.History) ([]sdk.MessageParam, error) {
 		}
 		last = role
 	}
+	trimFinalAssistant(out)
 	return out, nil
+}
+
+// trimFinalAssistant cuts the trailing whitespace off the text that ends
+// msgs when the assistant wrote it: a request ending with the assistant's
+// text continues it, and the API refuses that text ending in whitespace,
+// which a reply the model ended with a line feed does.
+func trimFinalAssistant(msgs []sdk.MessageParam) {
+	n := len(msgs)
+	if n == 0 || msgs[n-1].OfAssistant == nil {
+		return
+	}
+	content := msgs[n-1].OfAssistant.Content
+	if b := content[len(content)-1]; b.OfText != nil {
+		// Never blank: blank text is not sent at all.
+		b.OfText.Text = strings.TrimRightFunc(b.OfText.Text, unicode.IsSpace)
+	}
 }
 
 func contentBlocks(t contract.Turn) ([]sdk.ContentBlockParamUnion, error) {
