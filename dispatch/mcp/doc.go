@@ -4,8 +4,9 @@
 // streamable HTTP URL (with headers); its Source lists the server's tools
 // as dispatch.Tools (names sanitized and optionally prefixed, names that
 // come out alike told apart by a hash of the server's name, descriptions
-// and input schemas kept; a tool the host's Server.CheckTool refuses is
-// left out with a warning), so their calls run under the same scheduler as
+// and input schemas kept; a tool the host's Server.CheckTool refuses, or
+// whose input schema is of a type other than object, which the providers
+// refuse, is left out with a warning), so their calls run under the same scheduler as
 // every other tool: concurrency limit, timeout, output cap, approvals, and
 // cancellation, which reaches the server as a cancel notification. A
 // server's tool-list change is picked up by the next call to Tools, which

@@ -19,6 +19,9 @@ func inputSchema(schema any) (json.RawMessage, error) {
 	if err := json.Unmarshal(b, &tree); err != nil {
 		return nil, fmt.Errorf("mcp: input schema: %w", err)
 	}
+	if err := takesObjects(tree); err != nil {
+		return nil, err
+	}
 	if !complete(tree) {
 		return b, nil
 	}
@@ -27,6 +30,28 @@ func inputSchema(schema any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("mcp: input schema: %w", err)
 	}
 	return b, nil
+}
+
+// takesObjects refuses a schema that no object matches by its type: a
+// tool's arguments are an object, and OpenAI and Anthropic refuse every
+// request that offers a tool whose schema says otherwise, so one such
+// tool would fail every model call of the agent it joined. A schema
+// without a type is taken for an object's, as the providers take it.
+func takesObjects(schema any) error {
+	m, ok := schema.(map[string]any)
+	switch {
+	case !ok:
+		return fmt.Errorf("mcp: input schema %.40s is not a JSON object", jsonText(schema))
+	case m["type"] == nil || hasType(m, "object"):
+		return nil
+	}
+	return fmt.Errorf("mcp: input schema is of type %s, not object: a tool's arguments are an object", jsonText(m["type"]))
+}
+
+// jsonText is v as JSON, for an error.
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // complete adds the missing properties and items to the schema s and to
