@@ -106,6 +106,7 @@ func messages(h contract.History) ([]sdk.MessageParam, error) {
 		}
 		last = role
 	}
+	uniqueCallIDs(out)
 	trimFinalAssistant(out)
 	return out, nil
 }
