@@ -20,7 +20,7 @@
 // reported with its program's name (not its arguments, which may hold
 // credentials), its exit status and the end of its standard error, and
 // the next call of its tools starts it again; a line a command writes to
-// its stdout that is no message (a banner, a debug line) is skipped with
+// its stdout that is no message (a banner, a debug line, a log line in JSON) is skipped with
 // a warning (the first few of each run of the command only) rather than
 // end the connection; a server over HTTP whose
 // session ended (a restarted server answers 404 for it) is connected

@@ -129,8 +129,10 @@ func addBig(server *sdk.Server) {
 }
 
 // addNoise adds noise, which prints a line of text to stdout, where only
-// messages belong, before it answers "answered", and flood, which prints
-// n such lines before it answers "flooded".
+// messages belong, before it answers "answered", flood, which prints
+// n such lines before it answers "flooded", and jsonlog, which prints a
+// log line in JSON, as structured loggers write, before it answers
+// "logged".
 func addNoise(server *sdk.Server) {
 	type in struct {
 		N int `json:"n"`
@@ -140,6 +142,10 @@ func addNoise(server *sdk.Server) {
 			fmt.Printf("DEBUG flood: line %d\n", i)
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "flooded"}}}, struct{}{}, nil
+	})
+	sdk.AddTool(server, &sdk.Tool{Name: "jsonlog"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
+		fmt.Println(`{"level":"debug","msg":"answering","id":7}`)
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "logged"}}}, struct{}{}, nil
 	})
 	sdk.AddTool(server, &sdk.Tool{Name: "noise"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 		fmt.Println("DEBUG noise: answering")

@@ -35,8 +35,10 @@ func (s *Source) skippedLines() func(line string) {
 // servers print banners and debug lines to it, and the SDK ends the
 // whole connection, and the calls in flight, at the first byte that is
 // not JSON. A line whose first byte that is not blank opens an object,
-// or an array (a batch) of objects, is passed on; any other line is
-// handed, cut to maxSkipped bytes, to skipped. A message line is passed
+// or an array (a batch) of objects, is passed on, unless it opens an
+// object that closes on the line without a jsonrpc member (a log line in
+// JSON; see peekObject); any other line is handed, cut to maxSkipped bytes, to
+// skipped. A message line is passed
 // on as it arrives, however long, and so are the lines after it while
 // its brackets are still open.
 type messageLines struct {
@@ -50,7 +52,7 @@ type messageLines struct {
 }
 
 func newMessageLines(r io.Reader, skipped func(string)) *messageLines {
-	return &messageLines{r: bufio.NewReader(r), skipped: skipped}
+	return &messageLines{r: bufio.NewReaderSize(r, maxLogObject), skipped: skipped}
 }
 
 func (m *messageLines) Read(p []byte) (int, error) {
@@ -96,6 +98,10 @@ func (m *messageLines) next() {
 		case isBlank(c):
 			m.head = append(m.head, c)
 		case c == '{':
+			if !openedBatch(m.head) && m.logObject() {
+				m.skip(append(m.head, c))
+				return
+			}
 			m.pending, m.inLine = append(m.head, c), true
 			m.nest = nesting{}
 			m.nest.scan(m.pending)
