@@ -24,6 +24,12 @@
 // rather than max_completion_tokens, for servers that know only the
 // older name.
 //
+// Reasoning a server streams beside the content (reasoning_content or
+// reasoning) is the reply's thinking. It is not sent back, as OpenAI and
+// servers such as Cerebras refuse it, except at DeepSeek's own API
+// (api.deepseek.com), whose thinking mode requires an assistant message
+// that called tools to come with its reasoning_content.
+//
 // The stream is read as the event-stream format says (lone CR line ends,
 // a byte order mark, the last "event" line naming an event, no event
 // from a stream cut before its blank line) by provider/internal/sse,

@@ -21,3 +21,14 @@ func isOpenAIAPI(baseURL string) bool {
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	return host == "api.openai.com" || strings.HasSuffix(host, ".api.openai.com")
 }
+
+// isDeepSeekAPI says whether baseURL is DeepSeek's own API, whose
+// thinking mode wants the reasoning of an assistant message that called
+// tools sent back with it (see sending.reasoningBack).
+func isDeepSeekAPI(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".") == "api.deepseek.com"
+}

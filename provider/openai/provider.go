@@ -24,7 +24,10 @@ type Provider struct {
 	// atOpenAI says whether the base URL is OpenAI's own API, the one
 	// server whose model names say which options a model refuses.
 	atOpenAI bool
-	send     sending
+	// atDeepSeek says whether the base URL is DeepSeek's own API, which
+	// wants reasoning sent back.
+	atDeepSeek bool
+	send       sending
 }
 
 var _ turn.Completer = (*Provider)(nil)
@@ -47,18 +50,22 @@ var sdkOptions = endpoint.SDK[option.RequestOption]{
 // otherwise.
 func New(opts ...endpoint.Option) *Provider {
 	chat := sdk.NewChatCompletionService(sdkOptions.Resolve(DefaultBaseURL, opts)...)
-	return newProvider(chat, isOpenAIAPI(endpoint.Resolve(DefaultBaseURL, opts).BaseURL), RulesByHost)
+	base := endpoint.Resolve(DefaultBaseURL, opts).BaseURL
+	return newProvider(chat, isOpenAIAPI(base), isDeepSeekAPI(base), RulesByHost)
 }
 
 // WithRules returns a provider like p that follows rules r, for a server
 // whose host does not say what its models take (see Rules). Under rules
 // none of the known ones it refuses every config and request, before
 // sending, rather than follow none.
-func (p *Provider) WithRules(r Rules) *Provider { return newProvider(p.chat, p.atOpenAI, r) }
+func (p *Provider) WithRules(r Rules) *Provider {
+	return newProvider(p.chat, p.atOpenAI, p.atDeepSeek, r)
+}
 
-func newProvider(chat sdk.ChatCompletionService, atOpenAI bool, r Rules) *Provider {
+func newProvider(chat sdk.ChatCompletionService, atOpenAI, atDeepSeek bool, r Rules) *Provider {
 	send := r.at(atOpenAI)
-	return &Provider{chat: chat, atOpenAI: atOpenAI, send: send, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
+	send.reasoningBack = atDeepSeek
+	return &Provider{chat: chat, atOpenAI: atOpenAI, atDeepSeek: atDeepSeek, send: send, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
 		Build: func(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) { return buildParams(req, send) },
 		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
 			watch := &streamWatch{}

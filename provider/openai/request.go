@@ -28,7 +28,7 @@ func buildParams(req contract.ModelRequest, send sending) (sdk.ChatCompletionNew
 	if req.Model == "" {
 		return sdk.ChatCompletionNewParams{}, fmt.Errorf("%w: model is empty", ErrBadRequest)
 	}
-	msgs, err := messages(req)
+	msgs, err := messages(req, send.reasoningBack)
 	if err != nil {
 		return sdk.ChatCompletionNewParams{}, err
 	}
@@ -85,7 +85,7 @@ func applyOutput(p *sdk.ChatCompletionNewParams, out contract.OutputSchema) erro
 	return nil
 }
 
-func messages(req contract.ModelRequest) ([]sdk.ChatCompletionMessageParamUnion, error) {
+func messages(req contract.ModelRequest, reasoningBack bool) ([]sdk.ChatCompletionMessageParamUnion, error) {
 	var out []sdk.ChatCompletionMessageParamUnion
 	if req.System != "" {
 		out = append(out, sdk.SystemMessage(req.System))
@@ -96,7 +96,7 @@ func messages(req contract.ModelRequest) ([]sdk.ChatCompletionMessageParamUnion,
 		case contract.RoleUser:
 			out = append(out, userMessage(t))
 		case contract.RoleAssistant:
-			if m, ok := assistantMessage(t); ok {
+			if m, ok := assistantMessage(t, reasoningBack); ok {
 				out = append(out, m)
 			}
 		case contract.RoleTool:
@@ -154,9 +154,16 @@ func userMessage(t contract.Turn) sdk.ChatCompletionMessageParamUnion {
 }
 
 // assistantMessage drops thinking, redacted or not, which Chat Completions
-// does not take back, and reports false when nothing else is left.
-func assistantMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, bool) {
+// does not take back, and reports false when nothing else is left. With
+// reasoningBack, a message that called tools goes with its thinking as
+// reasoning_content (see sending.reasoningBack).
+func assistantMessage(t contract.Turn, reasoningBack bool) (sdk.ChatCompletionMessageParamUnion, bool) {
 	var a sdk.ChatCompletionAssistantMessageParam
+	if reasoningBack && len(t.Calls()) > 0 {
+		if r := thinkingText(t); r != "" {
+			a.SetExtraFields(map[string]any{"reasoning_content": r})
+		}
+	}
 	if text := t.Text(); text != "" {
 		a.Content.OfString = sdk.String(text)
 	}
@@ -170,6 +177,17 @@ func assistantMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, boo
 		return sdk.ChatCompletionMessageParamUnion{}, false
 	}
 	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}, true
+}
+
+// thinkingText is the text of t's thinking blocks, joined.
+func thinkingText(t contract.Turn) string {
+	var b strings.Builder
+	for _, blk := range t.Blocks {
+		if blk.Kind == contract.BlockThinking {
+			b.WriteString(blk.Text)
+		}
+	}
+	return b.String()
 }
 
 // callArguments sends a call's arguments back as the model wrote them

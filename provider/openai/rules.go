@@ -54,6 +54,11 @@ type sending struct {
 	modelRules bool
 	// maxTokens sends the output limit as max_tokens.
 	maxTokens bool
+	// reasoningBack sends an assistant message's reasoning back with it
+	// as reasoning_content, which DeepSeek's thinking mode requires of a
+	// message that called tools and other servers refuse (Cerebras,
+	// OpenAI).
+	reasoningBack bool
 	// refusal, when set, says why every request is refused: the rules
 	// are none of the known ones, and following none of OpenAI's rules
 	// quietly, even at its own API, would hide that.
