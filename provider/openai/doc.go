@@ -26,9 +26,10 @@
 //
 // Reasoning a server streams beside the content (reasoning_content or
 // reasoning) is the reply's thinking. It is not sent back, as OpenAI and
-// servers such as Cerebras refuse it, except at DeepSeek's own API
-// (api.deepseek.com), whose thinking mode requires an assistant message
-// that called tools to come with its reasoning_content.
+// servers such as Cerebras refuse it, except at DeepSeek's and
+// Moonshot's own APIs (api.deepseek.com, api.moonshot.ai and .cn), whose
+// thinking models require an assistant message that called tools to come
+// with its reasoning_content.
 //
 // The stream is read as the event-stream format says (lone CR line ends,
 // a byte order mark, the last "event" line naming an event, no event

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -22,13 +23,17 @@ func isOpenAIAPI(baseURL string) bool {
 	return host == "api.openai.com" || strings.HasSuffix(host, ".api.openai.com")
 }
 
-// isDeepSeekAPI says whether baseURL is DeepSeek's own API, whose
-// thinking mode wants the reasoning of an assistant message that called
-// tools sent back with it (see sending.reasoningBack).
-func isDeepSeekAPI(baseURL string) bool {
+// reasoningHosts are the APIs whose thinking models want the reasoning
+// of an assistant message that called tools sent back with it:
+// DeepSeek's and Moonshot's (Kimi), which refuse the request otherwise.
+var reasoningHosts = []string{"api.deepseek.com", "api.moonshot.ai", "api.moonshot.cn"}
+
+// wantsReasoningBack says whether baseURL is one of reasoningHosts (see
+// sending.reasoningBack).
+func wantsReasoningBack(baseURL string) bool {
 	u, err := url.Parse(baseURL)
 	if err != nil {
 		return false
 	}
-	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".") == "api.deepseek.com"
+	return slices.Contains(reasoningHosts, strings.TrimSuffix(strings.ToLower(u.Hostname()), "."))
 }

@@ -24,10 +24,10 @@ type Provider struct {
 	// atOpenAI says whether the base URL is OpenAI's own API, the one
 	// server whose model names say which options a model refuses.
 	atOpenAI bool
-	// atDeepSeek says whether the base URL is DeepSeek's own API, which
-	// wants reasoning sent back.
-	atDeepSeek bool
-	send       sending
+	// reasoningBack says whether the base URL is an API that wants
+	// reasoning sent back (see sending.reasoningBack).
+	reasoningBack bool
+	send          sending
 }
 
 var _ turn.Completer = (*Provider)(nil)
@@ -51,7 +51,7 @@ var sdkOptions = endpoint.SDK[option.RequestOption]{
 func New(opts ...endpoint.Option) *Provider {
 	chat := sdk.NewChatCompletionService(sdkOptions.Resolve(DefaultBaseURL, opts)...)
 	base := endpoint.Resolve(DefaultBaseURL, opts).BaseURL
-	return newProvider(chat, isOpenAIAPI(base), isDeepSeekAPI(base), RulesByHost)
+	return newProvider(chat, isOpenAIAPI(base), wantsReasoningBack(base), RulesByHost)
 }
 
 // WithRules returns a provider like p that follows rules r, for a server
@@ -59,13 +59,13 @@ func New(opts ...endpoint.Option) *Provider {
 // none of the known ones it refuses every config and request, before
 // sending, rather than follow none.
 func (p *Provider) WithRules(r Rules) *Provider {
-	return newProvider(p.chat, p.atOpenAI, p.atDeepSeek, r)
+	return newProvider(p.chat, p.atOpenAI, p.reasoningBack, r)
 }
 
-func newProvider(chat sdk.ChatCompletionService, atOpenAI, atDeepSeek bool, r Rules) *Provider {
+func newProvider(chat sdk.ChatCompletionService, atOpenAI, reasoningBack bool, r Rules) *Provider {
 	send := r.at(atOpenAI)
-	send.reasoningBack = atDeepSeek
-	return &Provider{chat: chat, atOpenAI: atOpenAI, atDeepSeek: atDeepSeek, send: send, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
+	send.reasoningBack = reasoningBack
+	return &Provider{chat: chat, atOpenAI: atOpenAI, reasoningBack: reasoningBack, send: send, stream: relay.SDK[sdk.ChatCompletionNewParams, sdk.ChatCompletionChunk]{
 		Build: func(req contract.ModelRequest) (sdk.ChatCompletionNewParams, error) { return buildParams(req, send) },
 		Open: func(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) relay.Events[sdk.ChatCompletionChunk] {
 			watch := &streamWatch{}

@@ -55,9 +55,9 @@ type sending struct {
 	// maxTokens sends the output limit as max_tokens.
 	maxTokens bool
 	// reasoningBack sends an assistant message's reasoning back with it
-	// as reasoning_content, which DeepSeek's thinking mode requires of a
-	// message that called tools and other servers refuse (Cerebras,
-	// OpenAI).
+	// as reasoning_content, which DeepSeek's and Kimi's thinking models
+	// require of a message that called tools and other servers refuse
+	// (Cerebras, OpenAI).
 	reasoningBack bool
 	// refusal, when set, says why every request is refused: the rules
 	// are none of the known ones, and following none of OpenAI's rules

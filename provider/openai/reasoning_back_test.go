@@ -8,14 +8,15 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// TestReasoningSentBackToDeepSeek: DeepSeek's thinking mode refuses a
-// request whose assistant message with tool calls lacks the reasoning
-// the model wrote before them ("Missing reasoning_content field in the
-// assistant message"), so every tool loop failed at its second request.
-// At DeepSeek's API an assistant message goes with its reasoning as
-// reasoning_content; elsewhere, where servers refuse the member
+// TestReasoningSentBack: DeepSeek's thinking mode and Kimi's thinking
+// models refuse a request whose assistant message with tool calls lacks
+// the reasoning the model wrote before them ("Missing reasoning_content
+// field in the assistant message", "thinking is enabled but
+// reasoning_content is missing in assistant tool call message"), so
+// every tool loop failed at its second request. At their APIs such a
+// message goes with its reasoning as reasoning_content; elsewhere, where servers refuse the member
 // (Cerebras, OpenAI itself), it goes without.
-func TestReasoningSentBackToDeepSeek(t *testing.T) {
+func TestReasoningSentBack(t *testing.T) {
 	req := basicRequest()
 	call := contract.ToolCall{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris"}`}
 	req.History = req.History.
@@ -32,6 +33,8 @@ func TestReasoningSentBackToDeepSeek(t *testing.T) {
 	}{
 		{"https://api.deepseek.com", []any{"The user wants the weather.", nil}},
 		{"https://api.deepseek.com/v1", []any{"The user wants the weather.", nil}},
+		{"https://api.moonshot.ai/v1", []any{"The user wants the weather.", nil}},
+		{"https://API.Moonshot.cn./v1", []any{"The user wants the weather.", nil}},
 		{"", []any{nil, nil}},
 		{DefaultBaseURL, []any{nil, nil}},
 		{"https://api.cerebras.ai/v1", []any{nil, nil}},
