@@ -6,7 +6,7 @@
 // come out alike told apart by a hash of the server's name, descriptions
 // and input schemas kept; a tool the host's Server.CheckTool refuses, or
 // whose input schema is of a type other than object, which the providers
-// refuse, is left out with a warning), so their calls run under the same scheduler as
+// refuse, is left out with a warning, as is a tool listed again), so their calls run under the same scheduler as
 // every other tool: concurrency limit, timeout, output cap, approvals, and
 // cancellation, which reaches the server as a cancel notification. A
 // server's tool-list change is picked up by the next call to Tools, which

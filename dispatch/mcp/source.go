@@ -117,11 +117,19 @@ func (s *Source) Tools(ctx context.Context) ([]dispatch.Tool, error) {
 		return last, nil
 	}
 	var listed []*tool
+	seen := map[string]bool{}
 	for t, err := range c.session.Tools(ctx, nil) {
 		if err != nil {
 			s.log.Error("mcp: listing tools failed", "server", s.srv.Name, "err", err)
 			return last, fmt.Errorf("mcp: list tools of %q: %w", s.srv.Name, err)
 		}
+		if seen[t.Name] {
+			// A tool box refuses two tools of one name, and with them
+			// all the host's tools.
+			s.log.Warn("mcp: tool left out", "server", s.srv.Name, "tool", t.Name, "err", "listed again")
+			continue
+		}
+		seen[t.Name] = true
 		bt, err := s.tool(t)
 		if err != nil {
 			s.log.Warn("mcp: tool left out", "server", s.srv.Name, "tool", t.Name, "err", err)
