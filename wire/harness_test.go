@@ -187,6 +187,8 @@ type envOptions struct {
 	pace     time.Duration
 	// steerable makes the runners SteerRunners.
 	steerable bool
+	// wrap, when set, wraps each thread's runner.
+	wrap func(Runner) Runner
 }
 
 func newEnvWith(t *testing.T, o envOptions) *env {
@@ -242,9 +244,12 @@ func startEnvWith(e *env, o envOptions) *env {
 		e.mu.Lock()
 		e.agents[threadID] = a
 		e.mu.Unlock()
-		r := countingRunner{Runner: AgentRunner(a), subs: &e.subs, unsubs: &e.unsubs}
+		var r Runner = countingRunner{Runner: AgentRunner(a), subs: &e.subs, unsubs: &e.unsubs}
 		if o.steerable {
-			return steeringRunner{r}, nil
+			r = steeringRunner{r.(countingRunner)}
+		}
+		if o.wrap != nil {
+			r = o.wrap(r)
 		}
 		return r, nil
 	}, o.handler)

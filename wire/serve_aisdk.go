@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
@@ -63,11 +64,63 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.release(t)
-	if !t.r.Snapshot().Phase.InFlight() {
+	if !h.awaitClaimedRun(r.Context(), t) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	h.replayRun(w, r, t, ProtocolAISDK)
+}
+
+// awaitClaimedRun reports whether t has a run for a resume request to
+// replay: one in flight, or the run a post has claimed, which is waited
+// for, until ctx ends, when it has not started yet (its runner does work
+// of its own first, or it is a chained stream's next run): the client
+// that asks is the one whose message it runs, and a 204 would leave it
+// without the reply. The claimed run is waited for in the thread's log,
+// which the replay reads: a snapshot may show the run before the log
+// has its start.
+func (h *Handler) awaitClaimedRun(ctx context.Context, t *thread) bool {
+	h.mu.Lock()
+	running, after, returned := t.running, t.claimedAfter, t.returned
+	h.mu.Unlock()
+	snap := t.r.Snapshot()
+	switch {
+	case snap.Phase.InFlight():
+		return true
+	case !running || snap.RunID != after:
+		return false
+	}
+	// Every run that starts past seq started after the claim.
+	seq := snap.Seq
+	pos := t.log.start0()
+	for {
+		events, next, more, lost, closed := t.log.read(pos)
+		if lost {
+			pos = t.log.start0()
+			continue
+		}
+		if slices.ContainsFunc(events, func(ev contract.RunEvent) bool {
+			return ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 && ev.Seq > seq
+		}) {
+			return true
+		}
+		if closed {
+			return false
+		}
+		pos = next
+		select {
+		case <-more:
+		case <-returned:
+			// The claimed run's Submit returned: unless it committed
+			// anything, it never started, and its start is not to come.
+			returned = nil
+			if t.r.Snapshot().Seq == seq {
+				return false
+			}
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // replayRun streams t's run in flight from its start, then follows it:
