@@ -3,8 +3,11 @@ package wire
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/batonrt/baton/contract"
 )
 
 // chainMark separates, in the SSE id of a chained stream's event (see
@@ -33,10 +36,42 @@ func (s *streamer) chainID(id string) string {
 	case viaDecided:
 		next = *next.then
 	}
+	return id + chainOf(next)
+}
+
+// chainOf is the mark an id carries of next, the run a chained stream
+// follows once the run it shows ends.
+func chainOf(next following) string {
 	if next.run != "" {
-		return id + chainMark + "r" + url.QueryEscape(next.run)
+		return chainMark + "r" + url.QueryEscape(next.run)
 	}
-	return id + chainMark + "a" + strconv.FormatUint(next.after, 10)
+	return chainMark + "a" + strconv.FormatUint(next.after, 10)
+}
+
+// chainHeader is, on a chained NDJSON stream, the chain mark its ids
+// would carry until the chain's last run starts (see chainID): baton's
+// events name themselves by seq and delta alone, so a client resuming
+// the stream from one of them appends the mark to its id. The stream a
+// client resumes with a mark says it again.
+const chainHeader = "Baton-Chain"
+
+// announceChain names, on a chained NDJSON stream, what it follows once
+// the run it shows ends (chainHeader). It is called before the stream
+// writes anything.
+func (s *streamer) announceChain(next following) {
+	if s.nd != nil {
+		s.header.Set(chainHeader, chainOf(next))
+	}
+}
+
+// reached reports whether a client that had events had the start of
+// the run next names: it stands in the chain's last run, or past it, and
+// its stream goes on as an unchained one. A client resuming a chained
+// NDJSON stream carries the stream's mark whatever run its id is of.
+func (next following) reached(events []contract.RunEvent) bool {
+	return slices.ContainsFunc(events, func(ev contract.RunEvent) bool {
+		return ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 && (next.run == ev.RunID || next.run == "" && ev.Seq > next.after)
+	})
 }
 
 // parseChain splits a Last-Event-ID into the event's own id and, when

@@ -16,10 +16,11 @@ import (
 // chainedPost posts, on a server whose runner's first Steer is held by
 // steered (see steerHeld, steerMissed), a decision and a message in one
 // post whose decision lets its run end before the message can steer it,
-// and returns the post's stream: the rest of that run, then the run the
-// message started or steered. other, when set, lets another client's
-// post start the next run before the steer returns.
-func chainedPost(t *testing.T, steered func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner, other bool) (*flowServer, string) {
+// and returns what came of the post: its stream, of the type accept (""
+// for AG-UI), holds the rest of that run, then the run the message
+// started or steered. other, when set, lets another client's post start
+// the next run before the steer returns.
+func chainedPost(t *testing.T, steered func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner, other bool, accept string) (*flowServer, postAnswer) {
 	t.Helper()
 	arrived, gate := make(chan struct{}), make(chan struct{})
 	var open sync.Once
@@ -33,7 +34,7 @@ func chainedPost(t *testing.T, steered func(arrived chan<- struct{}, gate <-chan
 	s.h.mu.Lock()
 	returned := s.h.threads["c1"].returned
 	s.h.mu.Unlock()
-	answer := postLater(s.srv.URL, steer)
+	answer := postLaterAccepting(s.srv.URL, steer, accept)
 	<-arrived
 	<-returned
 	if other {
@@ -46,7 +47,7 @@ func chainedPost(t *testing.T, steered func(arrived chan<- struct{}, gate <-chan
 	if a.err != nil || a.code != http.StatusOK {
 		t.Fatalf("post: %d %v:\n%s", a.code, a.err, a.body)
 	}
-	return s, a.body
+	return s, a
 }
 
 // TestAChainedStreamResumesThroughItsChain: a post whose decision lets
@@ -60,36 +61,38 @@ func chainedPost(t *testing.T, steered func(arrived chan<- struct{}, gate <-chan
 // message was never shown.
 func TestAChainedStreamResumesThroughItsChain(t *testing.T) {
 	aguiClientDir(t)
-	cases := []struct {
-		name    string
-		steered func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner
-		other   bool
-	}{{
-		// The message starts the next run.
-		name: "started",
-		steered: func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner {
-			return func(a *conductor.Agent) Runner {
-				return steerHeld{agentRunner: agentRunner{a}, once: &sync.Once{}, arrived: arrived, gate: gate}
-			}
-		},
-	}, {
-		// Another client's post starts the next run, which the message
-		// steers.
-		name: "steered",
-		steered: func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner {
-			return func(a *conductor.Agent) Runner {
-				return steerMissed{agentRunner: agentRunner{a}, once: &sync.Once{}, arrived: arrived, gate: gate}
-			}
-		},
-		other: true,
-	}}
-	for _, c := range cases {
+	for _, c := range chainCases {
 		t.Run(c.name, func(t *testing.T) {
-			s, body := chainedPost(t, c.steered, c.other)
-			resumesThroughChain(t, s, body)
+			s, a := chainedPost(t, c.steered, c.other, "")
+			resumesThroughChain(t, s, a.body)
 		})
 	}
 }
+
+// chainCases are the two ways a post's stream chains a second run.
+var chainCases = []struct {
+	name    string
+	steered func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner
+	other   bool
+}{{
+	// The message starts the next run.
+	name: "started",
+	steered: func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner {
+		return func(a *conductor.Agent) Runner {
+			return steerHeld{agentRunner: agentRunner{a}, once: &sync.Once{}, arrived: arrived, gate: gate}
+		}
+	},
+}, {
+	// Another client's post starts the next run, which the message
+	// steers.
+	name: "steered",
+	steered: func(arrived chan<- struct{}, gate <-chan struct{}) func(*conductor.Agent) Runner {
+		return func(a *conductor.Agent) Runner {
+			return steerMissed{agentRunner: agentRunner{a}, once: &sync.Once{}, arrived: arrived, gate: gate}
+		}
+	},
+	other: true,
+}}
 
 // resumesThroughChain cuts the chained stream body at each id of its
 // first run's rest, resumes from there, and compares what the official

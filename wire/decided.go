@@ -37,6 +37,7 @@ func (s *streamer) decidedFirst(d *decided, then following) error {
 	}
 	s.follows = following{run: id, via: viaDecided, then: &then}
 	s.chained = true
+	s.announceChain(then)
 	if err := s.reopen(id); err != nil {
 		return err
 	}

@@ -149,7 +149,10 @@ func (o HandlerOptions) withDefaults() HandlerOptions {
 // start and follows it, or answers 204 when there is none.
 //
 // Either way, a client that accepts application/x-ndjson gets baton's own
-// events instead. A POST must be application/json.
+// events instead, and resumes from an event by its seq ("seq.delta" for
+// a delta) as Last-Event-ID; a stream that goes on from one run into the
+// next says in its Baton-Chain header what to append to that id for the
+// resumed stream to go on with it too. A POST must be application/json.
 //
 // POST .../{thread}/abort stops the thread's run in flight, for clients
 // of either protocol: leaving a stream only detaches from its run, which

@@ -199,7 +199,8 @@ func (h *Handler) steer(w http.ResponseWriter, r *http.Request, proto Protocol, 
 	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	s.answered = answered
-	w.WriteHeader(http.StatusOK)
+	// No WriteHeader: a chained stream names its chain in a header
+	// first (see announceChain); its first write answers 200.
 	switch {
 	case prior != nil:
 		err = s.steeredAfter(ctx, prior, took)

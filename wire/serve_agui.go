@@ -260,7 +260,6 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	}
 	s := h.newStreamer(w, r, t, ProtocolAGUI)
 	s.park = h.opts.ClientAnswers
-	w.WriteHeader(http.StatusOK)
 	// Replaying what the client has silently gives the projector the
 	// state its stream had: the run in flight, message ids, the text
 	// each open message holds, and the client's place in it.
@@ -276,6 +275,13 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 		s.proj.Rejoin(at.seq, *at.mark, j.held, agui.Session{Had: events[:n], Later: events[n:], Queued: queued})
 	}
 	s.proj.Reconnected(lastID)
+	if next != nil && next.reached(events[:n]) {
+		next = nil
+	}
+	if next != nil {
+		s.announceChain(*next)
+	}
+	w.WriteHeader(http.StatusOK)
 	id, running := s.inRun()
 	s.follows, s.chained, s.returned = resumedFollowing(id, running, next), next != nil, returned
 	if err := s.resumeRest(ctx, events[n:], end); err != nil && ctx.Err() == nil {

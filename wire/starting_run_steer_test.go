@@ -32,20 +32,30 @@ func (r slowStartRunner) Submit(ctx context.Context, input []contract.Turn) (con
 
 // postAnswer is what postLater's request came to.
 type postAnswer struct {
-	code int
-	body string
-	err  error
+	code   int
+	body   string
+	err    error
+	header http.Header
 }
 
 // postLater posts an AG-UI body to url in the background, giving up
 // after 10s, and sends what came of it on the channel it returns.
 func postLater(url, body string) <-chan postAnswer {
+	return postLaterAccepting(url, body, "")
+}
+
+// postLaterAccepting is postLater asking for the stream type accept,
+// when not "".
+func postLaterAccepting(url, body, accept string) <-chan postAnswer {
 	out := make(chan postAnswer, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			out <- postAnswer{err: err}
@@ -53,7 +63,7 @@ func postLater(url, body string) <-chan postAnswer {
 		}
 		defer resp.Body.Close()
 		b, err := io.ReadAll(resp.Body)
-		out <- postAnswer{resp.StatusCode, string(b), err}
+		out <- postAnswer{resp.StatusCode, string(b), err, resp.Header}
 	}()
 	return out
 }

@@ -33,6 +33,9 @@ type streamer struct {
 	ui   *aisdk.Projector
 	sse  *sse.Writer
 	nd   *ndjsonWriter
+	// header is the response's, for what a stream says in it before it
+	// writes (see announceChain).
+	header http.Header
 	// last is the newest committed Seq the stream has; started is set
 	// once last means something.
 	last    uint64
@@ -83,7 +86,7 @@ func (h *Handler) newStreamer(w http.ResponseWriter, req *http.Request, t *threa
 
 func newStreamer(w http.ResponseWriter, req *http.Request, t *thread, proto Protocol) *streamer {
 	out := newDeadlineWriter(w, defaultWriteTimeout)
-	s := &streamer{t: t, ctx: req.Context(), out: out, proj: agui.NewProjector(t.id)}
+	s := &streamer{t: t, ctx: req.Context(), out: out, proj: agui.NewProjector(t.id), header: w.Header()}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
