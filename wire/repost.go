@@ -33,7 +33,7 @@ func (h *Handler) reposted(w http.ResponseWriter, r *http.Request, proto Protoco
 		pending := h.taking(t, ids)
 		switch {
 		case inLatest(took) && !(pending && snap.Phase == contract.PhaseFaulted):
-			h.replayRun(w, r, t, proto)
+			h.replayRun(w, r, t, proto, following{})
 			return
 		case ok && !latest:
 			httpError(w, http.StatusConflict, "wire: thread %q ran message %q in a run before its latest, %q; a new message needs a new id", t.id, id, snap.RunID)

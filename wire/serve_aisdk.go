@@ -64,34 +64,36 @@ func (h *Handler) resumeChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.release(t)
-	if !h.awaitClaimedRun(r.Context(), t) {
+	run, ok := h.awaitClaimedRun(r.Context(), t)
+	if !ok {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	h.replayRun(w, r, t, ProtocolAISDK)
+	h.replayRun(w, r, t, ProtocolAISDK, run)
 }
 
-// awaitClaimedRun reports whether t has a run for a resume request to
-// replay: one in flight, or the run a post has claimed, which is waited
-// for, until ctx ends, when it has not started yet (its runner does work
-// of its own first, or it is a chained stream's next run): the client
-// that asks is the one whose message it runs, and a 204 would leave it
-// without the reply. The claimed run is waited for in the thread's log,
-// which the replay reads: a snapshot may show the run before the log
-// has its start.
-func (h *Handler) awaitClaimedRun(ctx context.Context, t *thread) bool {
+// awaitClaimedRun returns the run a resume request is to replay, and
+// whether t has one: its run in flight, or the run a post has claimed,
+// which is waited for, until ctx ends, when it has not started yet (its
+// runner does work of its own first, or it is a chained stream's next
+// run): the client that asks is the one whose message it runs, and a
+// 204 would leave it without the reply. The claimed run is waited for
+// in the thread's log, which the replay reads: a snapshot may show the
+// run before the log has its start.
+func (h *Handler) awaitClaimedRun(ctx context.Context, t *thread) (following, bool) {
 	h.mu.Lock()
 	running, after, returned := t.running, t.claimedAfter, t.returned
 	h.mu.Unlock()
 	snap := t.r.Snapshot()
 	switch {
 	case snap.Phase.InFlight():
-		return true
+		return following{run: snap.RunID}, true
 	case !running || snap.RunID != after:
-		return false
+		return following{}, false
 	}
 	// Every run that starts past seq started after the claim.
 	seq := snap.Seq
+	claimed := following{after: seq}
 	pos := t.log.start0()
 	for {
 		events, next, more, lost, closed := t.log.read(pos)
@@ -99,13 +101,11 @@ func (h *Handler) awaitClaimedRun(ctx context.Context, t *thread) bool {
 			pos = t.log.start0()
 			continue
 		}
-		if slices.ContainsFunc(events, func(ev contract.RunEvent) bool {
-			return ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 && ev.Seq > seq
-		}) {
-			return true
+		if slices.ContainsFunc(events, claimed.starts) {
+			return claimed, true
 		}
 		if closed {
-			return false
+			return following{}, false
 		}
 		pos = next
 		select {
@@ -115,30 +115,50 @@ func (h *Handler) awaitClaimedRun(ctx context.Context, t *thread) bool {
 			// anything, it never started, and its start is not to come.
 			returned = nil
 			if t.r.Snapshot().Seq == seq {
-				return false
+				return following{}, false
 			}
 		case <-ctx.Done():
-			return false
+			return following{}, false
 		}
 	}
 }
 
-// replayRun streams t's run in flight from its start, then follows it:
-// what the AI SDK's resume request expects, and what a client that
-// posted again what started the run gets.
-func (h *Handler) replayRun(w http.ResponseWriter, r *http.Request, t *thread, proto Protocol) {
+// replayRun streams t's run in flight, the last that run starts (see
+// following.starts), from its start, then follows it: what the AI SDK's
+// resume request expects, and what a client that posted again what
+// started the run gets. The run's start is waited for, until the
+// request's context ends, when the thread's log lags behind the store
+// that has it: the last run the log holds has ended, and is not the
+// client's.
+func (h *Handler) replayRun(w http.ResponseWriter, r *http.Request, t *thread, proto Protocol, run following) {
 	ctx := r.Context()
-	events, end, err := t.history(ctx)
-	if err != nil {
-		h.internalError(w, err, "wire: events of thread %q could not be read", t.id)
-		return
-	}
-	start := 0
-	for i, ev := range events {
-		if ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 {
-			start = i
+	var events []contract.RunEvent
+	var end, start int
+	for {
+		// Read before the history: a start that comes after wakes the wait.
+		_, _, more, _, closed := t.log.read(t.log.end())
+		var err error
+		events, end, err = t.history(ctx)
+		if err != nil {
+			h.internalError(w, err, "wire: events of thread %q could not be read", t.id)
+			return
+		}
+		start = -1
+		for i, ev := range events {
+			if run.starts(ev) {
+				start = i
+			}
+		}
+		if start >= 0 || closed {
+			break
+		}
+		select {
+		case <-more:
+		case <-ctx.Done():
+			return
 		}
 	}
+	start = max(start, 0)
 	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)
@@ -148,7 +168,7 @@ func (h *Handler) replayRun(w http.ResponseWriter, r *http.Request, t *thread, p
 	for _, ev := range events[:start] {
 		s.silent(ev)
 	}
-	err = s.resumeRest(ctx, events[start:], end)
+	err := s.resumeRest(ctx, events[start:], end)
 	if err == nil {
 		err = s.done()
 	}
