@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -27,14 +28,20 @@ func (r startHeld) Subscribe(fn func(contract.RunEvent)) func() {
 	}))
 }
 
-// TestAISDKResumeReplaysTheRunInFlightThroughALaggingLog: the AI SDK's
-// resume request for a thread whose run in flight has started in the
-// store but not yet in the thread's log replays that run, once the log
-// has it, so that the official client rebuilds its reply. It replayed
-// the run before, the last one the log held, which had ended: the
-// client got the earlier reply and never the one in flight.
-func TestAISDKResumeReplaysTheRunInFlightThroughALaggingLog(t *testing.T) {
-	dir := aiSDKDir(t)
+// laggingRun is thread chat-lag, of an env whose first run said "first
+// reply" and ended, and whose second run, which second posted "again"
+// for, is in flight and waits in its model call, while the thread's log
+// still holds its start back: the log's subscription lags behind the
+// store. letGo lets the log catch up and the run say "second reply".
+type laggingRun struct {
+	e      *env
+	url    string
+	second <-chan postAnswer
+	letGo  func()
+}
+
+func startLaggingRun(t *testing.T) laggingRun {
+	t.Helper()
 	var held atomic.Bool
 	model, release := make(chan struct{}), make(chan struct{})
 	e := newEnvWith(t, envOptions{
@@ -60,12 +67,16 @@ func TestAISDKResumeReplaysTheRunInFlightThroughALaggingLog(t *testing.T) {
 		snap := e.agent("chat-lag").Snapshot()
 		return snap.RunID != first && snap.Phase.InFlight()
 	})
+	return laggingRun{e: e, url: url, second: second, letGo: letGo}
+}
+
+// letGoOnceHeld lets l go once a second request holds its thread, as
+// the second post does.
+func (l laggingRun) letGoOnceHeld(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	go func() {
-		// The log catches up, and the run goes on, once the resume
-		// request holds the thread too.
-		for e.users("chat-lag") < 2 {
+		for l.e.users("chat-lag") < 2 {
 			select {
 			case <-ctx.Done():
 				return
@@ -73,14 +84,26 @@ func TestAISDKResumeReplaysTheRunInFlightThroughALaggingLog(t *testing.T) {
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
-		letGo()
+		l.letGo()
 	}()
-	res := uiClient(t, dir, url, "chat-lag", "resume")
-	letGo()
-	if a := <-second; a.err != nil || a.code != http.StatusOK {
+}
+
+// TestAISDKResumeReplaysTheRunInFlightThroughALaggingLog: the AI SDK's
+// resume request for a thread whose run in flight has started in the
+// store but not yet in the thread's log replays that run, once the log
+// has it, so that the official client rebuilds its reply. It replayed
+// the run before, the last one the log held, which had ended: the
+// client got the earlier reply and never the one in flight.
+func TestAISDKResumeReplaysTheRunInFlightThroughALaggingLog(t *testing.T) {
+	dir := aiSDKDir(t)
+	l := startLaggingRun(t)
+	l.letGoOnceHeld(t)
+	res := uiClient(t, dir, l.url, "chat-lag", "resume")
+	l.letGo()
+	if a := <-l.second; a.err != nil || a.code != http.StatusOK {
 		t.Fatalf("second post: %d %v:\n%s", a.code, a.err, a.body)
 	}
-	snap := e.agent("chat-lag").Snapshot()
+	snap := l.e.agent("chat-lag").Snapshot()
 	var text string
 	for _, p := range res.Message.Parts {
 		if p.Type == "text" {
@@ -89,5 +112,24 @@ func TestAISDKResumeReplaysTheRunInFlightThroughALaggingLog(t *testing.T) {
 	}
 	if res.Message.ID != snap.RunID || text != "second reply" {
 		t.Errorf("resumed client rebuilt message %s saying %q, want %s (the run in flight) saying %q", res.Message.ID, text, snap.RunID, "second reply")
+	}
+}
+
+// TestARepostReplaysTheRunInFlightThroughALaggingLog: a message posted
+// again while the run it started is in flight, and the thread's log
+// lags behind that run's start, gets that run's stream. It got the
+// stream of the run before, the last the log held: the earlier reply,
+// never the one to the message.
+func TestARepostReplaysTheRunInFlightThroughALaggingLog(t *testing.T) {
+	l := startLaggingRun(t)
+	again := postLater(l.url, chatBody("chat-lag", "again"))
+	l.letGoOnceHeld(t)
+	a := <-again
+	l.letGo()
+	if a.err != nil || a.code != http.StatusOK || !strings.Contains(a.body, "second reply") || strings.Contains(a.body, "first reply") {
+		t.Errorf("post again: %d %v, want the stream of the run in flight, saying %q:\n%s", a.code, a.err, "second reply", a.body)
+	}
+	if b := <-l.second; b.err != nil || b.code != http.StatusOK {
+		t.Fatalf("second post: %d %v:\n%s", b.code, b.err, b.body)
 	}
 }

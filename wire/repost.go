@@ -33,7 +33,8 @@ func (h *Handler) reposted(w http.ResponseWriter, r *http.Request, proto Protoco
 		pending := h.taking(t, ids)
 		switch {
 		case inLatest(took) && !(pending && snap.Phase == contract.PhaseFaulted):
-			h.replayRun(w, r, t, proto, following{})
+			// The latest run, which the log may not have started yet.
+			h.replayRun(w, r, t, proto, following{run: snap.RunID})
 			return
 		case ok && !latest:
 			httpError(w, http.StatusConflict, "wire: thread %q ran message %q in a run before its latest, %q; a new message needs a new id", t.id, id, snap.RunID)
