@@ -86,7 +86,7 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (string, bool) {
 
 // exposeHeaders are the headers, beyond the CORS-safelisted ones, that a
 // page on an allowed origin reads: the browser hides the rest from it.
-var exposeHeaders = strings.Join([]string{aisdk.StreamHeader, "Retry-After", "WWW-Authenticate", "Allow"}, ", ")
+var exposeHeaders = strings.Join([]string{aisdk.StreamHeader, chainHeader, "Retry-After", "WWW-Authenticate", "Allow"}, ", ")
 
 // refuse answers a request refused before its body is read and closes
 // its connection: the server would otherwise wait, with no deadline, to

@@ -65,3 +65,18 @@ func TestCrossOriginAnswersExposeWhatClientsRead(t *testing.T) {
 		})
 	}
 }
+
+// A page on an allowed other origin that reads a chained NDJSON stream
+// reads its Baton-Chain header, which it resumes the stream with: the
+// browser hid it.
+func TestCrossOriginNDJSONStreamsExposeTheirChain(t *testing.T) {
+	const origin = "http://app.example"
+	e := newEnvWith(t, envOptions{scripts: weatherScript, handler: HandlerOptions{AllowedOrigins: []string{origin}}})
+	code, body, h := e.do("POST", "", runBody("n1", "hi"), map[string]string{"Origin": origin, "Content-Type": "application/json", "Accept": ndjsonType})
+	if code != http.StatusOK {
+		t.Fatalf("post: %d\n%s", code, body)
+	}
+	if _, ok := exposed(h)[chainHeader]; !ok {
+		t.Errorf("an NDJSON stream does not expose %s: Access-Control-Expose-Headers: %q", chainHeader, h.Get("Access-Control-Expose-Headers"))
+	}
+}
