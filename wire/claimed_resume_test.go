@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 )
 
@@ -72,5 +74,96 @@ func TestAISDKResumeWaitsForAClaimedRun(t *testing.T) {
 	want := historyLines(e.agent("chat-held").Snapshot().History)
 	if diff := cmp.Diff(want, uiLines(t, "weather in Paris?", res)); diff != "" {
 		t.Errorf("resumed client message mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// chainStartHeld is steerHeld whose Submit of the message text holds
+// until hold closes, saying on started that it waits: the run the
+// message starts is claimed and has not started yet.
+type chainStartHeld struct {
+	steerHeld
+	text    string
+	started chan<- struct{}
+	hold    <-chan struct{}
+}
+
+func (r chainStartHeld) Submit(ctx context.Context, input []contract.Turn) (contract.RunSnapshot, error) {
+	for _, turn := range input {
+		if turn.Text() == r.text {
+			r.started <- struct{}{}
+			<-r.hold
+		}
+	}
+	return r.steerHeld.Submit(ctx, input)
+}
+
+// TestAISDKResumeWaitsForTheChainsNextRun: a post whose decision lets
+// its run end before its message can steer it goes on, in its stream,
+// with the run its message starts; the AI SDK's resume request that
+// comes between the two, the next run claimed and not started yet,
+// waits for that run and replays it, so that the official client
+// rebuilds the reply to its message. It was answered 204, nothing to
+// resume.
+func TestAISDKResumeWaitsForTheChainsNextRun(t *testing.T) {
+	dir := aiSDKDir(t)
+	arrived, gate := make(chan struct{}), make(chan struct{})
+	started, hold := make(chan struct{}), make(chan struct{})
+	s := cutStreams(t, startRunnerFlowServer(t, t.TempDir(), ProtocolAISDK, contract.AgentConfig{}, byHistory(cleaner), nil, func(a *conductor.Agent) Runner {
+		return chainStartHeld{steerHeld{agentRunner{a}, &sync.Once{}, arrived, gate}, "and tidy up", started, hold}
+	}, deleteTool()))
+	// Registered after the server's: should the test stop early, the
+	// held steer and run are let go before the handler waits for them.
+	var openGate, openHold sync.Once
+	release := func() { openGate.Do(func() { close(gate) }) }
+	letStart := func() { openHold.Do(func() { close(hold) }) }
+	t.Cleanup(func() { release(); letStart() })
+
+	first, steer := ownApprovalBodies(ProtocolAISDK)
+	wantApprovalRequest(t, "first stream", s.srv.URL, first, "d1")
+	th, returned := threadReturned(s.h, "c1")
+	answer := postLater(s.srv.URL, steer)
+	<-arrived
+	// The decision was applied: the run goes on to its end and returns
+	// before the message's steer reaches it; the message then starts the
+	// next run, held before it starts.
+	<-returned
+	release()
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		// The run starts once the resume request holds the thread too.
+		for {
+			s.h.mu.Lock()
+			users := th.users
+			s.h.mu.Unlock()
+			if users >= 2 {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+		letStart()
+	}()
+	res := uiClient(t, dir, s.srv.URL+"/api/chat", "c1", "resume")
+	letStart()
+	answerOK(t, "post", answer)
+	var got []string
+	for _, p := range res.Message.Parts {
+		switch {
+		case p.Type == "text":
+			got = append(got, "text: "+p.Text)
+		case strings.HasPrefix(p.Type, "tool-"):
+			got = append(got, "tool "+p.ToolCallID+" "+p.State)
+		}
+	}
+	if diff := cmp.Diff([]string{"text: Deleting.", "tool d2 approval-requested"}, got); diff != "" {
+		t.Errorf("resumed client message mismatch (-want +got):\n%s", diff)
+	}
+	if run := th.r.Snapshot().RunID; res.Message.ID != run {
+		t.Errorf("resumed client message %q, want the next run's, %q", res.Message.ID, run)
 	}
 }
