@@ -69,9 +69,7 @@ func (s *streamer) announceChain(next following) {
 // its stream goes on as an unchained one. A client resuming a chained
 // NDJSON stream carries the stream's mark whatever run its id is of.
 func (next following) reached(events []contract.RunEvent) bool {
-	return slices.ContainsFunc(events, func(ev contract.RunEvent) bool {
-		return ev.Kind == contract.EvRunStarted && len(ev.Subflow) == 0 && (next.run == ev.RunID || next.run == "" && ev.Seq > next.after)
-	})
+	return slices.ContainsFunc(events, next.starts)
 }
 
 // parseChain splits a Last-Event-ID into the event's own id and, when

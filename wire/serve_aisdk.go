@@ -123,13 +123,13 @@ func (h *Handler) awaitClaimedRun(ctx context.Context, t *thread) (following, bo
 	}
 }
 
-// replayRun streams t's run in flight, the last that run starts (see
-// following.starts), from its start, then follows it: what the AI SDK's
-// resume request expects, and what a client that posted again what
-// started the run gets. The run's start is waited for, until the
-// request's context ends, when the thread's log lags behind the store
-// that has it: the last run the log holds has ended, and is not the
-// client's.
+// replayRun streams the last of t's runs that run names (see
+// following.starts) from its start, then follows it while it is in
+// flight: what the AI SDK's resume request expects, and what a client
+// that posted again what started the run gets. The run's start is
+// waited for, until the request's context ends, when the thread's log
+// lags behind the store that has it: the last run the log holds then
+// has ended, and is not the client's.
 func (h *Handler) replayRun(w http.ResponseWriter, r *http.Request, t *thread, proto Protocol, run following) {
 	ctx := r.Context()
 	var events []contract.RunEvent
