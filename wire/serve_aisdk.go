@@ -144,12 +144,20 @@ func (h *Handler) replayRun(w http.ResponseWriter, r *http.Request, t *thread, p
 			return
 		}
 		start = -1
+		last := 0
 		for i, ev := range events {
 			if run.starts(ev) {
 				start = i
 			}
+			if (following{}).starts(ev) {
+				last = i
+			}
 		}
-		if start >= 0 || closed {
+		if start < 0 && closed {
+			// The thread closed: no more comes, and its last run is shown.
+			start = last
+		}
+		if start >= 0 {
 			break
 		}
 		select {
@@ -158,7 +166,6 @@ func (h *Handler) replayRun(w http.ResponseWriter, r *http.Request, t *thread, p
 			return
 		}
 	}
-	start = max(start, 0)
 	s := h.newStreamer(w, r, t, proto)
 	s.park = h.opts.ClientAnswers
 	w.WriteHeader(http.StatusOK)
