@@ -19,7 +19,7 @@ func (p *Projector) committed(ev contract.RunEvent) []Chunk {
 		} else {
 			p.msgID = ev.RunID
 		}
-		p.stepOpen, p.diverged = false, false
+		p.stepOpen, p.diverged, p.stop = false, false, ""
 		clear(p.known)
 		clear(p.asked)
 		return []Chunk{start}
@@ -29,7 +29,7 @@ func (p *Projector) committed(ev contract.RunEvent) []Chunk {
 		return p.toolResult(ev)
 	case contract.EvRunSettled:
 		out := p.closeAll()
-		return append(out, Chunk{Type: Finish, FinishReason: "stop", MessageMetadata: p.endMetadata(ev, contract.PhaseSettled)})
+		return append(out, Chunk{Type: Finish, FinishReason: settledReason(p.stop), MessageMetadata: p.endMetadata(ev, contract.PhaseSettled)})
 	case contract.EvRunFaulted:
 		return p.runFaulted(ev)
 	case contract.EvToolCall:
@@ -68,6 +68,7 @@ func (p *Projector) turnCompleted(ev contract.RunEvent) []Chunk {
 		return nil
 	}
 	out := p.beginTurn(p.t.CompletedSeq())
+	p.stop = ev.Stop
 	p.diverged = p.diverged || p.diverges(*ev.Turn)
 	out = append(out, p.finishPart(&p.t.Thinking, track.ThinkingText(*ev.Turn), p.reasoningID(), ReasoningStart, ReasoningDelta, ReasoningEnd)...)
 	out = append(out, p.finishPart(&p.t.Text, ev.Turn.Text(), p.textID(), TextStart, TextDelta, TextEnd)...)
@@ -207,4 +208,17 @@ func faultMessage(ev contract.RunEvent) string {
 
 func (p *Projector) endMetadata(ev contract.RunEvent, phase contract.Phase) Metadata {
 	return Metadata{SessionID: p.t.SessionID, RunID: ev.RunID, Phase: string(phase), Usage: ev.Usage, Baton: p.correction()}
+}
+
+// settledReason is the AI SDK's finish reason for a run that settled
+// after a reply the model ended for stop: a reply cut at the output
+// limit or refused says so, as the SDK's own providers report it.
+func settledReason(stop contract.StopReason) string {
+	switch stop {
+	case contract.StopMaxTokens:
+		return "length"
+	case contract.StopRefusal:
+		return "content-filter"
+	}
+	return "stop"
 }

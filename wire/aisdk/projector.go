@@ -36,6 +36,9 @@ type Projector struct {
 	// diverged says the run's message holds parts the session does not
 	// store, which the message's end corrects (see Correction).
 	diverged bool
+	// stop is why the model ended the run's newest reply, which says why
+	// a settled run's message finished.
+	stop contract.StopReason
 }
 
 // NewProjector returns a projector for a stream of the session chatID

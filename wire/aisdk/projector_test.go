@@ -105,6 +105,37 @@ func TestProjector(t *testing.T) {
 			want: []Chunk{start, {Type: StartStep}, {Type: TextStart, ID: "text-1"}, {Type: TextEnd, ID: "text-1"}, {Type: FinishStep}, settled},
 		},
 		{
+			name: "a run whose last reply was cut at max tokens finishes for its length",
+			events: []contract.RunEvent{
+				ev(1, 0, contract.EvRunStarted),
+				with(turnEv(2, contract.TextBlock("cut sh")), func(e *contract.RunEvent) { e.Stop = contract.StopMaxTokens }),
+				ev(3, 0, contract.EvRunSettled),
+			},
+			want: []Chunk{start, {Type: StartStep}, {Type: TextStart, ID: "text-1"}, {Type: TextDelta, ID: "text-1", Delta: "cut sh"}, {Type: TextEnd, ID: "text-1"}, {Type: FinishStep},
+				{Type: Finish, FinishReason: "length", MessageMetadata: Metadata{SessionID: "thread-1", RunID: "run-1", Phase: "settled"}}},
+		},
+		{
+			name: "a run whose last reply the model refused finishes for its content filter",
+			events: []contract.RunEvent{
+				ev(1, 0, contract.EvRunStarted),
+				with(turnEv(2, contract.TextBlock("no")), func(e *contract.RunEvent) { e.Stop = contract.StopRefusal }),
+				ev(3, 0, contract.EvRunSettled),
+			},
+			want: []Chunk{start, {Type: StartStep}, {Type: TextStart, ID: "text-1"}, {Type: TextDelta, ID: "text-1", Delta: "no"}, {Type: TextEnd, ID: "text-1"}, {Type: FinishStep},
+				{Type: Finish, FinishReason: "content-filter", MessageMetadata: Metadata{SessionID: "thread-1", RunID: "run-1", Phase: "settled"}}},
+		},
+		{
+			name: "the run's last reply says why it finished, not an earlier one",
+			events: []contract.RunEvent{
+				ev(1, 0, contract.EvRunStarted),
+				with(turnEv(2, contract.TextBlock("cut sh")), func(e *contract.RunEvent) { e.Stop = contract.StopMaxTokens }),
+				with(turnEv(3, contract.TextBlock("done")), func(e *contract.RunEvent) { e.Stop = contract.StopEndTurn }),
+				ev(4, 0, contract.EvRunSettled),
+			},
+			want: []Chunk{start, {Type: StartStep}, {Type: TextStart, ID: "text-1"}, {Type: TextDelta, ID: "text-1", Delta: "cut sh"}, {Type: TextEnd, ID: "text-1"}, {Type: FinishStep},
+				{Type: StartStep}, {Type: TextStart, ID: "text-2"}, {Type: TextDelta, ID: "text-2", Delta: "done"}, {Type: TextEnd, ID: "text-2"}, {Type: FinishStep}, settled},
+		},
+		{
 			name: "a fault with no error says the run faulted",
 			events: []contract.RunEvent{
 				ev(1, 0, contract.EvRunStarted),
