@@ -55,6 +55,9 @@ func (a *Agent) submit(ctx context.Context, in Input) (run *runState, w chan *ou
 		// Not even the retriever is asked.
 		return nil, nil, false, notStarted(ctx)
 	}
+	if err := in.check(); err != nil {
+		return nil, nil, false, err
+	}
 	input := in.turns(a.est)
 	if len(input) == 0 {
 		return nil, nil, false, contract.NewError(contract.KindConfig, "submit: empty input")

@@ -37,6 +37,27 @@ func (in Input) turns(est compactor.Estimator) []contract.Turn {
 	return out
 }
 
+// check refuses input turns holding what only the runtime writes: tool
+// calls and results, which nothing would pair, and whose calls no
+// compaction could cut past; marks of the runtime's own turns; and the
+// flag of a failed run's turns. A host's input is text and images.
+func (in Input) check() error {
+	for i, t := range in.Turns {
+		if t.Mark != contract.MarkNone {
+			return contract.NewError(contract.KindConfig, "input turn %d has the runtime's mark %q", i, t.Mark)
+		}
+		if t.Excluded {
+			return contract.NewError(contract.KindConfig, "input turn %d is marked excluded, as a failed run's turns are", i)
+		}
+		for _, b := range t.Blocks {
+			if b.Kind != contract.BlockText && b.Kind != contract.BlockImage {
+				return contract.NewError(contract.KindConfig, "input turn %d holds a %s block: input is text and images", i, b.Kind)
+			}
+		}
+	}
+	return nil
+}
+
 // validText replaces bytes that are not UTF-8. The canonical encoding
 // would do it on the way to the store anyway; doing it before a signal is
 // made keeps the live state equal to the stored one.

@@ -83,6 +83,9 @@ func (run *runState) tool(name string) (dispatch.Tool, bool) {
 // flight; ctx is as for call. The turns are made, and counted, on the
 // caller's goroutine.
 func (a *Agent) inputSignal(ctx context.Context, in Input, make func([]contract.Turn) contract.Signal) error {
+	if err := in.check(); err != nil {
+		return err
+	}
 	turns := in.turns(a.est)
 	return a.hostSignal(ctx, func() (contract.Signal, error) {
 		if err := a.unoffered(in.Tools); err != nil {
