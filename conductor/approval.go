@@ -92,12 +92,15 @@ func callApprover(ctx context.Context, approver Approver, req ApprovalRequest) (
 	return guarded("conductor: approver", func() (Decision, error) { return approver(ctx, req) })
 }
 
+// resolution is the signal of a decision. Its reason is made valid UTF-8,
+// as the store keeps it, since a denial's reason is the result the model
+// is shown.
 func resolution(callID string, d Decision, at contract.Timestamp) contract.ApprovalResolved {
 	scope := d.Scope
 	if scope == "" {
 		scope = contract.ScopeOnce
 	}
-	return contract.ApprovalResolved{CallID: callID, Approved: d.Approved, Scope: scope, Reason: d.Reason, At: at}
+	return contract.ApprovalResolved{CallID: callID, Approved: d.Approved, Scope: scope, Reason: validText(d.Reason), At: at}
 }
 
 // withApprovalKeys records in a reply the approval keys of its calls to
