@@ -3,6 +3,7 @@ package conductor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/batonrt/baton/contract"
@@ -27,6 +28,9 @@ func (a *Agent) askApproval(req ApprovalRequest) {
 		d, err := callApprover(ctx, approver, req)
 		if errors.Is(err, ErrApproveLater) || ctx.Err() != nil {
 			return task{}
+		}
+		if err == nil {
+			err = unknownScope(d)
 		}
 		if err != nil {
 			a.log.Warn("conductor: approver failed; the call is denied", "call", req.Call.ID, "err", err)
@@ -90,6 +94,16 @@ func (a *Agent) applyHandedIn(run *runState) {
 // callApprover runs the approver, turning a panic into an error.
 func callApprover(ctx context.Context, approver Approver, req ApprovalRequest) (Decision, error) {
 	return guarded("conductor: approver", func() (Decision, error) { return approver(ctx, req) })
+}
+
+// unknownScope refuses a decision of a scope the rules do not know:
+// taken, it would approve the call once and be recorded as given.
+func unknownScope(d Decision) error {
+	switch d.Scope {
+	case "", contract.ScopeOnce, contract.ScopeSession:
+		return nil
+	}
+	return fmt.Errorf("%w: approval scope %q is neither once nor session", ErrRejected, d.Scope)
 }
 
 // resolution is the signal of a decision. Its reason is made valid UTF-8,

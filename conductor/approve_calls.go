@@ -27,8 +27,8 @@ type CallDecision struct {
 // ApproveCalls decides several approval requests of the run at the
 // subflow path (an empty path is this agent's own run) at once, as a
 // person who answered them together. Every call must await approval and
-// be named once; otherwise nothing is decided and the error, matching
-// ErrRejected, names the call. A decision that is the call's own (once,
+// be named once, with a scope once (or empty) or session; otherwise
+// nothing is decided and the error, matching ErrRejected, names the call. A decision that is the call's own (once,
 // or a denial) is applied before any approval for the session, so an
 // "always" on one call never decides another call the same decisions
 // deny: one by one, an "always" on call_1 would allow call_2 for the
@@ -39,6 +39,11 @@ type CallDecision struct {
 // nothing is decided and the error matches ctx's; decisions taken up
 // have their own result whatever ctx does meanwhile.
 func (a *Agent) ApproveCalls(ctx context.Context, path []string, ds []CallDecision) error {
+	for _, d := range ds {
+		if err := unknownScope(d.Decision); err != nil {
+			return fmt.Errorf("%w (call %q)", err, d.CallID)
+		}
+	}
 	return a.atSubflow(ctx, path, func(ag *Agent) error {
 		return ag.call(ctx, func() error {
 			if ag.failed != nil {

@@ -17,6 +17,9 @@ import (
 // takes the decision up, nothing is decided and the error matches ctx's;
 // a decision taken up has its own result whatever ctx does meanwhile.
 func (a *Agent) ApproveSubflow(ctx context.Context, path []string, callID string, d Decision) error {
+	if err := unknownScope(d); err != nil {
+		return err
+	}
 	return a.atSubflow(ctx, path, func(ag *Agent) error {
 		return ag.hostSignal(ctx, func() (contract.Signal, error) { return resolution(callID, d, ag.now()), nil })
 	})

@@ -155,6 +155,8 @@ type Decision struct {
 	// Scope ScopeSession allowlists the request's keys for the rest of the
 	// session: what the call does (the command names of a shell line, the
 	// host of a URL), or the whole tool for a tool that derives no keys.
+	// Empty is ScopeOnce; any other scope is refused (an Approver's
+	// denies the call).
 	Scope  contract.ApprovalScope
 	Reason string
 }

@@ -249,12 +249,17 @@ func (a *Agent) FollowUp(ctx context.Context, in Input) error {
 
 // Approve answers a pending approval request: the run's own, or else one
 // of a delegate's child run (see ApproveSubflow to name which). A
+// decision whose scope is neither once (or empty) nor session is refused
+// with ErrRejected. A
 // decision on a call of the run's own that was decided already is
 // refused, not offered to a child whose call shares its id. With ctx done
 // before the agent (or, for a child's call, no child) takes the decision
 // up, nothing is decided and the error matches ctx's; a decision taken up
 // has its own result whatever ctx does meanwhile.
 func (a *Agent) Approve(ctx context.Context, callID string, d Decision) error {
+	if err := unknownScope(d); err != nil {
+		return err
+	}
 	_, err := a.approveTree(ctx, callID, d)
 	return err
 }
