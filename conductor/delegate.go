@@ -40,11 +40,12 @@ type child struct {
 	allowed []string
 }
 
-// stop keeps a child from beginning and aborts one that has: the parent
-// answered its call, so nothing more of the child may happen. It returns
-// once the child's abort is durable, or the store failure that stopped
-// the child short of it: its run is then left in flight in its session.
-func (c *child) stop() error {
+// stop keeps a child from beginning and aborts one that has, for reason:
+// the parent answered its call, so nothing more of the child may happen.
+// It returns once the child's abort is durable, or the store failure
+// that stopped the child short of it: its run is then left in flight in
+// its session.
+func (c *child) stop(reason string) error {
 	c.mu.Lock()
 	c.stopped = true
 	ag := c.agent
@@ -52,7 +53,12 @@ func (c *child) stop() error {
 	if ag == nil {
 		return nil
 	}
-	_ = ag.Abort(context.Background(), contract.AbortNow)
+	_ = ag.call(context.Background(), func() error {
+		if ag.run == nil {
+			return nil
+		}
+		return ag.abortNow(contract.AbortNow, reason)
+	})
 	if failed := ag.Failed(); failed != nil {
 		return failed
 	}
@@ -94,19 +100,20 @@ func (a *Agent) forwardEvent(ev *contract.RunEvent) { a.forward(*ev) }
 // unanswered for whoever resumes the tree.
 func (a *Agent) persistLinked(e *contract.Persist) error {
 	ctx := context.Background()
+	reason := stopReason(e.Record.Signal)
 	var links []store.Hash
 	for _, session := range e.Links {
 		begun := false
 		if a.run != nil {
 			if c := a.run.children[session]; c != nil {
-				if err := c.stop(); err != nil {
+				if err := c.stop(reason); err != nil {
 					return fmt.Errorf("child %s: %w", session, err)
 				}
 				begun = c.running() != nil
 			}
 		}
 		if !begun {
-			if err := a.endStoredChild(ctx, session); err != nil {
+			if err := a.endStoredChild(ctx, session, reason); err != nil {
 				return fmt.Errorf("child %s: %w", session, err)
 			}
 		}
@@ -125,6 +132,17 @@ func (a *Agent) persistLinked(e *contract.Persist) error {
 	}
 	_, err := a.store.AppendLinked(ctx, a.state.SessionID, e.Record, links...)
 	return err
+}
+
+// stopReason is why the children of the delegate calls that sig answers
+// are stopped: the abort's own reason, so that a child's session says
+// why its parent's run ended (its host's context, the agent closed), as
+// the parent's does. Other answers are given once the child has ended.
+func stopReason(sig contract.Signal) string {
+	if abort, ok := sig.(contract.AbortRequested); ok && abort.Reason != "" {
+		return abort.Reason
+	}
+	return "aborted by host"
 }
 
 // startDelegate runs a delegate call's child as a call on the scheduler,

@@ -39,7 +39,7 @@ func storedChildren(pending []contract.PendingCall) map[string]contract.PendingC
 // config no longer names still has its child ended, under the config
 // the child's session recorded, or, when it recorded none, the step is
 // refused (storedChildConfig).
-func (a *Agent) endStoredChild(ctx context.Context, session string) error {
+func (a *Agent) endStoredChild(ctx context.Context, session, reason string) error {
 	if a.run == nil {
 		return nil
 	}
@@ -61,7 +61,7 @@ func (a *Agent) endStoredChild(ctx context.Context, session string) error {
 	if err != nil {
 		return err
 	}
-	err = ag.abortStored(ctx, session)
+	err = ag.abortStored(ctx, session, reason)
 	if cerr := ag.Close(); cerr != nil {
 		a.log.Warn("conductor: close delegate", "session", session, "err", cerr)
 	}
@@ -121,7 +121,7 @@ func recordedConfig(records []contract.Record) *contract.AgentConfig {
 // abortStored aborts the run in flight in the stored session, without
 // picking it up first: nothing of it runs again. The abort is durable
 // when it returns nil.
-func (a *Agent) abortStored(ctx context.Context, session string) error {
+func (a *Agent) abortStored(ctx context.Context, session, reason string) error {
 	w := make(chan *outcome, 1)
 	return a.call(ctx, func() error {
 		if err := a.lockSession(ctx, session); err != nil {
@@ -137,7 +137,7 @@ func (a *Agent) abortStored(ctx context.Context, session string) error {
 			a.show()
 			return nil
 		}
-		_, err = a.pickUp(snap, a.deps.Tools.Box, w, contract.AbortRequested{Mode: contract.AbortNow, Reason: "aborted by host", At: a.now()})
+		_, err = a.pickUp(snap, a.deps.Tools.Box, w, contract.AbortRequested{Mode: contract.AbortNow, Reason: reason, At: a.now()})
 		return err
 	})
 }
