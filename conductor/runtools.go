@@ -99,9 +99,13 @@ func (a *Agent) inputSignal(ctx context.Context, in Input, make func([]contract.
 // run does not offer: a run's tools are recorded with its submit and
 // fixed from then on, so such a tool would be dropped while the input
 // that asks for it reached the model. Tools it offers already pass, for
-// hosts that hand the same tools to every Submit. In turn (enqueue).
+// hosts that hand the same tools to every Submit; a nil tool is refused
+// too, as a new run's box refuses it. In turn (enqueue).
 func (a *Agent) unoffered(tools []dispatch.Tool) error {
-	for _, t := range tools {
+	for i, t := range tools {
+		if t == nil {
+			return contract.NewError(contract.KindConfig, "tool %d of the input is nil", i)
+		}
 		name := t.Descriptor().Name
 		named := func(d contract.ToolDescriptor) bool { return d.Name == name }
 		if !slices.ContainsFunc(a.state.RunTools, named) && !slices.ContainsFunc(a.rules.Config().Tools, named) {
