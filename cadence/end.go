@@ -63,6 +63,9 @@ func (t *transition) answerPending(content string) {
 		}
 		if p.State == contract.CallDispatched || p.State == contract.CallStarted {
 			cancel = append(cancel, p.Call.ID)
+			if p.Tool.Delegate != "" && p.Subflow != "" && t.endsChildren() {
+				t.publish(contract.RunEvent{Kind: contract.EvSubflowFailed, Call: &p.Call, Text: p.Subflow})
+			}
 		}
 		t.answer(p, content, true)
 	}

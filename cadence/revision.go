@@ -81,6 +81,13 @@ func (t *transition) countsRetries() bool {
 	return t.s.Revision >= contract.RevisionRetriesCounted
 }
 
+// endsChildren says a run that gives up on its delegate calls still out
+// publishes subflow_failed for each (revision 14 on), so a stream that
+// showed a child start shows it end.
+func (t *transition) endsChildren() bool {
+	return t.s.Revision >= contract.RevisionEndsChildren
+}
+
 // upgrade moves the run in flight to a newer revision when a resume asks
 // for one; a run never goes back to an older one.
 func (t *transition) upgrade(sig contract.Resumed) {

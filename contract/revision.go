@@ -70,7 +70,8 @@ package contract
 // for a run's first model call only (RevisionChoiceOnce); the answers a
 // run sent back for not matching the output schema are counted in its
 // snapshot, so a compaction does not give it its retries again
-// (RevisionRetriesCounted).
+// (RevisionRetriesCounted); a run that gives up on delegate calls still
+// out publishes subflow_failed for each (RevisionEndsChildren).
 const CurrentRevision = RevisionChoiceOnce
 
 // RevisionReducerSchedules is the first revision whose rules decide which
@@ -208,6 +209,13 @@ const RevisionChoiceOnce = 14
 // replaced one, the run sent back more answers than Output.Retries
 // allows, each compaction more, until the turn cap ended it.
 const RevisionRetriesCounted = 14
+
+// RevisionEndsChildren is the first revision under which a run that ends
+// with delegate calls still out (an abort, a fault, a lost lock) publishes
+// subflow_failed for each child it gave up on, before the call's result.
+// Earlier revisions answered the calls without it, so a stream that
+// showed a child's subflow_started never showed it end.
+const RevisionEndsChildren = 14
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every
