@@ -1,12 +1,30 @@
 package redact
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 var (
 	urls = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
-	// Credentials: bearer tokens, key=value pairs naming a key, token or
-	// secret, and the prefixed keys the big providers issue.
-	secrets = regexp.MustCompile(`(?i)(bearer\s+)[^\s"']+|((?:api[_-]?key|access[_-]?token|token|secret|password|key)\s*[=:]\s*)[^\s"'&,]+|\b(?:sk|pk|rk)-[A-Za-z0-9_-]{8,}|\bAIza[0-9A-Za-z_-]{20,}`)
+	// Credentials: what follows Bearer or Basic, when it has the digit or
+	// padding that credentials have and prose lacks; the value of a
+	// key=value or JSON pair naming a key, token, secret or password, in
+	// any style (api_key, x-api-key, OPENAI_API_KEY, "client_secret": );
+	// and the prefixed keys providers and clouds issue.
+	secrets = regexp.MustCompile(strings.Join([]string{
+		`((?i:bearer|basic)\s+)[A-Za-z._~+/-]*[0-9=][A-Za-z0-9._~+/=-]*`,
+		`((?i:\b(?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|access[_-]?token|token|secret|password|passwd|key))"?\s*[=:]\s*"?)[^\s"'&,]+`,
+		`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{8,}`,
+		`\bAIza[0-9A-Za-z_-]{20,}`,
+		`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`,
+		`\bgh[pousr]_[A-Za-z0-9]{20,}`,
+		`\bgithub_pat_[A-Za-z0-9_]{20,}`,
+		`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`,
+		`\bhf_[A-Za-z0-9]{20,}`,
+		`\bxox[abprs]-[A-Za-z0-9-]{10,}`,
+		`\b(?:xai|gsk)[-_][A-Za-z0-9]{20,}`,
+	}, "|"))
 )
 
 // Error returns msg with URLs replaced by "[url]" and credentials by
