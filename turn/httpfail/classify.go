@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -59,9 +60,20 @@ func (c Classifier) Classify(ctx context.Context, resp *http.Response, err error
 		}
 	}
 	if resp == nil {
-		return &turn.ProviderError{Failure: contract.FailNetwork, Message: c.API + ": request failed", Err: err}
+		return &turn.ProviderError{Failure: transportKind(err, contract.FailNetwork), Message: c.API + ": request failed", Err: err}
 	}
-	return &turn.ProviderError{Failure: contract.FailStream, Message: c.API + ": stream broke", Err: err}
+	return &turn.ProviderError{Failure: transportKind(err, contract.FailStream), Message: c.API + ": stream broke", Err: err}
+}
+
+// transportKind is a timeout when err is one, such as the HTTP client's
+// own Timeout, which expires with the caller's context still alive, and
+// otherwise kind.
+func transportKind(err error, kind contract.FailureKind) contract.FailureKind {
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
+		return contract.FailTimeout
+	}
+	return kind
 }
 
 // Interrupted classifies a cancelled call: a deadline is a timeout the
