@@ -1,28 +1,48 @@
 package httpfail
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 )
 
-// redactURLPassword hides the password of a base URL such as
-// https://user:password@gateway/ in err's text: the SDKs quote the
-// request URL whole in their errors, and a failure's text is logged and
-// stored with the run. The error still unwraps to the SDK's own.
+// redactURLPassword hides the credential of a base URL such as
+// https://user:password@gateway/ or https://token@gateway/ in err's text:
+// the SDKs quote the request URL whole in their errors, and a failure's
+// text is logged and stored with the run. A user name with a password is
+// shown; one standing alone is the credential (Go's client sends it as
+// Basic auth) and is hidden. The error still unwraps to the SDK's own.
 func redactURLPassword(resp *http.Response, err error) error {
-	if resp == nil || resp.Request == nil || resp.Request.URL == nil {
+	u := requestURL(resp, err)
+	if u == nil || u.User == nil {
 		return err
 	}
-	user := resp.Request.URL.User
-	if _, ok := user.Password(); !ok {
+	user := u.User
+	shown := url.User("xxxxx")
+	if _, ok := user.Password(); ok {
+		shown = url.UserPassword(user.Username(), "xxxxx")
+	} else if user.Username() == "" {
 		return err
 	}
-	return &redactedError{
-		err:    err,
-		secret: user.String() + "@",
-		shown:  url.UserPassword(user.Username(), "xxxxx").String() + "@",
+	return &redactedError{err: err, secret: user.String() + "@", shown: shown.String() + "@"}
+}
+
+// requestURL is the URL of the request that failed: the response's, or,
+// when none arrived, the one the client's *url.Error quotes.
+func requestURL(resp *http.Response, err error) *url.URL {
+	if resp != nil && resp.Request != nil {
+		return resp.Request.URL
 	}
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return nil
+	}
+	u, perr := url.Parse(ue.URL)
+	if perr != nil {
+		return nil
+	}
+	return u
 }
 
 type redactedError struct {
