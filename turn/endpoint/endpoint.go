@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 )
 
 // Settings is where the options write.
@@ -44,14 +45,17 @@ func Resolve(defaultBaseURL string, opts []Option) Settings {
 }
 
 // FromEnv returns options for the base URL and API key named by the
-// environment variables urlVar and keyVar, each only when set, followed
-// by opts so that those given in code win.
+// environment variables urlVar and keyVar, each only when set and not
+// blank, followed by opts so that those given in code win. Surrounding
+// space is trimmed: a secret mounted from a file, or a .env file written
+// on Windows, ends in a line break that no URL or header may carry, and
+// every request would fail.
 func FromEnv(urlVar, keyVar string, opts []Option) []Option {
 	var env []Option
-	if v := os.Getenv(urlVar); v != "" {
+	if v := strings.TrimSpace(os.Getenv(urlVar)); v != "" {
 		env = append(env, BaseURL(v))
 	}
-	if v := os.Getenv(keyVar); v != "" {
+	if v := strings.TrimSpace(os.Getenv(keyVar)); v != "" {
 		env = append(env, APIKey(v))
 	}
 	return append(env, opts...)

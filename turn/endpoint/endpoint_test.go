@@ -42,6 +42,10 @@ func TestFromEnv(t *testing.T) {
 		{"unset", "", "", nil, Settings{BaseURL: "https://default/", Client: http.DefaultClient}},
 		{"both", "http://env/", "env-key", nil, Settings{BaseURL: "http://env/", APIKey: "env-key", Client: http.DefaultClient}},
 		{"code wins", "http://env/", "env-key", []Option{APIKey("code-key")}, Settings{BaseURL: "http://env/", APIKey: "code-key", Client: http.DefaultClient}},
+		// A secret mounted from a file, or a .env file written on Windows,
+		// ends in a line break that no header or URL may carry.
+		{"line breaks trimmed", "http://env/\n", "env-key\r\n", nil, Settings{BaseURL: "http://env/", APIKey: "env-key", Client: http.DefaultClient}},
+		{"blank is unset", " ", "\n", nil, Settings{BaseURL: "https://default/", Client: http.DefaultClient}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
