@@ -10,9 +10,10 @@ import (
 // StatusKind maps an HTTP error status and the API's message to a kind.
 // 529 is Anthropic's "overloaded" and falls with the other 5xx. OpenAI
 // answers 429 insufficient_quota to an account out of credit, which no
-// wait cures: that is the account's failure, not a rate limit. 409 (a
-// lock timeout on a busy resource) and 425 Too Early ask for the same
-// request again later, as the 5xx do.
+// wait cures: that is the account's failure, not a rate limit, as is 402
+// Payment Required, which gateways such as OpenRouter answer to an
+// account out of credit. 409 (a lock timeout on a busy resource) and 425
+// Too Early ask for the same request again later, as the 5xx do.
 func StatusKind(status int, msg string) contract.FailureKind {
 	switch {
 	case status == http.StatusTooManyRequests && strings.Contains(msg, "insufficient_quota"):
@@ -21,7 +22,7 @@ func StatusKind(status int, msg string) contract.FailureKind {
 		return contract.FailRateLimited
 	case status >= 500, status == http.StatusConflict, status == http.StatusTooEarly:
 		return contract.FailServer
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+	case status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusPaymentRequired:
 		return contract.FailAuth
 	case status == http.StatusRequestTimeout:
 		return contract.FailTimeout

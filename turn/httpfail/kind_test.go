@@ -18,6 +18,7 @@ func TestStatusKind(t *testing.T) {
 		{529, "Overloaded", contract.FailServer},
 		{401, "Incorrect API key provided", contract.FailAuth},
 		{403, "no access", contract.FailAuth},
+		{402, "Insufficient credits. Add more using https://openrouter.ai/credits", contract.FailAuth},
 		{408, "", contract.FailTimeout},
 		{413, "Request exceeds the maximum allowed number of bytes.", contract.FailContextOverflow},
 		{400, "This model's maximum context length is 128000 tokens.", contract.FailContextOverflow},
