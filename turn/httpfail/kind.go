@@ -2,6 +2,7 @@ package httpfail
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
@@ -34,21 +35,37 @@ func StatusKind(status int, msg string) contract.FailureKind {
 }
 
 // FrameKind maps the type or code of an in-stream error frame to a kind.
+// Types are read however they are spelt (rate_limit_error, RateLimitError,
+// as proxies such as LiteLLM name them), and a frame that names no kind
+// but carries an HTTP status as its code is classified by that status.
 func FrameKind(typ, msg string) contract.FailureKind {
-	switch {
-	case ContextOverflow(typ + " " + msg):
-		return contract.FailContextOverflow
-	case strings.Contains(typ, "rate_limit"):
-		return contract.FailRateLimited
-	case strings.Contains(typ, "auth"), strings.Contains(typ, "permission"):
-		return contract.FailAuth
-	case strings.Contains(typ, "invalid_request"):
-		return contract.FailInvalidRequest
-	case strings.Contains(typ, "server"), strings.Contains(typ, "overloaded"), strings.Contains(typ, "api_error"):
-		return contract.FailServer
-	default:
-		return contract.FailStream
+	name := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(typ))
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(name, w) {
+				return true
+			}
+		}
+		return false
 	}
+	switch {
+	case ContextOverflow(typ + " " + msg), has("contextlength", "contextwindow"):
+		return contract.FailContextOverflow
+	case has("ratelimit"):
+		return contract.FailRateLimited
+	case has("auth", "permission"):
+		return contract.FailAuth
+	case has("invalidrequest", "badrequest"):
+		return contract.FailInvalidRequest
+	case has("server", "overloaded", "apierror", "unavailable"):
+		return contract.FailServer
+	}
+	for _, f := range strings.Fields(typ) {
+		if status, err := strconv.Atoi(f); err == nil && status >= 400 && status < 600 {
+			return StatusKind(status, typ+" "+msg)
+		}
+	}
+	return contract.FailStream
 }
 
 // overflowPhrases are the ways OpenAI, Anthropic and the servers and

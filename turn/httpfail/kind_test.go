@@ -49,6 +49,20 @@ func TestFrameKind(t *testing.T) {
 		{"server_error", "", contract.FailServer},
 		{"overloaded_error", "Overloaded", contract.FailServer},
 		{"api_error", "", contract.FailServer},
+		// Proxies such as LiteLLM name the kind in CamelCase and give
+		// the status as the code.
+		{"RateLimitError", "", contract.FailRateLimited},
+		{"AuthenticationError", "", contract.FailAuth},
+		{"PermissionDeniedError", "", contract.FailAuth},
+		{"BadRequestError", "bad field", contract.FailInvalidRequest},
+		{"ContextWindowExceededError", "", contract.FailContextOverflow},
+		{"InternalServerError", "", contract.FailServer},
+		{"ServiceUnavailableError", "", contract.FailServer},
+		{"None 429", "slow down", contract.FailRateLimited},
+		{"None 400", "bad field", contract.FailInvalidRequest},
+		{"None 401", "", contract.FailAuth},
+		{"None 503", "", contract.FailServer},
+		{"None 1234", "odd", contract.FailStream},
 		{"", "something odd", contract.FailStream},
 	}
 	for _, tt := range tests {
