@@ -33,6 +33,7 @@ var sdkOptions = endpoint.SDK[option.RequestOption]{
 	APIKey:     func(key string) option.RequestOption { return option.WithHeader("x-api-key", key) },
 	NoRetries:  option.WithMaxRetries(0),
 	Middleware: option.WithMiddleware,
+	APIPath:    "v1",
 }
 
 // New returns a provider configured only by opts; it reads no

@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -74,6 +75,11 @@ type SDK[R any] struct {
 	// Middleware wraps the SDK's HTTP calls in middleware that fixes
 	// what its decoder misreads (see StripBOM); nil adds none.
 	Middleware func(...Middleware) R
+	// APIPath is the path the SDK puts before every call's own, such as
+	// "v1" for Anthropic's; a base URL ending in it has it trimmed, so
+	// one copied with it does not send calls to /v1/v1/. Empty trims
+	// nothing.
+	APIPath string
 }
 
 // Resolve resolves opts as Resolve does and returns the SDK's request
@@ -82,7 +88,7 @@ type SDK[R any] struct {
 // share (and race on) its tail.
 func (sdk SDK[R]) Resolve(defaultBaseURL string, opts []Option) []R {
 	s := Resolve(defaultBaseURL, opts)
-	out := []R{sdk.BaseURL(s.BaseURL), sdk.HTTPClient(s.Client), sdk.NoRetries}
+	out := []R{sdk.BaseURL(trimAPIPath(s.BaseURL, sdk.APIPath)), sdk.HTTPClient(s.Client), sdk.NoRetries}
 	if sdk.Middleware != nil {
 		out = append(out, sdk.Middleware(StripBOM))
 	}
@@ -90,4 +96,22 @@ func (sdk SDK[R]) Resolve(defaultBaseURL string, opts []Option) []R {
 		out = append(out, sdk.APIKey(s.APIKey))
 	}
 	return slices.Clip(out)
+}
+
+// trimAPIPath returns base without a trailing path segment api, keeping
+// the slash before it; any other base is returned as given.
+func trimAPIPath(base, api string) string {
+	if api == "" {
+		return base
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	path, ok := strings.CutSuffix(strings.TrimSuffix(u.Path, "/"), "/"+api)
+	if !ok {
+		return base
+	}
+	u.Path, u.RawPath = path+"/", ""
+	return u.String()
 }
