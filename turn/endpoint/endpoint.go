@@ -20,8 +20,16 @@ type Settings struct {
 type Option func(*Settings)
 
 // BaseURL points the provider at another server speaking its API: a
-// local one, a gateway, a proxy.
-func BaseURL(url string) Option { return func(s *Settings) { s.BaseURL = url } }
+// local one, a gateway, a proxy. Empty keeps the base URL set before
+// (by the environment, or the default), as a host passing its unset
+// configuration along means.
+func BaseURL(url string) Option {
+	return func(s *Settings) {
+		if url != "" {
+			s.BaseURL = url
+		}
+	}
+}
 
 // APIKey sets the API key; empty sends none, which local servers and
 // gateways that add their own credentials accept.

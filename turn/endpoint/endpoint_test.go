@@ -21,6 +21,10 @@ func TestResolve(t *testing.T) {
 		{"later wins", []Option{APIKey("a"), APIKey("b")}, Settings{BaseURL: "https://default/", APIKey: "b", Client: http.DefaultClient}},
 		{"nil client keeps default", []Option{HTTPClient(nil)}, Settings{BaseURL: "https://default/", Client: http.DefaultClient}},
 		{"nil option skipped", []Option{nil, APIKey("k")}, Settings{BaseURL: "https://default/", APIKey: "k", Client: http.DefaultClient}},
+		// A host passing its configuration's unset base URL along means
+		// no base URL of its own, not one every call fails to reach.
+		{"empty base URL keeps the one before", []Option{BaseURL("http://env/"), BaseURL("")}, Settings{BaseURL: "http://env/", Client: http.DefaultClient}},
+		{"empty base URL keeps the default", []Option{BaseURL("")}, Settings{BaseURL: "https://default/", Client: http.DefaultClient}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
