@@ -48,13 +48,17 @@ func FrameKind(typ, msg string) contract.FailureKind {
 		}
 		return false
 	}
+	// The type names the kind more surely than the message: a rate
+	// limit's message may speak of "too many tokens".
 	switch {
-	case ContextOverflow(typ + " " + msg), has("contextlength", "contextwindow"):
+	case ContextOverflow(typ), has("contextlength", "contextwindow"):
 		return contract.FailContextOverflow
 	case has("ratelimit"):
 		return contract.FailRateLimited
 	case has("auth", "permission"):
 		return contract.FailAuth
+	case ContextOverflow(msg):
+		return contract.FailContextOverflow
 	case has("invalidrequest", "badrequest"):
 		return contract.FailInvalidRequest
 	case has("server", "overloaded", "apierror", "unavailable"):

@@ -63,6 +63,9 @@ func TestFrameKind(t *testing.T) {
 		{"None 401", "", contract.FailAuth},
 		{"None 503", "", contract.FailServer},
 		{"None 1234", "odd", contract.FailStream},
+		// A frame typed as a rate limit is one, whatever its message
+		// says of tokens.
+		{"rate_limit_error", "Tokens per minute limit exceeded - too many tokens processed.", contract.FailRateLimited},
 		{"", "something odd", contract.FailStream},
 	}
 	for _, tt := range tests {
