@@ -22,6 +22,11 @@ func TestErrorCredentialShapes(t *testing.T) {
 		{"json api key", `request body {"api_key": "hunter2"} refused`, `request body {"api_key": "[redacted]"} refused`},
 		{"huggingface token", "401 for hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345", "401 for [redacted]"},
 		{"slack token", "not_authed xoxb-1234567890-abcdefghij", "not_authed [redacted]"},
+		{"stripe key", "No such customer; key sk_live_51H8abcdEFGH1234ijkl", "No such customer; key [redacted]"},
+		{"replicate token", "Authorization: Token r8_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab", "Authorization: Token [redacted]"},
+		{"perplexity key", "invalid pplx-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdef", "invalid [redacted]"},
+		{"gitlab token", "401 for glpat-AbCdEfGhIjKlMnOpQrSt", "401 for [redacted]"},
+		{"google oauth token", "expired ya29.a0AfH6SMBxAbCdEfGhIjKlMnOp_qrstuv-wxyz", "expired [redacted]"},
 		{"url with password", "dial https://user:hunter2@gateway.internal/v1 failed", "dial [url] failed"},
 		{"ipv6 url", "Post http://[::1]:8080/v1/chat?token=abc: refused", "Post [url] refused"},
 	}
@@ -43,6 +48,7 @@ func TestErrorKeepsOrdinaryText(t *testing.T) {
 		"task-runner-failed after 3 attempts",
 		"invalid Bearer credentials",
 		"the basic plan does not include this model",
+		"duplicate key value violates unique constraint pk_users_email",
 	} {
 		if diff := cmp.Diff(in, Error(in)); diff != "" {
 			t.Errorf("Error(%q) changed ordinary text (-want +got):\n%s", in, diff)
