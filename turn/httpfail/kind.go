@@ -14,21 +14,23 @@ import (
 // wait cures: that is the account's failure, not a rate limit, as is 402
 // Payment Required, which gateways such as OpenRouter answer to an
 // account out of credit. 409 (a lock timeout on a busy resource) and 425
-// Too Early ask for the same request again later, as the 5xx do.
+// Too Early ask for the same request again later, as the 5xx do, unless
+// the message says the prompt does not fit: llama.cpp's server has said
+// so with status 500, and no retry makes it fit.
 func StatusKind(status int, msg string) contract.FailureKind {
 	switch {
 	case status == http.StatusTooManyRequests && strings.Contains(msg, "insufficient_quota"):
 		return contract.FailAuth
 	case status == http.StatusTooManyRequests:
 		return contract.FailRateLimited
-	case status >= 500, status == http.StatusConflict, status == http.StatusTooEarly:
-		return contract.FailServer
 	case status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusPaymentRequired:
 		return contract.FailAuth
-	case status == http.StatusRequestTimeout:
-		return contract.FailTimeout
 	case status == http.StatusRequestEntityTooLarge, ContextOverflow(msg):
 		return contract.FailContextOverflow
+	case status >= 500, status == http.StatusConflict, status == http.StatusTooEarly:
+		return contract.FailServer
+	case status == http.StatusRequestTimeout:
+		return contract.FailTimeout
 	default:
 		return contract.FailInvalidRequest
 	}
@@ -51,7 +53,7 @@ func FrameKind(typ, msg string) contract.FailureKind {
 	// The type names the kind more surely than the message: a rate
 	// limit's message may speak of "too many tokens".
 	switch {
-	case ContextOverflow(typ), has("contextlength", "contextwindow"):
+	case ContextOverflow(typ), has("contextlength", "contextwindow", "contextsize"):
 		return contract.FailContextOverflow
 	case has("ratelimit"):
 		return contract.FailRateLimited

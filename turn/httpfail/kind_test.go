@@ -24,6 +24,11 @@ func TestStatusKind(t *testing.T) {
 		{400, "This model's maximum context length is 128000 tokens.", contract.FailContextOverflow},
 		{400, "prompt is too long: 210000 tokens > 200000 maximum", contract.FailContextOverflow},
 		{400, "request (9412 tokens) exceeds the available context size (8192 tokens), try increasing it", contract.FailContextOverflow},
+		// llama.cpp's server has answered a prompt too long for its
+		// context with status 500; no retry makes it fit.
+		{500, "exceed_context_size_error 500 the request exceeds the available context size. try increasing the context size or enable context shift", contract.FailContextOverflow},
+		{500, "server_error Context size has been exceeded.", contract.FailContextOverflow},
+		{503, "upstream connect error or disconnect/reset before headers", contract.FailServer},
 		{404, "The model `gpt-9` does not exist", contract.FailInvalidRequest},
 		{422, "", contract.FailInvalidRequest},
 	}
@@ -66,6 +71,7 @@ func TestFrameKind(t *testing.T) {
 		// A frame typed as a rate limit is one, whatever its message
 		// says of tokens.
 		{"rate_limit_error", "Tokens per minute limit exceeded - too many tokens processed.", contract.FailRateLimited},
+		{"exceed_context_size_error", "", contract.FailContextOverflow},
 		{"", "something odd", contract.FailStream},
 	}
 	for _, tt := range tests {
