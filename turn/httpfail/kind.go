@@ -77,8 +77,15 @@ func FrameKind(typ, msg string) contract.FailureKind {
 // overflowPhrases are the ways OpenAI, Anthropic and the servers and
 // proxies that copy them say the prompt does not fit; llama.cpp's server
 // says it "exceeds the available context size", and Anthropic, when the
-// prompt plus max_tokens does not fit, that they "exceed context limit".
-var overflowPhrases = []string{"context_length_exceeded", "context length", "context window", "context size", "context limit", "maximum context", "prompt is too long", "too many tokens"}
+// prompt plus max_tokens does not fit, that they "exceed context limit";
+// Gemini that the input "exceeds the maximum number of tokens allowed",
+// xAI names the "maximum prompt length", vLLM the "maximum model length"
+// and Bedrock says the "input is too long for requested model".
+var overflowPhrases = []string{
+	"context_length_exceeded", "context length", "context window", "context size", "context limit", "maximum context",
+	"prompt is too long", "too many tokens", "exceeds the maximum number of tokens", "maximum prompt length",
+	"maximum model length", "input is too long for requested model",
+}
 
 // ContextOverflow reports whether msg says the prompt does not fit.
 func ContextOverflow(msg string) bool {

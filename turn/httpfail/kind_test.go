@@ -29,6 +29,11 @@ func TestStatusKind(t *testing.T) {
 		{500, "exceed_context_size_error 500 the request exceeds the available context size. try increasing the context size or enable context shift", contract.FailContextOverflow},
 		{500, "server_error Context size has been exceeded.", contract.FailContextOverflow},
 		{503, "upstream connect error or disconnect/reset before headers", contract.FailServer},
+		{400, "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", contract.FailContextOverflow},
+		{400, "This model's maximum prompt length is 131072 but the request contains 140000 tokens.", contract.FailContextOverflow},
+		{400, "The decoder prompt (length 5000) is longer than the maximum model length of 4096.", contract.FailContextOverflow},
+		{400, "Input is too long for requested model.", contract.FailContextOverflow},
+		{400, "Invalid 'messages[0].name': string too long", contract.FailInvalidRequest},
 		{404, "The model `gpt-9` does not exist", contract.FailInvalidRequest},
 		{422, "", contract.FailInvalidRequest},
 	}
