@@ -25,6 +25,8 @@ func TestErrorCredentialShapes(t *testing.T) {
 		{"stripe key", "No such customer; key sk_live_51H8abcdEFGH1234ijkl", "No such customer; key [redacted]"},
 		{"replicate token", "Authorization: Token r8_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab", "Authorization: Token [redacted]"},
 		{"perplexity key", "invalid pplx-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdef", "invalid [redacted]"},
+		{"fireworks key", "bad key fw_3ZAbCdEfGhIjKlMnOpQrStUv", "bad key [redacted]"},
+		{"npm token", "E401 npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "E401 [redacted]"},
 		{"gitlab token", "401 for glpat-AbCdEfGhIjKlMnOpQrSt", "401 for [redacted]"},
 		{"google oauth token", "expired ya29.a0AfH6SMBxAbCdEfGhIjKlMnOp_qrstuv-wxyz", "expired [redacted]"},
 		{"url with password", "dial https://user:hunter2@gateway.internal/v1 failed", "dial [url] failed"},
