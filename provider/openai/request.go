@@ -120,7 +120,7 @@ func appendToolTurn(out []sdk.ChatCompletionMessageParamUnion, t contract.Turn) 
 	for _, b := range t.Blocks {
 		switch {
 		case b.Kind == contract.BlockToolResult && b.Result != nil:
-			out = append(out, sdk.ToolMessage(b.Result.Content, wireCallID(b.Result.CallID)))
+			out = append(out, sdk.ToolMessage(resultContent(*b.Result), wireCallID(b.Result.CallID)))
 		case b.Kind == contract.BlockText && b.Text != "", b.Kind == contract.BlockImage && b.Image != nil:
 			rest.Blocks = append(rest.Blocks, b)
 		}
@@ -144,7 +144,7 @@ func userMessage(t contract.Turn) sdk.ChatCompletionMessageParamUnion {
 			hasImage = true
 			parts = append(parts, sdk.ImageContentPart(sdk.ChatCompletionContentPartImageImageURLParam{URL: b.Image.URI}))
 		case b.Kind == contract.BlockToolResult && b.Result != nil:
-			parts = append(parts, sdk.TextContentPart(b.Result.Content))
+			parts = append(parts, sdk.TextContentPart(resultContent(*b.Result)))
 		}
 	}
 	if !hasImage {
