@@ -73,8 +73,9 @@ func buildParams(req contract.ModelRequest) (sdk.MessageNewParams, error) {
 	return p, nil
 }
 
-// messages maps history onto alternating messages: tool turns become user
-// messages of tool_result blocks, and consecutive turns of one role merge.
+// messages maps history onto alternating messages that open with the
+// user's: tool turns become user messages of tool_result blocks,
+// consecutive turns of one role merge, and blank turns are left out.
 func messages(h contract.History) ([]sdk.MessageParam, error) {
 	var out []sdk.MessageParam
 	var last contract.Role
@@ -106,10 +107,19 @@ func messages(h contract.History) ([]sdk.MessageParam, error) {
 		}
 		last = role
 	}
+	if len(out) == 0 || out[0].OfUser == nil {
+		// The API refuses a conversation that does not open with the
+		// user, which one whose first turns are blank, or the
+		// assistant's, would not.
+		out = append([]sdk.MessageParam{sdk.NewUserMessage(sdk.NewTextBlock(openingText))}, out...)
+	}
 	uniqueCallIDs(out)
 	trimFinalAssistant(out)
 	return out, nil
 }
+
+// openingText opens a conversation that has no user text to open with.
+const openingText = "(conversation start)"
 
 // trimFinalAssistant cuts the trailing whitespace off the text that ends
 // msgs when the assistant wrote it: a request ending with the assistant's

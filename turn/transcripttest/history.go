@@ -36,19 +36,30 @@ func (s Suite) Histories(t *testing.T, check func(t *rapid.T, body []byte)) {
 // well formed or not: user turns (steering, follow-ups, notes) between a
 // call and its results, tool turns holding text before their results,
 // results for calls already answered or never made, calls left without
-// results. Call ids are unique, as the APIs require. A property over a
-// provider's requests checks that what the driver sends, after
-// turn.Sanitize, pairs calls and results as the API requires.
+// results, blank user turns and blank text before calls, and a first
+// turn that is blank, the assistant's, or none at all. Call ids are
+// unique, as the APIs require. A property over a provider's requests
+// checks that what the driver sends, after turn.Sanitize, is a request
+// the API takes.
 func History() *rapid.Generator[contract.History] {
 	return rapid.Custom(func(t *rapid.T) contract.History {
-		turns := []contract.Turn{contract.UserText("go")}
+		var turns []contract.Turn
+		switch rapid.SampledFrom([]string{"user", "blank", "none"}).Draw(t, "first") {
+		case "user":
+			turns = append(turns, contract.UserText("go"))
+		case "blank":
+			turns = append(turns, blankUserTurn(t))
+		}
 		var ids []string
 		for i := range rapid.IntRange(1, 8).Draw(t, "turns") {
-			switch rapid.SampledFrom([]string{"user", "assistant", "tool"}).Draw(t, "role") {
+			switch rapid.SampledFrom([]string{"user", "blank", "assistant", "tool"}).Draw(t, "role") {
 			case "user":
 				turns = append(turns, contract.UserText(fmt.Sprintf("note %d", i)))
+			case "blank":
+				turns = append(turns, blankUserTurn(t))
 			case "assistant":
-				blocks := []contract.Block{contract.TextBlock(fmt.Sprintf("reply %d", i))}
+				text := rapid.SampledFrom([]string{fmt.Sprintf("reply %d", i), "", " \n"}).Draw(t, "reply")
+				blocks := []contract.Block{contract.TextBlock(text)}
 				for k := range rapid.IntRange(0, 2).Draw(t, "calls") {
 					id := fmt.Sprintf("call_%d_%d", i, k)
 					ids = append(ids, id)
@@ -61,6 +72,16 @@ func History() *rapid.Generator[contract.History] {
 		}
 		return contract.HistoryOf(turns...)
 	})
+}
+
+// blankUserTurn draws a user turn with nothing to say: no blocks, empty
+// text or whitespace, as a host may record a cleared input.
+func blankUserTurn(t *rapid.T) contract.Turn {
+	blank := contract.Turn{Role: contract.RoleUser}
+	if text := rapid.SampledFrom([]string{"none", "", " ", "\n\t"}).Draw(t, "blank"); text != "none" {
+		blank.Blocks = []contract.Block{contract.TextBlock(text)}
+	}
+	return blank
 }
 
 // toolTurn draws a tool turn answering some of ids, with text before or
