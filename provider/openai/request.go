@@ -94,7 +94,9 @@ func messages(req contract.ModelRequest, reasoningBack bool) ([]sdk.ChatCompleti
 		var err error
 		switch t.Role {
 		case contract.RoleUser:
-			out = append(out, userMessage(t))
+			if m, ok := userMessage(t); ok {
+				out = append(out, m)
+			}
 		case contract.RoleAssistant:
 			if m, ok := assistantMessage(t, reasoningBack); ok {
 				out = append(out, m)
@@ -121,24 +123,25 @@ func appendToolTurn(out []sdk.ChatCompletionMessageParamUnion, t contract.Turn) 
 		switch {
 		case b.Kind == contract.BlockToolResult && b.Result != nil:
 			out = append(out, sdk.ToolMessage(resultContent(*b.Result), wireCallID(b.Result.CallID)))
-		case b.Kind == contract.BlockText && b.Text != "", b.Kind == contract.BlockImage && b.Image != nil:
+		case b.Kind == contract.BlockText, b.Kind == contract.BlockImage:
 			rest.Blocks = append(rest.Blocks, b)
 		}
 	}
-	if len(rest.Blocks) > 0 {
-		out = append(out, userMessage(rest))
+	if m, ok := userMessage(rest); ok {
+		out = append(out, m)
 	}
 	return out
 }
 
 // userMessage sends plain text as a string and mixes text with images by
-// URL as content parts.
-func userMessage(t contract.Turn) sdk.ChatCompletionMessageParamUnion {
+// URL as content parts. It reports false when the turn has nothing to
+// say: servers such as LM Studio's refuse blank content.
+func userMessage(t contract.Turn) (sdk.ChatCompletionMessageParamUnion, bool) {
 	var parts []sdk.ChatCompletionContentPartUnionParam
 	hasImage := false
 	for _, b := range t.Blocks {
 		switch {
-		case b.Kind == contract.BlockText:
+		case b.Kind == contract.BlockText && strings.TrimSpace(b.Text) != "":
 			parts = append(parts, sdk.TextContentPart(b.Text))
 		case b.Kind == contract.BlockImage && b.Image != nil:
 			hasImage = true
@@ -147,14 +150,18 @@ func userMessage(t contract.Turn) sdk.ChatCompletionMessageParamUnion {
 			parts = append(parts, sdk.TextContentPart(resultContent(*b.Result)))
 		}
 	}
-	if !hasImage {
-		return sdk.UserMessage(t.Text())
+	switch {
+	case hasImage:
+		return sdk.UserMessage(parts), true
+	case strings.TrimSpace(t.Text()) != "":
+		return sdk.UserMessage(t.Text()), true
 	}
-	return sdk.UserMessage(parts)
+	return sdk.ChatCompletionMessageParamUnion{}, false
 }
 
 // assistantMessage drops thinking, redacted or not, which Chat Completions
-// does not take back, and reports false when nothing else is left. With
+// does not take back, and blank text, which models write before a call
+// and some servers refuse, and reports false when nothing else is left. With
 // reasoningBack, a message that called tools goes with its thinking as
 // reasoning_content (see sending.reasoningBack).
 func assistantMessage(t contract.Turn, reasoningBack bool) (sdk.ChatCompletionMessageParamUnion, bool) {
@@ -164,7 +171,7 @@ func assistantMessage(t contract.Turn, reasoningBack bool) (sdk.ChatCompletionMe
 			a.SetExtraFields(map[string]any{"reasoning_content": r})
 		}
 	}
-	if text := t.Text(); text != "" {
+	if text := t.Text(); strings.TrimSpace(text) != "" {
 		a.Content.OfString = sdk.String(text)
 	}
 	for _, c := range t.Calls() {

@@ -36,11 +36,11 @@ func (s Suite) Histories(t *testing.T, check func(t *rapid.T, body []byte)) {
 // well formed or not: user turns (steering, follow-ups, notes) between a
 // call and its results, tool turns holding text before their results,
 // results for calls already answered or never made, calls left without
-// results, blank user turns and blank text before calls, and a first
-// turn that is blank, the assistant's, or none at all. Call ids are
-// unique, as the APIs require. A property over a provider's requests
-// checks that what the driver sends, after turn.Sanitize, is a request
-// the API takes.
+// results, blank results, blank user turns, blank text before calls,
+// and a first turn that is blank, the assistant's, or none at all. Call
+// ids are unique, as the APIs require. A property over a provider's
+// requests checks that what the driver sends, after turn.Sanitize, is a
+// request the API takes.
 func History() *rapid.Generator[contract.History] {
 	return rapid.Custom(func(t *rapid.T) contract.History {
 		var turns []contract.Turn
@@ -85,12 +85,14 @@ func blankUserTurn(t *rapid.T) contract.Turn {
 }
 
 // toolTurn draws a tool turn answering some of ids, with text before or
-// after its results.
+// after its results, some of them blank, as a tool that printed nothing
+// leaves them.
 func toolTurn(t *rapid.T, i int, ids []string) contract.Turn {
 	var blocks []contract.Block
 	for range rapid.IntRange(0, 2).Draw(t, "results") {
 		id := rapid.SampledFrom(ids).Draw(t, "answers")
-		blocks = append(blocks, contract.ResultBlock(contract.ToolResult{CallID: id, Name: "get_weather", Content: "18C"}))
+		content := rapid.SampledFrom([]string{"18C", ""}).Draw(t, "content")
+		blocks = append(blocks, contract.ResultBlock(contract.ToolResult{CallID: id, Name: "get_weather", Content: content}))
 	}
 	text := contract.TextBlock(fmt.Sprintf("aside %d", i))
 	switch rapid.IntRange(0, 2).Draw(t, "aside") {

@@ -8,16 +8,20 @@ import (
 	"github.com/batonrt/baton/contract"
 )
 
-// TestToolErrorResultSaysItFailed: Chat Completions' tool messages have
-// no error flag, so a failed call's result says in its text that the
-// call failed; otherwise the model reads the error as the tool's answer.
-func TestToolErrorResultSaysItFailed(t *testing.T) {
+// TestToolResultText: Chat Completions' tool messages have no error
+// flag, so a failed call's result says in its text that the call failed;
+// otherwise the model reads the error as the tool's answer. A blank
+// result says the call returned nothing, as some servers refuse blank
+// content.
+func TestToolResultText(t *testing.T) {
 	tests := []struct {
 		name   string
 		result contract.ToolResult
 		want   string
 	}{
 		{name: "success", result: contract.ToolResult{Name: "get_weather", Content: "18C"}, want: "18C"},
+		{name: "blank success", result: contract.ToolResult{Name: "get_weather", Content: ""},
+			want: "the call of get_weather returned nothing"},
 		{name: "failure", result: contract.ToolResult{Name: "get_weather", Content: "city not found", IsError: true},
 			want: "the call of get_weather failed: city not found"},
 		{name: "blank failure", result: contract.ToolResult{Name: "get_weather", Content: " \n", IsError: true},
