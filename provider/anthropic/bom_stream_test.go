@@ -2,14 +2,11 @@ package anthropic
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/batonrt/baton/turn"
-	"github.com/batonrt/baton/turn/endpoint"
 )
 
 // TestStreamStartingWithBOM: the event-stream format lets a stream open
@@ -18,12 +15,7 @@ import (
 // the prompt's token count.
 func TestStreamStartingWithBOM(t *testing.T) {
 	body := recordedTextEvents(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write([]byte("\ufeff" + body))
-	}))
-	defer srv.Close()
-	p := New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client()))
+	_, p := suite.ServeBody(t, "text/event-stream", "\ufeff"+body)
 	var got []turn.Chunk
 	for c, err := range p.Stream(context.Background(), basicRequest()) {
 		if err != nil {

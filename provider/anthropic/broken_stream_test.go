@@ -2,14 +2,11 @@ package anthropic
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/batonrt/baton/contract"
-	"github.com/batonrt/baton/turn/endpoint"
 	"github.com/batonrt/baton/turn/transcripttest"
 )
 
@@ -48,12 +45,7 @@ func TestBrokenStreams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				w.Header().Set("Content-Type", tt.contentType)
-				w.Write([]byte(tt.body))
-			}))
-			defer srv.Close()
-			p := New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client()))
+			_, p := suite.ServeBody(t, tt.contentType, tt.body)
 			_, err := transcripttest.Collect(context.Background(), p, basicRequest())
 			var got *failure
 			if err != nil {

@@ -2,14 +2,11 @@ package anthropic
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/batonrt/baton/turn/endpoint"
 	"github.com/batonrt/baton/turn/transcripttest"
 )
 
@@ -31,12 +28,7 @@ func TestEventStreamRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				w.Header().Set("Content-Type", "text/event-stream")
-				w.Write([]byte(tt.body))
-			}))
-			defer srv.Close()
-			p := New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client()))
+			_, p := suite.ServeBody(t, "text/event-stream", tt.body)
 			got, err := transcripttest.Collect(context.Background(), p, basicRequest())
 			if err != nil {
 				t.Fatalf("stream failed: %v", err)

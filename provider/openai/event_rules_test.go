@@ -2,15 +2,12 @@ package openai
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/turn"
-	"github.com/batonrt/baton/turn/endpoint"
 )
 
 // TestEventStreamRules: the stream is read as the event-stream format
@@ -37,12 +34,7 @@ func TestEventStreamRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				w.Header().Set("Content-Type", "text/event-stream")
-				w.Write([]byte(tt.body))
-			}))
-			defer srv.Close()
-			p := New(endpoint.BaseURL(srv.URL), endpoint.HTTPClient(srv.Client()))
+			_, p := suite.ServeBody(t, "text/event-stream", tt.body)
 			var desc string
 			switch r := turn.NewDriver(p, turn.Options{NoFallback: true, Sleep: noSleep}).Run(context.Background(), basicRequest(), nil).(type) {
 			case contract.ModelReplied:

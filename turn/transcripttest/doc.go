@@ -1,7 +1,8 @@
 // Package transcripttest is the conformance kit for HTTP providers, used
 // beside turntest: an httptest server that plays recorded responses (SSE
 // transcripts) in order, holding or cutting the connection where the
-// transcript says, and the checks every HTTP provider runs against it
+// transcript says, or serves one body byte for byte, keeping each
+// request, and the checks every HTTP provider runs against it
 // (transcripts decode to the expected chunks, HTTP errors and interruptions
 // classify right, bad requests never leave, a ConfigChecker names the
 // fields its API refuses, request bodies match their

@@ -16,6 +16,8 @@ import (
 type Server struct {
 	*httptest.Server
 	responses []Response
+	// verbatim writes each body whole rather than event by event.
+	verbatim bool
 
 	mu       sync.Mutex
 	served   int
@@ -70,6 +72,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		w.Header()[k] = v
 	}
 	w.WriteHeader(rec.Status)
+	if s.verbatim {
+		w.Write(rec.Body)
+		return
+	}
 	play(w, r, rec)
 }
 
