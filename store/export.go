@@ -124,7 +124,7 @@ func (d *db) Import(ctx context.Context, r io.Reader) ([]string, error) {
 	d.nameAll()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxImportLine)
-	im := importer{d: d, nodes: map[Hash]uint64{}, sum: blake3.New()}
+	im := importer{d: d, nodes: map[Hash]uint64{}, named: map[string]bool{}, sum: blake3.New()}
 	line := 1
 	for ; sc.Scan(); line++ {
 		if err := ctx.Err(); err != nil {
@@ -158,6 +158,7 @@ type importer struct {
 	nodes   map[Hash]uint64 // nodes of this import -> step
 	objs    []Object
 	heads   []exportLine
+	named   map[string]bool // sessions of heads
 
 	// From endVersion on: the node lines read, the blake3 of the lines
 	// before the end line, and whether it was read.
@@ -206,6 +207,12 @@ func (im *importer) line(ctx context.Context, n int, b []byte) error {
 		if _, err := im.step(ctx, *l.Hash); err != nil {
 			return errorf("head of %q: %w", l.Session, err)
 		}
+		if im.named[l.Session] {
+			// Export names each session once; a second head would be
+			// refused only once the first was stored.
+			return errorf("%w: session %q has a second head line", ErrCorrupt, l.Session)
+		}
+		im.named[l.Session] = true
 		im.heads = append(im.heads, l)
 		return nil
 	}

@@ -78,7 +78,7 @@ var rules = []rule{
 	{"Checkpoint", "a checkpoint is a snapshot at a node of the session, whose step count matches that node", checkpoint},
 	{"Links", "a node can link a delegated run's chain; the link must exist, and Verify walks it", links},
 	{"ExportImport", "Export then Import into an empty store gives the same sessions, heads and records", exportImport},
-	{"ImportRejectsDamage", "Import verifies every line: an altered node is ErrCorrupt, a missing parent ErrMissingParent, a newer format ErrSchemaVersion, an export cut short of its end line ErrCorrupt, and nothing is imported", importRejectsDamage},
+	{"ImportRejectsDamage", "Import verifies every line: an altered node is ErrCorrupt, a missing parent ErrMissingParent, a newer format ErrSchemaVersion, an export cut short of its end line ErrCorrupt, a session named by two head lines ErrCorrupt, and nothing is imported", importRejectsDamage},
 	{"ConcurrentSessions", "appends to different sessions from many goroutines all land", concurrentSessions},
 	{"Verify", "a store only ever appended to passes Verify", verify},
 	{"DoneContext", "a write called with a context already done fails with an error matching the context's, and stores nothing: the caller can tell a request it gave up from a failed store", doneContext},
@@ -548,6 +548,18 @@ func importRejectsDamage(ctx context.Context, st store.Store) error {
 		return err
 	}
 	lines := strings.SplitAfter(buf.String(), "\n")
+	// An export of a release before the end line: its lines are taken
+	// as they are, with no count to catch a line added.
+	v1 := `{"kind":"baton-store","v":1}` + "\n" + strings.Join(lines[1:len(lines)-2], "")
+	headLine := lines[len(lines)-3]
+	head, err := src.Head(ctx, "a")
+	if err != nil {
+		return err
+	}
+	parent, err := src.Node(ctx, head)
+	if err != nil {
+		return err
+	}
 	cases := []struct {
 		name string
 		text string
@@ -560,6 +572,10 @@ func importRejectsDamage(ctx context.Context, st store.Store) error {
 		{"cut short", strings.Join(lines[:len(lines)-2], ""), store.ErrCorrupt},
 		{"no header", strings.Join(lines[1:], ""), store.ErrCorrupt},
 		{"garbage", lines[0] + "{not json\n", store.ErrCorrupt},
+		// Export names each session once: a second head line would move
+		// a head the import just made, or be refused after storing it.
+		{"session named twice", v1 + headLine, store.ErrCorrupt},
+		{"session named twice at two heads", v1 + strings.Replace(headLine, head.String(), parent.Parent.String(), 1), store.ErrCorrupt},
 	}
 	for _, c := range cases {
 		if _, err := st.Import(ctx, strings.NewReader(c.text)); !errors.Is(err, c.want) {
