@@ -236,7 +236,9 @@ func (f *fileBackend) Close() error {
 	var errs []error
 	for _, l := range logs {
 		l.mu.Lock()
-		errs = append(errs, l.closeFile())
+		if err := l.closeFile(); err != nil {
+			errs = append(errs, ioErr("close "+l.name, err))
+		}
 		if l.lock != nil {
 			// A lock left held would keep the session from every store
 			// opened on the folder after this one, in this process too.
@@ -249,7 +251,9 @@ func (f *fileBackend) Close() error {
 	f.flusher = nil
 	f.mu.Unlock()
 	if fl != nil {
-		errs = append(errs, fl.Close())
+		if err := fl.Close(); err != nil {
+			errs = append(errs, ioErr("close flusher", err))
+		}
 	}
 	return errors.Join(errs...)
 }

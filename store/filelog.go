@@ -619,11 +619,13 @@ func (f *fileBackend) unlock(l *sessionLog) error {
 		// Only a lock holder appends: the handle kept open between its
 		// commits goes with the last lock, so a process serving many
 		// sessions holds no file of a session it let go.
-		err = l.closeFile()
+		if cerr := l.closeFile(); cerr != nil {
+			err = ioErr("close "+l.name, cerr)
+		}
 		f.cutFailed(l)
 	}
-	if cerr := l.lock.c.Close(); err == nil {
-		err = cerr
+	if cerr := l.lock.c.Close(); cerr != nil && err == nil {
+		err = ioErr("unlock "+l.id, cerr)
 	}
 	l.lock = nil
 	return err
