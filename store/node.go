@@ -85,7 +85,7 @@ func DecodeNode(h Hash, b []byte) (Node, error) {
 	}
 	n, err := parseNode(h, b)
 	if err == nil {
-		parsed.put(n)
+		parsed.put(n, len(b))
 	}
 	return n, err
 }
