@@ -11,6 +11,10 @@ func (d *db) SaveCheckpoint(ctx context.Context, sessionID string, at Hash, snap
 	if err := checkSession(sessionID); err != nil {
 		return err
 	}
+	if snap.SessionID != sessionID {
+		// Resume takes only the session's own snapshot.
+		return errorf("store: checkpoint %q: %w: the snapshot is of session %q", sessionID, ErrInvalid, snap.SessionID)
+	}
 	head, err := d.Head(ctx, sessionID)
 	if err != nil {
 		return errorf("store: checkpoint %q: %w", sessionID, err)

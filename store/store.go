@@ -46,14 +46,16 @@ type Store interface {
 	// Fork makes a new session whose head is the node at; ErrExists when
 	// the new session exists.
 	Fork(ctx context.Context, newSessionID string, at Hash) error
-	// SaveCheckpoint stores a snapshot taken right after the node at, which
-	// must be in the session's chain, with snap.Steps equal to its step.
+	// SaveCheckpoint stores a snapshot of the session taken right after
+	// the node at, which must be in the session's chain, with
+	// snap.SessionID the session and snap.Steps equal to the node's step.
 	SaveCheckpoint(ctx context.Context, sessionID string, at Hash, snap contract.RunSnapshot) error
 	// Checkpoint returns the session's newest checkpoint; ErrNotFound when
 	// it has none.
 	Checkpoint(ctx context.Context, sessionID string) (Checkpoint, error)
 	// Verify re-hashes every node reachable from a ref and checks parents,
-	// links, steps and refs; it returns every problem found, joined.
+	// links, steps and refs, and that each checkpoint is of its session,
+	// at a node of its chain; it returns every problem found, joined.
 	Verify(ctx context.Context) error
 	// Export writes the sessions (all when none are named) as JSONL; a
 	// session named brings the sessions of its delegate calls along. A

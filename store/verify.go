@@ -113,7 +113,37 @@ func (v *verifier) checkpoint(ctx context.Context, id string) {
 	if err == nil && step != cp.Snapshot.Steps {
 		err = errorf("%w: snapshot has %d steps at step %d", ErrCorrupt, cp.Snapshot.Steps, step)
 	}
+	// Resume ignores a checkpoint not of the session, as damage.
+	if err == nil && cp.Snapshot.SessionID != id {
+		err = errorf("%w: the snapshot is of session %q", ErrCorrupt, cp.Snapshot.SessionID)
+	}
+	if err == nil {
+		err = v.onChain(ctx, id, cp.At, step)
+	}
 	if err != nil {
 		v.add(errorf("store: verify checkpoint %q: %w", id, err))
 	}
+}
+
+// onChain checks that the node at, of the given step, is on the chain of
+// the session's head, walking back from the head to that step.
+func (v *verifier) onChain(ctx context.Context, id string, at Hash, step uint64) error {
+	head, err := v.d.b.Ref(ctx, RefHeads, id)
+	if err != nil {
+		return err
+	}
+	for h := head; !h.IsZero(); {
+		if h == at {
+			return nil
+		}
+		n, err := v.d.Node(ctx, h)
+		if err != nil {
+			return err
+		}
+		if n.Record.Step <= step {
+			break
+		}
+		h = n.Parent
+	}
+	return errorf("%w: node %s is not on the session's chain", ErrCorrupt, at)
 }

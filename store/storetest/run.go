@@ -75,7 +75,7 @@ var rules = []rule{
 	{"Fork", "a fork is a new session whose head is any node; it shares the prefix and diverges without touching the original", fork},
 	{"Lock", "a held session lock refuses a second holder with ErrLocked until released", lock},
 	{"LeaseHeld", "a lease holds the session's lock as Lock does, and one no one took from its holder is not lost, neither while held nor by its release: a holder that is told its lock is lost stops its run", leaseHeld},
-	{"Checkpoint", "a checkpoint is a snapshot at a node of the session, whose step count matches that node", checkpoint},
+	{"Checkpoint", "a checkpoint is a snapshot of the session at a node of its chain, whose step count matches that node; another session's snapshot is ErrInvalid, as Resume would ignore it", checkpoint},
 	{"Links", "a node can link a delegated run's chain; the link must exist, and Verify walks it", links},
 	{"ExportImport", "Export then Import into an empty store gives the same sessions, heads and records", exportImport},
 	{"ImportRejectsDamage", "Import verifies every line: an altered node is ErrCorrupt, a missing parent ErrMissingParent, a newer format ErrSchemaVersion, an export cut short of its end line ErrCorrupt, a session named by two head lines ErrCorrupt, and nothing is imported", importRejectsDamage},
@@ -458,6 +458,14 @@ func checkpoint(ctx context.Context, st store.Store) error {
 	}
 	if err := expect("checkpoint at a foreign node", st.SaveCheckpoint(ctx, "s", store.HashOf(nil), snap), store.ErrInvalid); err != nil {
 		return err
+	}
+	foreign := snap
+	foreign.SessionID = "t"
+	if err := expect("checkpoint of another session's snapshot", st.SaveCheckpoint(ctx, "s", head, foreign), store.ErrInvalid); err != nil {
+		return err
+	}
+	if _, err := st.Checkpoint(ctx, "s"); !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("st.Checkpoint after refused saves: got %v, want ErrNotFound", err)
 	}
 	if err := st.SaveCheckpoint(ctx, "s", head, snap); err != nil {
 		return fmt.Errorf("st.SaveCheckpoint: %w", err)
