@@ -45,12 +45,12 @@ func (b *Backend) epoch(session string) (int64, bool) {
 }
 
 // cachedRef returns a ref of a session owned here, as this owner last saw
-// it.
+// it, unless its lock is lost.
 func (b *Backend) cachedRef(kind store.RefKind, session string) (store.Hash, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	o, ok := b.held[session]
-	if !ok {
+	if !ok || o.lost {
 		return store.Hash{}, false
 	}
 	h, ok := o.refs[kind]
@@ -61,7 +61,7 @@ func (b *Backend) cachedRef(kind store.RefKind, session string) (store.Hash, boo
 func (b *Backend) remember(kind store.RefKind, session string, epoch int64, h store.Hash) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if o, ok := b.held[session]; ok && o.epoch == epoch {
+	if o, ok := b.held[session]; ok && o.epoch == epoch && !o.lost {
 		o.refs[kind] = h
 		o.gen++
 	}
@@ -73,7 +73,7 @@ func (b *Backend) readGen(session string) (epoch int64, gen uint64, held bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	o, ok := b.held[session]
-	if !ok {
+	if !ok || o.lost {
 		return 0, 0, false
 	}
 	return o.epoch, o.gen, true

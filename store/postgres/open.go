@@ -56,6 +56,9 @@ type ownership struct {
 	// lock's Lost context once that connection is found closed.
 	conn *pgx.Conn
 	lose context.CancelCauseFunc
+	// lost says the lock is lost (see loseDead): the refs are no longer
+	// this owner's alone, and are read from the server.
+	lost bool
 	// sum is the SHA-256 of the bytes of sumOf, the head this owner last
 	// committed (see parentSum).
 	sumOf store.Hash

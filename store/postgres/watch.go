@@ -78,13 +78,17 @@ func (b *Backend) probe() {
 
 // loseDead tells the holders of the locks held on a closed connection
 // that they lost them; ownerMu is held. They stay held here, epoch and
-// all, until released: the epoch still fences what they commit.
+// all, until released: the epoch still fences what they commit. The refs
+// this owner saw are forgotten, since another owner may move them now.
 func (b *Backend) loseDead() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for session, o := range b.held {
 		if o.conn.IsClosed() {
 			o.lose(errorf("store: lock %q: %w: the connection holding it ended", session, store.ErrLockLost))
+			o.lost = true
+			clear(o.refs)
+			o.gen++
 		}
 	}
 }
