@@ -30,18 +30,21 @@ func classifyTransport(err error) *ProviderError {
 }
 
 // FailureForStatus maps an HTTP status to a failure kind, for providers
-// that get a status without a more precise error body.
+// that get a status without a more precise error body; it says what the
+// HTTP providers say of such a status (turn/httpfail). 402 is the
+// account's failure, which no wait cures; 409 and 425 are the server's,
+// which a retry may get past.
 func FailureForStatus(status int) contract.FailureKind {
 	switch {
 	case status == 429:
 		return contract.FailRateLimited
-	case status == 401 || status == 403:
+	case status == 401 || status == 402 || status == 403:
 		return contract.FailAuth
 	case status == 408:
 		return contract.FailTimeout
 	case status == 413:
 		return contract.FailContextOverflow
-	case status >= 500:
+	case status >= 500, status == 409, status == 425:
 		return contract.FailServer
 	case status >= 400:
 		return contract.FailInvalidRequest
