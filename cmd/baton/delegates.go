@@ -119,9 +119,17 @@ func readHead(ctx context.Context, st store.Store, id string) (store.Hash, error
 		}
 		return h, nil
 	}
-	roots, lerr := st.Sessions(ctx)
-	if lerr != nil {
-		return h, fmt.Errorf("session %q: %w", id, lerr)
+	_, h, err = headlessChild(ctx, st, id)
+	return h, err
+}
+
+// headlessChild finds a delegated run recorded without a head of its
+// own: the stored session whose chain links it, and the newest node of
+// its chain.
+func headlessChild(ctx context.Context, st store.Store, id string) (root string, h store.Hash, err error) {
+	roots, err := st.Sessions(ctx)
+	if err != nil {
+		return "", h, fmt.Errorf("session %q: %w", id, err)
 	}
 	for _, root := range roots {
 		if root == id || !contract.IsDelegatedSession(root, id) {
@@ -132,10 +140,10 @@ func readHead(ctx context.Context, st store.Store, id string) (store.Hash, error
 			continue
 		}
 		if found, ok := findLinked(ctx, st, root, rh, id); ok {
-			return found, nil
+			return root, found, nil
 		}
 	}
-	return h, sessionErr(id, err)
+	return "", h, sessionErr(id, store.ErrNotFound)
 }
 
 // findLinked looks for the chain of session want among the delegated

@@ -43,8 +43,8 @@ func TestLogShowsDelegateSessions(t *testing.T) {
 }
 
 // TestHeadlessChildReadable: a child recorded without a head of its own
-// is read through its parent's link by log, log --graph, log --json and
-// replay; ids that name no linked child stay unknown.
+// is read through its parent's link by log, log --graph, log --json,
+// replay and fork; ids that name no linked child stay unknown.
 func TestHeadlessChildReadable(t *testing.T) {
 	isolate(t)
 	dir := importRecorded(t, "delegation.jsonl")
@@ -57,6 +57,9 @@ func TestHeadlessChildReadable(t *testing.T) {
 		{[]string{"log", "--graph", "calm-robin-ad6f/2.0"}, "step 1    submitted", true},
 		{[]string{"log", "--json", "calm-robin-ad6f/2.0"}, `"kind":"submitted"`, true},
 		{[]string{"replay", "calm-robin-ad6f/2.0"}, "replay verified: 4 steps, byte for byte\n", true},
+		{[]string{"fork", "--as", "copy", "calm-robin-ad6f/2.0", "2"}, "forked calm-robin-ad6f/2.0 at step 2", true},
+		{[]string{"fork", "calm-robin-ad6f/2.1", "2"}, `unknown session "calm-robin-ad6f/2.1"`, false},
+		{[]string{"export", "calm-robin-ad6f/2.1"}, `unknown session "calm-robin-ad6f/2.1"`, false},
 		{[]string{"log", "calm-robin-ad6f/2.1"}, `unknown session "calm-robin-ad6f/2.1"`, false},
 		{[]string{"log", "calm-robin-ad6f/3.0"}, `unknown session "calm-robin-ad6f/3.0"`, false},
 		{[]string{"log", "other/2.0"}, `unknown session "other/2.0"`, false},

@@ -27,7 +27,7 @@ func (a *app) fork(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	h, err := head(ctx, st, id)
+	h, err := readHead(ctx, st, id)
 	if err != nil {
 		return err
 	}

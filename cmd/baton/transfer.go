@@ -26,15 +26,17 @@ func (a *app) export(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	for _, id := range ids {
-		if _, err := head(ctx, st, id); err != nil {
-			return err
-		}
+	src, err := exportSource(ctx, st, ids)
+	if err != nil {
+		return err
+	}
+	if src != st {
+		defer src.Close()
 	}
 	if *out == "-" {
-		return st.Export(ctx, a.stdout, ids...)
+		return src.Export(ctx, a.stdout, ids...)
 	}
-	return writeAtomic(*out, func(w io.Writer) error { return st.Export(ctx, w, ids...) })
+	return writeAtomic(*out, func(w io.Writer) error { return src.Export(ctx, w, ids...) })
 }
 
 // writeAtomic writes path through a temporary file in the same folder,
