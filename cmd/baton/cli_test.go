@@ -28,6 +28,8 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown flag", []string{"sessions", "--bogus"}, "flag provided but not defined: -bogus"},
 		{"log without session", []string{"log", "--store", dir}, "log: missing argument"},
 		{"log with two sessions", []string{"log", "--store", dir, "a", "b"}, `log: unexpected argument "b"`},
+		{"log graph as JSON", []string{"log", "--store", dir, "--graph", "--json", "s"}, "log: --graph and --json: give one"},
+		{"log children as JSON", []string{"log", "--store", dir, "--json", "--children", "s"}, "log: --children and --json: give one"},
 		{"replay without session", []string{"replay"}, "replay: missing argument"},
 		{"fork without node", []string{"fork", "--store", dir, "s"}, "fork: missing argument"},
 		{"run without prompt", []string{"run", "--store", dir}, "run: missing argument"},

@@ -17,6 +17,14 @@ func (a *app) log(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// --json prints the session's own records, neither the graph nor
+	// the delegated runs' transcripts: together, one would be dropped.
+	if fs.json && *graph {
+		return usagef(fs.FlagSet, "log: --graph and --json: give one")
+	}
+	if fs.json && *children {
+		return usagef(fs.FlagSet, "log: --children and --json: give one")
+	}
 	id := pos[0]
 	st, _, err := fs.openExistingStore()
 	if err != nil {
