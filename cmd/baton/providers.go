@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"os"
+	"strings"
 
 	"github.com/batonrt/baton/provider/anthropic"
 	"github.com/batonrt/baton/provider/openai"
@@ -54,6 +56,11 @@ func openProvider(p providerSpec) (turn.Provider, string, error) {
 		if os.Getenv("OPENAI_API_KEY") == "" && baseURL == "" {
 			return nil, "", fmt.Errorf("--provider openai: OPENAI_API_KEY is not set (or give --base-url for a local OpenAI-compatible server)")
 		}
+		// A base URL spares the key only for a server that may take none:
+		// OpenAI's own would answer every try 401.
+		if os.Getenv("OPENAI_API_KEY") == "" && isOpenAIAPI(baseURL) {
+			return nil, "", fmt.Errorf("--provider openai: OPENAI_API_KEY is not set, and api.openai.com needs it")
+		}
 		var opts []endpoint.Option
 		if p.baseURL != "" {
 			opts = append(opts, endpoint.BaseURL(p.baseURL))
@@ -79,6 +86,17 @@ func openProvider(p providerSpec) (turn.Provider, string, error) {
 		return openScripted(p)
 	}
 	return nil, "", fmt.Errorf("unknown provider %q", p.name)
+}
+
+// isOpenAIAPI says whether baseURL is OpenAI's own API, api.openai.com or
+// one of its regional hosts, as the openai provider tells it.
+func isOpenAIAPI(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	return host == "api.openai.com" || strings.HasSuffix(host, ".api.openai.com")
 }
 
 func orDefault(v, d string) string {
