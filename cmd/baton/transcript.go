@@ -65,7 +65,11 @@ func (t *transcript) step(n uint64, sig contract.Signal, next contract.RunSnapsh
 			excluded++
 		}
 		if turn.Mark == contract.MarkRunFailed {
-			fmt.Fprintf(t.w, "·· the failed run's %d turns are left out of later model calls\n", excluded)
+			verb := "are"
+			if excluded == 1 {
+				verb = "is"
+			}
+			fmt.Fprintf(t.w, "·· the failed run's %s %s left out of later model calls\n", count(int64(excluded), "turn"), verb)
 			continue
 		}
 		t.turn(turn)

@@ -46,6 +46,11 @@ func TestLogShowsTurnsAddedWithARewrite(t *testing.T) {
 			signals: []contract.Signal{call("c1"), contract.AbortRequested{Mode: contract.AbortNow, Reason: "stop"}},
 			want:    []string{"!! abort (now): stop", "✗ #1 echo: aborted: run aborted: stop", "·· the failed run's 3 turns are left out of later model calls"},
 		},
+		{
+			name:    "a run stopped before its first model call",
+			signals: []contract.Signal{contract.AbortRequested{Mode: contract.AbortNow, Reason: "stop"}},
+			want:    []string{"!! abort (now): stop", "·· the failed run's 1 turn is left out of later model calls"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
