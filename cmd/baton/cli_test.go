@@ -63,6 +63,7 @@ func TestUsageErrors(t *testing.T) {
 		{"negative drain timeout", []string{"serve", "--drain-timeout", "-1s"}, "serve: --drain-timeout must be 0 (leave runs in flight at once) or more, got -1s"},
 		{"origin with a path", []string{"serve", "--allow-origin", "https://app.example/"}, `serve: --allow-origin "https://app.example/": want an origin, scheme://host[:port] with no path (such as https://app.example), * or null`},
 		{"origin without a scheme", []string{"serve", "--allow-origin", "https://a.example,app.example"}, `serve: --allow-origin "app.example": want an origin`},
+		{"advertise with a store folder", []string{"serve", "--store", dir, "--advertise", "http://10.0.0.5:8080"}, "serve: --advertise is for a postgres:// --store that several serve processes share, not a store folder"},
 		{"advertise without a scheme", []string{"serve", "--advertise", "10.0.0.5:8080"}, `serve: --advertise "10.0.0.5:8080": want the URL other serve processes reach this one at, such as http://10.0.0.5:8080`},
 	}
 	for _, tt := range tests {

@@ -95,6 +95,11 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 		if _, err := advertiseURL(*advertise, nil); err != nil {
 			return &usageError{fs: fs.FlagSet, msg: err.Error()}
 		}
+		// Only a shared store hands requests between processes: with
+		// a folder the flag would be ignored.
+		if dir, err := fs.storeDir(); err == nil && !isURL(dir) {
+			return usagef(fs.FlagSet, "serve: --advertise is for a postgres:// --store that several serve processes share, not a store folder")
+		}
 	}
 	for _, o := range []string{"*", "null"} {
 		// Without a token the browser's origin check is all that keeps the
