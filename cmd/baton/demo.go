@@ -63,7 +63,7 @@ func (a *app) demo(ctx context.Context, args []string) error {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"session": id, "store": storeName(dir), "steps": c.steps, "verified": true, "poem_bytes": len(poem)})
 	}
 	fmt.Fprintf(a.stdout, "\nworkspace: poem.txt holds %d bytes written by the write_file tool\n", len(poem))
-	fmt.Fprintf(a.stdout, "replay verified: %d steps, byte for byte%s\n\n", c.steps, c.split())
+	fmt.Fprintf(a.stdout, "replay verified: %s, byte for byte%s\n\n", count(int64(c.steps), "step"), c.split())
 	fmt.Fprintf(a.stdout, "session %s is in %s; look at it with:\n", id, storeName(dir))
 	for _, c := range []string{"log", "log --graph", "replay"} {
 		fmt.Fprintf(a.stdout, "  baton %s%s %s\n", c, fs.storeArg(), shellArg(id))

@@ -54,7 +54,7 @@ func (a *app) replay(ctx context.Context, args []string) error {
 		return err
 	}
 	if !fs.json {
-		fmt.Fprintf(a.stdout, "replay verified: %d steps, byte for byte%s\n", c.steps, c.split())
+		fmt.Fprintf(a.stdout, "replay verified: %s, byte for byte%s\n", count(int64(c.steps), "step"), c.split())
 	}
 	return nil
 }
