@@ -75,6 +75,30 @@ func ownerLookup(b *postgres.Backend, namespace string) func(context.Context, st
 	}
 }
 
+// drivenElsewhere reports, as an error wrapping store.ErrLocked, a new
+// thread whose session another process sharing the store holds, for the
+// handler to hand it the thread's requests. That process took the
+// thread's first message a moment ago and has stored nothing yet: a run
+// started here would fail on the lock. The lock tells it, not the
+// address the owner records next, which may not be there yet (the
+// handler looks for that again); a free lock is let go at once, for the
+// thread's run to take. A stored session's lock is taken when its thread
+// opens, which tells the same.
+func (c serveConfig) drivenElsewhere(ctx context.Context, st store.Store, threadID string) error {
+	if c.shared == nil {
+		return nil
+	}
+	id := c.namespace + threadID
+	if _, err := st.Head(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	release, err := st.Lock(ctx, id)
+	if err != nil {
+		return fmt.Errorf("serve: thread %q: %w", threadID, err)
+	}
+	return release()
+}
+
 // adoptEvery is how often a serve process sharing its store looks for
 // sessions whose process died while driving them.
 const adoptEvery = 2 * time.Second

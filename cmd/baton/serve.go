@@ -302,6 +302,9 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener, st store.Store, prov
 // timeout, idle connections after 2 minutes.
 func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, prov turn.Provider, model string, tools []dispatch.Tool, cfg serveConfig) error {
 	h := wire.NewRunnerHandler(func(ctx context.Context, threadID string) (wire.Runner, error) {
+		if err := cfg.drivenElsewhere(ctx, st, threadID); err != nil {
+			return nil, err
+		}
 		agentCfg := baseConfig(model)
 		cfg.run.apply(&agentCfg)
 		return openThread(ctx, st, prov, agentCfg, tools, cfg.mcp, cfg.driver, cfg.namespace+threadID, a.tracer)
