@@ -63,3 +63,13 @@ func (a *app) drain(ctx context.Context, h *wire.Handler, cfg serveConfig) error
 	}
 	return err
 }
+
+// closedChan reports whether ch, which may be nil, is closed.
+func closedChan(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}

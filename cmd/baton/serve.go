@@ -282,8 +282,10 @@ func loopbackAddr(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// shutdownGrace bounds how long a shutdown waits for connections. The
-// agents are closed first, so every stream has ended by then; what can
+// shutdownGrace bounds how long a shutdown waits for connections (after a
+// drain, at least what is left of the drain's time, for the streams
+// relayed of other processes' runs). The agents are closed first, so
+// every stream of this process's own runs has ended by then; what can
 // still hold a connection open is a client that connected and sent no
 // request (a browser's preconnect), which http.Server.Shutdown would wait
 // for until its context ended, so those are closed after the grace.
@@ -345,6 +347,7 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		termed = cfg.termed.Done()
 	}
 	var closeErr error
+	grace := shutdownGrace
 	select {
 	case err := <-served:
 		stopAdopting()
@@ -353,7 +356,14 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 	case <-termed:
 		stopAdopting()
 		srv.SetKeepAlivesEnabled(false)
+		drainEnd := time.Now().Add(cfg.drainTimeout)
 		closeErr = a.drain(ctx, h, cfg)
+		if ctx.Err() == nil && !closedChan(cfg.termedAgain) {
+			// The streams this process relays of another's runs are no
+			// run of its own, which the drain waited for: they have what
+			// is left of its time to end too.
+			grace = max(grace, time.Until(drainEnd))
+		}
 	case <-ctx.Done():
 		if !errors.Is(context.Cause(ctx), errInterrupted) {
 			// Ctrl-C said so already.
@@ -362,10 +372,21 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		stopAdopting()
 		closeErr = h.Close()
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
+	if grace > shutdownGrace {
+		// A second SIGTERM or Ctrl-C ends the wait, as it ends a drain.
+		defer context.AfterFunc(ctx, cancel)()
+		go func() {
+			select {
+			case <-cfg.termedAgain:
+				cancel()
+			case <-sctx.Done():
+			}
+		}()
+	}
 	err := srv.Shutdown(sctx)
-	if errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		err = srv.Close()
 	}
 	<-served
