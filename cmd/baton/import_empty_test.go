@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,5 +29,30 @@ func TestImportOfNoSessions(t *testing.T) {
 		if diff := cmp.Diff(tt.stdout, stdout); diff != "" {
 			t.Errorf("%v: stdout mismatch (-want +got):\n%s", tt.args, diff)
 		}
+	}
+}
+
+// An empty input, such as stdin of a pipe whose export failed, is said to
+// be empty, not a corrupt export, and imports nothing.
+func TestImportOfAnEmptyInput(t *testing.T) {
+	isolate(t)
+	empty := writeScript(t, "")
+	unmade := filepath.Join(t.TempDir(), "store")
+	const want = "baton: import: the input is empty: want what 'baton export' wrote\n"
+	for _, args := range [][]string{
+		{"import", "--store", unmade, empty},
+		{"import", "--json", "--store", t.TempDir()},
+		{"import", "--store", t.TempDir(), "-"},
+	} {
+		code, stdout, stderr := cli(t, "", args...)
+		if code != exitFailure || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q", args, code, stdout)
+		}
+		if diff := cmp.Diff(want, stderr); diff != "" {
+			t.Errorf("%v: stderr mismatch (-want +got):\n%s", args, diff)
+		}
+	}
+	if _, err := os.Stat(unmade); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the store folder %s was made, or: %v", unmade, err)
 	}
 }

@@ -98,12 +98,19 @@ func (a *app) importSessions(ctx context.Context, args []string) error {
 		}
 		r = f
 	}
+	// Nothing at all is no export, rather than a corrupt one: a pipe
+	// whose export failed, say. Looked at before the store is opened,
+	// so that it creates no store folder.
+	br := bufio.NewReader(r)
+	if _, err := br.Peek(1); errors.Is(err, io.EOF) {
+		return errors.New("import: the input is empty: want what 'baton export' wrote")
+	}
 	st, _, err := fs.openStore()
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	ids, err := st.Import(ctx, r)
+	ids, err := st.Import(ctx, br)
 	if err != nil {
 		return err
 	}
