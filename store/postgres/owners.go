@@ -51,6 +51,29 @@ func (b *Backend) Owner(ctx context.Context, session string) (string, error) {
 	return addr, nil
 }
 
+// Locked reports whether some backend, this one or another, holds the
+// session's lock, whether or not it advertised an address or stored
+// anything yet. It only reads: asking about a session no one ever
+// stored leaves nothing behind, as Lock would.
+func (b *Backend) Locked(ctx context.Context, session string) (bool, error) {
+	if unstorable(session) != nil {
+		return false, nil
+	}
+	if _, held := b.epoch(session); held {
+		return true, nil
+	}
+	key := uint64(b.lockKey(session))
+	var locked bool
+	err := b.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
+		AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+		AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid AND l.objsubid = 1)`,
+		int64(key>>32), int64(key&0xffffffff)).Scan(&locked)
+	if err != nil {
+		return false, ioErr("lock of "+session, err)
+	}
+	return locked, nil
+}
+
 // withdraw clears the address of a session this backend releases on
 // purpose, while it still holds the lock, so that only an owner that
 // died leaves an address behind a free lock (see Orphans). Only while

@@ -103,3 +103,30 @@ func TestOrphansAreSessionsWhoseOwnerDied(t *testing.T) {
 	l.Close()
 	orphans("died too", "held")
 }
+
+// Locked tells a session held by any backend, advertised or not, from a
+// free one, and leaves no trace of a session nobody stored.
+func TestLockedSaysWhetherAnyoneHoldsTheSession(t *testing.T) {
+	ctx := t.Context()
+	ba, bb := twoBackends(t)
+	locked := func(b *Backend, session string, want bool) {
+		t.Helper()
+		if got, err := b.Locked(ctx, session); err != nil || got != want {
+			t.Fatalf("locked %q: %v, %v; want %v", session, got, err, want)
+		}
+	}
+	locked(bb, "s", false)
+	l, err := ba.Lock(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	locked(bb, "s", true)
+	locked(ba, "s", true)
+	locked(bb, "other", false)
+	l.Close()
+	locked(bb, "s", false)
+	var rows int
+	if err := bb.pool.QueryRow(ctx, `SELECT count(*) FROM baton_owners WHERE session = 'other'`).Scan(&rows); err != nil || rows != 0 {
+		t.Errorf("asking about a session nobody stored left %d rows (%v)", rows, err)
+	}
+}
