@@ -79,11 +79,10 @@ func ownerLookup(b *postgres.Backend, namespace string) func(context.Context, st
 // thread whose session another process sharing the store holds, for the
 // handler to hand it the thread's requests. That process took the
 // thread's first message a moment ago and has stored nothing yet: a run
-// started here would fail on the lock. The lock tells it, not the
+// started here would fail on its lock. The lock tells it, not the
 // address the owner records next, which may not be there yet (the
-// handler looks for that again); a free lock is let go at once, for the
-// thread's run to take. A stored session's lock is taken when its thread
-// opens, which tells the same.
+// handler looks for that again). A stored session's lock is taken when
+// its thread opens, which tells the same.
 func (c serveConfig) drivenElsewhere(ctx context.Context, st store.Store, threadID string) error {
 	if c.shared == nil {
 		return nil
@@ -92,11 +91,14 @@ func (c serveConfig) drivenElsewhere(ctx context.Context, st store.Store, thread
 	if _, err := st.Head(ctx, id); !errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
-	release, err := st.Lock(ctx, id)
-	if err != nil {
+	locked, err := c.shared.Locked(ctx, id)
+	switch {
+	case err != nil:
 		return fmt.Errorf("serve: thread %q: %w", threadID, err)
+	case locked:
+		return fmt.Errorf("serve: thread %q is driven by another process: %w", threadID, store.ErrLocked)
 	}
-	return release()
+	return nil
 }
 
 // adoptEvery is how often a serve process sharing its store looks for

@@ -4,12 +4,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/batonrt/baton/store"
 	"github.com/batonrt/baton/store/postgres"
 	"github.com/batonrt/baton/store/postgres/pgtest"
+	"github.com/jackc/pgx/v5"
 )
 
 // A thread whose first message another serve process took a moment
@@ -62,5 +64,32 @@ func TestServeHandsANewThreadToTheProcessThatLockedIt(t *testing.T) {
 	}
 	if _, err := st.Head(ctx, defaultNamespace+"early"); err == nil {
 		t.Error("the second process stored the session it does not hold")
+	}
+}
+
+// Asking a serve process sharing a store about a thread nobody used (its
+// messages, its stream, an abort) stores nothing of it.
+func TestServeLeavesNoTraceOfUnusedThreads(t *testing.T) {
+	skipShort(t, "spawns processes")
+	isolate(t)
+	dbURL := pgtest.SchemaURL(t)
+	script := writeScript(t, `{"replies": [{"text": "hi"}]}`)
+	n := startNode(t, "--store", dbURL, "--provider", "scripted", "--script", script, "--workspace", t.TempDir())
+	for _, path := range []string{"/unused/messages", "/?threadId=unused&lastEventId=0"} {
+		resp, err := http.Get("http://" + n.addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	err = pgtest.Admin(t).QueryRow(t.Context(), `SELECT count(*) FROM `+pgx.Identifier{u.Query().Get("search_path"), "baton_owners"}.Sanitize()+` WHERE session = $1`, defaultNamespace+"unused").Scan(&rows)
+	if err != nil || rows != 0 {
+		t.Errorf("the store holds %d owner rows of the unused thread (%v)", rows, err)
 	}
 }
