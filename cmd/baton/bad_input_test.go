@@ -145,7 +145,7 @@ func TestBinaryHelp(t *testing.T) {
 		args []string
 		want string
 	}
-	cases := []helpCase{{[]string{"--help"}, "Usage: baton <command>"}, {[]string{"-h"}, "Usage: baton <command>"}, {[]string{"help"}, "Usage: baton <command>"}}
+	cases := []helpCase{{[]string{"--help"}, "Usage: baton <command>"}, {[]string{"-h"}, "Usage: baton <command>"}, {[]string{"help"}, "Usage: baton <command>"}, {[]string{"help", "help"}, "Usage: baton <command>"}, {[]string{"help", "--help"}, "Usage: baton <command>"}}
 	for _, c := range commands() {
 		want := "Usage: baton " + c.name + " "
 		cases = append(cases, helpCase{[]string{c.name, "--help"}, want}, helpCase{[]string{c.name, "-h"}, want}, helpCase{[]string{"help", c.name}, want})

@@ -121,7 +121,7 @@ func (a *app) command(ctx context.Context, args []string) int {
 	name := args[0]
 	switch name {
 	case "-h", "-help", "--help", "help":
-		if len(args) < 2 {
+		if len(args) < 2 || slices.Contains([]string{"-h", "-help", "--help", "help"}, args[1]) {
 			a.usage(a.stdout)
 			return exitOK
 		}

@@ -234,7 +234,7 @@ func (p *printer) text(ev contract.RunEvent) {
 	case contract.EvLoopWarning:
 		p.line("·· loop guard: %s", oneLine(ev.Text, 200))
 	case contract.EvLag:
-		p.line("·· (missed %d events)", ev.Missed)
+		p.line("·· (missed %s)", count(int64(ev.Missed), "event"))
 	case contract.EvInputDropped:
 		p.line("·· not delivered (%s): %s", ev.Input, oneLine(ev.Text, 200))
 	case contract.EvRunSettled:

@@ -22,13 +22,14 @@ func TestPrinterText(t *testing.T) {
 		{Kind: contract.EvToolResult, Call: call, Result: &contract.ToolResult{CallID: "c1", Name: "read_file", Content: "line one\nline two", IsError: false}},
 		{Kind: contract.EvSteeringApplied, Text: "be brief"},
 		{Kind: contract.EvLag, Missed: 3},
+		{Kind: contract.EvLag, Missed: 1},
 		{Kind: contract.EvInputDropped, Text: "and tomorrow?", Input: contract.InputFollowUp},
 		{Kind: contract.EvRunFaulted, Err: contract.NewError(contract.KindMaxTurns, "64 model calls")},
 	} {
 		p.event(ev)
 	}
 	p.close()
-	want := "Hello.\n→ #1 read_file {\"path\":\"a\"}\n← #1 read_file: line one line two\n↪ be brief\n·· (missed 3 events)\n·· not delivered (follow_up): and tomorrow?\n── faulted: max_turns: 64 model calls\n"
+	want := "Hello.\n→ #1 read_file {\"path\":\"a\"}\n← #1 read_file: line one line two\n↪ be brief\n·· (missed 3 events)\n·· (missed 1 event)\n·· not delivered (follow_up): and tomorrow?\n── faulted: max_turns: 64 model calls\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

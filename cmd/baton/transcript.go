@@ -153,12 +153,12 @@ func (t *transcript) rewritten(sig contract.Signal, next contract.RunSnapshot) (
 	// marker replace the first Cut turns; the other rewrites keep them all.
 	from, to := 0, 0
 	if s, ok := sig.(contract.Compacted); ok {
-		fmt.Fprintf(t.w, "·· compacted %d turns into a summary: %s\n", s.Cut, oneLine(s.Summary, 200))
+		fmt.Fprintf(t.w, "·· compacted %s into a summary: %s\n", count(int64(s.Cut), "turn"), oneLine(s.Summary, 200))
 		from, to = s.Cut, 2
 	}
 	kept := len(before) - from
 	if from > len(before) || to+kept > len(after) {
-		fmt.Fprintf(t.w, "·· history rewritten: %d turns, was %d\n", len(after), len(before))
+		fmt.Fprintf(t.w, "·· history rewritten: %s, was %d\n", count(int64(len(after)), "turn"), len(before))
 		return nil, 0
 	}
 	if _, ok := sig.(contract.CompactionFailed); ok {
