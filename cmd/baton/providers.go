@@ -53,12 +53,13 @@ func openProvider(p providerSpec) (turn.Provider, string, error) {
 		if baseURL == "" {
 			baseURL = os.Getenv("OPENAI_BASE_URL")
 		}
-		if os.Getenv("OPENAI_API_KEY") == "" && baseURL == "" {
+		key := strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
+		if key == "" && baseURL == "" {
 			return nil, "", fmt.Errorf("--provider openai: OPENAI_API_KEY is not set (or give --base-url for a local OpenAI-compatible server)")
 		}
 		// A base URL spares the key only for a server that may take none:
 		// OpenAI's own would answer every try 401.
-		if os.Getenv("OPENAI_API_KEY") == "" && isOpenAIAPI(baseURL) {
+		if key == "" && isOpenAIAPI(baseURL) {
 			return nil, "", fmt.Errorf("--provider openai: OPENAI_API_KEY is not set, and api.openai.com needs it")
 		}
 		var opts []endpoint.Option
@@ -74,8 +75,14 @@ func openProvider(p providerSpec) (turn.Provider, string, error) {
 		}
 		return openai.NewFromEnv(opts...).WithRules(rules), orDefault(p.model, defaultOpenAIModel), nil
 	case "anthropic":
-		if os.Getenv("ANTHROPIC_API_KEY") == "" {
-			return nil, "", fmt.Errorf("--provider anthropic: ANTHROPIC_API_KEY is not set")
+		baseURL := p.baseURL
+		if baseURL == "" {
+			baseURL = os.Getenv("ANTHROPIC_BASE_URL")
+		}
+		// A gateway that adds its own credentials takes none from here;
+		// Anthropic's own API would answer every try 401.
+		if strings.TrimSpace(os.Getenv("ANTHROPIC_API_KEY")) == "" && (strings.TrimSpace(baseURL) == "" || isAnthropicAPI(baseURL)) {
+			return nil, "", fmt.Errorf("--provider anthropic: ANTHROPIC_API_KEY is not set (or give --base-url for a gateway that adds it)")
 		}
 		var opts []endpoint.Option
 		if p.baseURL != "" {
@@ -97,6 +104,15 @@ func isOpenAIAPI(baseURL string) bool {
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	return host == "api.openai.com" || strings.HasSuffix(host, ".api.openai.com")
+}
+
+// isAnthropicAPI says whether baseURL is Anthropic's own API.
+func isAnthropicAPI(baseURL string) bool {
+	u, err := url.Parse(strings.TrimSpace(baseURL))
+	if err != nil {
+		return false
+	}
+	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".") == "api.anthropic.com"
 }
 
 func orDefault(v, d string) string {
