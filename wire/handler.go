@@ -60,6 +60,12 @@ type HandlerOptions struct {
 	// MaxThreads caps the live threads; a request for a new thread when
 	// all are busy gets 503, with a Retry-After. Zero means 1000.
 	MaxThreads int
+	// MaxThreadsPerUser caps, with Users, each user's live threads, so
+	// that one user cannot take every place MaxThreads leaves: a user at
+	// the cap gets 503 for a new thread unless one of the user's own
+	// threads is idle, which gives its place. Zero means no cap but
+	// MaxThreads.
+	MaxThreadsPerUser int
 	// IdleTimeout is how long a thread with no request and no run stays
 	// open; zero means 5 minutes.
 	IdleTimeout time.Duration

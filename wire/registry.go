@@ -24,6 +24,7 @@ type thread struct {
 	// HandlerOptions.Users).
 	id    string
 	key   string
+	user  string        // the user the thread is kept under; empty without Users
 	ready chan struct{} // closed once r (or err) is set
 	r     Runner
 	err   error
@@ -57,6 +58,10 @@ type thread struct {
 // reached.
 var errBusy = errors.New("wire: too many live threads; try again later")
 
+// errUserBusy is returned when the user's live threads are at
+// MaxThreadsPerUser and none of them is idle.
+var errUserBusy = errors.New("wire: too many live threads of this user; try again later")
+
 // errClosed refuses every request once the handler is closed.
 var errClosed = errors.New("wire: handler closed")
 
@@ -82,11 +87,15 @@ func (h *Handler) acquire(ctx context.Context, n threadName) (*thread, int, erro
 			h.mu.Unlock()
 			return nil, http.StatusServiceUnavailable, errDraining
 		}
-		if len(h.threads) >= h.opts.MaxThreads && !h.evictLocked() {
+		if h.userAtCapLocked(n.user) && !h.evictLocked(n.user) {
+			h.mu.Unlock()
+			return nil, http.StatusServiceUnavailable, errUserBusy
+		}
+		if len(h.threads) >= h.opts.MaxThreads && !h.evictLocked("") {
 			h.mu.Unlock()
 			return nil, http.StatusServiceUnavailable, errBusy
 		}
-		t = &thread{id: n.id, key: n.key, ready: make(chan struct{}), closed: make(chan struct{})}
+		t = &thread{id: n.id, key: n.key, user: n.user, ready: make(chan struct{}), closed: make(chan struct{})}
 		h.threads[n.key] = t
 		h.opening.Add(1)
 		go h.open(t, h.retiring[n.key])
@@ -242,11 +251,14 @@ func (h *Handler) retireWaiting(threads []*thread, d time.Duration) []*thread {
 	return out
 }
 
-// evictLocked closes the thread idle the longest, to make room; it
-// reports whether there was one.
-func (h *Handler) evictLocked() bool {
+// evictLocked closes the thread idle the longest, of user's threads when
+// user is not empty, to make room; it reports whether there was one.
+func (h *Handler) evictLocked(user string) bool {
 	var oldest *thread
 	for _, t := range h.threads {
+		if user != "" && t.user != user {
+			continue
+		}
 		if h.idleLocked(t) && (oldest == nil || t.idle.Before(oldest.idle)) {
 			oldest = t
 		}
@@ -261,6 +273,21 @@ func (h *Handler) evictLocked() bool {
 		h.closeThread(oldest, false)
 	}()
 	return true
+}
+
+// userAtCapLocked says user's live threads are at MaxThreadsPerUser.
+func (h *Handler) userAtCapLocked(user string) bool {
+	most := h.opts.MaxThreadsPerUser
+	if user == "" || most <= 0 {
+		return false
+	}
+	n := 0
+	for _, t := range h.threads {
+		if t.user == user {
+			n++
+		}
+	}
+	return n >= most
 }
 
 // retireLocked takes a thread out of the registry before it is closed;

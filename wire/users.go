@@ -118,7 +118,7 @@ func userOf(r *http.Request) string {
 // keys it (key): the id itself, or with Users the user's name, a slash
 // and the id, so that each user's threads are theirs alone and a user
 // who names another's thread gets a thread of their own.
-type threadName struct{ key, id string }
+type threadName struct{ key, id, user string }
 
 // threadName checks a request's thread id and names its thread. The
 // key, which names the thread's session, is bounded by MaxThreadID.
@@ -133,5 +133,5 @@ func (h *Handler) threadName(r *http.Request, id string) (threadName, error) {
 	if most := h.opts.MaxThreadID - len(user) - 1; len(id) > most {
 		return threadName{}, fmt.Errorf("wire: thread id is %d bytes, at most %d", len(id), most)
 	}
-	return threadName{key: user + "/" + id, id: id}, nil
+	return threadName{key: user + "/" + id, id: id, user: user}, nil
 }

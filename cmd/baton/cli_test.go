@@ -60,6 +60,8 @@ func TestUsageErrors(t *testing.T) {
 		{"system not UTF-8", []string{"serve", "--system", "caf\xe9"}, "serve: the system prompt is not UTF-8 text"},
 		{"no idle timeout", []string{"serve", "--idle-timeout", "0s"}, "serve: --idle-timeout must be positive, got 0s"},
 		{"no threads", []string{"serve", "--max-threads", "0"}, "serve: --max-threads must be positive, got 0"},
+		{"negative threads per user", []string{"serve", "--max-threads-per-user", "-1"}, "serve: --max-threads-per-user must be 0 (no cap but --max-threads) or more, got -1"},
+		{"threads per user without users", []string{"serve", "--max-threads-per-user", "4"}, "serve: --max-threads-per-user needs --tokens: without users every request is one user's"},
 		{"negative drain timeout", []string{"serve", "--drain-timeout", "-1s"}, "serve: --drain-timeout must be 0 (leave runs in flight at once) or more, got -1s"},
 		{"origin with a path", []string{"serve", "--allow-origin", "https://app.example/"}, `serve: --allow-origin "https://app.example/": want an origin, scheme://host[:port] with no path (such as https://app.example), * or null`},
 		{"origin without a scheme", []string{"serve", "--allow-origin", "https://a.example,app.example"}, `serve: --allow-origin "app.example": want an origin`},

@@ -42,6 +42,7 @@ func (a *app) serve(ctx context.Context, args []string) (err error) {
 	fs.StringVar(&cfg.namespace, "namespace", defaultNamespace, "thread ids are sessions named with this prefix; sessions without it are not served")
 	fs.DurationVar(&cfg.idle, "idle-timeout", 5*time.Minute, "close a thread (and release its session) after this long without requests")
 	fs.IntVar(&cfg.maxThreads, "max-threads", 1000, "live threads at most; beyond, new threads get 503")
+	fs.IntVar(&cfg.maxUserThreads, "max-threads-per-user", 0, "with --tokens, live threads of one user at most, so one user cannot take every\nplace --max-threads leaves; beyond, the user's new threads get 503 (0: no cap but --max-threads)")
 	advertise := fs.String("advertise", "", "with a postgres:// --store shared by several serve processes: the URL the others reach this one at, to hand it requests for the threads it drives (default http://ADDR)")
 	fs.DurationVar(&cfg.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long runs in flight may go on to their end; those still in flight then are left in the store for a restarted server to resume; 0 leaves them at once, as does a second SIGTERM or Ctrl-C")
 	allowShell := fs.Bool("allow-shell", false, "offer the shell tool (each call needs the page's approval)")
@@ -202,6 +203,8 @@ type serveConfig struct {
 	namespace  string
 	idle       time.Duration
 	maxThreads int
+	// maxUserThreads caps each user's live threads (--tokens only).
+	maxUserThreads int
 	// driver bounds each model call: timeouts and retries.
 	driver conductor.Model
 	// run holds what the flags set of each thread's agent config.
@@ -311,14 +314,15 @@ func (a *app) serveWith(ctx context.Context, ln net.Listener, st store.Store, pr
 		cfg.run.apply(&agentCfg)
 		return openThread(ctx, st, prov, agentCfg, tools, cfg.mcp, cfg.driver, cfg.namespace+threadID, a.tracer)
 	}, wire.HandlerOptions{
-		Token:          cfg.token,
-		Users:          cfg.users,
-		AllowedOrigins: cfg.origins,
-		MaxThreadID:    store.MaxSessionID - len(cfg.namespace),
-		MaxThreads:     cfg.maxThreads,
-		IdleTimeout:    cfg.idle,
-		ClientAnswers:  true,
-		Owner:          cfg.owner,
+		Token:             cfg.token,
+		Users:             cfg.users,
+		AllowedOrigins:    cfg.origins,
+		MaxThreadID:       store.MaxSessionID - len(cfg.namespace),
+		MaxThreads:        cfg.maxThreads,
+		MaxThreadsPerUser: cfg.maxUserThreads,
+		IdleTimeout:       cfg.idle,
+		ClientAnswers:     true,
+		Owner:             cfg.owner,
 		// What a 500 does not tell the client, and what else fails
 		// serving, is told whoever runs the server.
 		Logger: slog.New(slog.NewTextHandler(lockedWriter{mu: new(sync.Mutex), w: a.stderr}, &slog.HandlerOptions{Level: slog.LevelWarn})),

@@ -16,6 +16,10 @@ func checkServeLimits(cfg serveConfig) error {
 		return fmt.Errorf("serve: --idle-timeout must be positive, got %v", cfg.idle)
 	case cfg.maxThreads <= 0:
 		return fmt.Errorf("serve: --max-threads must be positive, got %d", cfg.maxThreads)
+	case cfg.maxUserThreads < 0:
+		return fmt.Errorf("serve: --max-threads-per-user must be 0 (no cap but --max-threads) or more, got %d", cfg.maxUserThreads)
+	case cfg.maxUserThreads > 0 && len(cfg.users) == 0:
+		return fmt.Errorf("serve: --max-threads-per-user needs --tokens: without users every request is one user's")
 	case cfg.drainTimeout < 0:
 		return fmt.Errorf("serve: --drain-timeout must be 0 (leave runs in flight at once) or more, got %v", cfg.drainTimeout)
 	}
