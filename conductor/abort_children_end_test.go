@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/batonrt/baton/conductor"
 	"github.com/batonrt/baton/contract"
 )
 
@@ -16,42 +15,14 @@ import (
 // child start shows it end. Before, the stream had subflow_started and no
 // end for it.
 func TestAbortedChildrenEndOnTheStream(t *testing.T) {
-	model := agentsModel{
-		"parent": delegateOnce(call{"c1", "delegate_writer", `{"task":"write"}`}),
-		"writer": delegateOnce(call{"w1", "echo", `{"text":"ink"}`}),
-	}
-	deps := testDeps(model, toolBox(t, echoTool(t, dispatchNeedsApproval)))
-	deps.People.Approver = conductor.ApproveLater
-	a := newAgent(t, twoDelegates(), deps)
-	rec := &recorder{}
-	a.Subscribe(rec.add)
-	done := submitAsync(a, "go")
-	waitFor(t, func() bool {
-		rec.mu.Lock()
-		defer rec.mu.Unlock()
-		for _, ev := range rec.events {
-			if ev.Kind == contract.EvApprovalRequested && len(ev.Subflow) == 1 {
-				return true
-			}
-		}
-		return false
-	})
+	a, rec, done := childWaitingForApproval(t)
 	if err := a.Abort(ctxT(t), contract.AbortNow); err != nil {
 		t.Fatal(err)
 	}
 	if res := <-done; !errors.Is(res.err, contract.ErrAborted) {
 		t.Fatalf("submit = %v, want aborted", res.err)
 	}
-	waitFor(t, func() bool {
-		rec.mu.Lock()
-		defer rec.mu.Unlock()
-		for _, ev := range rec.events {
-			if ev.Kind == contract.EvRunFaulted && len(ev.Subflow) == 0 {
-				return true
-			}
-		}
-		return false
-	})
+	waitFor(t, func() bool { return rec.published(contract.EvRunFaulted, 0) })
 	var got []string
 	rec.mu.Lock()
 	for _, ev := range rec.events {

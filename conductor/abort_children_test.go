@@ -19,7 +19,11 @@ func TestAbortAfterToolsReachesChildWaitingForApproval(t *testing.T) {
 	}
 }
 
-func abortWithChildWaitingForApproval(t *testing.T, mode contract.AbortMode) {
+// childWaitingForApproval starts a run whose delegate call c1's child
+// waits for an approval of its echo call, nobody answering it, and
+// returns once the child asked: the agent, what it published so far,
+// and the run's outcome to come.
+func childWaitingForApproval(t *testing.T) (*conductor.Agent, *recorder, <-chan submitted) {
 	model := agentsModel{
 		"parent": delegateOnce(call{"c1", "delegate_writer", `{"task":"write"}`}),
 		"writer": delegateOnce(call{"w1", "echo", `{"text":"ink"}`}),
@@ -30,16 +34,24 @@ func abortWithChildWaitingForApproval(t *testing.T, mode contract.AbortMode) {
 	rec := &recorder{}
 	a.Subscribe(rec.add)
 	done := submitAsync(a, "go")
-	waitFor(t, func() bool {
-		rec.mu.Lock()
-		defer rec.mu.Unlock()
-		for _, ev := range rec.events {
-			if ev.Kind == contract.EvApprovalRequested && len(ev.Subflow) == 1 {
-				return true
-			}
+	waitFor(t, func() bool { return rec.published(contract.EvApprovalRequested, 1) })
+	return a, rec, done
+}
+
+// published says rec holds an event of the kind at the subflow depth.
+func (r *recorder) published(kind contract.EventKind, depth int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, ev := range r.events {
+		if ev.Kind == kind && len(ev.Subflow) == depth {
+			return true
 		}
-		return false
-	})
+	}
+	return false
+}
+
+func abortWithChildWaitingForApproval(t *testing.T, mode contract.AbortMode) {
+	a, _, done := childWaitingForApproval(t)
 	if err := a.Abort(ctxT(t), mode); err != nil {
 		t.Fatal(err)
 	}
