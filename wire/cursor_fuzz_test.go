@@ -3,6 +3,7 @@ package wire
 import (
 	"testing"
 
+	"github.com/batonrt/baton/contract"
 	"github.com/batonrt/baton/wire/agui"
 	wt "github.com/batonrt/baton/wire/internal/wiretest"
 )
@@ -33,6 +34,11 @@ func FuzzCursor(f *testing.F) {
 	f.Add("3.1:0,4,-~1a+1")
 	f.Add("3+0")
 	f.Add("3+")
+	f.Add("3+thread-1%2F2.0:4.2")
+	f.Add("3+thread-1%2F2.0:4")
+	f.Add("3+:4")
+	f.Add("3+a%zz:4")
+	f.Add("3+a:4.0")
 	f.Fuzz(func(t *testing.T, id string) {
 		c, err := parseCursor(id)
 		if err != nil {
@@ -45,8 +51,17 @@ func FuzzCursor(f *testing.F) {
 		if want, ok := written[id]; ok && n != want {
 			t.Fatalf("%q resumes after %d events, want %d", id, n, want)
 		}
-		if n < 0 || n > len(events) || (n > 0 && events[n-1].Delta > 0 && !(events[n-1].Seq == c.seq && events[n-1].Delta == c.delta)) {
+		if n < 0 || n > len(events) || (n > 0 && events[n-1].Delta > 0 && !names(c, events[n-1])) {
 			t.Fatalf("%q resumes after %d events, not after a committed event or the one it names", id, n)
 		}
 	})
+}
+
+// names reports whether c names ev itself: an event of the stream's own
+// run by its seq and delta, a delegated run's by its session's too.
+func names(c cursor, ev contract.RunEvent) bool {
+	if c.in != nil {
+		return len(ev.Subflow) > 0 && ev.SessionID == c.in.session && ev.Seq == c.in.seq && ev.Delta == c.in.delta
+	}
+	return len(ev.Subflow) == 0 && ev.Seq == c.seq && ev.Delta == c.delta
 }

@@ -156,9 +156,21 @@ func (o HandlerOptions) withDefaults() HandlerOptions {
 //
 // Either way, a client that accepts application/x-ndjson gets baton's own
 // events instead, and resumes from an event by its seq ("seq.delta" for
-// a delta) as Last-Event-ID; a stream that goes on from one run into the
-// next says in its Baton-Chain header what to append to that id for the
-// resumed stream to go on with it too. A POST must be application/json.
+// a delta) as Last-Event-ID. A delegated run's event (one with a
+// subflow) is numbered in its own session, so it is named after the
+// newest event of the client's own run before it: that event's id, "+",
+// the delegated event's session_id percent-encoded (as JavaScript's
+// encodeURIComponent does: '+', ':', '@' and '%' escaped at least), ":"
+// and its seq, with ".delta" for a delta: "12+t1%2F4.0:7.3" resumes
+// right after delta 3 of seq 7 of session t1/4.0, which came after seq
+// 12 of the client's run. Once the thread was opened again from the
+// store, which keeps no deltas, a delegate's delta names the newest
+// event of its session before it, and its model call's stored reply
+// follows. AG-UI's own ids of a delegate's frames, "id+n", count the
+// delegate's stored events instead; either form is taken by either
+// protocol. A stream that goes on from one run into the next says in
+// its Baton-Chain header what to append to these ids for the resumed
+// stream to go on with it too. A POST must be application/json.
 //
 // POST .../{thread}/abort stops the thread's run in flight, for clients
 // of either protocol: leaving a stream only detaches from its run, which

@@ -61,27 +61,43 @@ func runKeyed(runID string, ids []string) []string {
 // "seq.delta" a streamed one, and "seq.delta:mark" a streamed one and
 // what the client has of its model call (track.Mark). Any of them
 // followed by "+n" names the n-th event the store keeps of delegated
-// runs after it (see agui.Projector).
+// runs after it (see agui.Projector), or followed by "+session:seq" or
+// "+session:seq.delta" a delegated run's event after it (delegatedAt).
 type cursor struct {
 	seq   uint64
 	delta uint32
 	mark  *track.Mark
 	sub   int
+	in    *delegatedAt
 }
 
+// maxOwnID bounds a Last-Event-ID but for its delegated event's part
+// (maxDelegatedAt): "+n" counts in.
+const maxOwnID = 200
+
 func parseCursor(s string) (cursor, error) {
-	bad := errors.New("wire: Last-Event-ID must be \"seq\", \"seq.delta\" or \"seq.delta:mark\", each maybe followed by \"+n\"")
-	if len(s) > 200 {
-		return cursor{}, bad
-	}
+	bad := errors.New("wire: Last-Event-ID must be \"seq\", \"seq.delta\" or \"seq.delta:mark\", each maybe followed by \"+n\", \"+session:seq\" or \"+session:seq.delta\"")
+	whole := s
 	s, sub, hasSub := strings.Cut(s, "+")
-	n, err := strconv.ParseUint(sub, 10, 31)
-	if hasSub && (err != nil || n == 0) {
+	var c cursor
+	var err error
+	switch {
+	case hasSub && strings.Contains(sub, ":"):
+		if c.in, err = parseDelegatedAt(sub); err != nil {
+			return cursor{}, err
+		}
+	case hasSub:
+		n, err := strconv.ParseUint(sub, 10, 31)
+		if err != nil || n == 0 {
+			return cursor{}, bad
+		}
+		c.sub = int(n)
+	}
+	if len(s) > maxOwnID || (c.in == nil && len(whole) > maxOwnID) {
 		return cursor{}, bad
 	}
 	id, mark, hasMark := strings.Cut(s, ":")
 	seq, delta, hasDelta := strings.Cut(id, ".")
-	c := cursor{sub: int(n)}
 	if c.seq, err = strconv.ParseUint(seq, 10, 64); err == nil && hasDelta {
 		var d uint64
 		d, err = strconv.ParseUint(delta, 10, 32)
@@ -114,8 +130,12 @@ func (c cursor) find(events []contract.RunEvent) (int, bool) {
 		return n, false
 	}
 	// The delegated runs' events the client has follow the run's own
-	// event it names, before any other of the run's own; those the store
-	// keeps are counted (see agui.Projector).
+	// event it names, before any other of the run's own; an NDJSON
+	// client names the last, an AG-UI one counts those the store keeps
+	// (see agui.Projector).
+	if c.in != nil {
+		return c.in.after(events, n), true
+	}
 	for k := c.sub; k > 0 && n < len(events) && len(events[n].Subflow) > 0; n++ {
 		if track.Stored(events[n]) {
 			k--
@@ -274,7 +294,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, threadID, lastI
 	if at.mark != nil {
 		s.proj.Rejoin(at.seq, *at.mark, j.held, agui.Session{Had: events[:n], Later: events[n:], Queued: queued})
 	}
-	s.proj.Reconnected(lastID)
+	s.proj.Reconnected(at.reconnected(lastID, events, n))
 	if next != nil && next.reached(events[:n]) {
 		next = nil
 	}
