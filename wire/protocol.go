@@ -17,7 +17,8 @@ const (
 )
 
 // requestProtocol reads the protocol query parameter, which overrides the
-// handler's default.
+// handler's default. NDJSON is no protocol name but an Accept header, so
+// a client that names it is told so.
 func (h *Handler) requestProtocol(r *http.Request) (Protocol, error) {
 	q := r.URL.Query().Get("protocol")
 	switch Protocol(q) {
@@ -26,5 +27,5 @@ func (h *Handler) requestProtocol(r *http.Request) (Protocol, error) {
 	case ProtocolAGUI, ProtocolAISDK:
 		return Protocol(q), nil
 	}
-	return "", fmt.Errorf("wire: protocol %q is neither %q nor %q", q, ProtocolAGUI, ProtocolAISDK)
+	return "", fmt.Errorf("wire: protocol %q is neither %q nor %q (for NDJSON, send Accept: application/x-ndjson)", q, ProtocolAGUI, ProtocolAISDK)
 }
