@@ -18,6 +18,8 @@ type searchArgs struct {
 func main() {
 	started := make(chan struct{}, 1)
 	steered := make(chan struct{})
+	// Sequential: the second search waits for the first, so it has not
+	// started when the steer comes in, and is skipped.
 	search := dispatch.MustFunc("search", "Search the docs.", func(ctx context.Context, a searchArgs) (string, error) {
 		started <- struct{}{}
 		// A slow search: it is still running when the steer comes in.
@@ -27,13 +29,16 @@ func main() {
 			return "", ctx.Err()
 		}
 		return "3 results for " + a.Query, nil
-	})
+	}, dispatch.Sequential())
 	tools, err := dispatch.NewToolBox(search)
 	if err != nil {
 		log.Fatal(err)
 	}
 	model := scripted.New(
-		scripted.Reply{Text: "Searching.", Calls: []scripted.Call{{Name: "search", Arguments: `{"query":"retries"}`}}},
+		scripted.Reply{Text: "Searching.", Calls: []scripted.Call{
+			{Name: "search", Arguments: `{"query":"retries"}`},
+			{Name: "search", Arguments: `{"query":"backoff"}`},
+		}},
 		scripted.Reply{Text: "Here is a short answer about retries, as you asked."},
 	)
 	agent, err := conductor.CreateAgent(contract.AgentConfig{Model: "scripted"}, conductor.Deps{Model: conductor.Model{Provider: model}, Tools: conductor.Tools{Box: tools}})
@@ -55,6 +60,9 @@ func main() {
 	for _, t := range snap.History.Turns() {
 		if t.Text() != "" {
 			fmt.Printf("%-9s %-6s %s\n", t.Role, t.Mark, t.Text())
+		}
+		for _, r := range t.Results() {
+			fmt.Printf("%-9s %-6s %s\n", t.Role, "", r.Content)
 		}
 	}
 }

@@ -14,6 +14,8 @@ func Example() {
 	// Output:
 	// user             How do retries work?
 	// assistant        Searching.
+	// tool             3 results for retries
+	// tool             skipped: steered
 	// user      steer  keep it short, please
 	// assistant        Here is a short answer about retries, as you asked.
 }
