@@ -212,10 +212,16 @@ type Handler struct {
 }
 
 // NewHandler serves the agents newAgent creates, one per thread id.
+// newAgent returns an agent or an error (ErrUnknownThread for a thread
+// it will not serve); a request whose thread it gives neither is
+// answered 500, as is every request when newAgent is nil.
 func NewHandler(newAgent func(ctx context.Context, threadID string) (*conductor.Agent, error), opts HandlerOptions) *Handler {
+	if newAgent == nil {
+		return NewRunnerHandler(nil, opts)
+	}
 	return NewRunnerHandler(func(ctx context.Context, threadID string) (Runner, error) {
 		a, err := newAgent(ctx, threadID)
-		if err != nil {
+		if err != nil || a == nil {
 			return nil, err
 		}
 		return AgentRunner(a), nil

@@ -167,7 +167,7 @@ func (h *Handler) open(t *thread, prev *thread) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.OpenTimeout)
 	defer cancel()
-	r, err := h.newRunner(ctx, t.key)
+	r, err := h.runner(ctx, t.key)
 	if err == nil {
 		t.r, t.log = r, newEventLog(r)
 		t.stop = r.Subscribe(t.log.add)
@@ -181,6 +181,21 @@ func (h *Handler) open(t *thread, prev *thread) {
 		h.mu.Unlock()
 	}
 	close(t.ready)
+}
+
+// runner asks the factory for a thread's runner. A factory missing, or
+// one that returns neither a runner nor an error, is the host's mistake,
+// told as the thread's error rather than left to crash the goroutine
+// that opens it.
+func (h *Handler) runner(ctx context.Context, key string) (Runner, error) {
+	if h.newRunner == nil {
+		return nil, errors.New("wire: the handler has no factory (NewHandler or NewRunnerHandler was given nil)")
+	}
+	r, err := h.newRunner(ctx, key)
+	if err == nil && r == nil {
+		return nil, fmt.Errorf("wire: the factory returned neither a runner nor an error for thread %q (ErrUnknownThread is how it refuses one)", key)
+	}
+	return r, err
 }
 
 func (h *Handler) release(t *thread) {
