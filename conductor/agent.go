@@ -331,8 +331,9 @@ func (a *Agent) Flush(ctx context.Context) error {
 // Events taps the event stream from the moment it is called, so events
 // published before the range loop starts are not lost, and yields them
 // until ctx is done, the loop stops, or the agent closes. The sequence is
-// single-use. Like any subscriber it has a bounded buffer and is told with
-// a lag event what it missed if it falls behind.
+// single-use: ranging it again yields nothing and returns at once. Like
+// any subscriber it has a bounded buffer and is told with a lag event
+// what it missed if it falls behind.
 func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 	ch := make(chan contract.RunEvent, 64)
 	// stopped ends a hand-off to a loop that has stopped: unsubscribing
@@ -348,7 +349,13 @@ func (a *Agent) Events(ctx context.Context) iter.Seq[contract.RunEvent] {
 		}
 	})
 	stopWatching := context.AfterFunc(ctx, unsubscribe)
+	// A range after the first finds the tap gone: it returns at once
+	// rather than wait for events that no longer come.
+	var ranged atomic.Bool
 	return func(yield func(contract.RunEvent) bool) {
+		if ranged.Swap(true) {
+			return
+		}
 		defer stopWatching()
 		defer unsubscribe()
 		defer stop()
