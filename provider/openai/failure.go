@@ -11,7 +11,7 @@ import (
 )
 
 // failures classifies this API's failures; only its error frame is its own.
-var failures = httpfail.Classifier{API: "openai", Frame: streamErrorFrame, Detail: errorDetail}
+var failures = httpfail.Classifier{API: "openai", Frame: streamErrorFrame, Detail: errorDetail, Said: errorMessage}
 
 // errorDetail reads the error object of a failed response, since the
 // SDK's error text names only the status.
@@ -21,6 +21,16 @@ func errorDetail(err error) string {
 		return ""
 	}
 	return strings.Join([]string{apiErr.Type, apiErr.Code, apiErr.Message}, " ")
+}
+
+// errorMessage is the message of a failed response's error object, which
+// the SDK's error text leaves out.
+func errorMessage(err error) string {
+	var apiErr *sdk.Error
+	if !errors.As(err, &apiErr) {
+		return ""
+	}
+	return apiErr.Message
 }
 
 // streamErrorFrame reads the error object the SDK reports when a stream

@@ -30,6 +30,11 @@ type Classifier struct {
 	// only the status; nil, or a blank answer, reads err.Error() and the
 	// start of the response body.
 	Detail func(err error) string
+	// Said reads the message of an error response out of the error the
+	// SDK returned for it, for SDKs whose error text leaves it out; it
+	// joins the error's text, so that a host sees why the server refused
+	// (a model it does not know, a key it does not take). nil adds none.
+	Said func(err error) string
 	// Now reads the clock for Retry-After dates; nil means time.Now.
 	Now func() time.Time
 }
@@ -50,7 +55,7 @@ func (c Classifier) Classify(ctx context.Context, resp *http.Response, err error
 			Failure:    StatusKind(resp.StatusCode, c.detail(resp, err)),
 			Status:     resp.StatusCode,
 			RetryAfter: RetryAfter(resp.Header, c.now()),
-			Message:    c.API + ": request failed",
+			Message:    c.API + ": request failed" + c.said(resp, err),
 			Err:        err,
 		}
 	}
@@ -74,6 +79,44 @@ func transportKind(err error, kind contract.FailureKind) contract.FailureKind {
 		return contract.FailTimeout
 	}
 	return kind
+}
+
+// said is ": " and what the server said about a failed response, or
+// nothing when Said reads nothing the error's own text does not hold.
+// A credential the request sent is hidden, as servers may quote it back.
+func (c Classifier) said(resp *http.Response, err error) string {
+	if c.Said == nil {
+		return ""
+	}
+	msg := strings.TrimSpace(c.Said(err))
+	if msg == "" || strings.Contains(err.Error(), msg) {
+		return ""
+	}
+	return ": " + hideSentKeys(resp, msg)
+}
+
+// keyHeaders are the request headers that carry an API's key.
+var keyHeaders = []string{"Authorization", "X-Api-Key", "Api-Key"}
+
+// hideSentKeys replaces in msg each key the request carried in
+// keyHeaders (an Authorization value without its scheme) with xxxxx.
+func hideSentKeys(resp *http.Response, msg string) string {
+	if resp.Request == nil {
+		return msg
+	}
+	for _, name := range keyHeaders {
+		for _, v := range resp.Request.Header.Values(name) {
+			if name == "Authorization" {
+				if _, token, ok := strings.Cut(v, " "); ok {
+					v = token
+				}
+			}
+			if v = strings.TrimSpace(v); len(v) >= 8 {
+				msg = strings.ReplaceAll(msg, v, "xxxxx")
+			}
+		}
+	}
+	return msg
 }
 
 // Interrupted classifies a cancelled call: a deadline is a timeout the

@@ -105,11 +105,15 @@ type HTTPError struct {
 	Fail       contract.FailureKind
 	Status     int
 	RetryAfter time.Duration
+	// Says, when set, is text the error's text must hold: what the
+	// server said, which a host needs to see why (a model name it does
+	// not know, a key it refused).
+	Says string
 }
 
 // HTTPErrors plays each failed response and checks its kind, status and
-// wait, and that the provider asked exactly once: the driver retries, not
-// the SDK.
+// wait, what it says, and that the provider asked exactly once: the
+// driver retries, not the SDK.
 func (s Suite) HTTPErrors(t *testing.T, cases []HTTPError) {
 	type got struct {
 		Fail       contract.FailureKind
@@ -123,6 +127,9 @@ func (s Suite) HTTPErrors(t *testing.T, cases []HTTPError) {
 			pe := FailureOf(t, err)
 			if diff := cmp.Diff(got{tt.Fail, tt.Status, tt.RetryAfter}, got{pe.Failure, pe.Status, pe.RetryAfter}); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(err.Error(), tt.Says) {
+				t.Errorf("error %q does not say %q", err, tt.Says)
 			}
 			if n := srv.Served(); n != 1 {
 				t.Errorf("served %d requests, want 1: the SDK must not retry", n)

@@ -1,0 +1,47 @@
+package httpfail
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// What a server said about a failed response joins the error's text,
+// once, and without the credential the request sent, which servers
+// sometimes quote back ("Incorrect API key provided: sk-...").
+func TestClassifySaysWhatTheServerSaid(t *testing.T) {
+	const key = "sk-test-secret-0123456789abcdef"
+	sent := func(h http.Header) *http.Response {
+		req, err := http.NewRequest(http.MethodPost, "http://127.0.0.1/v1/chat/completions", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header = h
+		return &http.Response{StatusCode: 401, Header: http.Header{}, Request: req}
+	}
+	tests := []struct {
+		name string
+		said string
+		resp *http.Response
+		err  error
+		want string
+	}{
+		{"message added", "The model `gpt-9` does not exist", sent(http.Header{}), errors.New("API error: 404 Not Found"), "demo: request failed: The model `gpt-9` does not exist"},
+		{"already in the error", "bad key", sent(http.Header{}), errors.New("401 Unauthorized: bad key"), "demo: request failed"},
+		{"nothing said", "", sent(http.Header{}), errors.New("401 Unauthorized"), "demo: request failed"},
+		{"bearer key quoted back", "Incorrect API key provided: " + key + ".", sent(http.Header{"Authorization": {"Bearer " + key}}), errors.New("401 Unauthorized"), "demo: request failed: Incorrect API key provided: xxxxx."},
+		{"api key header quoted back", "invalid x-api-key " + key, sent(http.Header{"X-Api-Key": {key}}), errors.New("401 Unauthorized"), "demo: request failed: invalid x-api-key xxxxx"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Classifier{API: "demo", Said: func(error) string { return tt.said }}
+			pe := c.Classify(context.Background(), tt.resp, tt.err)
+			if diff := cmp.Diff(tt.want, pe.Message); diff != "" {
+				t.Errorf("message mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
