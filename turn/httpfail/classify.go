@@ -50,6 +50,7 @@ func (c Classifier) Classify(ctx context.Context, resp *http.Response, err error
 		err = errors.New("stream ended without a reason")
 	}
 	err = redactURLPassword(resp, err)
+	err = redactSentKeys(resp, err)
 	if resp != nil && resp.StatusCode >= 400 {
 		return &turn.ProviderError{
 			Failure:    StatusKind(resp.StatusCode, c.detail(resp, err)),
@@ -88,33 +89,17 @@ func (c Classifier) said(resp *http.Response, err error) string {
 	if c.Said == nil {
 		return ""
 	}
-	msg := strings.TrimSpace(c.Said(err))
+	msg := hideSentKeys(resp, strings.TrimSpace(c.Said(err)))
 	if msg == "" || strings.Contains(err.Error(), msg) {
 		return ""
 	}
-	return ": " + hideSentKeys(resp, msg)
+	return ": " + msg
 }
 
-// keyHeaders are the request headers that carry an API's key.
-var keyHeaders = []string{"Authorization", "X-Api-Key", "Api-Key"}
-
-// hideSentKeys replaces in msg each key the request carried in
-// keyHeaders (an Authorization value without its scheme) with xxxxx.
+// hideSentKeys replaces in msg each key the request sent with xxxxx.
 func hideSentKeys(resp *http.Response, msg string) string {
-	if resp.Request == nil {
-		return msg
-	}
-	for _, name := range keyHeaders {
-		for _, v := range resp.Request.Header.Values(name) {
-			if name == "Authorization" {
-				if _, token, ok := strings.Cut(v, " "); ok {
-					v = token
-				}
-			}
-			if v = strings.TrimSpace(v); len(v) >= 8 {
-				msg = strings.ReplaceAll(msg, v, "xxxxx")
-			}
-		}
+	for _, key := range sentKeys(resp) {
+		msg = strings.ReplaceAll(msg, key, "xxxxx")
 	}
 	return msg
 }

@@ -45,6 +45,44 @@ func requestURL(resp *http.Response, err error) *url.URL {
 	return u
 }
 
+// keyHeaders are the request headers that carry an API's key.
+var keyHeaders = []string{"Authorization", "X-Api-Key", "Api-Key"}
+
+// sentKeys are the keys resp's request sent in keyHeaders (an
+// Authorization value without its scheme), those long enough to be told
+// from ordinary words.
+func sentKeys(resp *http.Response) []string {
+	if resp == nil || resp.Request == nil {
+		return nil
+	}
+	var keys []string
+	for _, name := range keyHeaders {
+		for _, v := range resp.Request.Header.Values(name) {
+			if name == "Authorization" {
+				if _, token, ok := strings.Cut(v, " "); ok {
+					v = token
+				}
+			}
+			if v = strings.TrimSpace(v); len(v) >= 8 {
+				keys = append(keys, v)
+			}
+		}
+	}
+	return keys
+}
+
+// redactSentKeys hides in err's text each key the request sent: some
+// SDKs quote a failed response's body in their errors, and a server may
+// quote the key back ("Incorrect API key provided: ...").
+func redactSentKeys(resp *http.Response, err error) error {
+	for _, key := range sentKeys(resp) {
+		if strings.Contains(err.Error(), key) {
+			err = &redactedError{err: err, secret: key, shown: "xxxxx"}
+		}
+	}
+	return err
+}
+
 type redactedError struct {
 	err           error
 	secret, shown string

@@ -45,3 +45,24 @@ func TestClassifySaysWhatTheServerSaid(t *testing.T) {
 		})
 	}
 }
+
+// An SDK that quotes the failed response's body in its error text quotes
+// a key the server echoed too: it is hidden from the error's text, which
+// still unwraps to the SDK's error.
+func TestClassifyHidesSentKeyInErrorText(t *testing.T) {
+	const key = "sk-ant-secret-0123456789abcdef"
+	req, err := http.NewRequest(http.MethodPost, "http://127.0.0.1/v1/messages", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Api-Key", key)
+	sdkErr := errors.New(`401 Unauthorized {"error":{"message":"invalid x-api-key ` + key + `"}}`)
+	pe := Classifier{API: "demo"}.Classify(context.Background(), &http.Response{StatusCode: 401, Header: http.Header{}, Request: req}, sdkErr)
+	want := `turn: provider auth (status 401): demo: request failed: 401 Unauthorized {"error":{"message":"invalid x-api-key xxxxx"}}`
+	if diff := cmp.Diff(want, pe.Error()); diff != "" {
+		t.Errorf("error text mismatch (-want +got):\n%s", diff)
+	}
+	if !errors.Is(pe, sdkErr) {
+		t.Error("the error no longer unwraps to the SDK's")
+	}
+}
