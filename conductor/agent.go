@@ -323,7 +323,9 @@ func (a *Agent) Subscribe(fn func(contract.RunEvent)) (unsubscribe func()) {
 // delta standing for it. Submit returns when the run is committed, which
 // can be a moment before a subscriber has seen the run's last events;
 // a host that must see them before going on calls Flush after Submit. It
-// returns ctx's error if a subscriber does not catch up before ctx ends.
+// returns ctx's error if a subscriber does not catch up before ctx ends,
+// which a subscriber calling Flush itself never does: it would wait for
+// its own fn to return.
 func (a *Agent) Flush(ctx context.Context) error {
 	return a.hub.Flush(ctx)
 }
