@@ -462,15 +462,14 @@ func (t *Tracer) runEnded(key string, r *runSpans, ev contract.RunEvent, at time
 }
 
 // runDetached ends the spans of a run its agent let go while it waited
-// for people, marked so: nothing more of it reaches this tracer, and a
-// process that picks it up again traces the rest. A delegate's child is
+// for people, each marked so: nothing more of it reaches this tracer, and
+// a process that picks it up again traces the rest. A delegate's child is
 // ended with its root, which its agent lets go last.
 func (t *Tracer) runDetached(key string, r *runSpans, ev contract.RunEvent, at time.Time) {
 	if len(ev.Subflow) > 0 {
 		return
 	}
-	r.span.SetAttributes(attribute.Bool("baton.run.detached", true))
-	t.closeRun(key, r, at)
+	t.closeRun(key, r, at, attribute.Bool("baton.run.detached", true))
 }
 
 // detach ends the spans of the runs a's events opened and drops the
@@ -482,35 +481,36 @@ func (t *Tracer) detach(a *attachment) {
 	for _, key := range slices.Sorted(maps.Keys(t.runs)) {
 		// A child ended with its parent is gone by now.
 		if r := t.runs[key]; r != nil && r.owner == a {
-			r.span.SetAttributes(attribute.Bool("baton.tracing.detached", true))
-			if r.chat != nil {
-				r.chat.SetAttributes(attribute.Bool("baton.tracing.detached", true))
-			}
-			t.closeRun(key, r, r.last)
+			t.closeRun(key, r, r.last, attribute.Bool("baton.tracing.detached", true))
 		}
 	}
 }
 
 // closeRun ends the run's span and any it left open, its children's
-// runs with them.
-func (t *Tracer) closeRun(key string, r *runSpans, at time.Time) {
+// runs with them, setting marks on each: a span ended early says why as
+// its run's does.
+func (t *Tracer) closeRun(key string, r *runSpans, at time.Time, marks ...attribute.KeyValue) {
 	for _, k := range r.children {
 		if c := t.runs[k]; c != nil {
-			t.closeRun(k, c, at)
+			t.closeRun(k, c, at, marks...)
 		}
 	}
-	endSpan(r.chat, at)
+	endSpan(r.chat, at, marks...)
 	for _, s := range r.tools {
-		endSpan(s, at)
+		endSpan(s, at, marks...)
 	}
-	r.span.End(trace.WithTimestamp(at))
+	endSpan(r.span, at, marks...)
 	delete(t.runs, key)
 }
 
-func endSpan(s trace.Span, at time.Time) {
-	if s != nil {
-		s.End(trace.WithTimestamp(at))
+func endSpan(s trace.Span, at time.Time, marks ...attribute.KeyValue) {
+	if s == nil {
+		return
 	}
+	if len(marks) > 0 {
+		s.SetAttributes(marks...)
+	}
+	s.End(trace.WithTimestamp(at))
 }
 
 // errorText is the first line of an error's text, without the URLs and
