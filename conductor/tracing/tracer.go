@@ -66,7 +66,13 @@ type runSpans struct {
 	runID string // set by the first event of the run
 	// session is the run's own session, gen_ai.conversation.id.
 	session string
-	model   string // gen_ai.request.model; empty if unknown
+	// path is the run's subflow path, set for a run opened resumed.
+	path []string
+	// guessedFrom is the session of the descendant whose resumed events
+	// opened this span, until the run's own events confirm the session
+	// read off the descendant's name, or adopt finds the right one.
+	guessedFrom string
+	model       string // gen_ai.request.model; empty if unknown
 	// cfg is the run's config, where its delegates' models are found;
 	// nil when the tracer was not attached to the agent.
 	cfg *contract.AgentConfig
@@ -123,8 +129,10 @@ func (t *Tracer) observe(ev contract.RunEvent, cfg *contract.AgentConfig, owner 
 	}
 	at := time.Unix(0, int64(ev.At))
 	key := runKey(ev.SessionID, ev.Subflow)
-	if t.runs[key] == nil && inRun(ev) {
-		t.runResumed(key, ev, cfg, owner, at)
+	if t.runs[key] == nil {
+		if t.adopt(key, ev.SessionID, ev.Subflow) == nil && inRun(ev) {
+			t.runResumed(key, ev, cfg, owner, at, "")
+		}
 	}
 	switch ev.Kind {
 	case contract.EvRunStarted:
@@ -138,6 +146,7 @@ func (t *Tracer) observe(ev contract.RunEvent, cfg *contract.AgentConfig, owner 
 	if r == nil {
 		return
 	}
+	r.guessedFrom = ""
 	if r.runID == "" && ev.RunID != "" {
 		r.runID = ev.RunID
 		r.span.SetAttributes(attribute.String("baton.run.id", ev.RunID))
@@ -421,6 +430,9 @@ func (t *Tracer) subflowEnded(ev contract.RunEvent, at time.Time) {
 	}
 	key := childKey(ev)
 	r := t.runs[key]
+	if r == nil {
+		r = t.adopt(key, ev.Text, append(slices.Clone(ev.Subflow), ev.Call.ID))
+	}
 	if r == nil {
 		return
 	}
