@@ -44,18 +44,39 @@ func (s stalledOnce) Subscribe(fn func(contract.RunEvent)) func() {
 // while the whole of the delegate's child runs.
 func newDelegatedLagServer(t *testing.T, stall bool) string {
 	t.Helper()
+	return newScriptedLagServer(t, stall, delegatingScript)
+}
+
+// newScriptedLagServer is newDelegatedLagServer for threads that run
+// scripts, whose third reply is the child's last and fourth the
+// parent's last. The weather for Lyon comes once the child's last reply
+// was asked for.
+func newScriptedLagServer(t *testing.T, stall bool, scripts func() []func(context.Context) ([]turn.Chunk, error)) string {
+	t.Helper()
 	cfg := contract.AgentConfig{Model: "m", Delegates: []contract.Delegate{
 		{Name: "helper", Config: contract.AgentConfig{Model: "m", Tools: []contract.ToolDescriptor{{Name: "get_weather"}}}},
 	}}
 	h := NewRunnerHandler(func(ctx context.Context, threadID string) (Runner, error) {
 		release := make(chan struct{})
-		replies := delegatingScript()
-		last := replies[3]
+		replies := scripts()
+		childLast, last := replies[2], replies[3]
+		childAsked := make(chan struct{})
+		replies[2] = func(ctx context.Context) ([]turn.Chunk, error) {
+			close(childAsked)
+			return childLast(ctx)
+		}
 		replies[3] = func(ctx context.Context) ([]turn.Chunk, error) {
 			close(release)
 			return last(ctx)
 		}
 		tool := dispatch.MustFunc("get_weather", "Weather for a city.", func(ctx context.Context, in weatherIn) (string, error) {
+			if in.City == "Lyon" {
+				select {
+				case <-childAsked:
+				case <-ctx.Done():
+					return "", ctx.Err()
+				}
+			}
 			return "18C, cloudy in " + in.City, nil
 		})
 		box, err := dispatch.NewToolBox(tool)

@@ -136,7 +136,9 @@ func (c cursor) find(events []contract.RunEvent) (int, bool) {
 	if c.in != nil {
 		return c.in.after(events, n), true
 	}
-	for k := c.sub; k > 0 && n < len(events) && len(events[n].Subflow) > 0; n++ {
+	// A lag notice among them is not an event of the run's own: the
+	// projector counts on across it.
+	for k := c.sub; k > 0 && n < len(events) && (len(events[n].Subflow) > 0 || events[n].Kind == contract.EvLag); n++ {
 		if track.Stored(events[n]) {
 			k--
 		}
@@ -155,7 +157,8 @@ func (c cursor) findOwn(events []contract.RunEvent) (int, bool) {
 	}
 	n := 0
 	for i, ev := range events {
-		if len(ev.Subflow) == 0 && ev.Delta == 0 && ev.Seq <= c.seq {
+		// A lag notice's Seq names an event missed, or none.
+		if len(ev.Subflow) == 0 && ev.Delta == 0 && ev.Kind != contract.EvLag && ev.Seq <= c.seq {
 			n = i + 1
 		}
 	}
