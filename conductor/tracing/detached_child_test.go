@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -57,4 +58,56 @@ func TestClosedWhileChildAwaitsApprovalMarksEverySpanItEnds(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("spans ended by Close and their mark (-want +got):\n%s", diff)
 	}
+}
+
+// TestDetachWhileChildRunsMarksEverySpanItEnds: detaching the tracer
+// while a delegate's child waits on its model ends the child's spans and
+// the delegate call's with the root's, each marked, not only the root
+// run's and its model call's.
+func TestDetachWhileChildRunsMarksEverySpanItEnds(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	defer tp.Shutdown(context.Background())
+	agent, err := conductor.CreateAgent(helperCfg, conductor.Deps{
+		Model: conductor.Model{Provider: scripted.New(
+			scripted.Reply{Calls: []scripted.Call{{ID: "d1", Name: "delegate_helper", Arguments: `{"task":"x"}`}}},
+			scripted.Reply{Fail: &scripted.Failure{Hang: true}},
+		)},
+		Env: conductor.Env{SessionID: "s1", IDs: &conductor.CountingIDs{}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Close()
+	detach := tracing.New(tp, tracing.Options{}).Attach(agent)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	asking := awaitEvent(agent, contract.EvTurnStarted, 1)
+	done := make(chan error, 1)
+	go func() {
+		_, err := agent.Submit(ctx, conductor.Text("hello"))
+		done <- err
+	}()
+	waitOrFail(ctx, t, asking, "the child never called its model")
+	if err := agent.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	detach()
+	var got []string
+	for _, s := range exp.GetSpans() {
+		got = append(got, s.Name+" detached="+attrs(s)["baton.tracing.detached"])
+	}
+	slices.Sort(got)
+	want := []string{
+		"chat m detached=",
+		"chat m detached=true",
+		"execute_tool delegate_helper detached=true",
+		"invoke_agent baton detached=true",
+		"invoke_agent helper detached=true",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("spans ended by detaching and their mark (-want +got):\n%s", diff)
+	}
+	agent.Abort(ctx, contract.AbortNow)
+	<-done
 }
