@@ -46,7 +46,7 @@ func (t *transition) startBatch(blocks []contract.Block, n int) {
 func (t *transition) admit(p *contract.PendingCall, index int) {
 	tool, ok := t.lookupTool(p.Call.Name)
 	if !ok {
-		t.answer(p, fmt.Sprintf("error: unknown tool %q; available tools: %s", p.Call.Name, t.toolNames()), true)
+		t.answer(p, t.unknownTool(p.Call.Name), true)
 		return
 	}
 	p.Tool = tool
@@ -265,4 +265,20 @@ func (t *transition) batchResults() ([]contract.Block, int) {
 		blocks = append(blocks, b)
 	}
 	return blocks, tokens
+}
+
+// unknownTool is the result of a call to a tool the run does not offer.
+// From revision 14 a call to one of the agent's delegates that its depth
+// keeps from offering says so, so the model does the task itself rather
+// than look for the tool under another name.
+func (t *transition) unknownTool(name string) string {
+	cfg := t.rules.cfg
+	if t.s.Revision >= contract.RevisionSaysDepthCap && !cfg.OffersDelegates() {
+		for _, d := range cfg.Delegates {
+			if contract.DelegatePrefix+d.Name == name {
+				return fmt.Sprintf("error: %q cannot be called here: this agent runs at the delegation depth limit (%d) and may not delegate further; do the task with the tools you have: %s", name, cfg.DelegationDepthLimit(), t.toolNames())
+			}
+		}
+	}
+	return fmt.Sprintf("error: unknown tool %q; available tools: %s", name, t.toolNames())
 }

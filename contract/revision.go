@@ -71,7 +71,9 @@ package contract
 // run sent back for not matching the output schema are counted in its
 // snapshot, so a compaction does not give it its retries again
 // (RevisionRetriesCounted); a run that gives up on delegate calls still
-// out publishes subflow_failed for each (RevisionEndsChildren).
+// out publishes subflow_failed for each (RevisionEndsChildren); a call to
+// a delegate an agent at the depth limit does not offer is answered with
+// why (RevisionSaysDepthCap).
 const CurrentRevision = RevisionChoiceOnce
 
 // RevisionReducerSchedules is the first revision whose rules decide which
@@ -216,6 +218,13 @@ const RevisionRetriesCounted = 14
 // Earlier revisions answered the calls without it, so a stream that
 // showed a child's subflow_started never showed it end.
 const RevisionEndsChildren = 14
+
+// RevisionSaysDepthCap is the first revision under which a call to one
+// of an agent's delegates, which the agent at the delegation depth limit
+// does not offer, is answered saying so. Earlier revisions answered it
+// as an unknown tool, and a model that knew the delegate from its
+// instructions went looking for it under other names.
+const RevisionSaysDepthCap = 14
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every
