@@ -71,7 +71,7 @@ func ExampleRepeat() {
 	// Output:
 	// again
 	// again
-	// invalid_request turn: provider invalid_request: script exhausted: scripted: script exhausted
+	// invalid_request turn: provider invalid_request: scripted: script exhausted
 }
 
 func ExampleFunc() {

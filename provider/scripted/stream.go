@@ -26,7 +26,7 @@ func (s *Script) Stream(ctx context.Context, req contract.ModelRequest) iter.Seq
 			}
 		}
 		if !ok {
-			yield(turn.Chunk{}, &turn.ProviderError{Failure: contract.FailInvalidRequest, Message: "script exhausted", Err: ErrExhausted})
+			yield(turn.Chunk{}, &turn.ProviderError{Failure: contract.FailInvalidRequest, Err: ErrExhausted})
 			return
 		}
 		play(ctx, reply, yield)
