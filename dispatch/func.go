@@ -21,7 +21,9 @@ import (
 // whose arguments are an object. If Out is a string it is the outcome's
 // content as is; if it is a contract.ToolOutcome it is the outcome as is,
 // for a tool that says it cut its output or failed; otherwise the content
-// is Out marshalled as JSON. When In
+// is Out marshalled as JSON, and an Out that encoding/json can never
+// encode (a channel, a function, a complex number anywhere in it) is
+// refused here rather than failing every call. When In
 // is a struct of scalar fields, valid arguments are checked by decoding
 // them and looking at their keys, derived once per type, without walking
 // the schema; anything else still goes through the schema.
@@ -40,6 +42,9 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 	}
 	if err := schemaDescribes(reflect.TypeFor[In](), map[reflect.Type]bool{}); err != nil {
 		return nil, fmt.Errorf("%w %q: input type: %w", ErrInvalidTool, name, err)
+	}
+	if err := encodable(reflect.TypeFor[Out](), map[reflect.Type]bool{}); err != nil {
+		return nil, fmt.Errorf("%w %q: output type: %w", ErrInvalidTool, name, err)
 	}
 	schema, err := jsonschema.ForType(reflect.TypeFor[In](), schemaOptions())
 	if err != nil {

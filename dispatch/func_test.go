@@ -117,7 +117,9 @@ func TestFuncOutput(t *testing.T) {
 	jsn := MustFunc("count", "", func(_ context.Context, in map[string]int) ([]int, error) {
 		return []int{len(in)}, nil
 	})
-	bad := MustFunc("bad", "", func(context.Context, struct{}) (func(), error) { return func() {}, nil })
+	// An interface passes when the tool is defined; its value is judged
+	// when it comes.
+	bad := MustFunc("bad", "", func(context.Context, struct{}) (any, error) { return func() {}, nil })
 	whole := MustFunc("whole", "", func(context.Context, struct{}) (contract.ToolOutcome, error) {
 		return contract.ToolOutcome{Content: "cut", IsError: true, Truncated: true}, nil
 	})
