@@ -198,9 +198,10 @@ func (a *assembler) startCall(c Chunk) error {
 // ownCallID is id, or when a call of the reply already has it, id with
 // a suffix no call of the reply has: some servers give parallel calls
 // one id, and both the scheduler and the APIs refuse calls that share
-// one.
+// one. Calls without an id keep none: the rules name those after the
+// turn and the call's place.
 func (a *assembler) ownCallID(id string) string {
-	if !a.callIDTaken(id) {
+	if id == "" || !a.callIDTaken(id) {
 		return id
 	}
 	for n := len(a.args) + 1; ; n++ {

@@ -46,3 +46,22 @@ func TestRepeatedCallIDsMadeDistinct(t *testing.T) {
 		t.Errorf("the deltas show other ids than the reply (-reply +deltas):\n%s", diff)
 	}
 }
+
+// TestMissingCallIDsLeftToTheRules: calls a server sent without ids are
+// not given one here: the rules name them after the turn and the call's
+// place (call_1_0, call_1_1), rather than the second taking a bare
+// suffix such as "_2".
+func TestMissingCallIDsLeftToTheRules(t *testing.T) {
+	reply, _ := replyOf(t, []turn.Chunk{
+		callStart(0, "", "get_weather"), callArgs(0, `{"city":"Oslo"}`), callEnd(0),
+		callStart(1, "", "get_weather"), callArgs(1, `{"city":"Bergen"}`), callEnd(1),
+		stop(contract.StopToolUse),
+	})
+	var ids []string
+	for _, c := range reply.Reply.Calls() {
+		ids = append(ids, c.ID)
+	}
+	if diff := cmp.Diff([]string{"", ""}, ids); diff != "" {
+		t.Errorf("call ids (-want +got):\n%s", diff)
+	}
+}
