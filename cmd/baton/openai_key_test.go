@@ -7,7 +7,8 @@ import (
 // TestOpenAIAPINeedsKey: without OPENAI_API_KEY, a base URL at OpenAI's
 // own API, as the README's quick start exports it, fails before the run
 // with the missing key, as no base URL does; only another server may go
-// without one.
+// without one. The environment's base URL is read as the provider reads
+// it, surrounding space trimmed and a blank one none.
 func TestOpenAIAPINeedsKey(t *testing.T) {
 	const want = "--provider openai: OPENAI_API_KEY is not set, and api.openai.com needs it"
 	tests := []struct {
@@ -23,6 +24,8 @@ func TestOpenAIAPINeedsKey(t *testing.T) {
 		{"flag over env", "https://api.openai.com/v1", "http://127.0.0.1:11434/v1", ""},
 		{"local server", "http://127.0.0.1:11434/v1", "", ""},
 		{"lookalike host", "", "https://api.openai.com.example/v1", ""},
+		{"env with a line break", "https://api.openai.com/v1\n", "", want},
+		{"blank env", " \n", "", "--provider openai: OPENAI_API_KEY is not set (or give --base-url for a local OpenAI-compatible server)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -51,7 +51,8 @@ func openProvider(p providerSpec) (turn.Provider, string, error) {
 	case "openai":
 		baseURL := p.baseURL
 		if baseURL == "" {
-			baseURL = os.Getenv("OPENAI_BASE_URL")
+			// Read as the provider reads it: trimmed, and none when blank.
+			baseURL = strings.TrimSpace(os.Getenv("OPENAI_BASE_URL"))
 		}
 		key := strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
 		if key == "" && baseURL == "" {
