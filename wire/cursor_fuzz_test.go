@@ -39,6 +39,7 @@ func FuzzCursor(f *testing.F) {
 	f.Add("3+:4")
 	f.Add("3+a%zz:4")
 	f.Add("3+a:4.0")
+	f.Add("1.1+0:0")
 	f.Fuzz(func(t *testing.T, id string) {
 		c, err := parseCursor(id)
 		if err != nil {
@@ -58,10 +59,12 @@ func FuzzCursor(f *testing.F) {
 }
 
 // names reports whether c names ev itself: an event of the stream's own
-// run by its seq and delta, a delegated run's by its session's too.
+// run by its seq and delta, a delegated run's by its session's too. An
+// id naming a delegated event the stream does not hold leaves the client
+// right after the event of its own run the id names first.
 func names(c cursor, ev contract.RunEvent) bool {
-	if c.in != nil {
-		return len(ev.Subflow) > 0 && ev.SessionID == c.in.session && ev.Seq == c.in.seq && ev.Delta == c.in.delta
+	if c.in != nil && len(ev.Subflow) > 0 {
+		return ev.SessionID == c.in.session && ev.Seq == c.in.seq && ev.Delta == c.in.delta
 	}
 	return len(ev.Subflow) == 0 && ev.Seq == c.seq && ev.Delta == c.delta
 }
