@@ -8,12 +8,13 @@ import (
 var (
 	urls = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
 	// Credentials: what follows Bearer or Basic, when it has the digit or
-	// padding that credentials have and prose lacks; the value of a
+	// padding that credentials have and prose lacks, and the length
+	// (minCredential) that "basic 4k" lacks; the value of a
 	// key=value or JSON pair naming a key, token, secret or password, in
 	// any style (api_key, x-api-key, OPENAI_API_KEY, "client_secret": );
 	// and the prefixed keys providers and clouds issue.
 	secrets = regexp.MustCompile(strings.Join([]string{
-		`((?i:bearer|basic)\s+)[A-Za-z._~+/-]*[0-9=][A-Za-z0-9._~+/=-]*`,
+		`((?i:\b(?:bearer|basic))\s+)[A-Za-z._~+/-]*[0-9=][A-Za-z0-9._~+/=-]*`,
 		`((?i:\b(?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|access[_-]?token|token|secret|password|passwd|key))"?\s*[=:]\s*"?)[^\s"'&,]+`,
 		`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{8,}`,
 		`\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{8,}`,
@@ -31,6 +32,10 @@ var (
 	}, "|"))
 )
 
+// minCredential is the shortest text after Bearer or Basic taken for a
+// credential: Basic's is the base64 of a user, a colon and a password.
+const minCredential = 8
+
 // Error returns msg with URLs replaced by "[url]" and credentials by
 // "[redacted]".
 func Error(msg string) string {
@@ -38,6 +43,8 @@ func Error(msg string) string {
 	return secrets.ReplaceAllStringFunc(msg, func(m string) string {
 		sub := secrets.FindStringSubmatch(m)
 		switch {
+		case sub[1] != "" && len(m)-len(sub[1]) < minCredential:
+			return m
 		case sub[1] != "":
 			return sub[1] + "[redacted]"
 		case sub[2] != "":

@@ -50,6 +50,8 @@ func TestErrorKeepsOrdinaryText(t *testing.T) {
 		"task-runner-failed after 3 attempts",
 		"invalid Bearer credentials",
 		"the basic plan does not include this model",
+		"the basic 2-step plan does not include this model",
+		"a basic 4k context",
 		"duplicate key value violates unique constraint pk_users_email",
 	} {
 		if diff := cmp.Diff(in, Error(in)); diff != "" {
