@@ -67,7 +67,7 @@ package contract
 // when it does (RevisionCompactWithSteering).
 //
 // Revision 14 adds: a tool choice that makes the model call a tool holds
-// for a run's first model call only (RevisionChoiceOnce); the answers a
+// until the run's first round of tool calls (RevisionChoiceOnce); the answers a
 // run sent back for not matching the output schema are counted in its
 // snapshot, so a compaction does not give it its retries again
 // (RevisionRetriesCounted); a run that gives up on delegate calls still
@@ -196,9 +196,10 @@ const RevisionCompactWithSteering = 13
 
 // RevisionChoiceOnce is the first revision under which a tool choice
 // that makes the model call a tool (Sampling.ToolChoice required, or
-// naming a tool) holds for the run's first model call only: the calls
-// after the model's first reply, which that choice made a tool call,
-// send ToolChoiceAuto, so the model can answer with the results. Earlier
+// naming a tool) holds until the run's first round of tool calls: the
+// calls after it send ToolChoiceAuto, so the model can answer with the
+// results, while a call that failed (a context overflow sent again after
+// a summary) keeps the choice. Earlier
 // revisions sent the choice with every call, so the model could never
 // reply without a tool call and the run went on until MaxTurns or the
 // loop guard ended it.

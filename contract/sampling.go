@@ -6,9 +6,9 @@ import "fmt"
 // (the model decides, the providers' default), ToolChoiceRequired (some
 // tool), ToolChoiceNone (no tool), or any other value, the name of the one
 // tool it must call. Empty leaves the provider's default. From revision
-// 14 a choice that makes the model call a tool goes with a run's first
-// model call only, and the run's later calls send ToolChoiceAuto (see
-// RevisionChoiceOnce).
+// 14 a choice that makes the model call a tool holds until the run's
+// first round of tool calls, and the run's later calls send
+// ToolChoiceAuto (see RevisionChoiceOnce).
 type ToolChoice string
 
 const (
