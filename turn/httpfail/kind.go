@@ -25,9 +25,9 @@ func StatusKind(status int, msg string) contract.FailureKind {
 		return contract.FailRateLimited
 	case status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusPaymentRequired:
 		return contract.FailAuth
-	case status == http.StatusRequestEntityTooLarge, ContextOverflow(msg):
+	case status == http.StatusRequestEntityTooLarge, overflowSaid(status, msg):
 		return contract.FailContextOverflow
-	case status >= 500, status == http.StatusConflict, status == http.StatusTooEarly:
+	case status >= 500, retried(status):
 		return contract.FailServer
 	case status == http.StatusRequestTimeout:
 		return contract.FailTimeout
@@ -86,6 +86,27 @@ var overflowPhrases = []string{
 	"prompt is too long", "too many tokens", "exceeds the maximum number of tokens", "maximum prompt length",
 	"maximum model length", "input is too long for requested model",
 }
+
+// retried says a 4xx status is the server's failure, which a retry may
+// get past.
+func retried(status int) bool {
+	return status == http.StatusConflict || status == http.StatusTooEarly
+}
+
+// overflowSaid says a failure of status says the prompt does not fit. A
+// failure the server owns (a 5xx, a conflict) must name the context or
+// the prompt: one that speaks only of too many tokens may mean a rate or
+// a queue, and is retried.
+func overflowSaid(status int, msg string) bool {
+	if status >= 500 || retried(status) {
+		msg = tokenCounts.Replace(strings.ToLower(msg))
+	}
+	return ContextOverflow(msg)
+}
+
+// tokenCounts takes out the phrases that speak of tokens without the
+// context.
+var tokenCounts = strings.NewReplacer("too many tokens", "", "exceeds the maximum number of tokens", "")
 
 // ContextOverflow reports whether msg says the prompt does not fit.
 func ContextOverflow(msg string) bool {

@@ -29,6 +29,11 @@ func TestStatusKind(t *testing.T) {
 		{500, "exceed_context_size_error 500 the request exceeds the available context size. try increasing the context size or enable context shift", contract.FailContextOverflow},
 		{500, "server_error Context size has been exceeded.", contract.FailContextOverflow},
 		{503, "upstream connect error or disconnect/reset before headers", contract.FailServer},
+		// A server's failure that speaks of tokens as a rate does is
+		// retried: only one that names the context is an overflow.
+		{503, "Too many tokens per minute for this deployment; please slow down", contract.FailServer},
+		{500, "too many tokens in flight, try again", contract.FailServer},
+		{409, "too many tokens queued", contract.FailServer},
 		{400, "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", contract.FailContextOverflow},
 		{400, "This model's maximum prompt length is 131072 but the request contains 140000 tokens.", contract.FailContextOverflow},
 		{400, "The decoder prompt (length 5000) is longer than the maximum model length of 4096.", contract.FailContextOverflow},
