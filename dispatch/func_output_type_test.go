@@ -56,11 +56,11 @@ func TestFuncRefusesAnOutputJSONCannotEncode(t *testing.T) {
 	refuse("a map keyed by a struct", err, "map")
 	for name, ok := range map[string]func() error{
 		"unexported and skipped fields": func() error {
-			_, err := dispatch.Func("e", "d", func(context.Context, noArgs) (hiddenChan, error) { return hiddenChan{}, nil })
+			_, err := dispatch.Func("e", "d", func(context.Context, noArgs) (hiddenChan, error) { return hiddenChan{Name: "n", done: make(chan struct{})}, nil })
 			return err
 		},
 		"a type that marshals itself": func() error {
-			_, err := dispatch.Func("f", "d", func(context.Context, noArgs) (ownJSON, error) { return ownJSON{}, nil })
+			_, err := dispatch.Func("f", "d", func(context.Context, noArgs) (ownJSON, error) { return ownJSON{c: make(chan int)}, nil })
 			return err
 		},
 		"any, times, maps keyed by ints": func() error {
