@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,11 +166,30 @@ func TestServeRunInFlightTakesTheNewToolList(t *testing.T) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out}}}, struct{}{}, nil
 		}
 	}
+	// shift returns once baton has listed the tools again: it asks only
+	// after it counted the change notice, so the call's result then waits
+	// for the new list, however late the notice came on a busy machine.
+	var shifting atomic.Bool
+	relisted := make(chan struct{})
+	var relistOnce sync.Once
+	server.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method == "tools/list" && shifting.Load() {
+				relistOnce.Do(func() { close(relisted) })
+			}
+			return next(ctx, method, req)
+		}
+	})
 	sdk.AddTool(server, &sdk.Tool{Name: "first"}, text("ran first"))
 	sdk.AddTool(server, &sdk.Tool{Name: "shift"}, func(ctx context.Context, req *sdk.CallToolRequest, in struct{}) (*sdk.CallToolResult, struct{}, error) {
+		shifting.Store(true)
 		server.RemoveTools("first", "shift")
 		sdk.AddTool(server, &sdk.Tool{Name: "second"}, text("ran second"))
-		time.Sleep(500 * time.Millisecond)
+		select {
+		case <-relisted:
+		case <-ctx.Done():
+		case <-time.After(20 * time.Second):
+		}
 		return text("shifted")(ctx, req, in)
 	})
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
