@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -101,9 +103,22 @@ func serveStdio() {
 
 // addShifting adds old, which answers "old", and shift, which drops old
 // and itself and adds fresh (the server announces the change at once),
-// then answers "shifted" a moment later, as a call that changes what a
-// server offers does.
+// then answers "shifted" once the client has asked for the tools again, as
+// a call that changes what a server offers does: the client asks only
+// after it counted the notice, so the answer cannot overtake the notice
+// however busy the machine.
 func addShifting(server *sdk.Server) {
+	var shifting atomic.Bool
+	relisted := make(chan struct{})
+	var relistOnce sync.Once
+	server.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method == "tools/list" && shifting.Load() {
+				relistOnce.Do(func() { close(relisted) })
+			}
+			return next(ctx, method, req)
+		}
+	})
 	text := func(out string) sdk.ToolHandlerFor[struct{}, struct{}] {
 		return func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, struct{}, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out}}}, struct{}{}, nil
@@ -111,9 +126,14 @@ func addShifting(server *sdk.Server) {
 	}
 	sdk.AddTool(server, &sdk.Tool{Name: "old"}, text("old"))
 	sdk.AddTool(server, &sdk.Tool{Name: "shift"}, func(ctx context.Context, req *sdk.CallToolRequest, in struct{}) (*sdk.CallToolResult, struct{}, error) {
+		shifting.Store(true)
 		server.RemoveTools("old", "shift")
 		sdk.AddTool(server, &sdk.Tool{Name: "fresh"}, text("fresh"))
-		time.Sleep(200 * time.Millisecond)
+		select {
+		case <-relisted:
+		case <-ctx.Done():
+		case <-time.After(20 * time.Second):
+		}
 		return text("shifted")(ctx, req, in)
 	})
 }
