@@ -35,30 +35,42 @@ func (t *transition) boundary() {
 	t.invokeModel()
 }
 
+// invokeModel starts the run's next model call. The request is written
+// into its effect's slot and the event is made by a function of its own,
+// so neither takes room in the frames above a run's first model call,
+// which a run in flight keeps on its stack.
 func (t *transition) invokeModel() {
 	t.s.Turns++
 	t.s.Phase = contract.PhaseAwaitingModel
 	if t.rules.cfg.Revision >= 1 {
-		t.publish(contract.RunEvent{Kind: contract.EvTurnStarted, Round: t.s.Turns, MaxRounds: t.rules.cfg.MaxTurns})
+		t.turnStarted()
 	}
 	m := slot(t.invokeRoom, &t.ninvoke)
-	m.Request = t.request()
+	t.request(&m.Request)
 	t.emit(m)
 }
 
-func (t *transition) request() contract.ModelRequest {
+// turnStarted publishes turn_started.
+//
+//go:noinline
+func (t *transition) turnStarted() {
+	t.publish(contract.RunEvent{Kind: contract.EvTurnStarted, Round: t.s.Turns, MaxRounds: t.rules.cfg.MaxTurns})
+}
+
+// request writes the next model call's request into r.
+func (t *transition) request(r *contract.ModelRequest) {
 	cfg := t.rules.cfg
-	return contract.ModelRequest{
-		Model:           cfg.Model,
-		System:          t.systemPrompt(),
-		History:         t.modelHistory(),
-		Tools:           t.toolList(),
-		MaxOutputTokens: cfg.MaxOutputTokens,
-		Thinking:        cfg.Thinking,
-		Turn:            t.s.Turns,
-		Sampling:        t.sampling(),
-		Output:          cfg.Output,
-	}
+	*r = contract.ModelRequest{}
+	r.Model = cfg.Model
+	r.System = t.systemPrompt()
+	r.History = t.modelHistory()
+	r.Tools = t.toolList()
+	r.MaxOutputTokens = cfg.MaxOutputTokens
+	r.Thinking = cfg.Thinking
+	r.Turn = t.s.Turns
+	r.Sampling = cfg.Sampling
+	t.spendChoice(&r.Sampling)
+	r.Output = cfg.Output
 }
 
 // startCompaction emits compact when the policy says so and there is

@@ -91,9 +91,7 @@ func (t *transition) startRun(sub contract.Submitted) {
 	if t.allowsTree() {
 		t.grant(sub.Allowed)
 	}
-	// The client's ids name the run's input messages to a client that
-	// must be told which messages the session holds (wire/agui).
-	t.publish(contract.RunEvent{Kind: contract.EvRunStarted, Text: inputText(sub.Input), ClientIDs: clientIDs(sub.Input)})
+	t.runStarted(&sub)
 	for _, turn := range sub.Retrieved {
 		turn.Role = contract.RoleUser
 		turn.Mark = contract.MarkRetrieved
@@ -107,6 +105,16 @@ func (t *transition) startRun(sub contract.Submitted) {
 		return
 	}
 	t.boundary()
+}
+
+// runStarted publishes run_started. The client's ids name the run's
+// input messages to a client that must be told which messages the
+// session holds (wire/agui). Not inlined: the event would take room in
+// the frame of startRun, under which the run's first model call is made.
+//
+//go:noinline
+func (t *transition) runStarted(sub *contract.Submitted) {
+	t.publish(contract.RunEvent{Kind: contract.EvRunStarted, Text: inputText(sub.Input), ClientIDs: clientIDs(sub.Input)})
 }
 
 func inputText(turns []contract.Turn) string {

@@ -36,7 +36,9 @@ func (t *transition) onResumeAwaitingModel() {
 	if t.steersOnResume() {
 		t.deliverQueued(contract.InputSteer)
 	}
-	t.emit(&contract.InvokeModel{Request: t.request()})
+	m := new(contract.InvokeModel)
+	t.request(&m.Request)
+	t.emit(m)
 }
 
 // onModelFailed faults the run with the model's failure, unless the

@@ -34,7 +34,7 @@ func (t *transition) retryOutput(sig contract.ModelReplied) bool {
 // history, which a summary may since have replaced.
 func (t *transition) outputRetries() int {
 	if t.countsRetries() {
-		return t.s.OutputRetries
+		return int(t.s.OutputRetries)
 	}
 	n := 0
 	h := t.s.History

@@ -92,7 +92,7 @@ func (t *transition) endsChildren() bool {
 // for one; a run never goes back to an older one.
 func (t *transition) upgrade(sig contract.Resumed) {
 	if sig.Revision > t.s.Revision && sig.Revision <= contract.CurrentRevision {
-		retries := t.outputRetries()
+		retries := int32(t.outputRetries())
 		t.s.Revision = sig.Revision
 		if t.countsRetries() {
 			// The count moves to the snapshot with what history shows.

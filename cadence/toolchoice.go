@@ -2,18 +2,16 @@ package cadence
 
 import "github.com/batonrt/baton/contract"
 
-// sampling is the request options of the next model call: the agent's,
-// with a tool choice that makes the model call a tool spent once the
-// run's model has called tools (revision 14 on). Such a choice made that
-// reply a tool call; holding it for the calls after would leave the
-// model no way to answer with the results. A model call that failed (a
-// context overflow sent again after a summary) spends nothing.
-func (t *transition) sampling() contract.Sampling {
-	s := t.rules.cfg.Sampling
+// spendChoice takes a tool choice that makes the model call a tool out
+// of s once the run's model has called tools (revision 14 on). Such a
+// choice made that reply a tool call; holding it for the calls after
+// would leave the model no way to answer with the results. A model call
+// that failed (a context overflow sent again after a summary) spends
+// nothing.
+func (t *transition) spendChoice(s *contract.Sampling) {
 	if t.s.Revision >= contract.RevisionChoiceOnce && forcesCall(s.ToolChoice) && t.calledTools() {
 		s.ToolChoice = contract.ToolChoiceAuto
 	}
-	return s
 }
 
 // forcesCall says a tool choice makes the model call a tool.

@@ -83,16 +83,19 @@ type RunSnapshot struct {
 	// Warned says the loop guard's reminder was given for the current
 	// repetition.
 	Warned bool `json:"warned,omitempty"`
+	// OutputRetries counts the current run's final answers sent back for
+	// not matching the output schema (revision 14 on; earlier revisions
+	// count the notes that sent them back in the run's history). It is
+	// 32 bits beside Warned so that it takes the room Warned's alignment
+	// leaves, and a snapshot, held by value in the frames under a run's
+	// every step, is no larger than before it.
+	OutputRetries int32 `json:"output_retries,omitempty"`
 	// CompactedAt is the history length right after the last compaction
 	// attempt; no new attempt happens until history grows past it.
 	CompactedAt  int       `json:"compacted_at,omitempty"`
 	RunStartedAt Timestamp `json:"run_started_at,omitempty"`
 	// RunFrom is the history index of the current run's first turn.
 	RunFrom int `json:"run_from,omitempty"`
-	// OutputRetries counts the current run's final answers sent back for
-	// not matching the output schema (revision 14 on; earlier revisions
-	// count the notes that sent them back in the run's history).
-	OutputRetries int `json:"output_retries,omitempty"`
 	// CondensedInput are the current run's input turns that carry a
 	// client's id (Turn.ClientID) and that compaction condensed into a
 	// summary, as text: the history no longer holds them, and a host
