@@ -85,7 +85,12 @@ func Connect(ctx context.Context, srv Server) (*Source, error) {
 		s.end()
 		return nil, fmt.Errorf("mcp: connect %q: %w", srv.Name, err)
 	}
+	// Under the lock as every other access: a server may say its list
+	// changed during the handshake, and the SDK runs the handler that
+	// reads conn (markStale) beside Connect.
+	s.mu.Lock()
 	s.conn = c
+	s.mu.Unlock()
 	return s, nil
 }
 
