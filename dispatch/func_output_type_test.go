@@ -56,7 +56,9 @@ func TestFuncRefusesAnOutputJSONCannotEncode(t *testing.T) {
 	refuse("a map keyed by a struct", err, "map")
 	for name, ok := range map[string]func() error{
 		"unexported and skipped fields": func() error {
-			_, err := dispatch.Func("e", "d", func(context.Context, noArgs) (hiddenChan, error) { return hiddenChan{Name: "n", done: make(chan struct{})}, nil })
+			_, err := dispatch.Func("e", "d", func(context.Context, noArgs) (hiddenChan, error) {
+				return hiddenChan{Name: "n", done: make(chan struct{})}, nil
+			})
 			return err
 		},
 		"a type that marshals itself": func() error {
