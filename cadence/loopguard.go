@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/batonrt/baton/contract"
@@ -22,7 +23,7 @@ func (t *transition) recordLoop(batch []contract.PendingCall) repetition {
 	recent := make([]string, 0, len(kept)+len(batch))
 	recent = append(recent, kept...)
 	for i := range batch {
-		recent = append(recent, signature(batch[i].Call))
+		recent = append(recent, t.signature(batch[i].Call))
 	}
 	if len(recent) > window {
 		recent = recent[len(recent)-window:]
@@ -46,6 +47,17 @@ func (t *transition) remindIfLooping() {
 	text := fmt.Sprintf("Reminder: you have repeated %s %d times with no new result. Stop repeating it: change the arguments, try a different approach, or answer with what you have.", rep.pattern(), rep.count)
 	t.appendTurn(contract.Turn{Role: contract.RoleUser, Mark: contract.MarkReminder, Blocks: []contract.Block{contract.TextBlock(text)}})
 	t.publish(contract.RunEvent{Kind: contract.EvLoopWarning, Text: text})
+}
+
+// signature is the call's signature as the run's revision reads it:
+// from revision 14 with an object's keys in order (see keyedSignature).
+func (t *transition) signature(c contract.ToolCall) string {
+	if t.s.Revision >= contract.RevisionLoopKeysSorted && outsideStrings(c.Arguments, isComma) {
+		if s, ok := keyedSignature(c); ok {
+			return s
+		}
+	}
+	return signature(c)
 }
 
 // signature identifies a call by tool and arguments, with the arguments
@@ -86,6 +98,35 @@ func (r repetition) pattern() string {
 // spaceOutsideStrings reports whether s, read as JSON, has white space
 // outside its strings: the only bytes json.Compact removes.
 func spaceOutsideStrings(s string) bool { return outsideStrings(s, isJSONSpace) }
+
+func isComma(b byte) bool { return b == ',' }
+
+// keyedSignature is signature with the arguments' objects written with
+// their keys in order, so that their order does not hide a repeat; the
+// numbers keep their text. Arguments that are not JSON have none. Only
+// arguments with a comma outside their strings, which one key and
+// value do not need, are read: most calls cost nothing more. Not
+// inlined: what it decodes would take room in the frame of every step
+// that closes a batch.
+//
+//go:noinline
+func keyedSignature(c contract.ToolCall) (string, bool) {
+	dec := json.NewDecoder(strings.NewReader(c.Arguments))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil || dec.More() {
+		return "", false
+	}
+	var b bytes.Buffer
+	b.WriteString(c.Name)
+	b.WriteByte(' ')
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return "", false
+	}
+	return strings.TrimSuffix(b.String(), "\n"), true
+}
 
 // loopCount measures the repetition at the end of the window: the same
 // call n times in a row, or two calls alternating for n rounds.

@@ -24,7 +24,7 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 	// The batch's new results are added at once, so the set shares all
 	// but the runs they land in with the input snapshot's.
 	var room [8]uint64
-	added := newResults(p, batch, room[:0])
+	added := t.newResults(p, batch, room[:0])
 	p.Seen = p.Seen.WithHex(added...)
 	if len(added) > 0 {
 		p.StaleRounds = 0
@@ -40,10 +40,10 @@ func (t *transition) noteProgress(batch []contract.PendingCall) {
 // has not seen, counting the others as repeats. It is apart from
 // noteProgress so that its frame is gone before the set is extended,
 // deep in the caller's stack.
-func newResults(p *contract.Progress, batch []contract.PendingCall, added []uint64) []uint64 {
+func (t *transition) newResults(p *contract.Progress, batch []contract.PendingCall, added []uint64) []uint64 {
 	for i := range batch {
 		r := batchResult(&batch[i])
-		h := resultHash(&batch[i].Call, &r)
+		h := t.resultHash(&batch[i].Call, &r)
 		if p.Seen.HasHex(h) || slices.Contains(added, h) {
 			p.Repeats++
 		} else {
@@ -60,7 +60,7 @@ func stall(p contract.Progress) int { return max(p.Repeats, p.StaleRounds) }
 // resultHash names what a call brought back: the call's signature (tool
 // and compacted arguments), the error flag and the content. The guard's
 // set holds it in base 16 (contract.SortedSet.WithHex).
-func resultHash(c *contract.ToolCall, r *contract.ToolResult) uint64 {
+func (t *transition) resultHash(c *contract.ToolCall, r *contract.ToolResult) uint64 {
 	// FNV-1a 64 written out so the strings need no []byte copies; the
 	// value is the one hash/fnv's New64a gives for the same bytes.
 	h := uint64(14695981039346656037)
@@ -70,8 +70,8 @@ func resultHash(c *contract.ToolCall, r *contract.ToolResult) uint64 {
 			h *= 1099511628211
 		}
 	}
-	if spaceOutsideStrings(c.Arguments) {
-		add(signature(*c))
+	if spaceOutsideStrings(c.Arguments) || (t.s.Revision >= contract.RevisionLoopKeysSorted && outsideStrings(c.Arguments, isComma)) {
+		add(t.signature(*c))
 	} else {
 		// The signature's bytes, without building it.
 		add(c.Name)

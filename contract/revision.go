@@ -73,7 +73,8 @@ package contract
 // (RevisionRetriesCounted); a run that gives up on delegate calls still
 // out publishes subflow_failed for each (RevisionEndsChildren); a call to
 // a delegate an agent at the depth limit does not offer is answered with
-// why (RevisionSaysDepthCap).
+// why (RevisionSaysDepthCap); the loop guards read a call's arguments
+// with their keys in order (RevisionLoopKeysSorted).
 const CurrentRevision = RevisionChoiceOnce
 
 // RevisionReducerSchedules is the first revision whose rules decide which
@@ -226,6 +227,14 @@ const RevisionEndsChildren = 14
 // as an unknown tool, and a model that knew the delegate from its
 // instructions went looking for it under other names.
 const RevisionSaysDepthCap = 14
+
+// RevisionLoopKeysSorted is the first revision under which the loop
+// guard and the no-progress guard read a call's arguments with their
+// objects' keys in order, so a repeat whose keys come in another order
+// is the same call. Earlier revisions took each order for another call:
+// a model repeating itself with its keys shuffled was seen late, as an
+// alternation, or not at all.
+const RevisionLoopKeysSorted = 14
 
 // FailedRunsPolicy says what the model sees, in later runs of a session,
 // of a run that faulted or was aborted. The session's store keeps every
