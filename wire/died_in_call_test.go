@@ -43,7 +43,12 @@ func (p streamsThenHangs) Stream(ctx context.Context, _ contract.ModelRequest) i
 // run in flight picked up.
 func plainServer(t *testing.T, st store.Store, model turn.Provider, opts HandlerOptions) (*httptest.Server, *Handler) {
 	t.Helper()
-	h := NewRunnerHandler(func(ctx context.Context, id string) (Runner, error) {
+	return serveRunners(t, plainRunners(st, model), opts)
+}
+
+// plainRunners is plainServer's runner factory: agents of model over st.
+func plainRunners(st store.Store, model turn.Provider) func(ctx context.Context, id string) (Runner, error) {
+	return func(ctx context.Context, id string) (Runner, error) {
 		a, err := conductor.CreateAgent(contract.AgentConfig{Model: "m"}, conductor.Deps{
 			Model: conductor.Model{Provider: model, MaxRetries: turn.NoRetries},
 			Env:   conductor.Env{Store: st, SessionID: id, Clock: &conductor.FixedClock{Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Step: time.Millisecond}, IDs: &conductor.CountingIDs{}},
@@ -55,7 +60,13 @@ func plainServer(t *testing.T, st store.Store, model turn.Provider, opts Handler
 			return nil, err
 		}
 		return AgentRunner(a), nil
-	}, opts)
+	}
+}
+
+// serveRunners serves a handler over newRunner until the test ends.
+func serveRunners(t *testing.T, newRunner func(ctx context.Context, id string) (Runner, error), opts HandlerOptions) (*httptest.Server, *Handler) {
+	t.Helper()
+	h := NewRunnerHandler(newRunner, opts)
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); h.Close() })
 	return srv, h

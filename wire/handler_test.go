@@ -219,14 +219,15 @@ func TestHandlerClientDisconnectLeavesNothingBehind(t *testing.T) {
 	}
 }
 
-// waitFor polls cond with tiny sleeps, bounded; it checks state, not speed.
+// waitFor polls cond with tiny sleeps until a deadline; it checks state,
+// not speed, so the deadline is far beyond what a busy machine needs and
+// only stops a broken test hanging.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for range 2000 {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		if cond() {
 			return
 		}
-		time.Sleep(time.Millisecond)
 	}
-	t.Fatal("condition not reached")
+	t.Fatal("condition not reached in 20s")
 }
