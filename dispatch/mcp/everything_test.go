@@ -120,14 +120,17 @@ func TestEverythingStdio(t *testing.T) {
 // and the output cap cuts a long result.
 func TestDispatchLimits(t *testing.T) {
 	bin := serverBin(t, "mcp-server-everything")
-	tools := everything(t, mcp.Server{Name: "ev", Command: []string{bin, "stdio"}, Timeout: 300 * time.Millisecond})
+	short := everything(t, mcp.Server{Name: "ev", Command: []string{bin, "stdio"}, Timeout: 300 * time.Millisecond})
 	start := time.Now()
-	o := call(t, tools, dispatch.Options{Grace: 100 * time.Millisecond}, "trigger-long-running-operation", `{"duration":60,"steps":60}`)
+	o := call(t, short, dispatch.Options{Grace: 100 * time.Millisecond}, "trigger-long-running-operation", `{"duration":60,"steps":60}`)
 	if !o.TimedOut || !o.Outcome.IsError || time.Since(start) > 10*time.Second {
 		t.Errorf("long call: %+v after %v, want a timed-out error result at once", o, time.Since(start))
 	}
+	// The capped call must complete, so it gets a server whose timeout a
+	// busy machine's slow round trip stays well within.
+	roomy := everything(t, mcp.Server{Name: "ev", Command: []string{bin, "stdio"}, Timeout: 20 * time.Second})
 	long := strings.Repeat("x", 500)
-	o = call(t, tools, dispatch.Options{OutputCap: 100}, "echo", `{"message":"`+long+`"}`)
+	o = call(t, roomy, dispatch.Options{OutputCap: 100}, "echo", `{"message":"`+long+`"}`)
 	if !o.Outcome.Truncated || len(o.Outcome.Content) > 100 {
 		t.Errorf("capped call: %+v", o.Outcome)
 	}
