@@ -1,11 +1,11 @@
 package httpfail
 
 import (
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/batonrt/baton/contract"
+	"github.com/batonrt/baton/turn"
 )
 
 // StatusKind maps an HTTP error status and the API's message to a kind.
@@ -18,22 +18,20 @@ import (
 // the message says the prompt does not fit: llama.cpp's server has said
 // so with status 500, and no retry makes it fit.
 func StatusKind(status int, msg string) contract.FailureKind {
+	// The status alone is classified as turn.FailureForStatus does, for
+	// providers that have nothing else; the message refines it here.
+	kind := turn.FailureForStatus(status)
 	switch {
-	case status == http.StatusTooManyRequests && strings.Contains(msg, "insufficient_quota"):
+	case kind == contract.FailRateLimited && strings.Contains(msg, "insufficient_quota"):
 		return contract.FailAuth
-	case status == http.StatusTooManyRequests:
-		return contract.FailRateLimited
-	case status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusPaymentRequired:
-		return contract.FailAuth
-	case status == http.StatusRequestEntityTooLarge, overflowSaid(status, msg):
+	case kind == contract.FailRateLimited, kind == contract.FailAuth:
+		return kind
+	case overflowSaid(kind, msg):
 		return contract.FailContextOverflow
-	case status >= 500, retried(status):
-		return contract.FailServer
-	case status == http.StatusRequestTimeout:
-		return contract.FailTimeout
-	default:
+	case kind == contract.FailOther:
 		return contract.FailInvalidRequest
 	}
+	return kind
 }
 
 // FrameKind maps the type or code of an in-stream error frame to a kind.
@@ -87,18 +85,12 @@ var overflowPhrases = []string{
 	"maximum model length", "input is too long for requested model",
 }
 
-// retried says a 4xx status is the server's failure, which a retry may
-// get past.
-func retried(status int) bool {
-	return status == http.StatusConflict || status == http.StatusTooEarly
-}
-
-// overflowSaid says a failure of status says the prompt does not fit. A
-// failure the server owns (a 5xx, a conflict) must name the context or
-// the prompt: one that speaks only of too many tokens may mean a rate or
-// a queue, and is retried.
-func overflowSaid(status int, msg string) bool {
-	if status >= 500 || retried(status) {
+// overflowSaid says a failure of the kind its status gives says the
+// prompt does not fit. A failure the server owns (a 5xx, a conflict) must
+// name the context or the prompt: one that speaks only of too many tokens
+// may mean a rate or a queue, and is retried.
+func overflowSaid(kind contract.FailureKind, msg string) bool {
+	if kind == contract.FailServer {
 		msg = tokenCounts.Replace(strings.ToLower(msg))
 	}
 	return ContextOverflow(msg)
