@@ -99,21 +99,21 @@ func openProvider(p providerSpec) (turn.Provider, string, error) {
 // isOpenAIAPI says whether baseURL is OpenAI's own API, api.openai.com or
 // one of its regional hosts, as the openai provider tells it.
 func isOpenAIAPI(baseURL string) bool {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return false
-	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	host := hostOf(baseURL)
 	return host == "api.openai.com" || strings.HasSuffix(host, ".api.openai.com")
 }
 
 // isAnthropicAPI says whether baseURL is Anthropic's own API.
-func isAnthropicAPI(baseURL string) bool {
+func isAnthropicAPI(baseURL string) bool { return hostOf(baseURL) == "api.anthropic.com" }
+
+// hostOf is baseURL's host as DNS reads it: lower case, without a final
+// dot; empty for a URL that does not parse.
+func hostOf(baseURL string) string {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	if err != nil {
-		return false
+		return ""
 	}
-	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".") == "api.anthropic.com"
+	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 }
 
 func orDefault(v, d string) string {
