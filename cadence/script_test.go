@@ -277,10 +277,8 @@ func (s *script) signal(words []string) (contract.Signal, error) {
 	case "delegated":
 		d := contract.DelegateSettled{CallID: a(1), Session: a(2), Outcome: contract.ToolOutcome{Content: a(3), IsError: a(4) == "error"}, At: at}
 		for i := 4; i < len(words); i++ {
-			if u, ok := strings.CutPrefix(a(i), "usage="); ok {
-				in, out, _ := strings.Cut(u, "/")
-				d.Usage.InputTokens, _ = strconv.ParseInt(in, 10, 64)
-				d.Usage.OutputTokens, _ = strconv.ParseInt(out, 10, 64)
+			if strings.HasPrefix(a(i), "usage=") {
+				d.Usage = usageWord(a(i))
 				d.Usage.ModelCalls = 1
 			}
 			if keys, ok := strings.CutPrefix(a(i), "allowed="); ok {
@@ -303,10 +301,7 @@ func parseReply(words []string, at contract.Timestamp) (contract.Signal, error) 
 			r.Reply.Blocks = append(r.Reply.Blocks, contract.CallBlock(contract.ToolCall{ID: words[i+1], Name: words[i+2], Arguments: words[i+3]}))
 			i += 3
 		case strings.HasPrefix(w, "usage="):
-			in, out, _ := strings.Cut(strings.TrimPrefix(w, "usage="), "/")
-			n, _ := strconv.ParseInt(in, 10, 64)
-			m, _ := strconv.ParseInt(out, 10, 64)
-			r.Usage = contract.Usage{InputTokens: n, OutputTokens: m}
+			r.Usage = usageWord(w)
 		case w == "keys" && i+1 < len(words):
 			n, list, _ := strings.Cut(words[i+1], "=")
 			idx, err := strconv.Atoi(n)
@@ -461,8 +456,8 @@ func TestScripts(t *testing.T) {
 	}
 }
 
-// usageWord reads usage=IN/OUT, the tokens a summary call used; any
-// other word is no usage.
+// usageWord reads usage=IN/OUT, the tokens a call used; any other word
+// is no usage.
 func usageWord(w string) contract.Usage {
 	var u contract.Usage
 	if v, ok := strings.CutPrefix(w, "usage="); ok {
